@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { JsonFile } from './json-file';
+
+const schema = z.object({ servers: z.array(z.string()) });
+type Doc = z.infer<typeof schema>;
+
+function fresh(mode?: number): { dir: string; file: JsonFile<Doc> } {
+  const dir = mkdtempSync(join(tmpdir(), 'jsonfile-'));
+  const file = new JsonFile<Doc>({ path: join(dir, 'doc.json'), schema, fallback: () => ({ servers: [] }), mode, now: () => 0 });
+  return { dir, file };
+}
+
+describe('JsonFile', () => {
+  it('starts from the fallback when there is no file, without complaint', async () => {
+    const { file } = fresh();
+    expect(await file.load()).toEqual({ value: { servers: [] }, source: 'default', problem: null, setAsideTo: null });
+  });
+
+  it('round-trips and writes with the requested mode', async () => {
+    const { file } = fresh(0o600);
+    await file.save({ servers: ['a'] });
+    expect((await file.load()).value).toEqual({ servers: ['a'] });
+    expect(statSync(file.path).mode & 0o777).toBe(0o600);
+  });
+
+  it('sets a garbage file aside and falls back to the last good copy', async () => {
+    const { dir, file } = fresh();
+    await file.save({ servers: ['first'] });
+    await file.save({ servers: ['second'] });
+    writeFileSync(file.path, '{"servers": [tru');
+    const result = await file.load();
+    expect(result.value).toEqual({ servers: ['first'] });
+    expect(result.source).toBe('backup');
+    expect(result.problem).toMatch(/not valid JSON.*last good copy/);
+    expect(readdirSync(dir).some((n) => n.startsWith('doc.json.corrupt-'))).toBe(true);
+    expect(readFileSync(result.setAsideTo!, 'utf8')).toBe('{"servers": [tru');
+  });
+
+  it('treats valid JSON of the wrong shape as unreadable, and starts empty with no backup', async () => {
+    const { file } = fresh();
+    writeFileSync(file.path, '{"servers": 5}');
+    const result = await file.load();
+    expect(result.value).toEqual({ servers: [] });
+    expect(result.problem).toMatch(/unexpected content at servers\); starting empty/);
+  });
+
+  it('treats a truncated (empty) file as unreadable', async () => {
+    const { file } = fresh();
+    writeFileSync(file.path, '');
+    expect((await file.load()).problem).toMatch(/the file is empty/);
+  });
+
+  it('a failed write rejects with the reason and keeps the last good file', async () => {
+    const { file } = fresh();
+    await file.save({ servers: ['kept'] });
+    // A folder where the temporary file must go fails the write even for root.
+    mkdirSync(`${file.path}.tmp-${process.pid}`);
+    await expect(file.save({ servers: ['lost'] })).rejects.toThrow(/could not save .*a folder is in the way/);
+    expect((await file.load()).value).toEqual({ servers: ['kept'] });
+  });
+
+  it('a folder that cannot be created is reported, not thrown raw', async () => {
+    const { dir } = fresh();
+    writeFileSync(join(dir, 'blocker'), 'x');
+    const blocked = new JsonFile<Doc>({ path: join(dir, 'blocker', 'doc.json'), schema, fallback: () => ({ servers: [] }) });
+    await expect(blocked.save({ servers: ['x'] })).rejects.toThrow(/could not save/);
+  });
+
+  it('applies concurrent saves in call order', async () => {
+    const { file } = fresh();
+    await Promise.all([file.save({ servers: ['1'] }), file.save({ servers: ['2'] }), file.save({ servers: ['3'] })]);
+    expect((await file.load()).value).toEqual({ servers: ['3'] });
+  });
+
+  it('creates missing folders', async () => {
+    const { dir } = fresh();
+    mkdirSync(join(dir, 'x'));
+    const nested = new JsonFile<Doc>({ path: join(dir, 'x', 'y', 'doc.json'), schema, fallback: () => ({ servers: [] }) });
+    await nested.save({ servers: ['n'] });
+    expect((await nested.load()).value).toEqual({ servers: ['n'] });
+  });
+});

@@ -1,0 +1,169 @@
+import { constants as fsConstants } from 'node:fs';
+import { copyFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { z } from 'zod';
+
+/** How a load went: what was used, and what the user should be told if anything was wrong. */
+export interface LoadResult<T> {
+  value: T;
+  /** Where the value came from. */
+  source: 'file' | 'backup' | 'default';
+  /** A sentence for the user when the file was unreadable (it was set aside, nothing deleted). */
+  problem: string | null;
+  /** Where the unreadable file was moved to. */
+  setAsideTo: string | null;
+}
+
+export interface JsonFileOptions<T> {
+  path: string;
+  schema: z.ZodType<T>;
+  /** The value used when there is no file (or no readable copy of it). */
+  fallback: () => T;
+  /** 0o600 for files that hold credentials. */
+  mode?: number;
+  /** Injected for tests: the time used in set-aside names. */
+  now?: () => number;
+}
+
+/**
+ * A JSON document on disk that is never half-written and never silently lost:
+ * - writes go to a temporary file, are flushed, then renamed over the old one (atomic on POSIX
+ *   and NTFS), and the previous good file is kept as `<path>.bak`;
+ * - a file that does not parse or validate is moved aside to `<path>.corrupt-<time>` (never
+ *   deleted), the `.bak` copy is tried next, and only then the fallback;
+ * - a failed write (read-only folder, full disk) rejects with the reason and leaves the last good
+ *   file in place; the caller keeps its in-memory value and tells the user.
+ */
+export class JsonFile<T> {
+  readonly path: string;
+  private readonly schema: z.ZodType<T>;
+  private readonly fallback: () => T;
+  private readonly mode: number;
+  private readonly now: () => number;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(options: JsonFileOptions<T>) {
+    this.path = options.path;
+    this.schema = options.schema;
+    this.fallback = options.fallback;
+    this.mode = options.mode ?? 0o644;
+    this.now = options.now ?? Date.now;
+  }
+
+  get backupPath(): string {
+    return `${this.path}.bak`;
+  }
+
+  async load(): Promise<LoadResult<T>> {
+    const primary = await this.readValid(this.path);
+    if (primary.kind === 'ok') return { value: primary.value, source: 'file', problem: null, setAsideTo: null };
+    if (primary.kind === 'missing') {
+      const backup = await this.readValid(this.backupPath);
+      if (backup.kind === 'ok') return { value: backup.value, source: 'backup', problem: null, setAsideTo: null };
+      return { value: this.fallback(), source: 'default', problem: null, setAsideTo: null };
+    }
+    const setAsideTo = await this.setAside();
+    const backup = await this.readValid(this.backupPath);
+    const where = setAsideTo ? ` It was moved to ${setAsideTo}.` : '';
+    if (backup.kind === 'ok') {
+      return {
+        value: backup.value,
+        source: 'backup',
+        problem: `${this.path} was unreadable (${primary.reason}); the last good copy was used.${where}`,
+        setAsideTo,
+      };
+    }
+    return {
+      value: this.fallback(),
+      source: 'default',
+      problem: `${this.path} was unreadable (${primary.reason}); starting empty.${where}`,
+      setAsideTo,
+    };
+  }
+
+  /** Writes atomically; concurrent saves are applied in call order. */
+  save(value: T): Promise<void> {
+    const text = `${JSON.stringify(value, null, 1)}\n`;
+    const next = this.writing.catch(() => undefined).then(() => this.writeAtomically(text));
+    this.writing = next;
+    return next;
+  }
+
+  private async writeAtomically(text: string): Promise<void> {
+    const tmp = `${this.path}.tmp-${process.pid}`;
+    try {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      const handle = await open(tmp, 'w', this.mode);
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // Keep the current good file as the backup before replacing it.
+      if ((await this.readValid(this.path)).kind === 'ok') {
+        await copyFile(this.path, this.backupPath).catch(() => undefined);
+      }
+      await rename(tmp, this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EISDIR') await unlink(tmp).catch(() => undefined);
+      throw new Error(`could not save ${this.path}: ${describeFsError(error)}`, { cause: error });
+    }
+  }
+
+  private async readValid(
+    path: string,
+  ): Promise<{ kind: 'ok'; value: T } | { kind: 'missing' } | { kind: 'bad'; reason: string }> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+      return { kind: 'bad', reason: describeFsError(error) };
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return { kind: 'bad', reason: text.length === 0 ? 'the file is empty' : 'not valid JSON' };
+    }
+    const parsed = this.schema.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { kind: 'bad', reason: `unexpected content at ${issue?.path.join('.') || 'top level'}` };
+    }
+    return { kind: 'ok', value: parsed.data };
+  }
+
+  private async setAside(): Promise<string | null> {
+    const target = `${this.path}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, '-')}`;
+    try {
+      await rename(this.path, target);
+      return target;
+    } catch {
+      try {
+        await copyFile(this.path, target, fsConstants.COPYFILE_EXCL);
+        return target;
+      } catch {
+        return null;
+      }
+    }
+  }
+}
+
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the folder is read-only';
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EISDIR':
+      return 'a folder is in the way';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}

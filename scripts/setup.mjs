@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// `npm run setup`: everything the demo and the tests need, on a fresh Debian/Ubuntu machine with
+// only Node 20 and npm. Node built-ins only, so it runs before `npm ci`. Idempotent: when all is
+// already there it prints one line.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quiet = [];
+const done = [];
+
+/** Debian packages: the core, the browser for the UI tests, ping for ICMP probes, gsettings for the system-proxy test. */
+const APT_PACKAGES = [
+  { pkg: 'v2ray', provides: ['v2ray'], why: 'the tunnelling core (v2ray 4.x)' },
+  { pkg: 'chromium', provides: ['chromium'], why: 'the browser the UI tests drive' },
+  { pkg: 'iputils-ping', provides: ['ping'], why: 'ICMP probes' },
+  { pkg: 'libglib2.0-bin', provides: ['gsettings'], why: "GNOME's proxy settings (system-proxy test)" },
+  { pkg: 'gsettings-desktop-schemas', provides: [], why: 'the org.gnome.system.proxy schema' },
+  { pkg: 'dbus', provides: ['dbus-run-session'], why: 'a session bus for gsettings' },
+  { pkg: 'dconf-gsettings-backend', provides: [], why: 'a persistent gsettings backend' },
+];
+
+function onPath(binary) {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .some((dir) => dir && existsSync(join(dir, process.platform === 'win32' ? `${binary}.exe` : binary)));
+}
+
+function isDebianLike() {
+  try {
+    const release = readFileSync('/etc/os-release', 'utf8');
+    return /^(ID|ID_LIKE)=.*\b(debian|ubuntu)\b/m.test(release);
+  } catch {
+    return false;
+  }
+}
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...options });
+  if (result.status !== 0) {
+    const out = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${result.status ?? result.signal}):\n${out}`);
+  }
+  return result.stdout;
+}
+
+// 1. npm dependencies: `npm ci` when node_modules is missing or older than the lock file.
+function npmDependencies() {
+  const lock = join(root, 'package-lock.json');
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) {
+    quiet.push('npm packages');
+    return;
+  }
+  process.stdout.write('setup: installing npm packages (npm ci)…\n');
+  run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund'], { cwd: root });
+  done.push('npm packages installed');
+}
+
+function bundledCore() {
+  const dir = join(root, 'resources', 'core', `${process.platform}-${process.arch}`);
+  return ['xray', 'v2ray', 'sing-box'].map((n) => join(dir, process.platform === 'win32' ? `${n}.exe` : n)).find(existsSync);
+}
+
+function dpkgInstalled(pkg) {
+  const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return result.status === 0 && result.stdout.includes('install ok installed');
+}
+
+/** A package counts as present when its commands are on PATH (or, with no commands, dpkg has it). */
+function packageMissing({ pkg, provides }) {
+  if (provides.length > 0) return provides.some((b) => !onPath(b));
+  return isDebianLike() ? !dpkgInstalled(pkg) : false;
+}
+
+// 2. System packages: on Debian/Ubuntu as root, apt-get installs what is missing; elsewhere we
+//    say exactly what to install.
+function systemPackages() {
+  const haveCore = onPath('v2ray') || onPath('xray') || bundledCore() !== undefined;
+  const missing = APT_PACKAGES.filter((p) => (p.pkg === 'v2ray' ? !haveCore : packageMissing(p)));
+  if (missing.length === 0) {
+    quiet.push('core and system packages');
+    return;
+  }
+  const isRoot = process.getuid?.() === 0;
+  if (process.platform === 'linux' && isDebianLike() && isRoot) {
+    const names = missing.map((p) => p.pkg);
+    process.stdout.write(`setup: installing ${names.join(', ')} with apt-get…\n`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    try {
+      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...names], { env });
+    } catch {
+      run('apt-get', ['update', '-qq'], { env });
+      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...names], { env });
+    }
+    done.push(`installed ${names.join(', ')}`);
+    return;
+  }
+  const lines = missing.map((p) => `  - ${p.pkg}: ${p.why}`);
+  const coreMissing = missing.some((p) => p.pkg === 'v2ray');
+  const how =
+    process.platform === 'linux' && isDebianLike()
+      ? `Run as root: apt-get install -y ${missing.map((p) => p.pkg).join(' ')}`
+      : process.platform === 'darwin'
+        ? 'Install the core with Homebrew (`brew install xray` or `brew install v2ray`), or put the xray/v2ray binary in resources/core/darwin-<arch>/.'
+        : process.platform === 'win32'
+          ? 'Download Xray-core for Windows (github.com/XTLS/Xray-core releases) and put xray.exe in resources\\core\\win32-x64\\, or put it on PATH.'
+          : 'Install v2ray (4.x or 5.x) or Xray with your package manager, or put the binary in resources/core/<platform>-<arch>/.';
+  process.stdout.write(`setup: missing:\n${lines.join('\n')}\n${how}\n`);
+  if (coreMissing) {
+    process.stdout.write('setup: no tunnelling core found; the app cannot connect without one.\n');
+    process.exitCode = 1;
+  }
+}
+
+function coreVersion() {
+  for (const binary of ['xray', 'v2ray']) {
+    if (!onPath(binary)) continue;
+    try {
+      const out = execFileSync(binary, binary === 'xray' ? ['version'] : ['-version'], { encoding: 'utf8', timeout: 5000 });
+      return out.split('\n')[0].trim();
+    } catch {
+      // Try the next one.
+    }
+  }
+  return bundledCore() ?? 'none';
+}
+
+try {
+  npmDependencies();
+  systemPackages();
+  if (done.length > 0) process.stdout.write(`setup: ${done.join('; ')}; core: ${coreVersion()}\n`);
+  else if (process.exitCode !== 1) process.stdout.write(`setup: ready (${quiet.join(', ')} present; core: ${coreVersion()})\n`);
+} catch (error) {
+  process.stderr.write(`setup: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,55 @@
+import type { ServerId, SubscriptionId } from './server';
+
+/** Why a check started (the contract of spec/scenario.md). */
+export const CHECK_TRIGGERS = [
+  'stall',
+  'dial-failure',
+  'no-receive-30s',
+  'scheduled',
+  'widened',
+  'neighbour-sub',
+  'own-sub-retry',
+  'user',
+  'auto-on',
+  'server-removed',
+] as const;
+export type CheckTrigger = (typeof CHECK_TRIGGERS)[number];
+
+export const SWITCH_REASONS = [
+  'current-silent',
+  'neighbour-subscription',
+  'return',
+  'excluded',
+  'server-removed',
+  'auto-on',
+] as const;
+export type SwitchReason = (typeof SWITCH_REASONS)[number];
+
+/**
+ * One decision of Auto. The same objects are printed by `npm run sim` (one JSON line each),
+ * written as `AUTO` log lines and drawn on the UI's timeline.
+ */
+export type AutoDecision =
+  | { type: 'check'; at: number; trigger: CheckTrigger; probe: ServerId[] }
+  | { type: 'probe-result'; at: number; id: ServerId; delay: number | null; recorded: boolean }
+  | { type: 'stay'; at: number; id: ServerId; reason: string }
+  | { type: 'switch'; at: number; from: ServerId | null; to: ServerId; reason: SwitchReason }
+  | { type: 'network-lost'; at: number; attempt: number; next_in_ms: number }
+  | { type: 'rate-limited'; at: number; until: number }
+  | { type: 'pause'; at: number; until: number; reason: string };
+
+/** A timeline entry: a decision plus the server carrying the traffic at that moment. */
+export type TimelineEntry = AutoDecision & { carrying: ServerId | null };
+
+/** What the UI shows of Auto. */
+export interface AutoSnapshot {
+  /** The subscription Auto is on for, or null when off. */
+  subscriptionId: SubscriptionId | null;
+  /** Servers the user marked so Auto will not switch to them, per subscription. */
+  excluded: Record<SubscriptionId, ServerId[]>;
+  /** The server Auto left and may return to. */
+  returnCandidate: ServerId | null;
+  /** A network-loss back-off is under way until this time (epoch ms). */
+  networkLostUntil: number | null;
+  timeline: TimelineEntry[];
+}

@@ -1,0 +1,31 @@
+import type { ServerId } from './server';
+
+export const CONNECTION_STATES = ['disconnected', 'connecting', 'connected', 'reconnecting', 'failed'] as const;
+export type ConnectionStateName = (typeof CONNECTION_STATES)[number];
+
+export interface CoreInfo {
+  family: 'v2ray' | 'xray' | 'sing-box';
+  version: string;
+  path: string;
+}
+
+export interface ConnectionState {
+  state: ConnectionStateName;
+  serverId: ServerId | null;
+  /** e.g. "http://127.0.0.1:10809" while connected. */
+  httpProxy: string | null;
+  /** e.g. "socks5://127.0.0.1:10808" while connected. */
+  socksProxy: string | null;
+  since: number | null;
+  /** Why the last connect failed or the core died, free of credentials. */
+  error: string | null;
+  core: CoreInfo | null;
+}
+
+/** Bytes through the tunnel in one stats interval. */
+export interface TrafficSample {
+  at: number;
+  intervalMs: number;
+  upBytes: number;
+  downBytes: number;
+}

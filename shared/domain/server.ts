@@ -1,0 +1,194 @@
+/**
+ * A server as the app knows it: what a subscription entry parses to, plus the identity the app
+ * gives it. Protocol code lives in the core (v2ray / Xray / sing-box); this is only the data a
+ * core config is generated from.
+ */
+
+export const PROTOCOLS = [
+  'vmess',
+  'vless',
+  'trojan',
+  'shadowsocks',
+  'hysteria2',
+  'tuic',
+  'wireguard',
+  'socks',
+  'http',
+] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+export const NETWORKS = ['tcp', 'ws', 'grpc', 'h2', 'httpupgrade', 'xhttp', 'kcp', 'quic'] as const;
+export type Network = (typeof NETWORKS)[number];
+
+/** How the bytes travel between client and server (the "stream settings" of the v2ray family). */
+export interface Transport {
+  network: Network;
+  /** ws / h2 / httpupgrade / xhttp path, grpc has serviceName instead. */
+  path?: string;
+  /** Host header (ws, httpupgrade, xhttp) or host list (h2, comma separated). */
+  host?: string;
+  /** grpc service name. */
+  serviceName?: string;
+  /** grpc "multi" mode (Xray) versus the default "gun". */
+  grpcMultiMode?: boolean;
+  /** tcp header obfuscation ("http") or kcp / quic header type ("srtp", "wechat-video", ...). */
+  headerType?: string;
+  /** kcp seed. */
+  seed?: string;
+  /** xhttp mode ("auto", "packet-up", "stream-up", "stream-one"). */
+  mode?: string;
+  /** quic security and key. */
+  quicSecurity?: string;
+  quicKey?: string;
+}
+
+export const SECURITIES = ['none', 'tls', 'reality'] as const;
+export type SecurityType = (typeof SECURITIES)[number];
+
+export interface Security {
+  type: SecurityType;
+  sni?: string;
+  alpn?: string[];
+  /** uTLS fingerprint ("chrome", "firefox", ...): Xray only. */
+  fingerprint?: string;
+  allowInsecure?: boolean;
+  /** REALITY (Xray only). */
+  publicKey?: string;
+  shortId?: string;
+  spiderX?: string;
+}
+
+interface EndpointBase {
+  /** Host name, IPv4 or IPv6 address (IPv6 without brackets). */
+  address: string;
+  port: number;
+  transport: Transport;
+  security: Security;
+}
+
+export interface VmessEndpoint extends EndpointBase {
+  protocol: 'vmess';
+  uuid: string;
+  alterId: number;
+  /** vmess body cipher: auto, aes-128-gcm, chacha20-poly1305, none, zero. */
+  cipher: string;
+}
+
+export interface VlessEndpoint extends EndpointBase {
+  protocol: 'vless';
+  uuid: string;
+  /** e.g. "xtls-rprx-vision" (Xray only). */
+  flow?: string;
+  encryption: string;
+}
+
+export interface TrojanEndpoint extends EndpointBase {
+  protocol: 'trojan';
+  password: string;
+}
+
+export interface ShadowsocksEndpoint extends EndpointBase {
+  protocol: 'shadowsocks';
+  method: string;
+  password: string;
+  /** SIP003 plugin, e.g. { name: "obfs-local", options: "obfs=http;obfs-host=x" }. */
+  plugin?: { name: string; options: string };
+}
+
+export interface Hysteria2Endpoint extends EndpointBase {
+  protocol: 'hysteria2';
+  password: string;
+  obfs?: { type: string; password: string };
+  upMbps?: number;
+  downMbps?: number;
+}
+
+export interface TuicEndpoint extends EndpointBase {
+  protocol: 'tuic';
+  uuid: string;
+  password: string;
+  congestionControl?: string;
+  udpRelayMode?: string;
+}
+
+export interface WireguardEndpoint extends EndpointBase {
+  protocol: 'wireguard';
+  privateKey: string;
+  /** The peer's public key. */
+  publicKey: string;
+  preSharedKey?: string;
+  /** Local tunnel addresses (CIDR). */
+  localAddresses: string[];
+  reserved?: number[];
+  mtu?: number;
+}
+
+export interface SocksEndpoint extends EndpointBase {
+  protocol: 'socks';
+  username?: string;
+  password?: string;
+}
+
+export interface HttpEndpoint extends EndpointBase {
+  protocol: 'http';
+  username?: string;
+  password?: string;
+}
+
+export type Endpoint =
+  | VmessEndpoint
+  | VlessEndpoint
+  | TrojanEndpoint
+  | ShadowsocksEndpoint
+  | Hysteria2Endpoint
+  | TuicEndpoint
+  | WireguardEndpoint
+  | SocksEndpoint
+  | HttpEndpoint;
+
+/** What a subscription entry parses to, before the app gives it an identity. */
+export type ParsedServer = Endpoint & {
+  name: string;
+  /**
+   * The name of another entry of the same subscription this one dials through (a chain or
+   * "detour"), as the source format names it; resolved to `via` once ids exist.
+   */
+  viaName?: string;
+};
+
+export type ServerId = string;
+export type SubscriptionId = string;
+
+/** A server with its stable identity (see app/subscriptions/identity.ts for the matching rule). */
+export type Server = ParsedServer & {
+  id: ServerId;
+  subscriptionId: SubscriptionId;
+  /** Id of the server this one dials through, when it is chained. */
+  via?: ServerId;
+};
+
+/** The credential that, with protocol + address + port, identifies a server across updates. */
+export function credentialOf(endpoint: Endpoint): string {
+  switch (endpoint.protocol) {
+    case 'vmess':
+    case 'vless':
+      return endpoint.uuid;
+    case 'tuic':
+      return `${endpoint.uuid}:${endpoint.password}`;
+    case 'trojan':
+    case 'hysteria2':
+      return endpoint.password;
+    case 'shadowsocks':
+      return `${endpoint.method}:${endpoint.password}`;
+    case 'wireguard':
+      return endpoint.publicKey;
+    case 'socks':
+    case 'http':
+      return `${endpoint.username ?? ''}:${endpoint.password ?? ''}`;
+  }
+}
+
+/** host:port as a dialer writes it (IPv6 in brackets). */
+export function hostPort(address: string, port: number): string {
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+}

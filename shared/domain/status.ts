@@ -1,0 +1,44 @@
+import type { IpInfo, Measurement, ProbeError, ServerStatistics } from './measurement';
+import type { ServerId } from './server';
+
+/** The reachability verdict of a server (spec/reachability.md), derived fresh every time. */
+export const VERDICTS = ['ok', 'failing', 'down', 'blocked-here', 'unknown'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export interface Reachability {
+  verdict: Verdict;
+  /** A sentence naming the vantage points involved. */
+  reason: string;
+  /** Server ids used as outside vantage points, with what each saw. */
+  vantagePoints: { serverId: ServerId; reached: boolean }[];
+  derivedAt: number;
+}
+
+/**
+ * What the monitor knows about one server, as the UI and the observation API show it.
+ * Everything here is data; wording is the renderer's job.
+ */
+export interface ServerStatus {
+  serverId: ServerId;
+  /** Latest URL-test delay; null when the latest test failed or none ran. */
+  delayMs: number | null;
+  /** When the latest result was measured (epoch ms). */
+  testedAt: number | null;
+  /** The latest result was loaded from the cache of the previous run and not retested yet. */
+  fromCache: boolean;
+  /** The latest test failed; kept until a test gets an answer. */
+  error: ProbeError | null;
+  /** A staged on-demand test is under way. */
+  testing: boolean;
+  /** A staged test shows "down for now" (stage 1 passed without an answer); never seen by Auto. */
+  downForNow: boolean;
+  /** Why the server is not tested yet (chain without result, core cannot run it). */
+  notReady: string | null;
+  ipInfo: (IpInfo & { fromCache: boolean; at: number }) | null;
+  /** Download speed measured on request, bytes per second. */
+  throughputBps: number | null;
+  statistics: ServerStatistics;
+  /** The last measurements per method (at most 5 each), oldest first. */
+  recent: Measurement[];
+  reachability: Reachability | null;
+}

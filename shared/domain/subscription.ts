@@ -1,0 +1,40 @@
+import type { Server, SubscriptionId } from './server';
+
+/** Usage figures from the `subscription-userinfo` header (bytes; expire in epoch seconds). */
+export interface SubscriptionUsage {
+  upload?: number;
+  download?: number;
+  total?: number;
+  expire?: number;
+}
+
+/** An entry the parser could not use, with where it was and why. */
+export interface RejectedEntry {
+  /** 1-based line (or item index for JSON / YAML lists). */
+  line: number;
+  reason: string;
+  /** The start of the entry with credentials masked. */
+  excerpt: string;
+}
+
+export interface SubscriptionSource {
+  /** A URL fetched on update, or text the user pasted (then `url` is absent). */
+  url?: string;
+}
+
+export interface Subscription extends SubscriptionSource {
+  id: SubscriptionId;
+  name: string;
+  servers: Server[];
+  usage: SubscriptionUsage | null;
+  /** Entries rejected by the last successful parse. */
+  rejected: RejectedEntry[];
+  updatedAt: number | null;
+  /** The last update's failure, when it failed; the previous server list is kept. */
+  lastError: string | null;
+  /**
+   * An update returned no servers at all: the old list is kept until the user confirms that the
+   * empty list should replace it.
+   */
+  pendingEmpty: boolean;
+}

@@ -1,0 +1,156 @@
+/**
+ * The one declaration of what the renderer may ask the host and what the host tells it.
+ * Electron's preload and IPC handlers, the headless host's WebSocket and the renderer's client
+ * are all derived from these two maps; every request is validated against its schema before a
+ * service sees it.
+ */
+import { z } from 'zod';
+import type { AutoSnapshot } from '../domain/auto';
+import type { ConnectionState, CoreInfo, TrafficSample } from '../domain/connection';
+import type { Measurement } from '../domain/measurement';
+import type { ServerStatus } from '../domain/status';
+import type { ServerId, SubscriptionId } from '../domain/server';
+import type { Subscription } from '../domain/subscription';
+import { type Settings, settingsPatchSchema } from '../settings';
+
+const id = z.string().min(1).max(128);
+const MAX_PASTED_TEXT = 16 * 1024 * 1024;
+
+export const LAB_FAULTS = ['none', 'blackhole', 'reset', 'refuse', 'slow', 'flap', 'blocked-here'] as const;
+export type LabFault = (typeof LAB_FAULTS)[number];
+
+export const invokeSchemas = {
+  getSnapshot: z.object({}).strict(),
+  addSubscription: z
+    .object({
+      url: z.url().max(8192).optional(),
+      text: z.string().max(MAX_PASTED_TEXT).optional(),
+      name: z.string().max(200).optional(),
+    })
+    .strict()
+    .refine((r) => (r.url === undefined) !== (r.text === undefined), 'give either a URL or pasted text'),
+  updateSubscription: z.object({ id }).strict(),
+  removeSubscription: z.object({ id }).strict(),
+  reorderSubscriptions: z.object({ ids: z.array(id).max(1000) }).strict(),
+  confirmEmptySubscription: z.object({ id }).strict(),
+  connect: z.object({ serverId: id }).strict(),
+  disconnect: z.object({}).strict(),
+  setAuto: z.object({ subscriptionId: id.nullable() }).strict(),
+  setExcluded: z.object({ subscriptionId: id, serverIds: z.array(id).max(100_000) }).strict(),
+  testAll: z.object({}).strict(),
+  testServer: z.object({ serverId: id }).strict(),
+  measureThroughput: z.object({ serverId: id }).strict(),
+  getHistory: z.object({ serverId: id }).strict(),
+  exportObservation: z.object({}).strict(),
+  setSettings: settingsPatchSchema,
+  labControl: z
+    .discriminatedUnion('action', [
+      z.object({ action: z.literal('fault'), serverId: id, fault: z.enum(LAB_FAULTS) }).strict(),
+      z.object({ action: z.literal('network'), state: z.enum(['online', 'offline']) }).strict(),
+    ]),
+} as const;
+
+export type InvokeChannel = keyof typeof invokeSchemas;
+export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeSchemas)[C]>;
+
+/** Progress of a "test all" run. */
+export interface TestProgress {
+  running: boolean;
+  done: number;
+  total: number;
+}
+
+/** Everything the UI needs to draw itself from scratch. */
+export interface AppSnapshot {
+  subscriptions: Subscription[];
+  statuses: Record<ServerId, ServerStatus>;
+  /** Servers the detected core cannot run: "not supported by v2ray 4.34.0: reason". */
+  unsupported: Record<ServerId, string>;
+  connection: ConnectionState;
+  auto: AutoSnapshot;
+  settings: Settings;
+  core: CoreInfo | null;
+  testProgress: TestProgress;
+  /** The host runs the demo world: the Lab panel may be shown. */
+  demo: boolean;
+}
+
+/** The observation API (spec/observatory.md): every server's status and statistics. */
+export interface ObservationExport {
+  exportedAt: number;
+  servers: (ServerStatus & { name: string; subscriptionId: SubscriptionId })[];
+  /** Batch-test figures: failures confirmed alone before counting, and those that were not. */
+  batch: { confirmedFailures: number; overturnedFailures: number };
+}
+
+export interface InvokeResponses {
+  getSnapshot: AppSnapshot;
+  addSubscription: Subscription;
+  updateSubscription: Subscription;
+  removeSubscription: null;
+  reorderSubscriptions: null;
+  confirmEmptySubscription: Subscription;
+  connect: ConnectionState;
+  disconnect: ConnectionState;
+  setAuto: AutoSnapshot;
+  setExcluded: AutoSnapshot;
+  testAll: null;
+  testServer: ServerStatus;
+  measureThroughput: ServerStatus;
+  getHistory: Measurement[];
+  exportObservation: ObservationExport;
+  setSettings: Settings;
+  labControl: null;
+}
+
+/** What the host pushes, unasked. */
+export interface EventPayloads {
+  snapshot: AppSnapshot;
+  subscriptions: Subscription[];
+  /** Statuses that changed, at most one message per debounce burst. */
+  statuses: ServerStatus[];
+  connection: ConnectionState;
+  traffic: TrafficSample;
+  auto: AutoSnapshot;
+  settings: Settings;
+  testProgress: TestProgress;
+  unsupported: Record<ServerId, string>;
+}
+export type EventName = keyof EventPayloads;
+export const EVENT_NAMES = [
+  'snapshot',
+  'subscriptions',
+  'statuses',
+  'connection',
+  'traffic',
+  'auto',
+  'settings',
+  'testProgress',
+  'unsupported',
+] as const satisfies readonly EventName[];
+
+export const INVOKE_CHANNELS = Object.keys(invokeSchemas) as InvokeChannel[];
+
+/** The typed client the renderer talks through (`window.vpn` under Electron, a WebSocket client in a browser). */
+export type VpnClient = {
+  [C in InvokeChannel]: (request: InvokeRequest<C>) => Promise<InvokeResponses[C]>;
+} & {
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+};
+
+/** Validates a request; throws an Error naming the channel and the field at fault. */
+export function parseRequest<C extends InvokeChannel>(channel: C, payload: unknown): z.output<(typeof invokeSchemas)[C]> {
+  const schema = invokeSchemas[channel];
+  if (!schema) throw new Error(`unknown channel "${String(channel)}"`);
+  const result = schema.safeParse(payload);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'request';
+    throw new Error(`invalid ${channel} request: ${where}: ${issue?.message ?? 'rejected'}`);
+  }
+  return result.data as z.output<(typeof invokeSchemas)[C]>;
+}
+
+export function isInvokeChannel(name: unknown): name is InvokeChannel {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(invokeSchemas, name);
+}

@@ -1,0 +1,29 @@
+/**
+ * The contract over a WebSocket (the headless host and the browser client): requests carry an id,
+ * the host answers each id once, and pushes events unasked.
+ */
+import { z } from 'zod';
+import type { EventName, EventPayloads, InvokeChannel, InvokeResponses } from './contract';
+
+/** Largest message the host accepts from a browser (a pasted subscription fits). */
+export const MAX_CLIENT_MESSAGE_BYTES = 17 * 1024 * 1024;
+
+export const clientMessageSchema = z
+  .object({
+    kind: z.literal('invoke'),
+    id: z.number().int().nonnegative(),
+    channel: z.string().min(1).max(64),
+    payload: z.unknown(),
+  })
+  .strict();
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export type HostMessage =
+  | { kind: 'result'; id: number; ok: true; value: InvokeResponses[InvokeChannel] }
+  | { kind: 'result'; id: number; ok: false; error: string }
+  | { [E in EventName]: { kind: 'event'; event: E; payload: EventPayloads[E] } }[EventName];
+
+/** The query parameter that carries the host's per-run token. */
+export const TOKEN_PARAM = 'token';
+/** The WebSocket path on the headless host. */
+export const WS_PATH = '/ws';

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/** The seven public IP-info services the monitor falls back to, in the seed's order. */
+export const IP_INFO_SERVICES = [
+  'ipapi.co',
+  'ip-api.com',
+  'ipinfo.io',
+  'api.ip.sb',
+  'ipwho.is',
+  'api.country.is',
+  'api.my-ip.io',
+] as const;
+export type IpInfoService = (typeof IP_INFO_SERVICES)[number] | 'cloudflare-trace';
+
+/** Where each IP-info service is asked by default (tests and the demo point these at the lab). */
+export const DEFAULT_IP_INFO_URLS: Record<IpInfoService, string> = {
+  'ipapi.co': 'https://ipapi.co/json/',
+  'ip-api.com': 'http://ip-api.com/json/',
+  'ipinfo.io': 'https://ipinfo.io/json',
+  'api.ip.sb': 'https://api.ip.sb/geoip',
+  'ipwho.is': 'https://ipwho.is/',
+  'api.country.is': 'https://api.country.is/',
+  'api.my-ip.io': 'https://api.my-ip.io/v2/ip.json',
+  'cloudflare-trace': 'https://cloudflare.com/cdn-cgi/trace',
+};
+
+const port = z.number().int().min(1).max(65535);
+const durationMs = z.number().int().min(0).max(7 * 24 * 3600 * 1000);
+
+export const monitorSettingsSchema = z.object({
+  intervalMs: durationMs.default(5 * 60_000),
+  urls: z.array(z.url()).min(1).default(['https://www.gstatic.com/generate_204']),
+  /** Tried first when set; must answer ipapi.co-like JSON. */
+  ipInfoUrl: z.union([z.literal(''), z.url()]).default(''),
+  /** Per-service URL overrides (the lab's stand-ins); unset services use DEFAULT_IP_INFO_URLS. */
+  ipInfoUrls: z.partialRecord(z.enum([...IP_INFO_SERVICES, 'cloudflare-trace']), z.url()).default({}),
+  verifyIpv6: z.boolean().default(false),
+  workers: z.number().int().min(1).max(64).default(10),
+  urlTestTimeoutMs: durationMs.min(100).default(5000),
+  onDemandTimeoutsMs: z.array(durationMs.min(100)).min(1).max(5).default([1000, 3000, 10_000]),
+  idleTimeoutMs: durationMs.default(10 * 60_000),
+  debounceWindowMs: durationMs.default(500),
+  /** Bytes downloaded by the throughput test. */
+  throughputBytes: z.number().int().min(1024).max(1024 ** 3).default(4 * 1024 * 1024),
+});
+export type MonitorSettings = z.infer<typeof monitorSettingsSchema>;
+
+export const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const settingsSchema = z.object({
+  /** A core binary chosen by the user; null = bundled resources, then PATH. */
+  corePath: z.string().min(1).nullable().default(null),
+  httpPort: port.default(10809),
+  socksPort: port.default(10808),
+  /** Bind the local proxy to all interfaces instead of loopback (opt-in). */
+  allowLan: z.boolean().default(false),
+  /** Auto starts a check after this long sending without receiving (desktop: 5 s). */
+  stallThresholdMs: durationMs.min(1000).default(5000),
+  monitor: monitorSettingsSchema.default(monitorSettingsSchema.parse({})),
+  language: z.enum([...LANGUAGES, 'system']).default('system'),
+  theme: z.enum(['light', 'dark', 'system']).default('system'),
+  logLevel: z.enum(['debug', 'info', 'warning', 'error']).default('info'),
+  /** Point the operating system's proxy at the local HTTP inbound while connected. */
+  systemProxy: z.boolean().default(false),
+  /** A server the user trusts as a vantage point: its single vote decides reachability. */
+  trustedCheckerId: z.string().nullable().default(null),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
+
+/** A partial settings change as the UI sends it. */
+export const settingsPatchSchema = settingsSchema
+  .omit({ monitor: true })
+  .partial()
+  .extend({ monitor: monitorSettingsSchema.partial().optional() })
+  .strict();
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
