@@ -1,0 +1,40 @@
+/**
+ * What the monitor needs from the layer below it. The tunnel's prober implements these against
+ * real cores; tests implement them on a fake clock.
+ */
+import type { ProbeError, ProbeOutcome } from '../../shared/domain/measurement';
+import type { Server, ServerId } from '../../shared/domain/server';
+
+export interface ProbeRequest {
+  url: string;
+  /** The probe's own hard deadline; the outcome is `timeout` when it passes. */
+  timeoutMs: number;
+  /** Only this HTTP status counts as an answer (204 by default). */
+  expectStatus?: number;
+  signal?: AbortSignal;
+}
+
+export interface FetchThroughRequest {
+  url: string;
+  timeoutMs: number;
+  /** Stop reading after this many bytes (the response is still measured). */
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
+export type FetchThroughResult =
+  | { ok: true; status: number; body: Buffer; headersMs: number; elapsedMs: number }
+  | { ok: false; error: ProbeError; elapsedMs: number };
+
+export type Readiness = { ready: true } | { ready: false; reason: string };
+
+export interface ServerProber {
+  /** A URL test through the server: fresh connection, no redirects. Never rejects. */
+  probe(serverId: ServerId, request: ProbeRequest): Promise<ProbeOutcome>;
+  /** A GET through the server returning the body (IP-info lookups, throughput). Never rejects. */
+  fetchThrough(serverId: ServerId, request: FetchThroughRequest): Promise<FetchThroughResult>;
+  /** Connect time to the server's own address, not through any proxy. Never rejects. */
+  tcpPing(server: Server, timeoutMs: number, signal?: AbortSignal): Promise<ProbeOutcome>;
+  /** Whether the server can be probed now (its prober inbound is up), else why not. */
+  readiness(serverId: ServerId): Readiness;
+}
