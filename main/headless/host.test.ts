@@ -1,0 +1,155 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { EventName, EventPayloads, VpnClient } from '../../shared/ipc/contract';
+import { type HeadlessHost, startHeadlessHost } from './host';
+
+/** A service that answers every channel by echoing what it was asked, and can emit events. */
+function echoService(): { service: VpnClient; emit<E extends EventName>(e: E, p: EventPayloads[E]): void; calls: [string, unknown][] } {
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const calls: [string, unknown][] = [];
+  const service = new Proxy({} as VpnClient, {
+    get(_t, prop: string) {
+      if (prop === 'on') {
+        return (event: string, listener: (p: unknown) => void) => {
+          if (!listeners.has(event)) listeners.set(event, new Set());
+          listeners.get(event)!.add(listener);
+          return () => listeners.get(event)!.delete(listener);
+        };
+      }
+      return async (req: unknown) => {
+        calls.push([prop, req]);
+        if (prop === 'testAll') throw new Error('the monitor is not running');
+        return { echoed: prop, req };
+      };
+    },
+  });
+  return { service, calls, emit: (e, p) => listeners.get(e)?.forEach((l) => l(p)) };
+}
+
+function rendererDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'renderer-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(dir, '..', 'secret.txt'), 'do not serve');
+  return dir;
+}
+
+function httpGet(host: HeadlessHost, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function openSocket(url: string, origin?: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, origin ? { origin } : {});
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+function nextMessage(ws: WebSocket): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => ws.once('message', (d) => resolve(JSON.parse(String(d)))));
+}
+
+let host: HeadlessHost | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe('headless host', () => {
+  it('binds loopback and prints a URL that carries the token', async () => {
+    host = await startHeadlessHost({ service: echoService().service, rendererDir: rendererDir() });
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{40,}$/);
+  });
+
+  it('serves the renderer with a strict CSP and refuses paths outside it', async () => {
+    host = await startHeadlessHost({ service: echoService().service, rendererDir: rendererDir() });
+    const page = await httpGet(host, '/');
+    expect(page.status).toBe(200);
+    expect(String(page.headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(String(page.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect((await httpGet(host, '/assets/app.js')).status).toBe(200);
+    expect((await httpGet(host, '/../secret.txt')).body).not.toContain('do not serve');
+    expect((await httpGet(host, '/%2e%2e/secret.txt')).body).not.toContain('do not serve');
+    expect((await httpGet(host, '/assets/..%2f..%2fsecret.txt')).body).not.toContain('do not serve');
+  });
+
+  it('refuses a request whose Host is not ours (DNS rebinding)', async () => {
+    host = await startHeadlessHost({ service: echoService().service, rendererDir: rendererDir() });
+    expect((await httpGet(host, '/', { host: `evil.example:${host.port}` })).status).toBe(421);
+  });
+
+  it.each([
+    ['no token', (h: HeadlessHost) => `ws://127.0.0.1:${h.port}/ws`, undefined],
+    ['a wrong token', (h: HeadlessHost) => `ws://127.0.0.1:${h.port}/ws?token=${h.token.slice(1)}x`, undefined],
+    ['a foreign origin', (h: HeadlessHost) => `ws://127.0.0.1:${h.port}/ws?token=${h.token}`, 'https://evil.example'],
+  ])('refuses a WebSocket with %s', async (_name, url, origin) => {
+    host = await startHeadlessHost({ service: echoService().service, rendererDir: rendererDir() });
+    await expect(openSocket(url(host), origin)).rejects.toThrow(/refused 403/);
+    expect(host.clientCount()).toBe(0);
+  });
+
+  it('answers valid requests and rejects invalid ones with a clear error', async () => {
+    const { service, calls } = echoService();
+    host = await startHeadlessHost({ service, rendererDir: rendererDir() });
+    const ws = await openSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, host.origin);
+
+    ws.send(JSON.stringify({ kind: 'invoke', id: 1, channel: 'connect', payload: { serverId: 'A1' } }));
+    expect(await nextMessage(ws)).toEqual({ kind: 'result', id: 1, ok: true, value: { echoed: 'connect', req: { serverId: 'A1' } } });
+
+    ws.send(JSON.stringify({ kind: 'invoke', id: 2, channel: 'connect', payload: { serverId: 5 } }));
+    expect(await nextMessage(ws)).toMatchObject({ id: 2, ok: false, error: expect.stringMatching(/invalid connect request: serverId/) });
+
+    ws.send(JSON.stringify({ kind: 'invoke', id: 3, channel: 'connect', payload: { serverId: 'A1', extra: true } }));
+    expect(await nextMessage(ws)).toMatchObject({ id: 3, ok: false });
+
+    ws.send(JSON.stringify({ kind: 'invoke', id: 4, channel: 'rm -rf', payload: {} }));
+    expect(await nextMessage(ws)).toMatchObject({ id: 4, ok: false, error: 'unknown channel "rm -rf"' });
+
+    ws.send('{not json');
+    expect(await nextMessage(ws)).toMatchObject({ id: -1, ok: false, error: 'the message is not JSON' });
+
+    ws.send(JSON.stringify({ kind: 'invoke', id: 5, channel: 'testAll', payload: {} }));
+    expect(await nextMessage(ws)).toMatchObject({ id: 5, ok: false, error: 'the monitor is not running' });
+
+    expect(calls.map(([c]) => c)).toEqual(['connect', 'testAll']);
+    ws.close();
+  });
+
+  it('refuses oversized messages', async () => {
+    host = await startHeadlessHost({ service: echoService().service, rendererDir: rendererDir() });
+    const ws = await openSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, host.origin);
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.send('x'.repeat(18 * 1024 * 1024));
+    expect(await closed).toBe(1009);
+  });
+
+  it('pushes events to every connected client', async () => {
+    const { service, emit } = echoService();
+    host = await startHeadlessHost({ service, rendererDir: rendererDir() });
+    const a = await openSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, host.origin);
+    const b = await openSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
+    const got = Promise.all([nextMessage(a), nextMessage(b)]);
+    emit('testProgress', { running: true, done: 1, total: 12 });
+    expect(await got).toEqual([
+      { kind: 'event', event: 'testProgress', payload: { running: true, done: 1, total: 12 } },
+      { kind: 'event', event: 'testProgress', payload: { running: true, done: 1, total: 12 } },
+    ]);
+    a.close();
+    b.close();
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * The headless host: serves the built renderer to a browser and the IPC contract over a
+ * WebSocket, on loopback only (unless the caller binds elsewhere on the user's explicit wish).
+ *
+ * Who may drive the app: only a client that presents this run's random token. Browsers also send
+ * an Origin, and a page from any other origin is refused even with a token, so another web page
+ * (or a DNS-rebinding trick) cannot steer the VPN. Requests whose Host header is not ours are
+ * refused for the same reason.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { EVENT_NAMES, type EventName, type EventPayloads, isInvokeChannel, parseRequest, type VpnClient } from '../../shared/ipc/contract';
+import { clientMessageSchema, type HostMessage, MAX_CLIENT_MESSAGE_BYTES, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
+import type { Logger } from '../../app/log/logger';
+
+export interface HeadlessHostOptions {
+  service: VpnClient;
+  /** The built renderer (dist/renderer). */
+  rendererDir: string;
+  host?: string;
+  port?: number;
+  /** A fixed token (tests); a random 32-byte one otherwise. */
+  token?: string;
+  logger?: Logger;
+}
+
+export interface HeadlessHost {
+  /** The URL to open, token included. */
+  url: string;
+  origin: string;
+  token: string;
+  port: number;
+  clientCount(): number;
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+};
+
+export async function startHeadlessHost(options: HeadlessHostOptions): Promise<HeadlessHost> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const tokenDigest = digest(token);
+  const rendererDir = resolve(options.rendererDir);
+  const bindHost = options.host ?? '127.0.0.1';
+  const logger = options.logger;
+
+  const server = createServer();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, bindHost, () => ok());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const hostName = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  const origin = `http://${hostName}:${port}`;
+  const allowedHosts = new Set([`${hostName}:${port}`, `localhost:${port}`]);
+  const allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
+
+  const tokenMatches = (presented: string | null | undefined): boolean =>
+    typeof presented === 'string' && presented.length > 0 && timingSafeEqual(digest(presented), tokenDigest);
+
+  server.on('request', (req, res) => {
+    if (!allowedHosts.has(req.headers.host ?? '')) return refuse(res, 421, 'wrong host');
+    void serveStatic(req, res, rendererDir, origin).catch(() => refuse(res, 500, 'internal error'));
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', origin);
+    const why = url.pathname !== WS_PATH
+      ? 'not found'
+      : !allowedHosts.has(req.headers.host ?? '')
+        ? 'wrong host'
+        : req.headers.origin !== undefined && !allowedOrigins.has(req.headers.origin)
+          ? 'foreign origin'
+          : !tokenMatches(url.searchParams.get(TOKEN_PARAM))
+            ? 'missing or wrong token'
+            : null;
+    if (why) {
+      logger?.warn('HOST', `refused a WebSocket connection: ${why}${req.headers.origin ? ` (origin ${req.headers.origin})` : ''}`);
+      socket.end(`HTTP/1.1 ${why === 'not found' ? '404 Not Found' : '403 Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  wss.on('connection', (ws: WebSocket) => {
+    // Oversized or malformed frames close the socket; the error needs no more than a log line.
+    ws.on('error', (error) => logger?.warn('HOST', `closed a WebSocket client: ${error.message}`));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return ws.close(1003, 'text frames only');
+      void handleMessage(options.service, ws, String(data));
+    });
+  });
+
+  const unsubscribers = EVENT_NAMES.map((event) =>
+    options.service.on(event, (payload) => broadcast(wss, event, payload)),
+  );
+
+  return {
+    url: `${origin}/?${TOKEN_PARAM}=${encodeURIComponent(token)}`,
+    origin,
+    token,
+    port,
+    clientCount: () => wss.clients.size,
+    async close() {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((ok) => wss.close(() => ok()));
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
+
+async function handleMessage(service: VpnClient, ws: WebSocket, text: string): Promise<void> {
+  let id = -1;
+  try {
+    const message = clientMessageSchema.parse(JSON.parse(text));
+    id = message.id;
+    if (!isInvokeChannel(message.channel)) throw new Error(`unknown channel "${message.channel.slice(0, 64)}"`);
+    const request = parseRequest(message.channel, message.payload);
+    const handler = service[message.channel] as (r: unknown) => Promise<unknown>;
+    const value = await handler.call(service, request);
+    send(ws, { kind: 'result', id, ok: true, value } as HostMessage);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? 'the message is not JSON' : error instanceof Error ? error.message : String(error);
+    send(ws, { kind: 'result', id, ok: false, error: reason.startsWith('[') ? 'malformed message' : reason });
+  }
+}
+
+function broadcast<E extends EventName>(wss: WebSocketServer, event: E, payload: EventPayloads[E]): void {
+  if (wss.clients.size === 0) return;
+  const frame = JSON.stringify({ kind: 'event', event, payload });
+  for (const client of wss.clients) if (client.readyState === client.OPEN) client.send(frame);
+}
+
+function send(ws: WebSocket, message: HostMessage): void {
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}
+
+async function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, origin: string): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
+  const pathname = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
+  const relative = pathname === '/' ? 'index.html' : normalize(pathname).replace(/^([/\\])+/, '');
+  const file = join(root, relative);
+  if (file !== root && !file.startsWith(root + sep)) return refuse(res, 403, 'forbidden');
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) {
+    return pathname === '/' ? refuse(res, 503, 'the UI is not built: run `npm run build:renderer`') : refuse(res, 404, 'not found');
+  }
+  const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+  res.writeHead(200, {
+    'Content-Type': type,
+    'Content-Length': info.size,
+    'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    ...(type.startsWith('text/html')
+      ? {
+          'Content-Security-Policy': [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data:",
+            `connect-src 'self' ${origin.replace('http:', 'ws:')}`,
+            "object-src 'none'",
+            "base-uri 'none'",
+            "frame-ancestors 'none'",
+            "form-action 'none'",
+          ].join('; '),
+          'X-Frame-Options': 'DENY',
+        }
+      : {}),
+  });
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(file).pipe(res);
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(`${message}\n`);
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
