@@ -1,0 +1,49 @@
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { SettingsStore } from './store';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'settings-'));
+
+describe('SettingsStore', () => {
+  it('starts from the defaults and persists a patch (0600)', async () => {
+    const d = dir();
+    const store = new SettingsStore(d);
+    expect(await store.load()).toEqual(DEFAULT_SETTINGS);
+    await store.update({ stallThresholdMs: 8000, monitor: { workers: 4 } });
+    const again = new SettingsStore(d);
+    const loaded = await again.load();
+    expect(loaded.stallThresholdMs).toBe(8000);
+    expect(loaded.monitor.workers).toBe(4);
+    expect(loaded.monitor.intervalMs).toBe(DEFAULT_SETTINGS.monitor.intervalMs);
+    expect(statSync(join(d, 'settings.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses an invalid patch whole, naming the field, and keeps the old value', async () => {
+    const store = new SettingsStore(dir());
+    await store.load();
+    await expect(store.update({ httpPort: 70000, stallThresholdMs: 9000 })).rejects.toThrow(/invalid setting httpPort/);
+    await expect(store.update({ monitor: { urls: [] } })).rejects.toThrow(/invalid setting monitor\.urls/);
+    expect(store.get().stallThresholdMs).toBe(5000);
+  });
+
+  it('starts with defaults from a garbage settings file, sets it aside and says so', async () => {
+    const d = dir();
+    writeFileSync(join(d, 'settings.json'), '\u0000\u0001garbage');
+    const store = new SettingsStore(d);
+    expect(await store.load()).toEqual(DEFAULT_SETTINGS);
+    expect(store.problem).toMatch(/unreadable/);
+    expect(readdirSync(d).some((n) => n.startsWith('settings.json.corrupt-'))).toBe(true);
+  });
+
+  it('tells listeners about a change', async () => {
+    const store = new SettingsStore(dir());
+    await store.load();
+    const seen: number[] = [];
+    store.onChange((s) => seen.push(s.monitor.workers));
+    await store.update({ monitor: { workers: 3 } });
+    expect(seen).toEqual([3]);
+  });
+});

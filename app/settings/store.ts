@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema } from '../../shared/settings';
+import { JsonFile } from '../storage/json-file';
+
+/**
+ * The user's settings: parsed, defaulted and validated once at the boundary, then handed out as
+ * immutable values. A patch that does not validate is refused whole, with the field named.
+ */
+export class SettingsStore {
+  private current: Settings = DEFAULT_SETTINGS;
+  private readonly file: JsonFile<Settings>;
+  private readonly listeners = new Set<(settings: Settings) => void>();
+  /** Set when the settings file was unreadable at start (it was set aside). */
+  problem: string | null = null;
+
+  constructor(dataDir: string) {
+    this.file = new JsonFile({ path: join(dataDir, 'settings.json'), schema: settingsSchema, fallback: () => DEFAULT_SETTINGS, mode: 0o600 });
+  }
+
+  async load(): Promise<Settings> {
+    const result = await this.file.load();
+    this.current = Object.freeze(result.value);
+    this.problem = result.problem;
+    return this.current;
+  }
+
+  get(): Settings {
+    return this.current;
+  }
+
+  /** Applies a validated patch, persists it and tells listeners. Throws with the field at fault. */
+  async update(patch: SettingsPatch): Promise<Settings> {
+    const parsedPatch = settingsPatchSchema.safeParse(patch);
+    if (!parsedPatch.success) throw new Error(describe(parsedPatch.error.issues[0]));
+    const merged = {
+      ...this.current,
+      ...parsedPatch.data,
+      monitor: { ...this.current.monitor, ...(parsedPatch.data.monitor ?? {}) },
+    };
+    const parsed = settingsSchema.safeParse(merged);
+    if (!parsed.success) throw new Error(describe(parsed.error.issues[0]));
+    this.current = Object.freeze(parsed.data);
+    await this.file.save(this.current);
+    for (const listener of this.listeners) listener(this.current);
+    return this.current;
+  }
+
+  onChange(listener: (settings: Settings) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+function describe(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  if (!issue) return 'invalid settings';
+  return `invalid setting ${issue.path.map(String).join('.') || '(all)'}: ${issue.message}`;
+}
