@@ -43,6 +43,22 @@ describe.runIf(process.platform !== 'win32')('spawnSupervised', () => {
     expect(await waitFor(() => !alive(sleeper!), 3000)).toBe(true);
   });
 
+  it('has reaped the child (no zombie, nothing left) by the time stop resolves', async () => {
+    const child = spawnSupervised('sleep', ['30']);
+    await waitFor(() => childrenOf(child.pid!).length >= 2, 2000);
+    const helpers = childrenOf(child.pid!);
+    await stopSupervised(child);
+    // `ps -p` lists zombies too: an unreaped child would still show up here.
+    const leftover = helpers.filter((pid) => {
+      try {
+        return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim() !== '';
+      } catch {
+        return false;
+      }
+    });
+    expect(leftover).toEqual([]);
+  });
+
   it('kills the child when its parent is SIGKILLed', async () => {
     // A throwaway parent that supervises `sleep 30`, prints the guard's pid, then gets killed -9.
     const script = `

@@ -23,7 +23,12 @@ export function spawnSupervised(command: string, args: readonly string[], option
     'exec 3<&-',
     'trap \'kill -TERM "$child" 2>/dev/null\' TERM INT',
     'wait "$child"; status=$?',
+    // A trapped TERM interrupts `wait` while the child is still exiting: wait again so the guard
+    // reaps the child (and the watcher) itself; an orphan left to an init that does not reap
+    // (some containers) would stay a zombie, and its ports could still be bound when we return.
+    'while kill -0 "$child" 2>/dev/null; do wait "$child"; status=$?; done',
     'kill "$watcher" 2>/dev/null',
+    'wait "$watcher" 2>/dev/null',
     'exit "$status"',
   ].join('\n');
   return spawn('/bin/sh', ['-c', guard, command, ...args], { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
