@@ -1,0 +1,143 @@
+import { stat } from 'node:fs/promises';
+import { NETWORKS, type Network, PROTOCOLS, type Protocol, type Server } from '../../shared/domain/server';
+import {
+  AEAD_METHODS,
+  capabilitiesFromTable,
+  type CoreCapabilities,
+  type CoreProfile,
+  LEGACY_STREAM_METHODS,
+  PLAIN_METHODS,
+  SS2022_METHODS,
+  XCHACHA_METHODS,
+} from './capabilities';
+import { outboundFor } from './outbound';
+import { runCore, testConfig, withScratchDir } from './run-core';
+import { sampleServer, ss2022Key } from './samples';
+import { parseCoreVersion, type ParsedCoreVersion } from './version';
+
+export interface DetectOptions {
+  /** Skip asking the binary (tests of the table; a core that cannot run here). */
+  verify?: boolean;
+  /** How many config tests run at once. */
+  concurrency?: number;
+}
+
+const cache = new Map<string, Promise<CoreProfile>>();
+
+/**
+ * Identifies the core at `path`: family and version from its version banner, capabilities from
+ * the table (capabilities.ts), then confirmed or corrected by the binary itself — every protocol,
+ * transport and shadowsocks method the config test can refute is tried as a tiny config. Cached
+ * per (path, mtime, size) for the life of the process, so a replaced binary is detected afresh.
+ * Rejects with a clear message when the file is not a core this app knows.
+ */
+export async function detectCore(path: string, opts: DetectOptions = {}): Promise<CoreProfile> {
+  const info = await stat(path);
+  const key = `${path}\0${info.mtimeMs}\0${info.size}\0${opts.verify !== false}`;
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = detectUncached(path, opts);
+    cache.set(key, pending);
+    pending.catch(() => cache.delete(key));
+  }
+  return pending;
+}
+
+async function detectUncached(path: string, opts: DetectOptions): Promise<CoreProfile> {
+  return withScratchDir(async (dir) => {
+    const parsed = await readVersion(path, dir);
+    const capabilities = capabilitiesFromTable(parsed.family, parsed.version);
+    const profile: CoreProfile = { ...parsed, path, capabilities, verified: { confirmed: [], refuted: [] } };
+    if (opts.verify === false || parsed.family === 'sing-box') return profile;
+    await verifyWithBinary(profile, dir, opts.concurrency ?? 4);
+    return profile;
+  });
+}
+
+async function readVersion(path: string, dir: string): Promise<ParsedCoreVersion> {
+  // `-version` first: v2ray 4 would treat the bare word `version` as "run" and look for a config.
+  const attempts = path.toLowerCase().includes('sing-box') ? [['version'], ['-version']] : [['-version'], ['version']];
+  let lastOutput = '';
+  for (const args of attempts) {
+    const result = await runCore(path, args, dir, 3000);
+    const parsed = parseCoreVersion(result.output);
+    if (parsed) return parsed;
+    lastOutput = result.output;
+  }
+  const firstLine = lastOutput.split('\n').find((l) => l.trim()) ?? '(no output)';
+  throw new Error(`${path} is not a core this app knows (v2ray, Xray or sing-box); it printed: ${firstLine.slice(0, 200)}`);
+}
+
+interface Check {
+  id: string;
+  server: Server;
+  apply: (caps: CoreCapabilities, supported: boolean) => void;
+}
+
+function toggle<T>(set: Set<T>, item: T, on: boolean): void {
+  if (on) set.add(item);
+  else set.delete(item);
+}
+
+/** Each check is a tiny config the binary's own config test accepts only if it has the feature. */
+function checksFor(): Check[] {
+  const checks: Check[] = [];
+  const refutable: Protocol[] = PROTOCOLS.filter((p) => p !== 'tuic' && p !== 'hysteria2');
+  for (const protocol of refutable) {
+    checks.push({ id: `protocol:${protocol}`, server: sampleServer(protocol), apply: (c, ok) => toggle(c.protocols, protocol, ok) });
+  }
+  for (const network of NETWORKS) {
+    if (network === 'tcp') continue;
+    checks.push({ id: `network:${network}`, server: sampleServer('vmess', network as Network), apply: (c, ok) => toggle(c.networks, network, ok) });
+  }
+  const methods = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS, ...SS2022_METHODS, ...LEGACY_STREAM_METHODS];
+  for (const method of methods) {
+    const password = method.startsWith('2022-') ? ss2022Key(method) : 'sample-password';
+    checks.push({
+      id: `shadowsocks:${method}`,
+      server: sampleServer('shadowsocks', 'tcp', { method, password } as Partial<Server>),
+      apply: (c, ok) => {
+        toggle(c.shadowsocksMethods, method, ok);
+        if (method.startsWith('2022-') && ok) c.features.add('ss2022');
+      },
+    });
+  }
+  return checks;
+}
+
+/** A profile that claims everything, so the generator writes each sample as it would if supported. */
+function permissive(profile: CoreProfile): CoreProfile {
+  return {
+    ...profile,
+    capabilities: {
+      protocols: new Set(PROTOCOLS),
+      networks: new Set(NETWORKS),
+      securities: profile.capabilities.securities,
+      features: profile.capabilities.features,
+      shadowsocksMethods: new Set(checksFor().filter((c) => c.id.startsWith('shadowsocks:')).map((c) => c.id.slice('shadowsocks:'.length))),
+    },
+  };
+}
+
+async function verifyWithBinary(profile: CoreProfile, dir: string, concurrency: number): Promise<void> {
+  const writer = permissive(profile);
+  const checks = checksFor();
+  const results: boolean[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < checks.length) {
+      const index = next++;
+      const check = checks[index]!;
+      const config = { log: { loglevel: 'none' }, outbounds: [outboundFor(check.server, writer, 'check')] };
+      results[index] = (await testConfig(profile, config, dir, `check-${index}`)).ok;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  const ss2022Before = profile.capabilities.features.has('ss2022');
+  if (ss2022Before) profile.capabilities.features.delete('ss2022');
+  checks.forEach((check, i) => {
+    const ok = results[i] === true;
+    check.apply(profile.capabilities, ok);
+    (ok ? profile.verified.confirmed : profile.verified.refuted).push(check.id);
+  });
+}

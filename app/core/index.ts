@@ -1,0 +1,40 @@
+/**
+ * The core adapter: finds the core binary, learns what it can run, and writes its configs.
+ *
+ *   const found = await locateCore({ settingPath, resourcesDir });      // setting → bundled → PATH
+ *   if ('error' in found) …show found.error…
+ *   const core = await detectCore(found.path);                          // family, version, capabilities
+ *   const why = unsupportedReason(server, core, via);                   // "not supported by v2ray 4.34.0: …" | null
+ *   const config = tunnelConfig({ server, via, core, listen: '127.0.0.1', httpPort, socksPort, apiPort });
+ *   const file = await writeConfigFile(runtimeDir, 'tunnel', config);   // 0600, atomic
+ *   // start: v2ray 4 `v2ray -config FILE`; v2ray 5 `v2ray run -c FILE`; Xray `xray run -c FILE`
+ *   //        (coreRunArgs(core, file) gives these)
+ *
+ * Tags and stats names the tunnel relies on: TUNNEL_TAGS, PROXY_UPLINK_STAT, PROXY_DOWNLINK_STAT;
+ * the prober's: probeInboundTag(i), probeOutboundTag(i). Dial failures: see tunnelConfig's doc.
+ */
+export {
+  type CoreCapabilities,
+  type CoreProfile,
+  type CoreFeature,
+  CORE_FEATURES,
+  capabilitiesFromTable,
+  coreLabel,
+} from './capabilities';
+export { locateCore, type LocateOptions, type LocateResult, type CoreSource, CORE_BINARY_NAMES } from './locate';
+export { detectCore, type DetectOptions } from './detect';
+export { unsupportedReason, splitRunnable } from './support';
+export { outboundFor, type OutboundOptions } from './outbound';
+export {
+  tunnelConfig,
+  type TunnelConfigOptions,
+  type CoreLogLevel,
+  TUNNEL_TAGS,
+  PROXY_UPLINK_STAT,
+  PROXY_DOWNLINK_STAT,
+} from './tunnel-config';
+export { proberConfig, type ProberConfigOptions, type ProberEntry, probeInboundTag, probeOutboundTag, probeViaTag } from './prober-config';
+export { writeConfigFile } from './config-file';
+export { coreRunArgs, configTestArgs } from './run-core';
+export { UnsupportedServerError } from './errors';
+export { parseCoreVersion, compareVersions } from './version';

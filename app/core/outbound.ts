@@ -1,0 +1,92 @@
+import { hostPort, type Server } from '../../shared/domain/server';
+import type { CoreProfile } from './capabilities';
+import { UnsupportedServerError } from './errors';
+import { streamSettingsFor } from './stream';
+import { unsupportedReason } from './support';
+
+type Json = Record<string, unknown>;
+
+export interface OutboundOptions {
+  /** Tag of the outbound this one dials through (a chained server's upstream). */
+  viaTag?: string;
+}
+
+/**
+ * One outbound of a v2ray-family config for `server`, tagged `tag`. Throws
+ * UnsupportedServerError (naming the server, never its credentials) when the core cannot run it.
+ * IPv6 addresses are written bare ("2001:db8::1"), as these cores expect in `address`.
+ */
+export function outboundFor(server: Server, core: CoreProfile, tag: string, opts: OutboundOptions = {}): Json {
+  const reason = unsupportedReason(server, core);
+  if (reason) throw new UnsupportedServerError(server.name, reason);
+  const outbound: Json = { tag, ...protocolPart(server, core) };
+  // WireGuard runs its own UDP transport; every other protocol rides the stream settings.
+  if (server.protocol !== 'wireguard') outbound.streamSettings = streamSettingsFor(server, core);
+  if (opts.viaTag) chainThrough(outbound, opts.viaTag, core);
+  return outbound;
+}
+
+/** Dial this outbound's connections through the outbound tagged `viaTag`. */
+function chainThrough(outbound: Json, viaTag: string, core: CoreProfile): void {
+  const features = core.capabilities.features;
+  if (features.has('dialerProxy')) {
+    const stream = (outbound.streamSettings as Json | undefined) ?? {};
+    outbound.streamSettings = stream;
+    stream.sockopt = { ...((stream.sockopt as Json | undefined) ?? {}), dialerProxy: viaTag };
+  } else if (features.has('proxySettings-transportLayer')) {
+    outbound.proxySettings = { tag: viaTag, transportLayer: true };
+  } else if (features.has('proxySettings')) {
+    // v2ray 4.34: streamSettings are ignored with proxySettings; support.ts only lets plain TCP through.
+    outbound.proxySettings = { tag: viaTag };
+    delete outbound.streamSettings;
+  } else {
+    throw new Error(`${core.family} ${core.version} cannot chain outbounds`);
+  }
+}
+
+/** "[2001:db8::1]" → "2001:db8::1" (subscriptions sometimes keep the brackets). */
+export function bareAddress(address: string): string {
+  return address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+}
+
+function protocolPart(server: Server, core: CoreProfile): Json {
+  const address = bareAddress(server.address);
+  const port = server.port;
+  switch (server.protocol) {
+    case 'vmess':
+      return {
+        protocol: 'vmess',
+        settings: {
+          vnext: [{ address, port, users: [{ id: server.uuid, alterId: server.alterId, security: server.cipher.toLowerCase() || 'auto' }] }],
+        },
+      };
+    case 'vless': {
+      const user: Json = { id: server.uuid, encryption: 'none' };
+      if (server.flow) user.flow = server.flow;
+      return { protocol: 'vless', settings: { vnext: [{ address, port, users: [user] }] } };
+    }
+    case 'trojan':
+      return { protocol: 'trojan', settings: { servers: [{ address, port, password: server.password }] } };
+    case 'shadowsocks':
+      return {
+        protocol: 'shadowsocks',
+        settings: { servers: [{ address, port, method: server.method.toLowerCase(), password: server.password }] },
+      };
+    case 'socks':
+    case 'http': {
+      const users = server.username || server.password ? [{ user: server.username ?? '', pass: server.password ?? '' }] : undefined;
+      return { protocol: server.protocol, settings: { servers: [{ address, port, ...(users ? { users } : {}) }] } };
+    }
+    case 'wireguard': {
+      const peer: Json = { publicKey: server.publicKey, endpoint: hostPort(address, port) };
+      if (server.preSharedKey) peer.preSharedKey = server.preSharedKey;
+      const settings: Json = { secretKey: server.privateKey, address: server.localAddresses, peers: [peer] };
+      if (server.reserved?.length) settings.reserved = server.reserved;
+      if (server.mtu) settings.mtu = server.mtu;
+      return { protocol: 'wireguard', settings };
+    }
+    case 'hysteria2':
+    case 'tuic':
+      throw new UnsupportedServerError(server.name, `${server.protocol} configs are not generated for ${core.family} ${core.version}`);
+  }
+}

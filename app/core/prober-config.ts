@@ -1,0 +1,54 @@
+import type { Server } from '../../shared/domain/server';
+import type { CoreProfile } from './capabilities';
+import { UnsupportedServerError } from './errors';
+import { outboundFor } from './outbound';
+import type { CoreLogLevel } from './tunnel-config';
+import { unsupportedReason } from './support';
+
+export interface ProberEntry {
+  server: Server;
+  /** The loopback port of this server's own HTTP inbound. */
+  port: number;
+  /** The upstream `server` dials through, when it is chained. */
+  via?: Server;
+}
+
+export interface ProberConfigOptions {
+  entries: ProberEntry[];
+  core: CoreProfile;
+  listen: string;
+  logLevel?: CoreLogLevel;
+}
+
+export const probeInboundTag = (i: number): string => `probe-in-${i}`;
+export const probeOutboundTag = (i: number): string => `probe-${i}`;
+export const probeViaTag = (i: number): string => `probe-${i}-via`;
+
+/**
+ * The prober's core config: entry i gets an HTTP inbound `probe-in-<i>` on listen:port, routed by
+ * inbound tag to its own outbound `probe-<i>` (a chained entry's upstream is `probe-<i>-via`).
+ * No stats, no sniffing, no API: the prober only needs each server reachable through its own
+ * port. The first outbound is a blackhole so nothing unrouted leaves.
+ *
+ * Every entry must be runnable: call `unsupportedReason` first and leave unsupported servers out
+ * (showing the reason); an unsupported entry here throws UnsupportedServerError naming it.
+ */
+export function proberConfig(o: ProberConfigOptions): Record<string, unknown> {
+  const inbounds: Record<string, unknown>[] = [];
+  const outbounds: Record<string, unknown>[] = [{ tag: 'block', protocol: 'blackhole', settings: {} }];
+  const rules: Record<string, unknown>[] = [];
+  o.entries.forEach((entry, i) => {
+    const reason = unsupportedReason(entry.server, o.core, entry.via);
+    if (reason) throw new UnsupportedServerError(entry.server.name, reason);
+    inbounds.push({ tag: probeInboundTag(i), listen: o.listen, port: entry.port, protocol: 'http', settings: {} });
+    outbounds.push(outboundFor(entry.server, o.core, probeOutboundTag(i), entry.via ? { viaTag: probeViaTag(i) } : {}));
+    if (entry.via) outbounds.push(outboundFor(entry.via, o.core, probeViaTag(i)));
+    rules.push({ type: 'field', inboundTag: [probeInboundTag(i)], outboundTag: probeOutboundTag(i) });
+  });
+  return {
+    log: { loglevel: o.logLevel ?? 'warning' },
+    inbounds,
+    outbounds,
+    routing: { domainStrategy: 'AsIs', rules },
+  };
+}

@@ -1,0 +1,199 @@
+import type { Network, Protocol, SecurityType, Server } from '../../shared/domain/server';
+import { type CoreProfile, coreLabel, LEGACY_STREAM_METHODS, SS2022_METHODS } from './capabilities';
+
+/** VMess body ciphers every v2ray-family core knows; anything else is refused rather than guessed. */
+export const VMESS_CIPHERS = new Set(['auto', 'aes-128-gcm', 'chacha20-poly1305', 'none', 'zero']);
+/** VLESS flows that still exist (Xray ≥ 1.8.0); the XTLS v1 flows (-direct, -splice, -origin) are gone everywhere. */
+export const VISION_FLOWS = new Set(['xtls-rprx-vision', 'xtls-rprx-vision-udp443']);
+export const TCP_HEADER_TYPES = new Set(['none', 'http']);
+/** mKCP / QUIC packet headers. */
+export const PACKET_HEADER_TYPES = new Set(['none', 'srtp', 'utp', 'wechat-video', 'dtls', 'wireguard']);
+export const QUIC_SECURITIES = new Set(['none', 'aes-128-gcm', 'chacha20-poly1305']);
+
+const NETWORK_NAMES: Record<Network, string> = {
+  tcp: 'TCP',
+  ws: 'WebSocket',
+  grpc: 'gRPC',
+  h2: 'HTTP/2 transport',
+  httpupgrade: 'HTTPUpgrade',
+  xhttp: 'XHTTP',
+  kcp: 'mKCP',
+  quic: 'QUIC transport',
+};
+const PROTOCOL_NAMES: Record<Protocol, string> = {
+  vmess: 'VMess',
+  vless: 'VLESS',
+  trojan: 'Trojan',
+  shadowsocks: 'Shadowsocks',
+  hysteria2: 'Hysteria2',
+  tuic: 'TUIC',
+  wireguard: 'WireGuard',
+  socks: 'SOCKS',
+  http: 'HTTP proxy',
+};
+const SECURITY_NAMES: Record<SecurityType, string> = { none: 'plain', tls: 'TLS', reality: 'REALITY' };
+
+/** Which cores do run a thing this core lacks: the hint after "needs". */
+const PROTOCOL_HINTS: Partial<Record<Protocol, string>> = {
+  vless: 'v2ray ≥ 4.27 or Xray',
+  trojan: 'v2ray ≥ 4.31 or Xray',
+  wireguard: 'Xray',
+  hysteria2: 'Xray ≥ 26 or v2ray 5',
+  tuic: 'a core this app does not drive yet (no v2ray or Xray version has TUIC)',
+};
+const NETWORK_HINTS: Partial<Record<Network, string>> = {
+  grpc: 'v2ray ≥ 4.36, v2ray 5 or Xray',
+  httpupgrade: 'Xray ≥ 1.8.9 or v2ray 5',
+  xhttp: 'Xray ≥ 1.8.16',
+  h2: 'v2ray or Xray before 24.12 (newer Xray replaced it with XHTTP)',
+  quic: 'v2ray or Xray before 24.9.30',
+};
+const SECURITY_HINTS: Partial<Record<SecurityType, string>> = { reality: 'Xray ≥ 1.8.0' };
+
+/**
+ * Why `core` cannot run `server` (and, for a chained server, its upstream `via`), as the sentence
+ * the UI shows: "not supported by v2ray 4.34.0: REALITY needs Xray ≥ 1.8.0". Null when it can run.
+ * Never mentions credentials.
+ */
+export function unsupportedReason(server: Server, core: CoreProfile, via?: Server): string | null {
+  const own = endpointProblem(server, core);
+  if (own) return `not supported by ${coreLabel(core)}: ${own}`;
+  if (via) {
+    const upstream = endpointProblem(via, core);
+    if (upstream) return `not supported by ${coreLabel(core)}: its upstream server ${via.name} cannot run (${upstream})`;
+    const chain = chainProblem(server, core);
+    if (chain) return `not supported by ${coreLabel(core)}: ${chain}`;
+  }
+  return null;
+}
+
+function endpointProblem(server: Server, core: CoreProfile): string | null {
+  if (core.family === 'sing-box') return 'sing-box configs are not generated yet';
+  const caps = core.capabilities;
+  if (!caps.protocols.has(server.protocol)) {
+    return needs(PROTOCOL_NAMES[server.protocol], PROTOCOL_HINTS[server.protocol]);
+  }
+  const { transport, security } = server;
+  if (!caps.networks.has(transport.network)) return needs(NETWORK_NAMES[transport.network], NETWORK_HINTS[transport.network]);
+  if (!caps.securities.has(security.type)) return needs(SECURITY_NAMES[security.type], SECURITY_HINTS[security.type]);
+  return protocolProblem(server, core) ?? transportProblem(server, core) ?? securityProblem(server);
+}
+
+function needs(what: string, hint: string | undefined): string {
+  return hint ? `${what} needs ${hint}` : `${what} is not available in this core`;
+}
+
+function protocolProblem(server: Server, core: CoreProfile): string | null {
+  const caps = core.capabilities;
+  switch (server.protocol) {
+    case 'vmess':
+      if (!VMESS_CIPHERS.has(server.cipher.toLowerCase())) return `the VMess cipher "${server.cipher}" is unknown`;
+      if (server.alterId > 0 && core.family === 'xray') return 'VMess with alterId > 0 (legacy MD5 authentication) was removed from Xray; the server must offer alterId 0 (AEAD)';
+      return null;
+    case 'vless': {
+      const encryption = server.encryption || 'none';
+      if (encryption !== 'none') return `VLESS encryption "${encryption}" is not supported (only "none")`;
+      if (server.flow) {
+        if (!VISION_FLOWS.has(server.flow)) return `the VLESS flow "${server.flow}" is obsolete (XTLS v1) and no current core runs it`;
+        if (!caps.features.has('vision-flow')) return `the VLESS flow ${server.flow} needs Xray ≥ 1.8.0`;
+        if (server.security.type === 'none') return `the VLESS flow ${server.flow} needs TLS or REALITY`;
+      }
+      return null;
+    }
+    case 'shadowsocks': {
+      const method = server.method.toLowerCase();
+      if (server.plugin && !isV2rayPluginAsWebSocket(server.plugin)) {
+        return `the shadowsocks plugin "${server.plugin.name}" is a separate program the core does not run`;
+      }
+      if (!caps.shadowsocksMethods.has(method)) {
+        if ((SS2022_METHODS as readonly string[]).includes(method)) return `Shadowsocks 2022 (${method}) needs Xray ≥ 1.6.0`;
+        if ((LEGACY_STREAM_METHODS as readonly string[]).includes(method)) return `the stream cipher ${method} was removed from this core (only AEAD ciphers remain)`;
+        return `the Shadowsocks cipher "${server.method}" is not available in this core`;
+      }
+      return null;
+    }
+    case 'wireguard':
+      if (!server.localAddresses.length) return 'the WireGuard entry has no local address';
+      return null;
+    case 'hysteria2':
+      if (server.obfs) return `Hysteria2 obfuscation (${server.obfs.type}) is not supported by this core`;
+      if (server.security.type !== 'tls') return 'Hysteria2 needs TLS';
+      return null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The only SIP003 plugin a v2ray-family core can stand in for: v2ray-plugin in its WebSocket mode
+ * is shadowsocks over WebSocket (optionally TLS), which the core speaks natively.
+ */
+export function isV2rayPluginAsWebSocket(plugin: { name: string; options: string }): boolean {
+  if (plugin.name !== 'v2ray-plugin') return false;
+  const mode = pluginOptions(plugin.options).get('mode') ?? 'websocket';
+  return mode === 'websocket';
+}
+
+/** "mode=websocket;tls;host=a.com;path=/x" → Map { mode → websocket, tls → '', host → a.com, path → /x } */
+export function pluginOptions(options: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const part of options.split(';')) {
+    if (!part.trim()) continue;
+    const eq = part.indexOf('=');
+    if (eq < 0) map.set(part.trim(), '');
+    else map.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return map;
+}
+
+function transportProblem(server: Server, core: CoreProfile): string | null {
+  const t = server.transport;
+  switch (t.network) {
+    case 'tcp':
+      if (t.headerType && !TCP_HEADER_TYPES.has(t.headerType)) return `the TCP header type "${t.headerType}" is unknown`;
+      return null;
+    case 'kcp':
+    case 'quic':
+      if (t.headerType && !PACKET_HEADER_TYPES.has(t.headerType)) return `the ${NETWORK_NAMES[t.network]} header type "${t.headerType}" is unknown`;
+      if (t.network === 'quic' && t.quicSecurity && !QUIC_SECURITIES.has(t.quicSecurity)) return `the QUIC security "${t.quicSecurity}" is unknown`;
+      return null;
+    case 'xhttp':
+      if (t.mode === 'stream-one' && core.capabilities.features.has('splithttp-name')) return 'XHTTP stream-one mode needs a newer Xray (24.11 or later, where SplitHTTP became XHTTP)';
+      return null;
+    default:
+      return null;
+  }
+}
+
+function securityProblem(server: Server): string | null {
+  if (server.security.type === 'reality' && !server.security.publicKey) return 'the REALITY entry has no public key';
+  return null;
+}
+
+/**
+ * Chaining: v2ray 4 before 4.35 dials a chained outbound through its upstream with
+ * `proxySettings`, which drops the chained outbound's own streamSettings; only a plain TCP
+ * server without TLS survives that unchanged.
+ */
+function chainProblem(server: Server, core: CoreProfile): string | null {
+  const f = core.capabilities.features;
+  if (f.has('dialerProxy') || f.has('proxySettings-transportLayer')) return null;
+  if (!f.has('proxySettings')) return 'chained servers are not supported';
+  const plain = server.transport.network === 'tcp' && (server.transport.headerType ?? 'none') === 'none' && server.security.type === 'none';
+  return plain ? null : `chaining a server over ${NETWORK_NAMES[server.transport.network]}${server.security.type === 'none' ? '' : ` with ${SECURITY_NAMES[server.security.type]}`} needs v2ray ≥ 4.35 or Xray (this core drops the transport of a chained server)`;
+}
+
+/** Splits servers into those the core runs and those it cannot (with the reason to show). */
+export function splitRunnable<T extends { server: Server; via?: Server }>(
+  entries: readonly T[],
+  core: CoreProfile,
+): { runnable: T[]; unsupported: { entry: T; reason: string }[] } {
+  const runnable: T[] = [];
+  const unsupported: { entry: T; reason: string }[] = [];
+  for (const entry of entries) {
+    const reason = unsupportedReason(entry.server, core, entry.via);
+    if (reason) unsupported.push({ entry, reason });
+    else runnable.push(entry);
+  }
+  return { runnable, unsupported };
+}
