@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { interpretCoreLine, outboundFailureKind, parseCoreLogLine, remoteAddressIn } from './core-log';
+
+// Real lines written by Debian's v2ray 4.34.0 on this machine (loopback servers, ports as they were).
+const V2RAY_434 = {
+  started: '2026/11/30 13:35:21 [Warning] v2ray.com/core: V2Ray 4.34.0 started',
+  detour:
+    '2026/11/30 13:35:50 [Info] [2377213378] v2ray.com/core/app/dispatcher: taking detour [out-rst] for [tcp:127.0.0.1:9]',
+  dialing: '2026/11/30 13:36:04 [Info] [3129139338] v2ray.com/core/transport/internet/tcp: dialing TCP to tcp:127.0.0.1:19003',
+  refused:
+    '2026/11/30 13:36:06 [Warning] [3129139338] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [dial tcp 127.0.0.1:19003: connect: connection refused] > v2ray.com/core/common/retry: all retry attempts failed',
+  reset:
+    '2026/11/30 13:35:50 [Info] [2377213378] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: connection ends > v2ray.com/core/proxy/vmess/outbound: failed to read header > v2ray.com/core/proxy/vmess/encoding: Unable to Read Header Len > read tcp 127.0.0.1:58006->127.0.0.1:19001: read: connection reset by peer',
+  dns: '2026/11/30 13:37:44 [Warning] [3835660927] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [dial tcp: lookup nosuchhost.invalid on 10.255.255.53:53: no such host] > v2ray.com/core/common/retry: all retry attempts failed',
+  vlessRejected:
+    '2026/11/30 13:37:29 [Info] [1179557904] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vless/outbound: connection ends > v2ray.com/core/proxy/vless/outbound: failed to decode response header > v2ray.com/core/proxy/vless/encoding: failed to read response version > EOF',
+  cancelled:
+    '2026/11/30 13:35:55 [Info] [2602113812] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: connection ends > context canceled',
+  inboundEnds:
+    '2026/11/30 13:36:06 [Info] [3129139338] v2ray.com/core/app/proxyman/inbound: connection ends > v2ray.com/core/proxy/http: connection ends > io: read/write on closed pipe',
+  access: '2026/11/30 13:35:50 127.0.0.1:58776 accepted //127.0.0.1:9 [out-rst]',
+  busy: 'Failed to start v2ray.com/core/app/proxyman/inbound: failed to listen TCP on 18809 > v2ray.com/core/transport/internet: failed to listen on address: 127.0.0.1:18809 > v2ray.com/core/transport/internet/tcp: failed to listen TCP on 127.0.0.1:18809 > listen tcp 127.0.0.1:18809: bind: address already in use',
+  banner: 'V2Ray 4.34.0 (user) 20230518-074445 (go1.19.8 linux/amd64)',
+};
+
+describe('parseCoreLogLine', () => {
+  it('splits level, session and text', () => {
+    expect(parseCoreLogLine(V2RAY_434.dialing)).toEqual({
+      level: 'info',
+      sessionId: '3129139338',
+      text: 'v2ray.com/core/transport/internet/tcp: dialing TCP to tcp:127.0.0.1:19003',
+    });
+    expect(parseCoreLogLine(V2RAY_434.started)).toMatchObject({ level: 'warning', sessionId: null });
+  });
+
+  it('keeps lines without a timestamp (banner, start failures) as plain text', () => {
+    expect(parseCoreLogLine(V2RAY_434.banner)).toEqual({ level: null, sessionId: null, text: V2RAY_434.banner });
+    expect(parseCoreLogLine(V2RAY_434.access)).toMatchObject({ level: null, sessionId: null });
+  });
+});
+
+describe('interpretCoreLine on real v2ray 4.34 lines', () => {
+  it.each([
+    ['started', V2RAY_434.started, { type: 'started', version: '4.34.0' }],
+    ['detour', V2RAY_434.detour, { type: 'route', sessionId: '2377213378', outboundTag: 'out-rst', destination: 'tcp:127.0.0.1:9' }],
+    ['dialing', V2RAY_434.dialing, { type: 'dialing', sessionId: '3129139338', address: '127.0.0.1:19003' }],
+    [
+      'refused after the retries',
+      V2RAY_434.refused,
+      { type: 'outbound-failure', sessionId: '3129139338', kind: 'refused', address: '127.0.0.1:19003' },
+    ],
+    ['reset right after connect', V2RAY_434.reset, { type: 'outbound-failure', sessionId: '2377213378', kind: 'reset', address: '127.0.0.1:19001' }],
+    ['unresolvable host', V2RAY_434.dns, { type: 'outbound-failure', kind: 'dns', address: 'nosuchhost.invalid' }],
+    ['server closes on a wrong id', V2RAY_434.vlessRejected, { type: 'outbound-failure', kind: 'handshake', address: null }],
+    ['port in use at start', V2RAY_434.busy, { type: 'listen-failed', address: '127.0.0.1:18809' }],
+  ])('%s', (_name, line, expected) => {
+    expect(interpretCoreLine(line)).toMatchObject(expected);
+  });
+
+  it('ignores closes the client caused and lines that are only worth logging', () => {
+    expect(interpretCoreLine(V2RAY_434.cancelled)).toBeNull();
+    expect(interpretCoreLine(V2RAY_434.inboundEnds)).toBeNull();
+    expect(interpretCoreLine(V2RAY_434.access)).toBeNull();
+    expect(interpretCoreLine(V2RAY_434.banner)).toBeNull();
+  });
+
+  it('shortens the error chain to its causes', () => {
+    const event = interpretCoreLine(V2RAY_434.refused);
+    expect(event).toMatchObject({ detail: 'failed to find an available destination > [dial tcp 127.0.0.1:19003: connect: connection refused] > all retry attempts failed' });
+  });
+});
+
+describe('interpretCoreLine on other cores', () => {
+  it('reads Xray lines (no package prefix) the same way', () => {
+    expect(interpretCoreLine('2025/01/01 10:00:00 [Info] [1234] app/dispatcher: taking detour [proxy] for [tcp:example.com:443]')).toMatchObject({
+      type: 'route',
+      outboundTag: 'proxy',
+    });
+    expect(
+      interpretCoreLine(
+        '2025/01/01 10:00:00.123456 [Warning] [1234] app/proxyman/outbound: failed to process outbound traffic > proxy/vless/outbound: failed to find an available destination > common/retry: [dial tcp 10.0.0.1:443: i/o timeout] > common/retry: all retry attempts failed',
+      ),
+    ).toMatchObject({ kind: 'timeout', address: '10.0.0.1:443' });
+    expect(interpretCoreLine('2025/01/01 10:00:00 [Warning] core: Xray 1.8.24 started')).toEqual({ type: 'started', version: '1.8.24' });
+  });
+});
+
+describe('outboundFailureKind', () => {
+  it.each([
+    ['dial tcp 1.2.3.4:443: connect: connection refused', 'refused'],
+    ['read tcp 10.0.0.2:5000->1.2.3.4:443: read: connection reset by peer', 'reset'],
+    ['write tcp 10.0.0.2:5000->1.2.3.4:443: write: broken pipe', 'reset'],
+    ['dial tcp 1.2.3.4:443: i/o timeout', 'timeout'],
+    ['dial tcp: lookup a.example on 10.0.0.1:53: i/o timeout', 'dns'],
+    ['dial tcp: lookup a.example: no such host', 'dns'],
+    ['transport/internet/tls: failed to dial > tls: first record does not look like a TLS handshake', 'tls'],
+    ['x509: certificate signed by unknown authority', 'tls'],
+    ['dial tcp [2001:db8::1]:443: connect: network is unreachable', 'network'],
+    ['proxy/trojan: connection ends > EOF', 'handshake'],
+    ['proxy/vmess/outbound: connection ends > context canceled', null],
+  ])('%s → %s', (detail, kind) => {
+    expect(outboundFailureKind(detail)).toBe(kind);
+  });
+});
+
+describe('remoteAddressIn', () => {
+  it.each([
+    ['[dial tcp 127.0.0.1:19003: connect: connection refused]', '127.0.0.1:19003'],
+    ['read tcp 127.0.0.1:58006->127.0.0.1:19001: read: connection reset by peer', '127.0.0.1:19001'],
+    ['dial tcp [::1]:8443: connect: connection refused', '[::1]:8443'],
+    ['dial tcp: lookup nosuchhost.invalid on 10.255.255.53:53: no such host', 'nosuchhost.invalid'],
+    ['EOF', null],
+  ])('%s', (detail, address) => {
+    expect(remoteAddressIn(detail)).toBe(address);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * One GET through a core's local HTTP inbound, the way a probe must be made: a fresh connection
+ * (a new agent per request, destroyed afterwards: no keep-alive, no reuse), no redirects, and a
+ * hard deadline of its own. undici's ProxyAgent can hang when a proxy accepts TCP but never
+ * answers CONNECT, and its request signal does not reach a TLS handshake inside the tunnel, so
+ * the deadline is a Promise.race guard that settles on time whatever undici does, and the agent
+ * is destroyed to free the socket.
+ */
+import { performance } from 'node:perf_hooks';
+import { Pool, ProxyAgent, request } from 'undici';
+import { CancelledError, classifyRequestError, DeadlineError, type RequestFailure } from './request-error';
+
+export interface ProxiedRequest {
+  /** The core's HTTP inbound, e.g. "http://127.0.0.1:41000". */
+  proxyUrl: string;
+  url: string;
+  timeoutMs: number;
+  /** Bytes of body to keep; the rest is not read. 0 discards the body once headers arrived. */
+  maxBytes: number;
+  signal?: AbortSignal;
+  /** Names the inbound in failure messages. */
+  proxyLabel?: string;
+}
+
+export type ProxiedResult =
+  | { ok: true; status: number; body: Buffer; headersMs: number; elapsedMs: number; truncated: boolean }
+  | { ok: false; failure: RequestFailure; elapsedMs: number };
+
+export async function requestThroughProxy(req: ProxiedRequest): Promise<ProxiedResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+  const stop = new AbortController();
+  if (req.signal?.aborted) return { ok: false, failure: classifyRequestError(new CancelledError()), elapsedMs: 0 };
+  const timer = setTimeout(() => stop.abort(new DeadlineError(req.timeoutMs)), req.timeoutMs);
+  const onCancel = () => stop.abort(new CancelledError());
+  req.signal?.addEventListener('abort', onCancel, { once: true });
+
+  const limit = Math.max(1, req.timeoutMs);
+  const agent = new ProxyAgent({
+    uri: req.proxyUrl,
+    // The connection to the inbound: one, never kept, with timeouts that cannot outlive the deadline.
+    clientFactory: (origin, options) => new Pool(origin, { ...options, connections: 1, pipelining: 0, headersTimeout: limit, bodyTimeout: limit }),
+    connections: 1,
+    pipelining: 0,
+    connect: { timeout: limit },
+    headersTimeout: limit,
+    bodyTimeout: limit,
+  });
+
+  const guard = new Promise<never>((_, reject) => {
+    stop.signal.addEventListener('abort', () => reject(stop.signal.reason), { once: true });
+  });
+  const work = (async () => {
+    const response = await request(req.url, {
+      method: 'GET',
+      dispatcher: agent,
+      signal: stop.signal,
+      headers: { 'cache-control': 'no-cache', connection: 'close' },
+    });
+    const headersMs = elapsed();
+    const { body, truncated } = await readLimited(response.body, req.maxBytes);
+    return { status: response.statusCode, headersMs, body, truncated };
+  })();
+  work.catch(() => undefined);
+
+  try {
+    const done = await Promise.race([work, guard]);
+    return { ok: true, ...done, elapsedMs: elapsed() };
+  } catch (error) {
+    return { ok: false, failure: classifyRequestError(error, req.proxyLabel), elapsedMs: elapsed() };
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onCancel);
+    if (!stop.signal.aborted) stop.abort(new CancelledError());
+    agent.destroy().catch(() => undefined);
+  }
+}
+
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  if (maxBytes <= 0) {
+    body.destroy();
+    return { body: Buffer.alloc(0), truncated: false };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      size = maxBytes;
+      body.destroy();
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
