@@ -1,0 +1,133 @@
+/**
+ * Starts the whole lab in this process: the v2ray servers, a fault relay in front of each, the
+ * target, the subscription server and the control API. `stop()` takes every piece down again.
+ */
+import { ControlServer } from './control-server';
+import { LabController, type RunningServer } from './controller';
+import { HOME, type Place } from './geo';
+import { LabNetwork } from './network';
+import { seeded } from './random';
+import { Relay } from './relay';
+import { shareLink } from './share-links';
+import { SubscriptionServer } from './subscription-server';
+import { Target } from './target';
+import type { Lab, LabInfo, LabOptions } from './types';
+import { type RunningServers, startServers as startServersFor } from './v2ray-server';
+import { type World, buildWorld } from './world';
+
+export const DEFAULT_LAB_OPTIONS = { servers: 12, subscriptions: 3, seed: 1, latency: [20, 300] as [number, number] };
+
+export interface InProcessLab extends Lab {
+  /** The control operations, for callers that want them without HTTP. */
+  controller: LabController;
+  /** v2ray's pid (through its guard), for tests that check clean-up. */
+  v2rayPid: number;
+  /** The world as data (credentials included), e.g. for building a client with client.ts. */
+  world: World;
+}
+
+export async function startLab(options: LabOptions = {}): Promise<InProcessLab> {
+  const world = buildWorld({
+    servers: options.servers ?? DEFAULT_LAB_OPTIONS.servers,
+    subscriptions: options.subscriptions ?? DEFAULT_LAB_OPTIONS.subscriptions,
+    seed: options.seed ?? DEFAULT_LAB_OPTIONS.seed,
+    latency: options.latency ?? DEFAULT_LAB_OPTIONS.latency,
+  });
+  const network = new LabNetwork();
+  const cleanups: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    cleanups.length = 0;
+  };
+  try {
+    const v2ray: RunningServers = await startServersFor(world.servers, options.v2rayPath ?? 'v2ray');
+    cleanups.push(() => v2ray.stop());
+
+    const servers = new Map<string, RunningServer>();
+    const relays = world.servers.map(
+      (spec, i) =>
+        new Relay({
+          frontAddress: spec.relayAddress,
+          upstream: { host: '127.0.0.1', port: v2ray.ports[i] as number },
+          latencyMs: spec.latencyMs,
+          network,
+          random: seeded(world.seed, 'jitter', spec.index),
+        }),
+    );
+    world.servers.forEach((spec, i) => servers.set(spec.id, { spec, relay: relays[i] as Relay }));
+    cleanups.push(async () => {
+      await Promise.all(relays.map((r) => r.stop()));
+    });
+    await Promise.all(relays.map((r) => r.start()));
+
+    const places = new Map<string, Place>(world.servers.map((s) => [s.exitIp, s.place]));
+    const target = new Target(network, (source) => places.get(source) ?? HOME);
+    cleanups.push(() => target.stop());
+    await target.start();
+
+    const dialOf = (id: string) => {
+      const server = servers.get(id);
+      if (!server) return undefined;
+      const [host, port] = splitAddress(server.relay.address);
+      return { spec: server.spec, dial: { host, port } };
+    };
+    const subscriptions = new SubscriptionServer(world.subscriptions, dialOf, network, world.seed);
+    cleanups.push(() => subscriptions.stop());
+    await subscriptions.start();
+
+    const controller = new LabController(servers, target, subscriptions, network);
+    const control = new ControlServer(controller);
+    cleanups.push(() => control.stop());
+    await control.start();
+
+    const ipinfoUrls = target.ipInfoUrls();
+    const info: LabInfo = {
+      control: control.url,
+      subscriptions: world.subscriptions.map((s) => ({ id: s.id, url: subscriptions.url(s.id) })),
+      target: `${target.base}/generate_204`,
+      ipinfo: ipinfoUrls['ipapi.co'],
+      ipinfoUrls,
+      download: `${target.base}/download`,
+      servers: world.servers.map((spec) => {
+        const relay = (servers.get(spec.id) as RunningServer).relay;
+        const [host, port] = splitAddress(relay.address);
+        return {
+          id: spec.id,
+          subscription: spec.subscription,
+          protocol: spec.protocol,
+          relay: relay.address,
+          exitIp: spec.exitIp,
+          country: spec.place.code,
+          latencyMs: spec.latencyMs,
+          shareLink: shareLink(spec, { host, port }),
+        };
+      }),
+    };
+    let stopping: Promise<void> | null = null;
+    return {
+      info,
+      controller,
+      world,
+      v2rayPid: v2ray.pid,
+      setFault: async (id, f) => {
+        await controller.setFault(id, f);
+      },
+      setNetwork: async (state) => controller.setNetwork({ state }),
+      setSubscription: async (id, change) => {
+        controller.setSubscription(id, change);
+      },
+      setIpInfo: async (service, mode) => controller.setIpInfo(service, { mode }),
+      counters: async () => controller.counters(),
+      state: async () => controller.state(),
+      stop: () => (stopping ??= stopAll()),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+export function splitAddress(address: string): [string, number] {
+  const i = address.lastIndexOf(':');
+  return [address.slice(0, i), Number(address.slice(i + 1))];
+}

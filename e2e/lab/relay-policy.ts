@@ -1,0 +1,126 @@
+/**
+ * The fault relay's rules as pure functions: what a connection from a given source meets under a
+ * given fault (pass, blackhole, reset), when a flapping server changes phase, and when each chunk
+ * may leave (latency each way, jitter that keeps order, a bandwidth cap). Time and randomness come
+ * in as arguments so every rule is a table-driven test.
+ */
+
+export const FAULT_MODES = ['none', 'blackhole', 'reset', 'refuse', 'slow', 'flap', 'blocked-here'] as const;
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+/** The user's own address: Linux sources every 127/8 connection of the user's apps from it. */
+export const USER_ADDRESS = '127.0.0.1';
+
+export const DEFAULT_PERIOD_MS = 10_000;
+export const DEFAULT_BANDWIDTH_KBPS = 256;
+
+export interface FaultState {
+  fault: FaultMode;
+  latencyMs: number;
+  jitterMs: number;
+  periodMs: number;
+  bandwidthKbps: number;
+  /** When the current fault was set (flap phases count from here). */
+  since: number;
+}
+
+/**
+ * What a connection meets right now. `refuse` never reaches here for new connections (the
+ * listener is closed); existing ones are dropped.
+ */
+export type Verdict = 'pass' | 'blackhole' | 'reset' | 'drop';
+
+export function normalizeAddress(address: string | undefined): string {
+  if (!address) return '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+/** Flap starts down: a server that just turned flaky is noticed at once. */
+export function flapIsDown(state: Pick<FaultState, 'periodMs' | 'since'>, now: number): boolean {
+  const phase = Math.floor(Math.max(0, now - state.since) / Math.max(1, state.periodMs));
+  return phase % 2 === 0;
+}
+
+/** When the flap phase next changes (for re-checking existing connections). */
+export function nextFlapChange(state: Pick<FaultState, 'periodMs' | 'since'>, now: number): number {
+  const period = Math.max(1, state.periodMs);
+  const phase = Math.floor(Math.max(0, now - state.since) / period);
+  return state.since + (phase + 1) * period;
+}
+
+export function verdictFor(state: FaultState, source: string, offline: boolean, now: number): Verdict {
+  const fromUser = normalizeAddress(source) === USER_ADDRESS;
+  switch (state.fault) {
+    case 'reset':
+      return 'reset';
+    case 'refuse':
+      return 'drop';
+    default:
+      break;
+  }
+  // The user's network being gone swallows the user's packets whatever the server does.
+  if (offline && fromUser) return 'blackhole';
+  switch (state.fault) {
+    case 'blackhole':
+      return 'blackhole';
+    case 'flap':
+      return flapIsDown(state, now) ? 'blackhole' : 'pass';
+    case 'blocked-here':
+      return fromUser ? 'blackhole' : 'pass';
+    default:
+      return 'pass';
+  }
+}
+
+/** The shaping that applies to bytes in flight under a fault. */
+export interface Shaping {
+  latencyMs: number;
+  jitterMs: number;
+  /** null = no cap. */
+  bandwidthKbps: number | null;
+}
+
+export function shapingFor(state: FaultState): Shaping {
+  return {
+    latencyMs: state.latencyMs,
+    jitterMs: state.jitterMs,
+    bandwidthKbps: state.fault === 'slow' ? state.bandwidthKbps : null,
+  };
+}
+
+/** One direction's timing memory: order is kept and the capped "wire" is shared by its chunks. */
+export interface LaneClock {
+  lastReleaseAt: number;
+  wireFreeAt: number;
+}
+
+export function newLaneClock(): LaneClock {
+  return { lastReleaseAt: Number.NEGATIVE_INFINITY, wireFreeAt: Number.NEGATIVE_INFINITY };
+}
+
+/**
+ * When a chunk of `bytes` arriving at `now` may be delivered: after its serialisation time on the
+ * capped wire (if any), plus latency, plus 0..jitter, and never before the chunk ahead of it.
+ * Returns the release time and the lane's next clock.
+ */
+export function scheduleChunk(clock: LaneClock, now: number, bytes: number, shaping: Shaping, random: () => number): { at: number; clock: LaneClock } {
+  let sentAt = now;
+  let wireFreeAt = clock.wireFreeAt;
+  if (shaping.bandwidthKbps !== null && shaping.bandwidthKbps > 0) {
+    const start = Math.max(now, clock.wireFreeAt);
+    wireFreeAt = start + (bytes * 8) / shaping.bandwidthKbps;
+    sentAt = wireFreeAt;
+  }
+  const jitter = shaping.jitterMs > 0 ? random() * shaping.jitterMs : 0;
+  const at = Math.max(sentAt + shaping.latencyMs + jitter, clock.lastReleaseAt);
+  return { at, clock: { lastReleaseAt: at, wireFreeAt } };
+}
+
+/**
+ * Under a cap, big reads are cut into pieces of about 20 ms of wire time each, so the rate is smooth
+ * instead of one burst per 64 KiB read.
+ */
+export function pieceSize(shaping: Shaping): number {
+  if (shaping.bandwidthKbps === null || shaping.bandwidthKbps <= 0) return Number.POSITIVE_INFINITY;
+  return Math.max(512, Math.floor((shaping.bandwidthKbps * 1000) / 8 / 50));
+}

@@ -1,0 +1,109 @@
+/** The lab's programmatic API types (re-exported by index.ts). */
+import type { IpInfoService } from '../../shared/settings';
+import type { FaultMode } from './relay-policy';
+import type { SubscriptionMode } from './subscription-server';
+import type { IpInfoMode } from './target';
+import type { LabProtocol } from './world';
+
+export type { FaultMode, IpInfoMode, IpInfoService, LabProtocol, SubscriptionMode };
+
+export interface LabOptions {
+  /** Default 12. */
+  servers?: number;
+  /** Default 3. */
+  subscriptions?: number;
+  /** Default 1. */
+  seed?: number;
+  /** Default [20, 300] ms: each server's latency is drawn (seeded) from this range. */
+  latency?: [number, number];
+  /** Default `v2ray` on PATH. */
+  v2rayPath?: string;
+}
+
+export interface LabServerInfo {
+  /** "A1" = subscription A, server 1. */
+  id: string;
+  subscription: string;
+  protocol: LabProtocol;
+  /** "127.0.x.y:PORT": what the client dials (the fault relay). */
+  relay: string;
+  exitIp: string;
+  country: string;
+  latencyMs: number;
+  shareLink: string;
+}
+
+export interface LabInfo {
+  control: string;
+  subscriptions: { id: string; url: string }[];
+  /** .../generate_204 */
+  target: string;
+  /** The ipapi.co-like stand-in. */
+  ipinfo: string;
+  /** Every IP-info service's stand-in URL. */
+  ipinfoUrls: Record<IpInfoService, string>;
+  /** http://127.0.0.1:P/download, takes ?bytes=N. */
+  download: string;
+  servers: LabServerInfo[];
+}
+
+export interface FaultSettings {
+  fault?: FaultMode;
+  latencyMs?: number;
+  jitterMs?: number;
+  periodMs?: number;
+  bandwidthKbps?: number;
+}
+
+export type SubscriptionChange = { servers: string[] } | { mode: SubscriptionMode };
+
+export interface ServerCounters {
+  /** Connections the relay accepted (including ones it then reset or swallowed). */
+  connections: number;
+  /** Open right now. */
+  active: number;
+  /** Bytes received from clients. */
+  bytesUp: number;
+  /** Bytes delivered to clients. */
+  bytesDown: number;
+}
+
+export interface LabCounters {
+  servers: Record<string, ServerCounters>;
+  ipinfo: Record<IpInfoService, number>;
+  target: { connections: number; generate204: number; downloads: number; downloadBytes: number };
+  subscriptions: Record<string, number>;
+}
+
+export interface ServerState {
+  id: string;
+  subscription: string;
+  protocol: LabProtocol;
+  name: string;
+  relay: string;
+  exitIp: string;
+  country: string;
+  fault: FaultMode;
+  latencyMs: number;
+  jitterMs: number;
+  periodMs: number;
+  bandwidthKbps: number;
+}
+
+export interface LabState {
+  network: 'online' | 'offline';
+  servers: ServerState[];
+  subscriptions: { id: string; title: string; mode: SubscriptionMode; servers: string[] }[];
+  ipinfo: Record<IpInfoService, IpInfoMode>;
+}
+
+export interface Lab {
+  info: LabInfo;
+  setFault(id: string, f: FaultSettings): Promise<void>;
+  setNetwork(state: 'online' | 'offline'): Promise<void>;
+  setSubscription(id: string, change: SubscriptionChange): Promise<void>;
+  setIpInfo(service: IpInfoService, mode: IpInfoMode): Promise<void>;
+  counters(): Promise<LabCounters>;
+  state(): Promise<unknown>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,166 @@
+/**
+ * One v2ray process hosting every server inbound. Each inbound routes to its own freedom outbound
+ * that leaves from the server's exit address (`sendThrough`), so every server has its own exit IP.
+ * Started supervised: even a SIGKILLed lab leaves no v2ray behind.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { spawnSupervised, stopSupervised } from '../../app/process/supervised';
+import { freePorts } from './ports';
+import { TLS_SERVER_NAME, WS_HOST, type ServerSpec } from './world';
+
+const execFileAsync = promisify(execFile);
+
+export interface TlsFiles {
+  certificateFile: string;
+  keyFile: string;
+}
+
+export function inboundTag(server: ServerSpec): string {
+  return `in-${server.id}`;
+}
+
+function streamSettings(server: ServerSpec, tls: TlsFiles | null): Record<string, unknown> | undefined {
+  if (server.network === 'tcp' && server.security === 'none') return undefined;
+  const settings: Record<string, unknown> = { network: server.network, security: server.security };
+  if (server.network === 'ws') settings.wsSettings = { path: server.wsPath, headers: { Host: WS_HOST } };
+  if (server.security === 'tls') {
+    if (!tls) throw new Error(`server ${server.id} needs TLS but no certificate was made`);
+    settings.tlsSettings = { serverName: TLS_SERVER_NAME, certificates: [tls] };
+  }
+  return settings;
+}
+
+function inboundSettings(server: ServerSpec): Record<string, unknown> {
+  switch (server.protocol) {
+    case 'vmess':
+      return { clients: [{ id: server.uuid, alterId: 0 }] };
+    case 'vless':
+      return { clients: [{ id: server.uuid }], decryption: 'none' };
+    case 'trojan':
+      return { clients: [{ password: server.password }] };
+    case 'shadowsocks':
+      return { method: server.ssMethod, password: server.password, network: 'tcp' };
+  }
+}
+
+export function serverConfig(servers: ServerSpec[], ports: number[], tls: TlsFiles | null): Record<string, unknown> {
+  return {
+    log: { loglevel: 'warning', access: 'none' },
+    inbounds: servers.map((s, i) => ({
+      tag: inboundTag(s),
+      listen: '127.0.0.1',
+      port: ports[i],
+      protocol: s.protocol,
+      settings: inboundSettings(s),
+      streamSettings: streamSettings(s, tls),
+    })),
+    outbounds: [
+      // The first outbound is v2ray's default; nothing should reach it, so it goes nowhere.
+      { tag: 'unrouted', protocol: 'blackhole' },
+      ...servers.map((s) => ({ tag: `out-${s.id}`, protocol: 'freedom', sendThrough: s.exitIp })),
+    ],
+    routing: {
+      rules: servers.map((s) => ({ type: 'field', inboundTag: [inboundTag(s)], outboundTag: `out-${s.id}` })),
+    },
+  };
+}
+
+/** A throwaway self-signed certificate for the TLS servers (clients are told allowInsecure). */
+export async function makeCertificate(dir: string): Promise<TlsFiles> {
+  const certificateFile = join(dir, 'cert.pem');
+  const keyFile = join(dir, 'key.pem');
+  await execFileAsync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', keyFile, '-out', certificateFile, '-days', '30',
+    '-subj', `/CN=${TLS_SERVER_NAME}`, '-addext', `subjectAltName=DNS:${TLS_SERVER_NAME},DNS:${WS_HOST}`,
+  ]);
+  return { certificateFile, keyFile };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export interface RunningServers {
+  /** Inbound port of each server, in the order given. */
+  ports: number[];
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the v2ray that hosts `servers`; resolves when every inbound accepts connections.
+ * A port taken between choosing and binding makes v2ray fail: we then choose again.
+ */
+export async function startServers(servers: ServerSpec[], v2rayPath: string, attempts = 3): Promise<RunningServers> {
+  const dir = await mkdtemp(join(tmpdir(), 'steadfast-lab-'));
+  try {
+    const tls = servers.some((s) => s.security === 'tls') ? await makeCertificate(dir) : null;
+    let lastError: Error | null = null;
+    for (let attempt = 0; attempt < attempts; attempt += 1) {
+      const ports = await freePorts(servers.length);
+      const configFile = join(dir, 'servers.json');
+      await writeFile(configFile, JSON.stringify(serverConfig(servers, ports, tls)), { mode: 0o600 });
+      const child = spawnSupervised(v2rayPath, ['-config', configFile]);
+      try {
+        await waitUntilReady(child, ports);
+        return {
+          ports,
+          pid: child.pid ?? 0,
+          stop: async () => {
+            await stopSupervised(child);
+            await rm(dir, { recursive: true, force: true });
+          },
+        };
+      } catch (error) {
+        lastError = error as Error;
+        await stopSupervised(child);
+      }
+    }
+    throw lastError ?? new Error('v2ray did not start');
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function waitUntilReady(child: ChildProcess, ports: number[], timeoutMs = 8000): Promise<void> {
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const deadline = Date.now() + timeoutMs;
+  // v2ray says "started" once every inbound listens; the connect check confirms it.
+  while (!/V2Ray [\d.]+ started/.test(output)) {
+    if (exited) throw new Error(`v2ray exited while starting: ${output.trim()}`);
+    if (Date.now() > deadline) throw new Error(`v2ray did not start within ${timeoutMs} ms: ${output.trim()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  for (const port of [ports[0], ports[ports.length - 1]]) {
+    if (port !== undefined && !(await canConnect(port))) throw new Error(`v2ray inbound 127.0.0.1:${port} does not accept connections`);
+  }
+  // Keep draining the pipes so a chatty v2ray never blocks on a full pipe.
+  child.stdout?.off('data', collect);
+  child.stderr?.off('data', collect);
+  child.stdout?.resume();
+  child.stderr?.resume();
+}
