@@ -119,10 +119,13 @@ function v2ray5(_version: string): CoreCapabilities {
 function xray(version: string): CoreCapabilities {
   const protocols: Protocol[] = ['vmess', 'vless', 'trojan', 'shadowsocks', 'socks', 'http'];
   if (atLeast(version, '1.6.2')) protocols.push('wireguard');
+  // Hysteria2 (as `hysteria` + the `hysteria` transport) arrived in the 26.x releases; the binary check decides.
   if (atLeast(version, '26.0.0')) protocols.push('hysteria2');
   const networks: Network[] = ['tcp', 'ws', 'grpc', 'kcp'];
-  // Xray 24.9.30 turned h2 into an alias of XHTTP and dropped QUIC; 24.12 removed both names.
-  if (!atLeast(version, '24.9.30')) networks.push('h2', 'quic');
+  // Xray 24.9.30 removed QUIC (and DomainSocket); the HTTP/2 transport went around 24.12 (folded
+  // into XHTTP stream-one). Both boundaries are re-checked against the binary by detectCore.
+  if (!atLeast(version, '24.9.30')) networks.push('quic');
+  if (!atLeast(version, '24.12.0')) networks.push('h2');
   if (atLeast(version, '1.8.9')) networks.push('httpupgrade');
   if (atLeast(version, '1.8.16')) networks.push('xhttp');
   const securities: SecurityType[] = ['none', 'tls'];
@@ -141,7 +144,8 @@ function xray(version: string): CoreCapabilities {
     features.push('vision-flow');
   }
   if (atLeast(version, '1.8.10')) features.push('ws-host-field');
-  if (atLeast(version, '1.8.16') && !atLeast(version, '24.9.30')) features.push('splithttp-name');
+  // SplitHTTP (1.8.16) was renamed XHTTP in the 24.11 releases.
+  if (atLeast(version, '1.8.16') && !atLeast(version, '24.11.0')) features.push('splithttp-name');
   const methods: string[] = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS];
   if (atLeast(version, '1.6.0')) {
     features.push('ss2022');

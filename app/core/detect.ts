@@ -80,9 +80,10 @@ function toggle<T>(set: Set<T>, item: T, on: boolean): void {
 }
 
 /** Each check is a tiny config the binary's own config test accepts only if it has the feature. */
-function checksFor(): Check[] {
+function checksFor(family: CoreProfile['family']): Check[] {
   const checks: Check[] = [];
-  const refutable: Protocol[] = PROTOCOLS.filter((p) => p !== 'tuic' && p !== 'hysteria2');
+  // TUIC has no v2ray-family config at all; Hysteria2 is written only in Xray's form.
+  const refutable: Protocol[] = PROTOCOLS.filter((p) => p !== 'tuic' && (p !== 'hysteria2' || family === 'xray'));
   for (const protocol of refutable) {
     checks.push({ id: `protocol:${protocol}`, server: sampleServer(protocol), apply: (c, ok) => toggle(c.protocols, protocol, ok) });
   }
@@ -114,14 +115,14 @@ function permissive(profile: CoreProfile): CoreProfile {
       networks: new Set(NETWORKS),
       securities: profile.capabilities.securities,
       features: profile.capabilities.features,
-      shadowsocksMethods: new Set(checksFor().filter((c) => c.id.startsWith('shadowsocks:')).map((c) => c.id.slice('shadowsocks:'.length))),
+      shadowsocksMethods: new Set(checksFor(profile.family).filter((c) => c.id.startsWith('shadowsocks:')).map((c) => c.id.slice('shadowsocks:'.length))),
     },
   };
 }
 
 async function verifyWithBinary(profile: CoreProfile, dir: string, concurrency: number): Promise<void> {
   const writer = permissive(profile);
-  const checks = checksFor();
+  const checks = checksFor(profile.family);
   const results: boolean[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -20,8 +20,9 @@ export function outboundFor(server: Server, core: CoreProfile, tag: string, opts
   const reason = unsupportedReason(server, core);
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbound: Json = { tag, ...protocolPart(server, core) };
-  // WireGuard runs its own UDP transport; every other protocol rides the stream settings.
-  if (server.protocol !== 'wireguard') outbound.streamSettings = streamSettingsFor(server, core);
+  // WireGuard runs its own UDP transport, Hysteria2 its own QUIC; the others ride the stream settings.
+  if (server.protocol === 'hysteria2') outbound.streamSettings = hysteriaStreamSettings(server);
+  else if (server.protocol !== 'wireguard') outbound.streamSettings = streamSettingsFor(server, core);
   if (opts.viaTag) chainThrough(outbound, opts.viaTag, core);
   return outbound;
 }
@@ -86,7 +87,20 @@ function protocolPart(server: Server, core: CoreProfile): Json {
       return { protocol: 'wireguard', settings };
     }
     case 'hysteria2':
+      // Xray splits Hysteria2 into a proxy part (`hysteria`) and its QUIC transport (hysteriaStreamSettings).
+      return { protocol: 'hysteria', settings: { version: 2, address, port } };
     case 'tuic':
       throw new UnsupportedServerError(server.name, `${server.protocol} configs are not generated for ${core.family} ${core.version}`);
   }
+}
+
+/** Xray's Hysteria2 transport: QUIC with TLS (always), auth = the server's password. */
+function hysteriaStreamSettings(server: Extract<Server, { protocol: 'hysteria2' }>): Json {
+  const security = server.security;
+  const tls: Json = { serverName: security.sni || server.address, alpn: security.alpn?.length ? security.alpn : ['h3'] };
+  if (security.allowInsecure) tls.allowInsecure = true;
+  const hysteria: Json = { version: 2, auth: server.password };
+  if (server.upMbps) hysteria.up = `${server.upMbps} mbps`;
+  if (server.downMbps) hysteria.down = `${server.downMbps} mbps`;
+  return { network: 'hysteria', security: 'tls', tlsSettings: tls, hysteriaSettings: hysteria };
 }

@@ -46,7 +46,8 @@ export function proberConfig(o: ProberConfigOptions): Record<string, unknown> {
     rules.push({ type: 'field', inboundTag: [probeInboundTag(i)], outboundTag: probeOutboundTag(i) });
   });
   return {
-    log: { loglevel: o.logLevel ?? 'warning' },
+    // No access log: one line per probe would drown the dial failures the prober reads.
+    log: { loglevel: o.logLevel ?? 'warning', access: 'none' },
     inbounds,
     outbounds,
     routing: { domainStrategy: 'AsIs', rules },

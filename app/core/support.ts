@@ -73,6 +73,9 @@ function endpointProblem(server: Server, core: CoreProfile): string | null {
   if (!caps.protocols.has(server.protocol)) {
     return needs(PROTOCOL_NAMES[server.protocol], PROTOCOL_HINTS[server.protocol]);
   }
+  // WireGuard and Hysteria2 bring their own transport (UDP / QUIC); the stream settings of the
+  // entry are not used for them.
+  if (server.protocol === 'wireguard' || server.protocol === 'hysteria2') return protocolProblem(server, core);
   const { transport, security } = server;
   if (!caps.networks.has(transport.network)) return needs(NETWORK_NAMES[transport.network], NETWORK_HINTS[transport.network]);
   if (!caps.securities.has(security.type)) return needs(SECURITY_NAMES[security.type], SECURITY_HINTS[security.type]);
@@ -117,7 +120,6 @@ function protocolProblem(server: Server, core: CoreProfile): string | null {
       return null;
     case 'hysteria2':
       if (server.obfs) return `Hysteria2 obfuscation (${server.obfs.type}) is not supported by this core`;
-      if (server.security.type !== 'tls') return 'Hysteria2 needs TLS';
       return null;
     default:
       return null;

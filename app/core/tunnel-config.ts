@@ -18,6 +18,11 @@ export interface TunnelConfigOptions {
   /** The stats API (gRPC) port; always bound to 127.0.0.1. */
   apiPort: number;
   logLevel?: CoreLogLevel;
+  /**
+   * The core's access log ("127.0.0.1:5000 accepted tcp:example.com:443 [proxy]", printed at
+   * every level) names every site the user visits; off unless asked for.
+   */
+  accessLog?: boolean;
 }
 
 /** Tags the tunnel controller relies on. */
@@ -41,13 +46,22 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  * The tunnel's core config: local HTTP + SOCKS5 (UDP on) inbounds, everything to `proxy` (the
  * first outbound is the default route), the stats API on 127.0.0.1:apiPort.
  *
- * What the core logs (checked with Debian's v2ray 4.34, see core.int.test.ts): a dial the server
- * refuses or resets is retried for about 2 s and then logged at **warning** level, e.g.
- *   `2024/01/01 00:00:00 [Warning] [1234567] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [dial tcp 127.0.0.1:1: connect: connection refused ...] > v2ray.com/core/common/retry: all retry attempts failed`
- * so the default level `warning` keeps dial failures (with the server's host:port) in the log
- * while per-connection "accepted" lines (info) stay out. `error` would hide them: the tunnel
- * controller should never go above `warning`. Sniffing stays off (the app routes everything to
- * one server, so it only costs time).
+ * What Debian's v2ray 4.34 logs when the server fails (checked by dial-log.int.test.ts):
+ * - **Refused dial** (nothing listens, RST to the SYN): retried for ~1–2 s, then one line at
+ *   **Warning** on stdout naming the server's host:port:
+ *   `2026/11/30 13:38:50 [Warning] [3162183588] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [dial tcp 127.0.0.1:1: connect: connection refused] > v2ray.com/core/common/retry: all retry attempts failed`
+ *   (shadowsocks/trojan: `…/proxy/shadowsocks: failed to find…`, same tail; a dial timeout
+ *   reads `dial tcp …: i/o timeout`). Match `failed to find an available destination` and
+ *   `dial tcp (HOST:PORT)`; IPv6 appears as `[::1]:PORT`.
+ * - **Reset after the TCP connect** (server accepts, then RST): no dial failure exists; v2ray
+ *   notices only when the client side closes, and logs it at **Info**:
+ *   `[Info] [id] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: connection ends > read tcp 127.0.0.1:60826->127.0.0.1:41997: read: connection reset by peer`
+ *   The local HTTP inbound meanwhile answers nothing (CONNECT gets its 200, then silence), so a
+ *   probe must rely on its own deadline for this case.
+ * The default level `warning` keeps refused dials in the log; `error` would hide them, so the
+ * tunnel should never go above `warning` (`info` adds resets, at the cost of a line per request).
+ * The access log is off (`access: "none"`) unless asked for. Sniffing stays off: everything goes
+ * to one server, so it only costs time.
  */
 export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const { server, via, core } = o;
@@ -60,7 +74,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
     { tag: TUNNEL_TAGS.block, protocol: 'blackhole', settings: {} },
   );
   return {
-    log: { loglevel: o.logLevel ?? 'warning' },
+    log: { loglevel: o.logLevel ?? 'warning', ...(o.accessLog ? {} : { access: 'none' }) },
     api: { tag: TUNNEL_TAGS.api, services: ['StatsService'] },
     stats: {},
     policy: {
@@ -80,7 +94,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
         port: o.socksPort,
         protocol: 'socks',
         // `ip` is the address SOCKS5 UDP ASSOCIATE replies point to; the listen address is right.
-        settings: { auth: 'noauth', udp: true, ip: udpReplyAddress(o.listen) },
+        settings: { auth: 'noauth', udp: true, ...udpReplyAddress(o.listen) },
       },
       {
         tag: TUNNEL_TAGS.apiIn,
@@ -99,6 +113,6 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
 }
 
 /** 0.0.0.0 / :: (LAN sharing) cannot be a UDP reply address; the core then uses the local one. */
-function udpReplyAddress(listen: string): string | undefined {
-  return listen === '0.0.0.0' || listen === '::' ? undefined : listen;
+function udpReplyAddress(listen: string): { ip?: string } {
+  return listen === '0.0.0.0' || listen === '::' ? {} : { ip: listen };
 }

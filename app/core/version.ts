@@ -54,7 +54,27 @@ export function compareVersions(a: string, b: string): number {
   if (aPre === bPre) return 0;
   if (aPre === null) return 1;
   if (bPre === null) return -1;
-  return aPre < bPre ? -1 : 1;
+  return comparePre(aPre, bPre);
+}
+
+/** "beta.2" < "beta.12": dot-separated identifiers, numbers compared as numbers (as semver does). */
+function comparePre(a: string, b: string): number {
+  const as = a.split('.');
+  const bs = b.split('.');
+  for (let i = 0; i < Math.max(as.length, bs.length); i++) {
+    const x = as[i];
+    const y = bs[i];
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    if (x === y) continue;
+    const nx = /^\d+$/.test(x) ? Number(x) : null;
+    const ny = /^\d+$/.test(y) ? Number(y) : null;
+    if (nx !== null && ny !== null) return nx - ny;
+    if (nx !== null) return -1;
+    if (ny !== null) return 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 function splitPre(version: string): [number[], string | null] {
