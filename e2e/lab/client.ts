@@ -126,6 +126,7 @@ export interface FetchResult {
   ms: number;
   /** ms to the response headers, when there were any. */
   headersMs: number | null;
+  headers: Record<string, string | string[] | undefined>;
   error: string | null;
 }
 
@@ -140,6 +141,7 @@ export function fetchVia(proxyPort: number | null, url: string, timeoutMs: numbe
     const chunks: Buffer[] = [];
     let status: number | null = null;
     let headersMs: number | null = null;
+    let responseHeaders: Record<string, string | string[] | undefined> = {};
     let settled = false;
     const finish = (error: string | null) => {
       if (settled) return;
@@ -147,7 +149,7 @@ export function fetchVia(proxyPort: number | null, url: string, timeoutMs: numbe
       clearTimeout(timer);
       req.destroy();
       const body = Buffer.concat(chunks);
-      resolve({ ok: error === null && status !== null && status < 400, status, body, ms: performance.now() - started, headersMs, error });
+      resolve({ ok: error === null && status !== null && status < 400, status, body, ms: performance.now() - started, headersMs, headers: responseHeaders, error });
     };
     const req = request({
       host: proxyPort === null ? target.hostname : '127.0.0.1',
@@ -161,6 +163,7 @@ export function fetchVia(proxyPort: number | null, url: string, timeoutMs: numbe
     req.on('response', (res) => {
       status = res.statusCode ?? null;
       headersMs = performance.now() - started;
+      responseHeaders = res.headers;
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => finish(null));
       res.on('error', (e) => finish(e.message));

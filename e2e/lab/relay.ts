@@ -122,7 +122,7 @@ export class Relay {
   }
 
   private listen(port: number): Promise<void> {
-    const server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
+    const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen({ host: this.options.frontAddress, port, exclusive: true }, () => {
@@ -181,7 +181,7 @@ export class Relay {
 
   private forward(c: Connection): void {
     const { client } = c;
-    const upstream = createConnection({ host: this.options.upstream.host, port: this.options.upstream.port, allowHalfOpen: true });
+    const upstream = createConnection({ host: this.options.upstream.host, port: this.options.upstream.port, allowHalfOpen: true, noDelay: true });
     c.upstream = upstream;
     upstream.on('error', () => client.destroy());
     upstream.once('connect', () => this.options.onUpstreamOpen?.(upstream.localPort ?? 0, c.source));
