@@ -38,3 +38,13 @@ export interface ServerProber {
   /** Whether the server can be probed now (its prober inbound is up), else why not. */
   readiness(serverId: ServerId): Readiness;
 }
+
+/**
+ * A direct request (not through any server) used to tell "every server failed" from "the network
+ * itself is down" (spec/observatory.md's connectivity check): when the network is down, a cycle's
+ * failures are discarded, not recorded.
+ */
+export interface DirectCheck {
+  /** True when `url` answered (any HTTP status) within `timeoutMs`. Never rejects. */
+  reachable(url: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+}

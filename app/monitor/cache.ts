@@ -1,0 +1,138 @@
+/**
+ * The monitor's results on disk (`<dataDir>/monitor-cache.json`), read at start so groups can
+ * choose and the UI can show pings and countries before any fresh test finishes. Everything
+ * loaded is marked "from cache" until the server is retested (results) or an IP lookup succeeds
+ * in this run (IP info). A corrupt file never blocks start-up: JsonFile sets it aside and the
+ * monitor starts empty, reporting the problem.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { PROBE_FAILURES, PROBE_METHODS } from '../../shared/domain/measurement';
+import type { ServerId } from '../../shared/domain/server';
+import type { Clock, TimerHandle } from '../clock';
+import { JsonFile } from '../storage/json-file';
+import { HISTORY_LENGTH } from './policy/timing';
+import type { ServerRecords } from './records';
+
+const measurementSchema = z.object({
+  at: z.number(),
+  method: z.enum(PROBE_METHODS),
+  delayMs: z.number().nonnegative().nullable(),
+  error: z.enum(PROBE_FAILURES).optional(),
+});
+
+const ipInfoSchema = z.object({
+  ip: z.string().min(1).max(64),
+  countryCode: z.string().max(8).optional(),
+  country: z.string().max(200).optional(),
+  region: z.string().max(200).optional(),
+  city: z.string().max(200).optional(),
+  asn: z.string().max(32).optional(),
+  org: z.string().max(200).optional(),
+  source: z.string().max(100),
+  at: z.number(),
+});
+
+const entrySchema = z.object({
+  last: z
+    .object({
+      delayMs: z.number().nonnegative().nullable(),
+      at: z.number(),
+      error: z.object({ kind: z.enum(PROBE_FAILURES), message: z.string().max(2000) }).nullable(),
+    })
+    .nullable(),
+  recent: z.array(measurementSchema).max(100),
+  history: z.array(measurementSchema).max(HISTORY_LENGTH),
+  ipInfo: ipInfoSchema.nullable(),
+  throughputBps: z.number().nonnegative().nullable(),
+});
+
+export const monitorCacheSchema = z.object({
+  version: z.literal(1),
+  savedAt: z.number(),
+  /** Index of the test URL that last worked. */
+  urlIndex: z.number().int().min(0).default(0),
+  servers: z.record(z.string(), entrySchema),
+});
+export type MonitorCacheData = z.infer<typeof monitorCacheSchema>;
+
+export const CACHE_FILE_NAME = 'monitor-cache.json';
+
+export function emptyMonitorCache(): MonitorCacheData {
+  return { version: 1, savedAt: 0, urlIndex: 0, servers: {} };
+}
+
+export function monitorCacheFile(dataDir: string): JsonFile<MonitorCacheData> {
+  return new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, fallback: emptyMonitorCache });
+}
+
+/** Puts loaded results into the records, every one marked from cache. */
+export function importCache(records: ServerRecords, data: MonitorCacheData, present: ReadonlySet<ServerId>): number {
+  let loaded = 0;
+  for (const [id, entry] of Object.entries(data.servers)) {
+    if (!present.has(id)) continue;
+    const record = records.ensure(id);
+    record.last = entry.last ? { ...entry.last, fromCache: true } : null;
+    record.recent = entry.recent.map((m) => ({ ...m }));
+    record.history = entry.history.map((m) => ({ ...m }));
+    record.ipInfo = entry.ipInfo ? { ...entry.ipInfo, fromCache: true } : null;
+    record.throughputBps = entry.throughputBps;
+    loaded++;
+  }
+  return loaded;
+}
+
+export function exportCache(records: ServerRecords, present: ReadonlySet<ServerId>, urlIndex: number, now: number): MonitorCacheData {
+  const servers: MonitorCacheData['servers'] = {};
+  for (const record of records.all()) {
+    if (!present.has(record.id)) continue;
+    if (!record.last && !record.ipInfo && record.recent.length === 0 && record.throughputBps === null) continue;
+    const ipInfo = record.ipInfo ? (({ fromCache: _fromCache, ...rest }) => rest)(record.ipInfo) : null;
+    servers[record.id] = {
+      last: record.last ? { delayMs: record.last.delayMs, at: record.last.at, error: record.last.error } : null,
+      recent: record.recent.map((m) => ({ ...m })),
+      history: record.history.map((m) => ({ ...m })),
+      ipInfo,
+      throughputBps: record.throughputBps,
+    };
+  }
+  return { version: 1, savedAt: now, urlIndex, servers };
+}
+
+/** Saves at most once per `delayMs`, so a burst of results is one write. */
+export class DebouncedSaver {
+  private timer: TimerHandle | null = null;
+  private lastSave: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly file: JsonFile<MonitorCacheData>,
+    private readonly clock: Clock,
+    private readonly build: () => MonitorCacheData,
+    private readonly onError: (message: string) => void,
+    private readonly delayMs = 2000,
+  ) {}
+
+  schedule(): void {
+    this.timer ??= this.clock.after(this.delayMs, () => {
+      this.timer = null;
+      void this.saveNow();
+    });
+  }
+
+  /** Writes now if a save is pending (shutdown), and waits for the write. */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      this.timer.cancel();
+      this.timer = null;
+      await this.saveNow();
+    }
+    await this.lastSave;
+  }
+
+  private saveNow(): Promise<void> {
+    this.lastSave = this.file.save(this.build()).catch((error: unknown) => {
+      this.onError(error instanceof Error ? error.message : String(error));
+    });
+    return this.lastSave;
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * What the monitor knows of each server: the last definite result, the rings of measurements,
+ * IP info, throughput, and the transient flags of a staged test. Pure bookkeeping, no timers:
+ * the runtime decides when to write, this decides what a write means.
+ */
+import type { IpInfo, Measurement, ProbeError, ProbeMethod, ProbeOutcome } from '../../shared/domain/measurement';
+import type { ServerId } from '../../shared/domain/server';
+import type { ServerStatus } from '../../shared/domain/status';
+import { computeStatistics } from './policy/statistics';
+import { HISTORY_LENGTH, RECENT_PER_METHOD } from './policy/timing';
+
+export interface LastResult {
+  /** null: the test failed. */
+  delayMs: number | null;
+  at: number;
+  fromCache: boolean;
+  error: ProbeError | null;
+}
+
+export interface ServerRecord {
+  id: ServerId;
+  last: LastResult | null;
+  /** Some definite URL result was measured in this run (not loaded from the cache). */
+  resultThisRun: boolean;
+  /** The latest URL result of this run answered. */
+  workedThisRun: boolean;
+  /** The newest probe flight whose outcome was written (older ones arriving late are ignored). */
+  lastFlight: number;
+  /** Last RECENT_PER_METHOD measurements of each method, oldest first. */
+  recent: Measurement[];
+  /** URL results for the ping-history chart, oldest first. */
+  history: Measurement[];
+  ipInfo: (IpInfo & { fromCache: boolean; at: number }) | null;
+  throughputBps: number | null;
+  testing: boolean;
+  downForNow: boolean;
+  notReady: string | null;
+  notReadyTries: number;
+}
+
+export interface ApplyResult {
+  /** The server answered after its previous definite result was a failure. */
+  recovered: boolean;
+  /** False when the outcome was older than one already written. */
+  applied: boolean;
+}
+
+export class ServerRecords {
+  private records = new Map<ServerId, ServerRecord>();
+
+  get(id: ServerId): ServerRecord | undefined {
+    return this.records.get(id);
+  }
+
+  ensure(id: ServerId): ServerRecord {
+    let record = this.records.get(id);
+    if (!record) {
+      record = {
+        id,
+        last: null,
+        resultThisRun: false,
+        workedThisRun: false,
+        lastFlight: 0,
+        recent: [],
+        history: [],
+        ipInfo: null,
+        throughputBps: null,
+        testing: false,
+        downForNow: false,
+        notReady: null,
+        notReadyTries: 0,
+      };
+      this.records.set(id, record);
+    }
+    return record;
+  }
+
+  all(): ServerRecord[] {
+    return [...this.records.values()];
+  }
+
+  /** Drops servers no longer present (spec/observatory.md: results of removed servers are cleaned up). */
+  prune(present: ReadonlySet<ServerId>): ServerId[] {
+    const dropped: ServerId[] = [];
+    for (const id of this.records.keys()) {
+      if (!present.has(id)) {
+        this.records.delete(id);
+        dropped.push(id);
+      }
+    }
+    return dropped;
+  }
+
+  /**
+   * Writes a URL test's outcome. `flight` orders outcomes of one server: a late outcome of an
+   * older flight never overwrites a newer one (a late failure must not replace a fresh answer).
+   */
+  applyUrlOutcome(id: ServerId, outcome: ProbeOutcome, at: number, flight?: number): ApplyResult {
+    const record = this.ensure(id);
+    if (flight !== undefined) {
+      if (flight <= record.lastFlight) return { recovered: false, applied: false };
+      record.lastFlight = flight;
+    }
+    const wasFailing = record.last !== null && record.last.delayMs === null;
+    record.last = {
+      delayMs: outcome.ok ? outcome.delayMs : null,
+      at,
+      fromCache: false,
+      error: outcome.ok ? null : outcome.error,
+    };
+    record.resultThisRun = true;
+    record.workedThisRun = outcome.ok;
+    record.downForNow = false;
+    record.notReady = null;
+    record.notReadyTries = 0;
+    const measurement: Measurement = { at, method: 'url', delayMs: outcome.ok ? outcome.delayMs : null };
+    if (!outcome.ok) measurement.error = outcome.error.kind;
+    this.pushMeasurement(record, measurement);
+    return { recovered: wasFailing && outcome.ok, applied: true };
+  }
+
+  /**
+   * Writes a measurement made elsewhere (Auto's own probes, TCP and ICMP tests). A measurement
+   * already stored (same method and time) is not stored twice.
+   */
+  applyMeasurement(id: ServerId, measurement: Measurement): ApplyResult {
+    const record = this.ensure(id);
+    const duplicate = record.recent.some((m) => m.at === measurement.at && m.method === measurement.method);
+    if (duplicate) return { recovered: false, applied: false };
+    if (measurement.method !== 'url') {
+      this.pushMeasurement(record, measurement);
+      return { recovered: false, applied: true };
+    }
+    const outcome: ProbeOutcome =
+      measurement.delayMs === null
+        ? { ok: false, error: { kind: measurement.error ?? 'unknown', message: 'no answer' } }
+        : { ok: true, delayMs: measurement.delayMs };
+    return this.applyUrlOutcome(id, outcome, measurement.at);
+  }
+
+  /** An IP-info lookup through the server answered faster than its URL test: that time is the delay. */
+  lowerDelay(id: ServerId, measuredAt: number, delayMs: number): boolean {
+    const record = this.records.get(id);
+    if (!record?.last || record.last.at !== measuredAt || record.last.delayMs === null || delayMs >= record.last.delayMs) return false;
+    record.last = { ...record.last, delayMs };
+    for (const ring of [record.recent, record.history]) {
+      const m = ring.find((x) => x.method === 'url' && x.at === measuredAt);
+      if (m) m.delayMs = delayMs;
+    }
+    return true;
+  }
+
+  setIpInfo(id: ServerId, info: IpInfo, at: number): void {
+    this.ensure(id).ipInfo = { ...info, fromCache: false, at };
+  }
+
+  setThroughput(id: ServerId, bytesPerSecond: number): void {
+    this.ensure(id).throughputBps = bytesPerSecond;
+  }
+
+  /** Measurements of `method`, oldest first: the last 5 (`recent`) or the long URL ring. */
+  history(id: ServerId): Measurement[] {
+    return [...(this.records.get(id)?.history ?? [])];
+  }
+
+  status(id: ServerId, statisticsSince: number): ServerStatus {
+    const record = this.records.get(id);
+    const last = record?.last ?? null;
+    return {
+      serverId: id,
+      delayMs: last?.delayMs ?? null,
+      testedAt: last?.at ?? null,
+      fromCache: last?.fromCache ?? false,
+      error: last?.error ?? null,
+      testing: record?.testing ?? false,
+      downForNow: record?.downForNow ?? false,
+      notReady: record?.notReady ?? null,
+      ipInfo: record?.ipInfo ? { ...record.ipInfo } : null,
+      throughputBps: record?.throughputBps ?? null,
+      statistics: computeStatistics(record?.history ?? [], statisticsSince),
+      recent: (record?.recent ?? []).map((m) => ({ ...m })),
+      reachability: null,
+    };
+  }
+
+  private pushMeasurement(record: ServerRecord, measurement: Measurement): void {
+    record.recent.push(measurement);
+    record.recent.sort((a, b) => a.at - b.at);
+    const byMethod = new Map<ProbeMethod, number>();
+    for (let i = record.recent.length - 1; i >= 0; i--) {
+      const m = record.recent[i] as Measurement;
+      const n = (byMethod.get(m.method) ?? 0) + 1;
+      byMethod.set(m.method, n);
+      if (n > RECENT_PER_METHOD) record.recent.splice(i, 1);
+    }
+    if (measurement.method === 'url') {
+      record.history.push({ ...measurement });
+      if (record.history.length > HISTORY_LENGTH) record.history.splice(0, record.history.length - HISTORY_LENGTH);
+    }
+  }
+}
