@@ -1,0 +1,24 @@
+/** An `AUTO` log line for each decision: what happened and why, in a sentence a user can follow. */
+import type { AutoDecision } from '../../shared/domain/auto';
+
+export function describeDecision(d: AutoDecision): string {
+  switch (d.type) {
+    case 'check':
+      return `check (${d.trigger}): probing ${d.probe.join(', ') || 'nothing'}`;
+    case 'probe-result':
+      return `probe ${d.id}: ${d.delay === null ? 'no answer' : `${d.delay} ms`}${d.recorded ? '' : ' (not recorded)'}`;
+    case 'stay': {
+      const extra = d as AutoDecision & { candidate?: string; answers?: number; needed?: number };
+      const detail = extra.candidate ? ` (${extra.candidate} answered ${extra.answers} of ${extra.needed})` : '';
+      return `stay on ${d.id}: ${d.reason}${detail}`;
+    }
+    case 'switch':
+      return `switch ${d.from ?? '(none)'} → ${d.to}: ${d.reason}`;
+    case 'network-lost':
+      return `network lost (attempt ${d.attempt}): staying, nothing recorded, next try in ${d.next_in_ms / 1000} s`;
+    case 'rate-limited':
+      return `a switch was due but 3 switches happened in 3 minutes: waiting until ${new Date(d.until).toISOString()}`;
+    case 'pause':
+      return `a check was due but ${d.reason} holds it until ${new Date(d.until).toISOString()}`;
+  }
+}

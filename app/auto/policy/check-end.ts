@@ -1,0 +1,209 @@
+/**
+ * How a check ends (spec/auto.md "How a check runs", "When the whole subscription is silent",
+ * "Return"):
+ * - the current server answered → stay, even if another answered faster; but if the return
+ *   candidate has now answered twice in a row, go back to it;
+ * - the current one is silent and others answered → switch to the answering server with the best
+ *   switch score S';
+ * - nobody answered → ask the 2 best of the nearest subscription above and below:
+ *   - they answer too → the own subscription is down: stay, and the next check widens to 30;
+ *     when that widened check finds it silent again, move to the best answering neighbour server;
+ *   - they are silent too → the network is gone: stay, record nothing, retry after T_k.
+ * - an own-subscription check (while on a neighbour's server) returns once an own server has
+ *   answered twice in a row, and after 5 silent ones in a row pauses for 15 min.
+ *
+ * A check's probe results are written to history only once it is known the network was there
+ * (something answered); until then its lines are held, and they are logged together when it ends,
+ * each with the time its answer came and whether it was recorded.
+ */
+import type { AutoDecision, SwitchReason } from '../../../shared/domain/auto';
+import type { ServerId } from '../../../shared/domain/server';
+import { AUTO_RULES, networkLossBackoffMs } from './constants';
+import { activeHold, isRateLimitedReason, quietAfter, rateLimitedUntil } from './limits';
+import { switchScore } from './score';
+import { log, queueOf, type StepContext } from './state';
+import { switchTo } from './switching';
+import type { AutoState, CheckInFlight } from './types';
+import { neighboursOf, subscriptionOf } from './world';
+
+export function onProbeResult(
+  state: AutoState,
+  ctx: StepContext,
+  event: { checkId: number; serverId: ServerId; delayMs: number | null; error?: CheckInFlight['results'][string]['error'] },
+): AutoState {
+  const check = state.check;
+  if (!check || check.id !== event.checkId || !check.pending.includes(event.serverId)) return state;
+  const answer = { at: ctx.now, delayMs: event.delayMs, ...(event.error && event.delayMs === null ? { error: event.error } : {}) };
+  const updated: CheckInFlight = {
+    ...check,
+    pending: check.pending.filter((id) => id !== event.serverId),
+    results: { ...check.results, [event.serverId]: answer },
+    log: [...check.log, { kind: 'result', id: event.serverId }],
+  };
+  const next = { ...state, check: updated };
+  if (updated.pending.length > 0) return next;
+  return updated.phase === 'own' ? concludeOwnPhase(next, ctx, updated) : concludeNeighbourPhase(next, ctx, updated);
+}
+
+/** Ends a check early (the user acted, the tunnel or the network went away): what came in is logged, and recorded if anything answered. */
+export function abandonCheck(state: AutoState, ctx: StepContext): AutoState {
+  const check = state.check;
+  if (!check) return state;
+  const recorded = Object.values(check.results).some((r) => r.delayMs !== null);
+  flush(ctx, check, recorded);
+  return { ...state, check: null };
+}
+
+function answered(check: CheckInFlight, id: ServerId): boolean {
+  const r = check.results[id];
+  return r !== undefined && r.delayMs !== null;
+}
+
+function concludeOwnPhase(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+  if (check.kind === 'own-sub-retry') return concludeOwnRetry(state, ctx, check);
+  const answers = check.ownIds.filter((id) => answered(check, id));
+  if (answers.length > 0) return concludeWithAnswers(state, ctx, check);
+  const neighbourIds = neighbourProbeSet(state, ctx, check.current);
+  if (neighbourIds.length === 0) return concludeNetworkLost(state, ctx, check);
+  const decision: AutoDecision = { type: 'check', at: ctx.now, trigger: 'neighbour-sub', probe: neighbourIds };
+  ctx.out.push({ kind: 'probe', checkId: check.id, ids: neighbourIds, timeoutMs: state.config.probeTimeoutMs, purpose: 'neighbours' });
+  const next: CheckInFlight = {
+    ...check,
+    phase: 'neighbours',
+    neighbourIds,
+    pending: neighbourIds,
+    log: [...check.log, { kind: 'line', decision }],
+  };
+  return { ...state, check: next };
+}
+
+function concludeNeighbourPhase(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+  const answers = check.neighbourIds.filter((id) => answered(check, id));
+  if (answers.length === 0) return concludeNetworkLost(state, ctx, check);
+  const base = { ...withStreaks(state, check), networkLoss: null };
+  if (check.kind === 'widened') {
+    return finishWithSwitch(base, ctx, check, bestBySwitchScore(ctx, check, answers), 'neighbour-subscription');
+  }
+  const stay: AutoDecision = { type: 'stay', at: ctx.now, id: check.current, reason: 'own-subscription-silent' };
+  return { ...finish(base, ctx, check, true, false, [stay]), widen: { since: ctx.now } };
+}
+
+function concludeWithAnswers(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+  const base = { ...withStreaks(state, check), networkLoss: null, widen: null };
+  if (!answered(check, check.current)) {
+    const others = check.ownIds.filter((id) => id !== check.current && answered(check, id));
+    return finishWithSwitch(base, ctx, check, bestBySwitchScore(ctx, check, others), 'current-silent');
+  }
+  const candidate = base.returnCandidate;
+  if (candidate !== null && candidate !== check.current && answered(check, candidate)) {
+    if ((base.answerStreak[candidate] ?? 0) >= AUTO_RULES.returnAnswers) return finishWithSwitch(base, ctx, check, candidate, 'return');
+    return finish(base, ctx, check, true, false, [returnPending(ctx, check, candidate, base.answerStreak[candidate] ?? 0)]);
+  }
+  return finish(base, ctx, check, true, false, [{ type: 'stay', at: ctx.now, id: check.current, reason: 'current-answered' }]);
+}
+
+/** While on a neighbour's server: is Auto's own subscription back? */
+function concludeOwnRetry(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+  if (!check.ownIds.some((id) => answered(check, id))) {
+    // Not even the server carrying the traffic answered: the network is the likelier culprit, so
+    // nothing is recorded and the own subscription is not blamed for it.
+    return finish(state, ctx, check, false, false, [{ type: 'stay', at: ctx.now, id: check.current, reason: 'nobody-answered' }]);
+  }
+  const base = { ...withStreaks(state, check), networkLoss: null };
+  const own = check.ownIds.filter((id) => id !== check.current && subscriptionOf(ctx.world, id)?.id === state.subscriptionId);
+  const ownAnswers = own.filter((id) => answered(check, id));
+  const away = base.away ?? { failures: 0, nextRetryAt: ctx.now + AUTO_RULES.ownRetryIntervalMs, lastRetryAt: ctx.now };
+  if (ownAnswers.length === 0) {
+    const failures = away.failures + 1;
+    const lines: AutoDecision[] = [{ type: 'stay', at: ctx.now, id: check.current, reason: 'own-subscription-silent' }];
+    if (failures < AUTO_RULES.ownRetryFailures) return finish({ ...base, away: { ...away, failures } }, ctx, check, true, false, lines);
+    const until = ctx.now + AUTO_RULES.ownRetryPauseMs;
+    lines.push({ type: 'pause', at: ctx.now, until, reason: 'own-sub-retry' });
+    return finish({ ...base, away: { ...away, failures: 0, nextRetryAt: until } }, ctx, check, true, false, lines);
+  }
+  const reset = { ...base, away: { ...away, failures: 0 } };
+  if (!answered(check, check.current)) {
+    return finishWithSwitch(reset, ctx, check, bestBySwitchScore(ctx, check, ownAnswers), 'current-silent');
+  }
+  const ready = ownAnswers.filter((id) => (reset.answerStreak[id] ?? 0) >= AUTO_RULES.returnAnswers);
+  if (ready.length > 0) {
+    const target = reset.returnCandidate !== null && ready.includes(reset.returnCandidate) ? reset.returnCandidate : bestBySwitchScore(ctx, check, ready);
+    return finishWithSwitch(reset, ctx, check, target, 'return');
+  }
+  const leader = reset.returnCandidate !== null && ownAnswers.includes(reset.returnCandidate) ? reset.returnCandidate : ownAnswers[0]!;
+  return finish(reset, ctx, check, true, false, [returnPending(ctx, check, leader, reset.answerStreak[leader] ?? 0)]);
+}
+
+function concludeNetworkLost(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+  const attempt = (state.networkLoss?.attempt ?? 0) + 1;
+  const nextInMs = networkLossBackoffMs(attempt);
+  const lost: AutoDecision = { type: 'network-lost', at: ctx.now, attempt, next_in_ms: nextInMs };
+  const next = finish({ ...state, networkLoss: { attempt, until: ctx.now + nextInMs } }, ctx, check, false, false, [lost]);
+  return { ...next, announcedHold: activeHold(next, ctx.now) };
+}
+
+function finishWithSwitch(state: AutoState, ctx: StepContext, check: CheckInFlight, to: ServerId, reason: SwitchReason): AutoState {
+  const limitedUntil = isRateLimitedReason(reason) ? rateLimitedUntil(state.switchTimes, ctx.now) : null;
+  if (limitedUntil !== null) {
+    const limited: AutoDecision = { type: 'rate-limited', at: ctx.now, until: limitedUntil };
+    const next = finish({ ...state, rateLimitedUntil: limitedUntil }, ctx, check, true, false, [limited]);
+    return { ...next, announcedHold: activeHold(next, ctx.now) };
+  }
+  return switchTo(finish(state, ctx, check, true, true, []), ctx, to, reason);
+}
+
+/** Logs the check's held lines and its conclusion, records its results if the network was there, and starts the cooldown. */
+function finish(state: AutoState, ctx: StepContext, check: CheckInFlight, recorded: boolean, switched: boolean, conclusion: AutoDecision[]): AutoState {
+  flush(ctx, check, recorded);
+  for (const decision of conclusion) log(ctx, decision);
+  return { ...state, check: null, quiet: quietAfter(switched, ctx.now) };
+}
+
+function flush(ctx: StepContext, check: CheckInFlight, recorded: boolean): void {
+  for (const entry of check.log) {
+    if (entry.kind === 'line') {
+      log(ctx, entry.decision);
+      continue;
+    }
+    const r = check.results[entry.id]!;
+    log(ctx, { type: 'probe-result', at: r.at, id: entry.id, delay: r.delayMs, recorded });
+  }
+  if (!recorded) return;
+  const results = check.log.flatMap((entry) => {
+    if (entry.kind !== 'result') return [];
+    const r = check.results[entry.id]!;
+    const measurement = { at: r.at, method: 'url' as const, delayMs: r.delayMs, ...(r.error ? { error: r.error } : {}) };
+    return [{ serverId: entry.id, measurement }];
+  });
+  if (results.length > 0) ctx.out.push({ kind: 'record', results });
+}
+
+/** Consecutive answers per server: an answer adds one, a silence starts over. */
+function withStreaks(state: AutoState, check: CheckInFlight): AutoState {
+  const answerStreak = { ...state.answerStreak };
+  for (const [id, r] of Object.entries(check.results)) answerStreak[id] = r.delayMs === null ? 0 : (answerStreak[id] ?? 0) + 1;
+  return { ...state, answerStreak };
+}
+
+/** The answering server with the lowest S'; ties go to the earlier one (queue order). */
+function bestBySwitchScore(ctx: StepContext, check: CheckInFlight, ids: ServerId[]): ServerId {
+  let best: { id: ServerId; score: number } | null = null;
+  for (const id of ids) {
+    const s = switchScore(check.results[id]!.delayMs!, ctx.world.measurements(id), ctx.now);
+    if (!best || s < best.score) best = { id, score: s };
+  }
+  return best!.id;
+}
+
+/** The 2 best of the nearest subscription above and below the current server's. */
+function neighbourProbeSet(state: AutoState, ctx: StepContext, current: ServerId): ServerId[] {
+  const home = subscriptionOf(ctx.world, current)?.id ?? state.subscriptionId;
+  if (home === null) return [];
+  return neighboursOf(ctx.world, home).flatMap((s) => queueOf(state, ctx, s.id).slice(0, AUTO_RULES.neighbourBest));
+}
+
+function returnPending(ctx: StepContext, check: CheckInFlight, candidate: ServerId, answers: number): AutoDecision {
+  // The extra fields say which server is on its way back and how far: "fi answered 1 of 2".
+  const extra = { candidate, answers, needed: AUTO_RULES.returnAnswers };
+  return { type: 'stay', at: ctx.now, id: check.current, reason: 'return-pending', ...extra };
+}

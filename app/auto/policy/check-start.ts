@@ -1,0 +1,156 @@
+/**
+ * When a check starts and what it probes (spec/auto.md "When a check starts", "How a check runs").
+ *
+ * A check may start only while Auto is on, the VPN is connected, the OS reports a network, and no
+ * other check is running. The reasons, strongest first:
+ * - traffic: a stall (5 s sending without receiving) or 30 s without receiving although something
+ *   was sent; a dial failure of the current server (an event);
+ * - while on a neighbour subscription's server: the own-subscription check, once a minute;
+ * - the widened follow-up, at the latest 5 min after the own subscription was found silent;
+ * - the scheduled check, 5 min after the last one.
+ * The time-based ones also need traffic since their last run: an idle device is never probed.
+ * A due check held by a cooldown, a network-loss pause or the switch limit logs one `pause` line
+ * per hold (none when the hold was already announced by a `network-lost` or `rate-limited` line)
+ * and starts when the hold ends if it is still due. A held dial failure is dropped: if the server
+ * is really gone the stall trigger follows. A user's "check now" is never held.
+ *
+ * While the own subscription is known silent (after the neighbours answered), every check is the
+ * widened one, whatever woke it.
+ */
+import type { CheckTrigger } from '../../../shared/domain/auto';
+import type { ServerId } from '../../../shared/domain/server';
+import { AUTO_RULES } from './constants';
+import { activeHold, sameHold } from './limits';
+import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './state';
+import { activeSince, restartSilence, trafficDueAt, trafficTrigger } from './traffic';
+import type { AutoState, CheckKind } from './types';
+
+export interface DueCheck {
+  trigger: CheckTrigger;
+  kind: CheckKind;
+  /** Starting it counts as the scheduled check (resets the 5-minute clock). */
+  scheduled?: boolean;
+}
+
+/** Auto is watching: on, connected, with a network, and a server to watch. */
+export function watching(state: AutoState): boolean {
+  return state.subscriptionId !== null && state.connected && state.current !== null && state.network === 'up';
+}
+
+/** The time-based and traffic-based check that is due now, if any (holds not considered). */
+export function dueCheck(state: AutoState, now: number): DueCheck | null {
+  const widened = state.widen !== null;
+  const asWidened = (trigger: CheckTrigger, extra: Partial<DueCheck> = {}): DueCheck =>
+    widened ? { trigger: 'widened', kind: 'widened', ...extra } : { trigger, kind: 'ordinary', ...extra };
+
+  const traffic = trafficTrigger(state.traffic, now, state.config.stallThresholdMs);
+  if (traffic) return asWidened(traffic);
+  const away = state.away;
+  if (away && now >= away.nextRetryAt && activeSince(state.traffic, away.lastRetryAt)) {
+    return { trigger: 'own-sub-retry', kind: 'own-sub-retry' };
+  }
+  if (state.widen && now >= state.widen.since + AUTO_RULES.widenDeadlineMs && activeSince(state.traffic, state.widen.since)) {
+    return { trigger: 'widened', kind: 'widened' };
+  }
+  if (now >= state.lastScheduledAt + AUTO_RULES.scheduledIntervalMs && activeSince(state.traffic, state.lastScheduledAt)) {
+    return widened ? { trigger: 'widened', kind: 'widened', scheduled: true } : { trigger: 'scheduled', kind: 'scheduled', scheduled: true };
+  }
+  return null;
+}
+
+/** A check asked for by an event (a dial failure, the user) rather than by time or traffic. */
+export function requestedCheck(state: AutoState, trigger: 'dial-failure' | 'user'): DueCheck {
+  if (state.widen !== null) return { trigger: trigger === 'user' ? 'user' : 'widened', kind: 'widened' };
+  return { trigger, kind: 'ordinary' };
+}
+
+/** Starts `requested`, or whatever check is due, unless something holds it. */
+export function maybeStartCheck(state: AutoState, ctx: StepContext, requested?: DueCheck): AutoState {
+  if (!watching(state) || state.check) return state;
+  const due = requested ?? dueCheck(state, ctx.now);
+  if (!due) return state;
+  const hold = due.trigger === 'user' ? null : activeHold(state, ctx.now);
+  if (hold) {
+    if (sameHold(hold, state.announcedHold)) return state;
+    log(ctx, { type: 'pause', at: ctx.now, until: hold.until, reason: hold.reason });
+    return { ...state, announcedHold: hold };
+  }
+  return startCheck(state, ctx, due);
+}
+
+export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): AutoState {
+  const current = state.current!;
+  const ids = probeSet(state, ctx, due.kind);
+  const id = state.nextCheckId;
+  log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids });
+  ctx.out.push({ kind: 'probe', checkId: id, ids, timeoutMs: state.config.probeTimeoutMs, purpose: due.kind });
+  const away =
+    due.kind === 'own-sub-retry' && state.away
+      ? { ...state.away, lastRetryAt: ctx.now, nextRetryAt: ctx.now + AUTO_RULES.ownRetryIntervalMs }
+      : state.away;
+  return {
+    ...state,
+    nextCheckId: id + 1,
+    check: {
+      id,
+      trigger: due.trigger,
+      kind: due.kind,
+      phase: 'own',
+      startedAt: ctx.now,
+      current,
+      ownIds: ids,
+      neighbourIds: [],
+      pending: ids,
+      results: {},
+      log: [],
+    },
+    away,
+    lastScheduledAt: due.scheduled ? ctx.now : state.lastScheduledAt,
+    traffic: restartSilence(state.traffic),
+  };
+}
+
+/**
+ * What a check probes, the current server always first, then in queue order:
+ * - ordinary: up to 9 best of the current server's subscription;
+ * - scheduled: the return candidate and the two best;
+ * - widened: up to 30 servers in all;
+ * - own-subscription: the return candidate and the three best of Auto's own subscription.
+ */
+export function probeSet(state: AutoState, ctx: StepContext, kind: CheckKind): ServerId[] {
+  const current = state.current!;
+  const candidate = state.returnCandidate !== null && mayTake(state, ctx, state.returnCandidate) ? [state.returnCandidate] : [];
+  const queueWithout = (subscription: string | null, taken: ServerId[]) =>
+    queueOf(state, ctx, subscription).filter((id) => !taken.includes(id));
+  switch (kind) {
+    case 'ordinary':
+      return [current, ...queueWithout(homeOf(state, ctx), [current]).slice(0, AUTO_RULES.checkBest)];
+    case 'widened':
+      return [current, ...queueWithout(homeOf(state, ctx), [current]).slice(0, AUTO_RULES.widenedTotal - 1)];
+    case 'scheduled': {
+      const head = uniqueIds([current, ...candidate]);
+      return [...head, ...queueWithout(homeOf(state, ctx), head).slice(0, AUTO_RULES.scheduledBest)];
+    }
+    case 'own-sub-retry': {
+      const head = uniqueIds([current, ...candidate]);
+      return [...head, ...queueWithout(state.subscriptionId, head).slice(0, AUTO_RULES.ownRetryBest)];
+    }
+  }
+}
+
+/** The earliest moment a check may become due, for the runtime's single timer (null: none). */
+export function nextWake(state: AutoState, now: number): number | null {
+  if (!watching(state) || state.check) return null;
+  const raw = [
+    trafficDueAt(state.traffic, state.config.stallThresholdMs),
+    state.lastScheduledAt + AUTO_RULES.scheduledIntervalMs,
+    state.away?.nextRetryAt ?? null,
+    state.widen ? state.widen.since + AUTO_RULES.widenDeadlineMs : null,
+  ];
+  const hold = activeHold(state, now);
+  const times = raw
+    .filter((t): t is number => t !== null)
+    .map((t) => (hold ? Math.max(t, hold.until) : t))
+    .filter((t) => t > now);
+  return times.length ? Math.min(...times) : null;
+}

@@ -1,0 +1,72 @@
+/**
+ * Every number of spec/auto.md in one place, so a rule's test can name the figure it pins.
+ * The stall threshold and the probe timeout are settings (shared/settings.ts) and come in through
+ * `AutoConfig`; everything here is fixed by the spec.
+ */
+export const AUTO_RULES = {
+  /** A server's score uses at most its last 5 measurements ... */
+  scoreWindow: 5,
+  /** ... that are no older than 24 h (also the window of the switch score S'). */
+  scoreMaxAgeMs: 24 * 3600_000,
+  /** Each measurement without an answer adds this much to a score. */
+  failurePenaltyMs: 1000,
+  /** spec/monitor.md "Persisted results": Auto adds 20,000 ms to results loaded from the cache. */
+  cachedPenaltyMs: 20_000,
+
+  /** An ordinary check probes the current server and up to 9 best-scored others. */
+  checkBest: 9,
+  /** A scheduled check: the current one, the return candidate and the two best. */
+  scheduledBest: 2,
+  /** The widened check covers up to 30 servers (the current one included). */
+  widenedTotal: 30,
+  /** Neighbour subscriptions: the 2 best of the nearest above and of the nearest below. */
+  neighbourBest: 2,
+
+  /** Trigger 3: nothing received for 30 s although something was sent. */
+  noReceiveMs: 30_000,
+  /** Trigger 4: 5 min since the last scheduled check, and traffic in that time. */
+  scheduledIntervalMs: 5 * 60_000,
+  /** After the own subscription was silent and the neighbours answered, the widened check comes no later than this. */
+  widenDeadlineMs: 5 * 60_000,
+
+  /** Network lost: T_k = min(15 · 2^(k−1), 120) s. */
+  backoffBaseMs: 15_000,
+  backoffCapMs: 120_000,
+
+  /** Return to the server left once it answered this many times in a row. */
+  returnAnswers: 2,
+  /** While on a neighbour subscription's server the own subscription is checked once a minute ... */
+  ownRetryIntervalMs: 60_000,
+  /** ... until 5 consecutive failures, ... */
+  ownRetryFailures: 5,
+  /** ... which pause those checks for 15 min. */
+  ownRetryPauseMs: 15 * 60_000,
+  /**
+   * How many of the own subscription's best servers an own-subscription check probes besides the
+   * return candidate. The spec is silent; its job is a scheduled check's (spot the way back), so
+   * it is sized like one, plus one.
+   */
+  ownRetryBest: 3,
+
+  /** At most 3 switches per 3 minutes. */
+  switchLimit: 3,
+  switchWindowMs: 3 * 60_000,
+  /** No new check for 5 s after a switch: the reconnect itself looks like a failure for a moment. */
+  afterSwitchQuietMs: 5000,
+  /** ... and for 15 s after a check that did not switch. */
+  afterCheckQuietMs: 15_000,
+} as const;
+
+/** The settings Auto takes from shared/settings.ts (desktop defaults: 5 s stall, 5 s probe timeout). */
+export interface AutoConfig {
+  /** Trigger 1: data sent and nothing received for this long (settings.stallThresholdMs). */
+  stallThresholdMs: number;
+  /** How long a check waits for each probe (settings.monitor.urlTestTimeoutMs). */
+  probeTimeoutMs: number;
+}
+
+/** Network-loss back-off before attempt k+1, after k consecutive attempts found the network gone. */
+export function networkLossBackoffMs(attempt: number): number {
+  const k = Math.max(1, attempt);
+  return Math.min(AUTO_RULES.backoffBaseMs * 2 ** (k - 1), AUTO_RULES.backoffCapMs);
+}

@@ -1,0 +1,64 @@
+/**
+ * The queue: the order in which Auto considers a subscription's servers (spec/auto.md "Queue
+ * order"). Scored servers first, lowest score first; then the unscored: those with a throughput
+ * measurement (fastest first), then never-tested ones, then those whose latest measurement had no
+ * answer. Ties keep subscription order.
+ *
+ * Two additions the spec asks for elsewhere:
+ * - Marked (excluded) servers are left out, unless only marked ones remain: then Auto chooses
+ *   among them (auto.md "Exclusions").
+ * - `blocked-here` servers (spec/reachability.md) sink: a scored one goes after every scored
+ *   server that is not blocked here (but before the unscored, since it did answer within 24 h),
+ *   an unscored one goes to the very end. Auto's own rules still decide every switch.
+ *
+ * A server whose measurements are all older than 24 h (or of another method than its latest)
+ * has nothing that counts: it queues with the never-tested ones unless its latest had no answer.
+ */
+import type { ServerId } from '../../../shared/domain/server';
+import { latestOf, score } from './score';
+import type { AutoWorld } from './world';
+
+const Group = {
+  Scored: 0,
+  ScoredBlockedHere: 1,
+  Throughput: 2,
+  NeverTested: 3,
+  LatestSilent: 4,
+  UnscoredBlockedHere: 5,
+} as const;
+type Group = (typeof Group)[keyof typeof Group];
+
+interface Ranked {
+  id: ServerId;
+  index: number;
+  group: Group;
+  /** Score for scored groups, negative throughput for the throughput group, else 0. */
+  key: number;
+}
+
+/** The servers in queue order (`serverIds` in subscription order). */
+export function queueOrder(world: AutoWorld, serverIds: readonly ServerId[], now: number, excluded: ReadonlySet<ServerId> = new Set()): ServerId[] {
+  const allowed = serverIds.filter((id) => !excluded.has(id));
+  const candidates = allowed.length > 0 ? allowed : serverIds;
+  return candidates
+    .map((id, index) => rank(world, id, index, now))
+    .sort((a, b) => a.group - b.group || a.key - b.key || a.index - b.index)
+    .map((r) => r.id);
+}
+
+/** The score of each server as the queue sees it (null = unscored), for logs and the UI. */
+export function queueScore(world: AutoWorld, id: ServerId, now: number): number | null {
+  return score(world.measurements(id), now, { fromCache: world.fromCache(id) });
+}
+
+function rank(world: AutoWorld, id: ServerId, index: number, now: number): Ranked {
+  const blockedHere = world.verdict(id) === 'blocked-here';
+  const s = queueScore(world, id, now);
+  if (s !== null) return { id, index, group: blockedHere ? Group.ScoredBlockedHere : Group.Scored, key: s };
+  if (blockedHere) return { id, index, group: Group.UnscoredBlockedHere, key: 0 };
+  const throughput = world.throughputBps(id);
+  if (throughput !== null) return { id, index, group: Group.Throughput, key: -throughput };
+  const latest = latestOf(world.measurements(id));
+  if (latest && latest.delayMs === null) return { id, index, group: Group.LatestSilent, key: 0 };
+  return { id, index, group: Group.NeverTested, key: 0 };
+}

@@ -1,0 +1,156 @@
+/**
+ * Auto's decision engine: `step(state, event, now, world) → { state, commands }`.
+ *
+ * The rules live in the files beside this one (check-start, check-end, switching, limits,
+ * traffic, score, queue); this file routes each event to them and, after every event, starts
+ * whatever check has become due and asks the runtime to wake it when the next one may.
+ * `world` is the read-only view of subscriptions and measurements owned by other services.
+ *
+ * Choices the spec leaves open, as a user would expect them:
+ * - Turning Auto on picks the best score at once (no probe first); when the VPN is disconnected
+ *   it only selects the server the next connect uses. Turning it on for another subscription
+ *   turns it off for the previous one.
+ * - Connecting to a server by hand turns Auto off: the user took over.
+ * - The tunnel connecting to a server outside Auto's subscription (a stale selection) is corrected
+ *   to Auto's best at once (`auto-on`), unless Auto itself had moved to a neighbour (a return
+ *   candidate is remembered): then the own subscription is retried as if Auto had just moved.
+ * - When the current server vanishes in an update, Auto moves to the best remaining server of its
+ *   subscription without probing (`server-removed`), held by no limit.
+ * - A network change (the OS's view) lifts a network-loss pause, starts the loss count over and
+ *   forgets the silence seen on the old network; a check running across it is abandoned.
+ * - Data coming back through the current server during a network-loss pause ends it too: the
+ *   network is evidently back, so a due check may run at once and the UI stops saying "lost".
+ * - Marks are kept per subscription by server id. "Done" changes only marks of servers present;
+ *   marks of servers absent after an update are kept for when they come back.
+ */
+import type { TrafficSample } from '../../../shared/domain/connection';
+import { AUTO_RULES } from './constants';
+import { abandonCheck, onProbeResult } from './check-end';
+import { maybeStartCheck, nextWake, requestedCheck } from './check-start';
+import { forgetEpisode, homeOf, queueOf, snapshotChanged, type StepContext } from './state';
+import { connectManually, switchTo } from './switching';
+import { QUIET_TRACKER, observeSample, restartSilence } from './traffic';
+import type { AutoEvent, AutoState, StepResult } from './types';
+import { type AutoWorld, findSubscription, subscriptionOf } from './world';
+
+export function step(state: AutoState, event: AutoEvent, now: number, world: AutoWorld): StepResult {
+  const ctx: StepContext = { now, world, out: [] };
+  let next = apply(state, event, ctx);
+  next = maybeStartCheck(next, ctx);
+  const wakeAt = nextWake(next, now);
+  if (wakeAt !== next.wakeAt) {
+    ctx.out.push({ kind: 'wake', at: wakeAt });
+    next = { ...next, wakeAt };
+  }
+  if (snapshotChanged(state, next) || ctx.out.some((c) => c.kind === 'log')) ctx.out.push({ kind: 'emit' });
+  return { state: next, commands: ctx.out };
+}
+
+function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState {
+  switch (event.type) {
+    case 'traffic':
+      return onTraffic(state, event.sample);
+    case 'dial-failure':
+      return event.serverId === state.current ? maybeStartCheck(state, ctx, requestedCheck(state, 'dial-failure')) : state;
+    case 'check-now':
+      return maybeStartCheck(state, ctx, requestedCheck(state, 'user'));
+    case 'probe-result':
+      return onProbeResult(state, ctx, event);
+    case 'wake':
+      return { ...state, wakeAt: null };
+    case 'network':
+      return onNetwork(state, ctx, event.state);
+    case 'tunnel-connected':
+      return onTunnelConnected(state, ctx, event.serverId);
+    case 'tunnel-disconnected':
+      return { ...abandonCheck(state, ctx), connected: false, traffic: QUIET_TRACKER, quiet: null };
+    case 'set-auto':
+      return onSetAuto(state, ctx, event.subscriptionId);
+    case 'set-excluded':
+      return onSetExcluded(state, ctx, event.subscriptionId, event.ids);
+    case 'manual-connect':
+      return connectManually(turnOff(state, ctx), ctx, event.serverId, 'manual');
+    case 'subscriptions-updated':
+      return onSubscriptionsUpdated(state, ctx);
+  }
+}
+
+function onTraffic(state: AutoState, sample: TrafficSample): AutoState {
+  if (!state.connected) return state;
+  const next = { ...state, traffic: observeSample(state.traffic, sample) };
+  // Data came back through the current server: the network is back, the loss pause is over.
+  if (sample.downBytes > 0 && next.networkLoss) return { ...next, networkLoss: null, announcedHold: null };
+  return next;
+}
+
+function onNetwork(state: AutoState, ctx: StepContext, network: 'up' | 'none'): AutoState {
+  const next = abandonCheck(state, ctx);
+  if (network === 'none') return { ...next, network };
+  return { ...next, network, networkLoss: null, announcedHold: null, traffic: restartSilence(next.traffic) };
+}
+
+function onTunnelConnected(state: AutoState, ctx: StepContext, serverId: string): AutoState {
+  if (state.connected && state.current === serverId) return state;
+  let next: AutoState = { ...abandonCheck(state, ctx), connected: true, current: serverId, traffic: restartSilence(state.traffic) };
+  if (!state.connected) next = { ...next, lastScheduledAt: ctx.now, quiet: null };
+  const own = next.subscriptionId;
+  if (own === null || subscriptionOf(ctx.world, serverId)?.id === own || next.away) return next;
+  if (next.returnCandidate !== null) {
+    return { ...next, away: { failures: 0, nextRetryAt: ctx.now + AUTO_RULES.ownRetryIntervalMs, lastRetryAt: ctx.now } };
+  }
+  const best = queueOf(next, ctx, own)[0];
+  return best === undefined ? next : switchTo(next, ctx, best, 'auto-on');
+}
+
+function turnOff(state: AutoState, ctx: StepContext): AutoState {
+  return { ...forgetEpisode(abandonCheck(state, ctx)), subscriptionId: null };
+}
+
+function onSetAuto(state: AutoState, ctx: StepContext, subscriptionId: string | null): AutoState {
+  if (subscriptionId === null) return turnOff(state, ctx);
+  if (!findSubscription(ctx.world, subscriptionId)) {
+    ctx.out.push({ kind: 'refuse', reason: `There is no subscription "${subscriptionId}".` });
+    return state;
+  }
+  const next: AutoState = { ...forgetEpisode(abandonCheck(state, ctx)), subscriptionId, lastScheduledAt: ctx.now };
+  const best = queueOf(next, ctx, subscriptionId)[0];
+  if (best === undefined || best === next.current) return next;
+  return switchTo(next, ctx, best, 'auto-on');
+}
+
+function onSetExcluded(state: AutoState, ctx: StepContext, subscriptionId: string, ids: readonly string[]): AutoState {
+  const subscription = findSubscription(ctx.world, subscriptionId);
+  if (!subscription) {
+    ctx.out.push({ kind: 'refuse', reason: `There is no subscription "${subscriptionId}".` });
+    return state;
+  }
+  const present = new Set(subscription.serverIds);
+  const kept = (state.excluded[subscriptionId] ?? []).filter((id) => !present.has(id));
+  const marks = [...new Set([...ids.filter((id) => present.has(id)), ...kept])];
+  const marked = new Set(marks);
+  if (subscription.serverIds.length > 0 && subscription.serverIds.every((id) => marked.has(id))) {
+    ctx.out.push({ kind: 'refuse', reason: 'The last unmarked server cannot be marked: Auto needs one server it may take.' });
+    return state;
+  }
+  const excluded = { ...state.excluded };
+  if (marks.length > 0) excluded[subscriptionId] = marks;
+  else delete excluded[subscriptionId];
+  let next: AutoState = { ...state, excluded };
+  if (next.returnCandidate !== null && marked.has(next.returnCandidate)) next = { ...next, returnCandidate: null };
+  const current = next.current;
+  if (next.subscriptionId === null || current === null || !marked.has(current) || homeOf(next, ctx) !== subscriptionId) return next;
+  next = abandonCheck(next, ctx);
+  const best = queueOf(next, ctx, subscriptionId)[0];
+  return best === undefined || best === current ? next : switchTo(next, ctx, best, 'excluded');
+}
+
+function onSubscriptionsUpdated(state: AutoState, ctx: StepContext): AutoState {
+  let next = state;
+  if (next.subscriptionId !== null && !findSubscription(ctx.world, next.subscriptionId)) next = turnOff(next, ctx);
+  if (next.returnCandidate !== null && !subscriptionOf(ctx.world, next.returnCandidate)) next = { ...next, returnCandidate: null };
+  const current = next.current;
+  if (next.subscriptionId === null || current === null || subscriptionOf(ctx.world, current)) return next;
+  next = abandonCheck(next, ctx);
+  const best = queueOf(next, ctx, next.subscriptionId)[0];
+  return best === undefined ? next : switchTo(next, ctx, best, 'server-removed');
+}

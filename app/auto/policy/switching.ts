@@ -1,0 +1,58 @@
+/**
+ * Moving the tunnel to another server, and what Auto remembers when it does:
+ * - the server left because it went silent (or its whole subscription did) becomes the return
+ *   candidate, if it belongs to Auto's subscription (leaving a neighbour's server while away keeps
+ *   the own-subscription candidate);
+ * - returning clears the candidate; answer streaks start over with every switch;
+ * - Auto's own switches count towards 3 per 3 minutes; the tunnel is quiet for 5 s afterwards;
+ * - landing outside Auto's subscription starts the once-a-minute own-subscription checks.
+ * While the VPN is disconnected a "switch" only selects the server the next connect will use: no
+ * line is logged and no cooldown starts.
+ */
+import type { SwitchReason } from '../../../shared/domain/auto';
+import type { ServerId } from '../../../shared/domain/server';
+import { AUTO_RULES } from './constants';
+import { isRateLimitedReason, quietAfter, recentSwitches } from './limits';
+import { log, type StepContext } from './state';
+import { restartSilence } from './traffic';
+import type { AutoState, ConnectReason } from './types';
+import { subscriptionOf } from './world';
+
+export function switchTo(state: AutoState, ctx: StepContext, to: ServerId, reason: SwitchReason): AutoState {
+  const from = state.current;
+  ctx.out.push({ kind: 'connect', serverId: to, reason });
+  if (!state.connected) return { ...state, current: to, traffic: restartSilence(state.traffic) };
+  log(ctx, { type: 'switch', at: ctx.now, from, to, reason });
+
+  const fromSubscription = from === null ? undefined : subscriptionOf(ctx.world, from)?.id;
+  const toSubscription = subscriptionOf(ctx.world, to)?.id;
+  let returnCandidate = state.returnCandidate;
+  if (reason === 'return') returnCandidate = null;
+  else if ((reason === 'current-silent' || reason === 'neighbour-subscription') && from !== null && fromSubscription === state.subscriptionId) {
+    returnCandidate = from;
+  }
+  if (returnCandidate === to) returnCandidate = null;
+
+  const away =
+    state.subscriptionId === null || toSubscription === state.subscriptionId
+      ? null
+      : (state.away ?? { failures: 0, nextRetryAt: ctx.now + AUTO_RULES.ownRetryIntervalMs, lastRetryAt: ctx.now });
+
+  return {
+    ...state,
+    current: to,
+    returnCandidate,
+    away,
+    widen: null,
+    answerStreak: {},
+    quiet: quietAfter(true, ctx.now),
+    traffic: restartSilence(state.traffic),
+    switchTimes: isRateLimitedReason(reason) ? [...recentSwitches(state.switchTimes, ctx.now), ctx.now] : state.switchTimes,
+  };
+}
+
+/** A connect that is not Auto's decision (the user's own choice): no line, no memory. */
+export function connectManually(state: AutoState, ctx: StepContext, to: ServerId, reason: ConnectReason): AutoState {
+  ctx.out.push({ kind: 'connect', serverId: to, reason });
+  return { ...state, current: to, traffic: restartSilence(state.traffic) };
+}

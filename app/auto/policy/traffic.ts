@@ -1,0 +1,69 @@
+/**
+ * Triggers 1 and 3 of spec/auto.md, read from the tunnel's traffic samples (bytes per stats
+ * interval; a sample's `at` is the end of its interval):
+ *
+ * - stall: data is being sent and nothing comes back, `stallThresholdMs` in a row (5 s on
+ *   desktop). The run starts at the beginning of the first interval that sent without receiving
+ *   and breaks on any interval that received, or that sent nothing ("data is being sent").
+ * - no-receive-30s: something was sent and nothing has come back for 30 s since, even if the
+ *   sending was sporadic. Counted from the first unanswered send, not from the last receive, so an
+ *   idle evening followed by one request does not count as 30 s of silence.
+ *
+ * Also tracked: the last interval with any traffic, which makes the scheduled check (and the
+ * other time-based checks) due only when the device was used: an idle device is never probed.
+ */
+import type { TrafficSample } from '../../../shared/domain/connection';
+import { AUTO_RULES } from './constants';
+
+export interface TrafficTracker {
+  /** Start of the current run of intervals that sent without receiving. */
+  stallSince: number | null;
+  /** Start of the first interval that sent after the last one that received. */
+  unansweredSince: number | null;
+  /** End of the last interval with any bytes either way. */
+  lastActivityAt: number | null;
+}
+
+export const QUIET_TRACKER: TrafficTracker = { stallSince: null, unansweredSince: null, lastActivityAt: null };
+
+export function observeSample(tracker: TrafficTracker, sample: TrafficSample): TrafficTracker {
+  const start = sample.at - sample.intervalMs;
+  const sent = sample.upBytes > 0;
+  const received = sample.downBytes > 0;
+  const lastActivityAt = sent || received ? sample.at : tracker.lastActivityAt;
+  if (received) return { stallSince: null, unansweredSince: null, lastActivityAt };
+  if (!sent) return { ...tracker, stallSince: null, lastActivityAt };
+  return {
+    stallSince: tracker.stallSince ?? start,
+    unansweredSince: tracker.unansweredSince ?? start,
+    lastActivityAt,
+  };
+}
+
+/** Forget the silence seen so far (a check started, or the tunnel moved to another server). */
+export function restartSilence(tracker: TrafficTracker): TrafficTracker {
+  return { ...tracker, stallSince: null, unansweredSince: null };
+}
+
+export type TrafficTrigger = 'stall' | 'no-receive-30s';
+
+/** Which traffic trigger holds at `now`, if any (stall first: it is the sooner and stronger sign). */
+export function trafficTrigger(tracker: TrafficTracker, now: number, stallThresholdMs: number): TrafficTrigger | null {
+  if (tracker.stallSince !== null && now - tracker.stallSince >= stallThresholdMs) return 'stall';
+  if (tracker.unansweredSince !== null && now - tracker.unansweredSince >= AUTO_RULES.noReceiveMs) return 'no-receive-30s';
+  return null;
+}
+
+/** When a traffic trigger will hold if nothing comes back (for the runtime's wake-up), or null. */
+export function trafficDueAt(tracker: TrafficTracker, stallThresholdMs: number): number | null {
+  const times = [
+    tracker.stallSince === null ? null : tracker.stallSince + stallThresholdMs,
+    tracker.unansweredSince === null ? null : tracker.unansweredSince + AUTO_RULES.noReceiveMs,
+  ].filter((t): t is number => t !== null);
+  return times.length ? Math.min(...times) : null;
+}
+
+/** There was traffic after `since`. */
+export function activeSince(tracker: TrafficTracker, since: number): boolean {
+  return tracker.lastActivityAt !== null && tracker.lastActivityAt > since;
+}

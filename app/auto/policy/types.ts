@@ -1,0 +1,126 @@
+/**
+ * The reducer's vocabulary: its state, the events it reacts to and the commands it returns.
+ * Commands are data; app/auto/runtime.ts carries them out and feeds what happens back as events.
+ */
+import type { AutoDecision, CheckTrigger, SwitchReason } from '../../../shared/domain/auto';
+import type { TrafficSample } from '../../../shared/domain/connection';
+import type { Measurement, ProbeFailure } from '../../../shared/domain/measurement';
+import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
+import type { AutoConfig } from './constants';
+import type { TrafficTracker } from './traffic';
+
+/** What a check is for; decides which servers it probes and what its outcome means. */
+export type CheckKind = 'ordinary' | 'scheduled' | 'widened' | 'own-sub-retry';
+
+/** Why no check may start now. */
+export type HoldReason = 'after-switch' | 'after-check' | 'network-lost' | 'rate-limited';
+
+export interface Hold {
+  until: number;
+  reason: HoldReason;
+}
+
+export interface ProbeAnswer {
+  /** When the answer (or the timeout) came. */
+  at: number;
+  delayMs: number | null;
+  error?: ProbeFailure;
+}
+
+/** A line of a check's account, kept until the check ends and it is known what was recorded. */
+export type CheckLogEntry = { kind: 'result'; id: ServerId } | { kind: 'line'; decision: AutoDecision };
+
+export interface CheckInFlight {
+  id: number;
+  trigger: CheckTrigger;
+  kind: CheckKind;
+  /** 'own': the check's own probes; 'neighbours': everyone was silent, the neighbours are asked. */
+  phase: 'own' | 'neighbours';
+  startedAt: number;
+  /** The server the check was about (the current one when it started). */
+  current: ServerId;
+  ownIds: ServerId[];
+  neighbourIds: ServerId[];
+  /** Ids of the running phase still without an answer or timeout. */
+  pending: ServerId[];
+  results: Record<ServerId, ProbeAnswer>;
+  log: CheckLogEntry[];
+}
+
+/** Auto moved to a neighbour subscription's server; the own subscription is retried once a minute. */
+export interface AwayState {
+  /** Consecutive own-subscription checks in which none of its servers answered. */
+  failures: number;
+  nextRetryAt: number;
+  /** The time of the last own-subscription check (traffic since then makes the next one due). */
+  lastRetryAt: number;
+}
+
+export interface AutoState {
+  config: AutoConfig;
+  /** The subscription Auto is on for (one at a time), or null when off. */
+  subscriptionId: SubscriptionId | null;
+  /** Marked servers per subscription, by server id (ids are stable across updates). */
+  excluded: Record<SubscriptionId, ServerId[]>;
+  /** The server the tunnel is on (or will connect to). */
+  current: ServerId | null;
+  connected: boolean;
+  /** The OS's view: 'none' means no network at all, and no check starts. */
+  network: 'up' | 'none';
+  traffic: TrafficTracker;
+  lastScheduledAt: number;
+  check: CheckInFlight | null;
+  nextCheckId: number;
+  /** The 5 s / 15 s cooldown after a switch / a check. */
+  quiet: Hold | null;
+  /** Network lost: consecutive attempts so far and when the next may start. */
+  networkLoss: { attempt: number; until: number } | null;
+  /** 3 switches in 3 minutes happened: no check until then. */
+  rateLimitedUntil: number | null;
+  /** Times of Auto's own recent switches (for the 3-per-3-minutes limit). */
+  switchTimes: number[];
+  /** The own subscription was silent and the neighbours answered: the next check widens. */
+  widen: { since: number } | null;
+  away: AwayState | null;
+  /** The server Auto left and may return to. */
+  returnCandidate: ServerId | null;
+  /** Consecutive answers per server in the checks since the last switch. */
+  answerStreak: Record<ServerId, number>;
+  /** The hold last announced by a line, so a held trigger does not log it again. */
+  announcedHold: Hold | null;
+  /** The wake-up last requested from the runtime. */
+  wakeAt: number | null;
+}
+
+export type AutoEvent =
+  | { type: 'traffic'; sample: TrafficSample }
+  | { type: 'dial-failure'; serverId: ServerId }
+  /** The OS reported a network change ('up' after 'up' is a change too: Wi-Fi ↔ mobile). */
+  | { type: 'network'; state: 'up' | 'none' }
+  | { type: 'subscriptions-updated' }
+  | { type: 'set-auto'; subscriptionId: SubscriptionId | null }
+  /** The user's marks for a subscription after "Done". */
+  | { type: 'set-excluded'; subscriptionId: SubscriptionId; ids: ServerId[] }
+  | { type: 'manual-connect'; serverId: ServerId }
+  | { type: 'check-now' }
+  | { type: 'tunnel-connected'; serverId: ServerId }
+  | { type: 'tunnel-disconnected' }
+  | { type: 'probe-result'; checkId: number; serverId: ServerId; delayMs: number | null; error?: ProbeFailure }
+  | { type: 'wake' };
+
+/** Why a Connect was issued: Auto's switch reasons, a user's manual choice, or a plain selection while disconnected. */
+export type ConnectReason = SwitchReason | 'manual';
+
+export type AutoCommand =
+  | { kind: 'probe'; checkId: number; ids: ServerId[]; timeoutMs: number; purpose: CheckKind | 'neighbours' }
+  | { kind: 'connect'; serverId: ServerId; reason: ConnectReason }
+  | { kind: 'wake'; at: number | null }
+  | { kind: 'record'; results: { serverId: ServerId; measurement: Measurement }[] }
+  | { kind: 'log'; decision: AutoDecision }
+  | { kind: 'refuse'; reason: string }
+  | { kind: 'emit' };
+
+export interface StepResult {
+  state: AutoState;
+  commands: AutoCommand[];
+}

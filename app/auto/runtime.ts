@@ -1,0 +1,256 @@
+/**
+ * Runs Auto's reducer (policy/step.ts) against the real world: feeds it events, carries out its
+ * commands, keeps the timeline the UI draws and logs every decision as an `AUTO` line.
+ *
+ * - Probes of one check run in parallel; each result is fed back as it comes. A probe that
+ *   outlives its timeout by `probeGraceMs` counts as unanswered (a dial that ignores its deadline
+ *   must not hold a check forever).
+ * - One timer: the reducer says when it next needs to look (`wake`), the runtime keeps only that.
+ * - Events are processed one at a time, in order, even when a command's effect raises a new one.
+ * - What must survive a restart (marks, return candidate, Auto's subscription) is saved whenever
+ *   it changes.
+ */
+import type { AutoDecision, AutoSnapshot, TimelineEntry } from '../../shared/domain/auto';
+import type { TrafficSample } from '../../shared/domain/connection';
+import type { ServerId, SubscriptionId } from '../../shared/domain/server';
+import type { Settings } from '../../shared/settings';
+import type { Clock, TimerHandle } from '../clock';
+import type { Logger } from '../log/logger';
+import { describeDecision } from './describe';
+import type { AutoConfig } from './policy/constants';
+import { initialState, NOTHING_PERSISTED, type PersistedAutoState, persistedOf } from './policy/state';
+import { step } from './policy/step';
+import type { AutoCommand, AutoEvent, AutoState } from './policy/types';
+import type { AutoWorld } from './policy/world';
+import type { AutoProbePort, AutoProbeResult, AutoStatePort, MeasurementPort, ReachabilityPort, SubscriptionsPort, TunnelPort } from './ports';
+
+export interface AutoRuntimeOptions {
+  clock: Clock;
+  logger: Logger;
+  config: AutoConfig;
+  probe: AutoProbePort;
+  measurements: MeasurementPort;
+  tunnel: TunnelPort;
+  subscriptions: SubscriptionsPort;
+  reachability?: ReachabilityPort;
+  store?: AutoStatePort;
+  /** What was saved last run. */
+  persisted?: PersistedAutoState;
+  /** Timeline entries kept for the UI (oldest dropped first). */
+  timelineLimit?: number;
+  /** How long past its timeout a probe may take before it counts as unanswered. */
+  probeGraceMs?: number;
+}
+
+/** Auto's settings from the app's: the stall threshold and the monitor's URL-test timeout. */
+export function autoConfigFrom(settings: Settings): AutoConfig {
+  return { stallThresholdMs: settings.stallThresholdMs, probeTimeoutMs: settings.monitor.urlTestTimeoutMs };
+}
+
+export type Outcome = { ok: true } | { ok: false; error: string };
+
+export class AutoRuntime {
+  private state: AutoState;
+  private readonly world: AutoWorld;
+  private readonly timeline: TimelineEntry[] = [];
+  private readonly changeListeners = new Set<(snapshot: AutoSnapshot) => void>();
+  private readonly decisionListeners = new Set<(decision: AutoDecision) => void>();
+  private readonly queue: AutoEvent[] = [];
+  private draining = false;
+  private timer: TimerHandle | null = null;
+  private stopped = false;
+
+  constructor(private readonly options: AutoRuntimeOptions) {
+    const { measurements, subscriptions, reachability } = options;
+    this.world = {
+      subscriptions: () => subscriptions.list(),
+      measurements: (id) => measurements.measurements(id),
+      fromCache: (id) => measurements.fromCache(id),
+      throughputBps: (id) => measurements.throughputBps(id),
+      verdict: (id) => reachability?.verdict(id) ?? null,
+    };
+    this.state = initialState(options.config, options.persisted ?? NOTHING_PERSISTED, options.clock.now());
+    this.state = { ...this.state, current: options.tunnel.current() };
+  }
+
+  /** Picks up the tunnel as it is now (call once after wiring). */
+  start(): void {
+    const current = this.options.tunnel.current();
+    if (this.options.tunnel.connected() && current !== null) this.tunnelConnected(current);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = null;
+  }
+
+  traffic(sample: TrafficSample): void {
+    this.dispatch({ type: 'traffic', sample });
+  }
+  dialFailure(serverId: ServerId): void {
+    this.dispatch({ type: 'dial-failure', serverId });
+  }
+  /** The OS reported a network change: 'none' (no network at all) or 'up' (a network, possibly another one). */
+  networkChanged(state: 'none' | 'up'): void {
+    this.dispatch({ type: 'network', state });
+  }
+  subscriptionsUpdated(): void {
+    this.dispatch({ type: 'subscriptions-updated' });
+  }
+  tunnelConnected(serverId: ServerId): void {
+    this.dispatch({ type: 'tunnel-connected', serverId });
+  }
+  /** Only a real disconnect (the user's, or the core gone for good), not a reconnect in progress. */
+  tunnelDisconnected(): void {
+    this.dispatch({ type: 'tunnel-disconnected' });
+  }
+
+  /** Turns Auto on for one subscription (off for any other), or off with null. */
+  setAuto(subscriptionId: SubscriptionId | null): Outcome {
+    return this.dispatch({ type: 'set-auto', subscriptionId });
+  }
+  /** The user's marks for a subscription after "Done"; refused when it would mark the last unmarked server. */
+  setExcluded(subscriptionId: SubscriptionId, ids: ServerId[]): Outcome {
+    return this.dispatch({ type: 'set-excluded', subscriptionId, ids });
+  }
+  /** The user picked a server by hand: Auto turns off and the tunnel moves there. */
+  manualConnect(serverId: ServerId): void {
+    this.dispatch({ type: 'manual-connect', serverId });
+  }
+  /** A check now, whatever the cooldowns say. */
+  checkNow(): void {
+    this.dispatch({ type: 'check-now' });
+  }
+
+  snapshot(): AutoSnapshot {
+    const s = this.state;
+    return {
+      subscriptionId: s.subscriptionId,
+      excluded: s.excluded,
+      returnCandidate: s.returnCandidate,
+      networkLostUntil: s.networkLoss && s.networkLoss.until > this.options.clock.now() ? s.networkLoss.until : null,
+      timeline: [...this.timeline],
+    };
+  }
+
+  onChange(listener: (snapshot: AutoSnapshot) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** Every decision as it is made (the simulator prints these). */
+  onDecision(listener: (decision: AutoDecision) => void): () => void {
+    this.decisionListeners.add(listener);
+    return () => this.decisionListeners.delete(listener);
+  }
+
+  private dispatch(event: AutoEvent): Outcome {
+    if (this.stopped) return { ok: false, error: 'Auto is stopped.' };
+    this.queue.push(event);
+    if (this.draining) return { ok: true };
+    this.draining = true;
+    let outcome: Outcome = { ok: true };
+    let changed = false;
+    try {
+      for (let e = this.queue.shift(); e; e = this.queue.shift()) {
+        const before = this.state;
+        this.carrying = before.connected ? before.current : null;
+        const { state, commands } = step(before, e, this.options.clock.now(), this.world);
+        this.state = state;
+        for (const command of commands) {
+          const refused = this.execute(command);
+          if (refused && e === event) outcome = { ok: false, error: refused };
+          if (command.kind === 'emit') changed = true;
+        }
+        this.persistIfChanged(before, state);
+      }
+    } finally {
+      this.draining = false;
+    }
+    if (changed) this.notifyChange();
+    return outcome;
+  }
+
+  /** The server carrying traffic as the current step's commands are carried out (for the timeline). */
+  private carrying: ServerId | null = null;
+
+  /** Carries out one command; returns the reason of a refusal. */
+  private execute(command: AutoCommand): string | null {
+    switch (command.kind) {
+      case 'log':
+        this.logDecision(command.decision);
+        return null;
+      case 'record':
+        for (const { serverId, measurement } of command.results) this.options.measurements.record(serverId, measurement);
+        return null;
+      case 'probe':
+        for (const id of command.ids) void this.runProbe(command.checkId, id, command.timeoutMs);
+        return null;
+      case 'connect':
+        if (this.state.connected) this.carrying = command.serverId;
+        this.options.tunnel.switchTo(command.serverId).catch(() => this.dialFailure(command.serverId));
+        return null;
+      case 'wake':
+        this.timer?.cancel();
+        this.timer = null;
+        if (command.at !== null) {
+          const at = command.at;
+          this.timer = this.options.clock.after(at - this.options.clock.now(), () => {
+            this.timer = null;
+            this.dispatch({ type: 'wake' });
+          });
+        }
+        return null;
+      case 'refuse':
+        return command.reason;
+      case 'emit':
+        return null;
+    }
+  }
+
+  private async runProbe(checkId: number, serverId: ServerId, timeoutMs: number): Promise<void> {
+    const grace = this.options.probeGraceMs ?? 1000;
+    const guard: { deadline: TimerHandle | null } = { deadline: null };
+    const overdue = new Promise<AutoProbeResult>((resolve) => {
+      guard.deadline = this.options.clock.after(timeoutMs + grace, () => resolve({ delayMs: null, error: 'timeout' }));
+    });
+    let result: AutoProbeResult;
+    try {
+      result = await Promise.race([this.options.probe.probe(serverId, timeoutMs), overdue]);
+    } catch {
+      result = { delayMs: null, error: 'unknown' };
+    } finally {
+      guard.deadline?.cancel();
+    }
+    this.dispatch({ type: 'probe-result', checkId, serverId, delayMs: result.delayMs, ...(result.error ? { error: result.error } : {}) });
+  }
+
+  private logDecision(decision: AutoDecision): void {
+    const entry: TimelineEntry = { ...decision, carrying: this.carrying };
+    this.timeline.push(entry);
+    const limit = this.options.timelineLimit ?? 2000;
+    if (this.timeline.length > limit) this.timeline.splice(0, this.timeline.length - limit);
+    this.options.logger.log('info', 'AUTO', describeDecision(decision), decision.at);
+    for (const listener of this.decisionListeners) listener(decision);
+  }
+
+  private persistIfChanged(before: AutoState, after: AutoState): void {
+    const store = this.options.store;
+    if (!store) return;
+    const a = persistedOf(before);
+    const b = persistedOf(after);
+    if (a.subscriptionId === b.subscriptionId && a.excluded === b.excluded && a.returnCandidate === b.returnCandidate) return;
+    Promise.resolve()
+      .then(() => store.save(b))
+      .catch((error: unknown) => {
+        this.options.logger.warn('AUTO', `could not save Auto's state: ${error instanceof Error ? error.message : String(error)}`);
+      });
+  }
+
+  private notifyChange(): void {
+    if (this.changeListeners.size === 0) return;
+    const snapshot = this.snapshot();
+    for (const listener of this.changeListeners) listener(snapshot);
+  }
+}

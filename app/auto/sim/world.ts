@@ -1,0 +1,141 @@
+/**
+ * The simulated world a scenario describes: servers that answer probes after their delay (or
+ * never), a network that may be online, offline (the elevator: nothing gets through, the OS
+ * notices nothing) or gone, a user who sends traffic or not, and a tunnel that carries it through
+ * the current server. It implements Auto's ports the way the real engine does, on a virtual clock.
+ */
+import type { TrafficSample } from '../../../shared/domain/connection';
+import type { Measurement } from '../../../shared/domain/measurement';
+import type { ServerId } from '../../../shared/domain/server';
+import type { Clock } from '../../clock';
+import type { SubscriptionServers } from '../policy/world';
+import type { AutoProbePort, AutoProbeResult, MeasurementPort, SubscriptionsPort, TunnelPort } from '../ports';
+import type { SimServerState } from './scenario';
+
+/** The tunnel's stats interval the simulator reports traffic in. */
+export const SAMPLE_INTERVAL_MS = 500;
+/** Bytes per interval while the user is active (about 256 kbit/s up, 2.5 Mbit/s down). */
+const UP_BYTES = 16_000;
+const DOWN_BYTES = 160_000;
+/** The monitor keeps the last 5 measurements per method. */
+const KEPT_PER_METHOD = 5;
+
+export type SimNetwork = 'online' | 'offline' | 'none';
+
+export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, SubscriptionsPort {
+  readonly servers = new Map<ServerId, SimServerState>();
+  network: SimNetwork = 'online';
+  traffic: 'active' | 'idle' = 'active';
+  subscriptionList: SubscriptionServers[];
+  private readonly store = new Map<ServerId, Measurement[]>();
+  /** Every server ever listed, in first-seen order (for the end line). */
+  readonly known: ServerId[] = [];
+  private currentId: ServerId | null = null;
+  private isConnected = false;
+  private reconnectingUntil = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    subscriptions: SubscriptionServers[],
+    private readonly reconnectMs: number,
+  ) {
+    this.subscriptionList = subscriptions;
+    for (const s of subscriptions) this.learn(s.serverIds);
+  }
+
+  // SubscriptionsPort
+  list(): readonly SubscriptionServers[] {
+    return this.subscriptionList;
+  }
+
+  /** A subscription update: new servers are down until the world says otherwise. */
+  updateSubscription(id: string, serverIds: ServerId[]): void {
+    this.subscriptionList = this.subscriptionList.map((s) => (s.id === id ? { id, serverIds } : s));
+    this.learn(serverIds);
+  }
+
+  // AutoProbePort: a URL test through the server, answered after the server's delay.
+  probe(serverId: ServerId, timeoutMs: number): Promise<AutoProbeResult> {
+    const state = this.servers.get(serverId) ?? 'down';
+    const online = this.network === 'online';
+    return new Promise((resolve) => {
+      if (online && typeof state === 'number' && state < timeoutMs) {
+        this.clock.after(state, () => resolve({ delayMs: state }));
+      } else if (online && state === 'refused') {
+        this.clock.after(1, () => resolve({ delayMs: null, error: 'refused' }));
+      } else {
+        this.clock.after(timeoutMs, () => resolve({ delayMs: null, error: 'timeout' }));
+      }
+    });
+  }
+
+  // MeasurementPort
+  measurements(serverId: ServerId): readonly Measurement[] {
+    return this.store.get(serverId) ?? [];
+  }
+  fromCache(): boolean {
+    return false;
+  }
+  throughputBps(): number | null {
+    return null;
+  }
+  record(serverId: ServerId, measurement: Measurement): void {
+    const list = [...(this.store.get(serverId) ?? []), measurement];
+    const sameMethod = list.filter((m) => m.method === measurement.method);
+    const drop = new Set(sameMethod.slice(0, Math.max(0, sameMethod.length - KEPT_PER_METHOD)));
+    this.store.set(serverId, list.filter((m) => !drop.has(m)));
+  }
+
+  // TunnelPort
+  async switchTo(serverId: ServerId): Promise<void> {
+    if (this.isConnected && serverId !== this.currentId) this.reconnectingUntil = this.clock.now() + this.reconnectMs;
+    this.currentId = serverId;
+  }
+  current(): ServerId | null {
+    return this.currentId;
+  }
+  connected(): boolean {
+    return this.isConnected;
+  }
+  connect(serverId: ServerId): void {
+    this.currentId = serverId;
+    this.isConnected = true;
+  }
+
+  /** What the tunnel's stats report for the interval ending now. */
+  sample(): TrafficSample {
+    const active = this.traffic === 'active' && this.isConnected;
+    return {
+      at: this.clock.now(),
+      intervalMs: SAMPLE_INTERVAL_MS,
+      upBytes: active ? UP_BYTES : 0,
+      downBytes: active && this.flowing() ? DOWN_BYTES : 0,
+    };
+  }
+
+  /** The core reports a failed dial for each attempt while the current server refuses connections. */
+  dialFailing(): boolean {
+    return this.traffic === 'active' && this.isConnected && this.network === 'online' && this.currentState() === 'refused' && !this.reconnecting();
+  }
+
+  /** Each server's stored delays, oldest first, as the scenario's `history` writes them. */
+  history(): Record<ServerId, (number | null)[]> {
+    return Object.fromEntries(this.known.map((id) => [id, this.measurements(id).map((m) => m.delayMs)]));
+  }
+
+  private flowing(): boolean {
+    return this.network === 'online' && typeof this.currentState() === 'number' && !this.reconnecting();
+  }
+
+  private reconnecting(): boolean {
+    return this.clock.now() < this.reconnectingUntil;
+  }
+
+  private currentState(): SimServerState {
+    return this.currentId === null ? 'down' : (this.servers.get(this.currentId) ?? 'down');
+  }
+
+  private learn(ids: readonly ServerId[]): void {
+    for (const id of ids) if (!this.known.includes(id)) this.known.push(id);
+  }
+}
