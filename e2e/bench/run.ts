@@ -4,7 +4,9 @@
  */
 import { type Benchmark, machine } from './harness';
 
-const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {};
+const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
+  lab: async () => (await import('./lab.bench')).labBenchmark,
+};
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
