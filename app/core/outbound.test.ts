@@ -235,3 +235,12 @@ describe('splitEarlyData', () => {
     expect(splitEarlyData(raw)).toEqual({ path, earlyData });
   });
 });
+
+describe('HTTPS proxies', () => {
+  it('offer only HTTP/1.1 by ALPN (an h2 answer would switch v2ray to HTTP/2 CONNECT) unless the entry sets ALPN', () => {
+    const https = sampleServer('http', 'tcp', { security: { type: 'tls', sni: 'proxy.example' } });
+    expect(out(https).streamSettings.tlsSettings).toEqual({ serverName: 'proxy.example', alpn: ['http/1.1'] });
+    const h2 = sampleServer('http', 'tcp', { security: { type: 'tls', sni: 'proxy.example', alpn: ['h2'] } });
+    expect(out(h2).streamSettings.tlsSettings.alpn).toEqual(['h2']);
+  });
+});

@@ -148,6 +148,10 @@ function tlsSettings(security: Security, server: Server, core: CoreProfile): Jso
   const serverName = security.sni || sniFromHost(server) || (isIp(server.address) ? undefined : server.address);
   if (serverName) tls.serverName = serverName;
   if (security.alpn?.length) tls.alpn = security.alpn;
+  // An HTTPS proxy: v2ray's http outbound switches to HTTP/2 CONNECT when TLS negotiates h2, which
+  // many HTTPS proxies (v2ray's own http inbound among them) do not speak; HTTP/1.1 CONNECT is
+  // universal, so offer only that unless the entry names its ALPN (found with v2ray 4.34).
+  else if (server.protocol === 'http') tls.alpn = ['http/1.1'];
   if (security.allowInsecure) tls.allowInsecure = true;
   // uTLS fingerprints exist only in Xray; other cores use Go's own TLS hello.
   if (security.fingerprint && core.capabilities.features.has('tls-fingerprint')) tls.fingerprint = security.fingerprint;

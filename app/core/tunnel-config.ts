@@ -46,18 +46,19 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  * The tunnel's core config: local HTTP + SOCKS5 (UDP on) inbounds, everything to `proxy` (the
  * first outbound is the default route), the stats API on 127.0.0.1:apiPort.
  *
- * What Debian's v2ray 4.34 logs when the server fails (checked by dial-log.int.test.ts):
- * - **Refused dial** (nothing listens, RST to the SYN): retried for ~1–2 s, then one line at
- *   **Warning** on stdout naming the server's host:port:
+ * What Debian's v2ray 4.34 logs when the server fails (pinned by dial-log.int.test.ts):
+ * - **Refused dial** (nothing listens, RST to the SYN): retried, then after ~1 s (trojan,
+ *   shadowsocks) to ~2 s (vmess, vless) one line at **Warning** on stdout naming the server:
  *   `2026/11/30 13:38:50 [Warning] [3162183588] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [dial tcp 127.0.0.1:1: connect: connection refused] > v2ray.com/core/common/retry: all retry attempts failed`
- *   (shadowsocks/trojan: `…/proxy/shadowsocks: failed to find…`, same tail; a dial timeout
- *   reads `dial tcp …: i/o timeout`). Match `failed to find an available destination` and
- *   `dial tcp (HOST:PORT)`; IPv6 appears as `[::1]:PORT`.
- * - **Reset after the TCP connect** (server accepts, then RST): no dial failure exists; v2ray
- *   notices only when the client side closes, and logs it at **Info**:
+ *   (`…/proxy/trojan: failed to find…`, `…/proxy/shadowsocks: …`; a dial timeout reads
+ *   `dial tcp …: i/o timeout`). Match `failed to find an available destination` and
+ *   `dial tcp (HOST:PORT)`; IPv6 appears as `[::1]:PORT`. The HTTP inbound answers a GET with
+ *   503 at that moment; a CONNECT was already answered 200 and is then closed.
+ * - **Reset after the TCP connect** (server accepts, then RST): fails within tens of ms to ~1 s,
+ *   but it is not a dial failure: at Warning only the inbound's `proxy/http: failed to read
+ *   response from <target>` (names the target, not the server; GET only) appears. At **Info**:
  *   `[Info] [id] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: connection ends > read tcp 127.0.0.1:60826->127.0.0.1:41997: read: connection reset by peer`
- *   The local HTTP inbound meanwhile answers nothing (CONNECT gets its 200, then silence), so a
- *   probe must rely on its own deadline for this case.
+ *   (vmess: `…failed to read header > … Unable to Read Header Len > read tcp …: connection reset by peer`).
  * The default level `warning` keeps refused dials in the log; `error` would hide them, so the
  * tunnel should never go above `warning` (`info` adds resets, at the cost of a line per request).
  * The access log is off (`access: "none"`) unless asked for. Sniffing stays off: everything goes

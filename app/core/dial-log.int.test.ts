@@ -1,0 +1,85 @@
+/**
+ * What Debian's v2ray 4.34 writes when the current server fails, at which level: the tunnel
+ * reads dial failures from this log (see tunnelConfig's doc comment).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server as NetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from '../../shared/domain/server';
+import { type CoreLogLevel, type CoreProfile, detectCore, tunnelConfig, writeConfigFile } from './index';
+import { curlThrough, freePorts, startCore, waitForPort } from './int-support';
+import { sampleServer } from './samples';
+
+let core: CoreProfile;
+let dir: string;
+beforeAll(async () => {
+  core = await detectCore('/usr/bin/v2ray');
+  dir = await mkdtemp(join(tmpdir(), 'dial-log-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function tunnelLog(server: Server, logLevel: CoreLogLevel, curlTimeoutS: number): Promise<{ log: string; elapsedMs: number }> {
+  const [httpPort, socksPort, apiPort] = (await freePorts(3)) as [number, number, number];
+  const file = await writeConfigFile(dir, `tunnel-${logLevel}`, tunnelConfig({ server, core, listen: '127.0.0.1', httpPort, socksPort, apiPort, logLevel }));
+  const tunnel = startCore(core.path, ['-config', file]);
+  try {
+    await waitForPort(httpPort);
+    const started = performance.now();
+    await curlThrough(`http://127.0.0.1:${httpPort}`, 'http://127.0.0.1:9/', curlTimeoutS);
+    const elapsedMs = performance.now() - started;
+    await new Promise((r) => setTimeout(r, 200));
+    return { log: tunnel.output(), elapsedMs };
+  } finally {
+    await tunnel.stop();
+  }
+}
+
+describe('v2ray 4.34 dial failures', () => {
+  it.each(['vmess', 'vless', 'trojan', 'shadowsocks'] as const)('a refused %s dial is logged at Warning with the server host:port within ~2 s', async (protocol) => {
+    const [closedPort] = (await freePorts(1)) as [number];
+    const { log, elapsedMs } = await tunnelLog(sampleServer(protocol, 'tcp', { address: '127.0.0.1', port: closedPort }), 'warning', 8);
+    const line = log.split('\n').find((l) => l.includes('failed to find an available destination'));
+    expect(line).toMatch(/\[Warning\]/);
+    expect(line).toContain(`dial tcp 127.0.0.1:${closedPort}: connect: connection refused`);
+    expect(line).toContain('all retry attempts failed');
+    expect(elapsedMs).toBeLessThan(4000);
+    // No access log by default: the destination the user asked for is not in the log.
+    expect(log).not.toContain('accepted');
+  });
+
+  it('an IPv6 server appears bracketed in the failure line', async () => {
+    const [closedPort] = (await freePorts(1)) as [number];
+    const { log } = await tunnelLog(sampleServer('vmess', 'tcp', { address: '::1', port: closedPort }), 'warning', 8);
+    expect(log).toContain(`dial tcp [::1]:${closedPort}: connect: connection refused`);
+  });
+
+  it('at level error the refused dial is not logged (why the tunnel must stay at warning or below)', async () => {
+    const [closedPort] = (await freePorts(1)) as [number];
+    const { log } = await tunnelLog(sampleServer('vmess', 'tcp', { address: '127.0.0.1', port: closedPort }), 'error', 8);
+    expect(log).not.toContain('failed to find an available destination');
+  });
+
+  describe('a server that accepts and then resets', () => {
+    let resetter: NetServer;
+    let resetPort: number;
+    beforeAll(async () => {
+      resetter = createServer((socket) => socket.resetAndDestroy());
+      await new Promise<void>((resolve) => resetter.listen(0, '127.0.0.1', resolve));
+      resetPort = (resetter.address() as import('node:net').AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => resetter.close(() => resolve())));
+
+    it.each(['vmess', 'trojan'] as const)('%s: fails fast, not as a dial failure; only Info names the reset and the server address', async (protocol) => {
+      const server = sampleServer(protocol, 'tcp', { address: '127.0.0.1', port: resetPort });
+      const atWarning = await tunnelLog(server, 'warning', 4);
+      expect(atWarning.elapsedMs).toBeLessThan(2000);
+      expect(atWarning.log).not.toContain('connection reset by peer');
+      const atInfo = await tunnelLog(server, 'info', 4);
+      expect(atInfo.log).toMatch(/\[Info\].*failed to process outbound traffic > .*connection ends/);
+    });
+  });
+});
