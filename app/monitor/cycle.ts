@@ -60,6 +60,8 @@ export interface CycleSummary {
 export class CycleRun {
   private queue: ServerId[];
   private active = 0;
+  /** Tests in flight, each with the most tests that ran beside it (how busy its batch was). */
+  private running = new Set<{ peak: number }>();
   private retryTimers = new Set<TimerHandle>();
   private held = new Map<ServerId, FlightResult>();
   private toConfirm: ServerId[] = [];
@@ -132,9 +134,12 @@ export class CycleRun {
 
   private async test(id: ServerId, note: string): Promise<void> {
     this.active++;
-    const busyAtStart = isBusyBatch(this.active, this.config.workers);
+    const entry = { peak: 0 };
+    this.running.add(entry);
+    for (const other of this.running) other.peak = Math.max(other.peak, this.running.size);
     const result = await this.deps.flights.probe(id, this.config.url, this.config.timeoutMs).promise;
-    const busy = busyAtStart || isBusyBatch(this.active, this.config.workers);
+    this.running.delete(entry);
+    const busy = isBusyBatch(entry.peak, this.config.workers);
     this.active--;
     this.summary.tested++;
     if (this.cancelled) {

@@ -558,22 +558,25 @@ export class Monitor {
     const current = this.records.ensure(serverId);
     current.testing = false;
     current.downForNow = false;
-    this.recordResult(serverId, { flight: result.flight, outcome: result.outcome, at: result.at }, `staged test, ${result.attempts} attempt(s)`, true);
-    this.publisher.changed(serverId, { definite: true, immediate: true });
+    const written = this.recordResult(serverId, { flight: result.flight, outcome: result.outcome, at: result.at }, `staged test, ${result.attempts} attempt(s)`, true);
+    // Already written by a test it joined: still tell subscribers the staged test is over.
+    if (!written) this.publisher.changed(serverId, { definite: true, immediate: true });
     return this.status(serverId);
   }
 
   // ——— results ———
 
-  private recordResult(id: ServerId, result: Omit<FlightResult, 'flight'> & { flight?: number }, note: string, immediate: boolean): void {
-    if (!this.serverOf(id)) return;
+  /** Writes a URL result and publishes it; false when it was older than one already written. */
+  private recordResult(id: ServerId, result: Omit<FlightResult, 'flight'> & { flight?: number }, note: string, immediate: boolean): boolean {
+    if (!this.serverOf(id)) return false;
     const applied = this.records.applyUrlOutcome(id, result.outcome, result.at, result.flight);
-    if (!applied.applied) return;
+    if (!applied.applied) return false;
     this.marked.delete(id);
     this.log(`test ${this.name(id)} (${note}): ${describe(result.outcome)}`);
     this.afterUrlResult(id, result.outcome.ok, result.at, applied.recovered, immediate);
     this.publisher.changed(id, { definite: true, immediate });
     this.saver?.schedule();
+    return true;
   }
 
   private afterUrlResult(id: ServerId, ok: boolean, at: number, recovered: boolean, immediate: boolean): void {
