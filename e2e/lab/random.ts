@@ -1,7 +1,8 @@
 /**
  * Seeded randomness for the lab. Every value the world is made of (credentials, latencies,
- * countries, names) is drawn from a stream keyed by `seed` and a label, so `--seed` reproduces the
- * world exactly and adding servers never changes the ones that were already there.
+ * countries, names) is drawn from a stream keyed by `seed`, a purpose and the server's index, so
+ * `--seed` reproduces the world exactly and server i keeps its credentials and latency whatever the
+ * server count.
  */
 export type Random = () => number;
 

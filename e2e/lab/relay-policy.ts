@@ -121,6 +121,6 @@ export function scheduleChunk(clock: LaneClock, now: number, bytes: number, shap
  * instead of one burst per 64 KiB read.
  */
 export function pieceSize(shaping: Shaping): number {
-  if (shaping.bandwidthKbps === null || shaping.bandwidthKbps <= 0) return Number.POSITIVE_INFINITY;
+  if (!shaping.bandwidthKbps || shaping.bandwidthKbps <= 0) return Number.POSITIVE_INFINITY;
   return Math.max(512, Math.floor((shaping.bandwidthKbps * 1000) / 8 / 50));
 }

@@ -29,7 +29,7 @@ export function base64Url(text: string): string {
 
 export function vmessLink(server: ServerSpec, dial: Dial): string {
   // Older generators write port and aid as strings, newer ones as numbers: serve both kinds.
-  const asString = server.index % 2 === 0;
+  const asString = Math.floor(server.index / 4) % 2 === 0; // vmess servers are every 4th index
   const body = {
     v: '2',
     ps: server.name,

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type FaultMode,
+  type FaultState,
+  USER_ADDRESS,
+  flapIsDown,
+  newLaneClock,
+  nextFlapChange,
+  normalizeAddress,
+  pieceSize,
+  scheduleChunk,
+  shapingFor,
+  verdictFor,
+} from './relay-policy';
+
+const state = (fault: FaultMode, extra: Partial<FaultState> = {}): FaultState => ({
+  fault,
+  latencyMs: 0,
+  jitterMs: 0,
+  periodMs: 1000,
+  bandwidthKbps: 256,
+  since: 0,
+  ...extra,
+});
+
+const OTHER_EXIT = '127.0.0.15';
+
+describe('verdictFor: what a connection meets', () => {
+  it.each([
+    // fault, source, offline, now, verdict
+    ['none', USER_ADDRESS, false, 0, 'pass'],
+    ['none', OTHER_EXIT, false, 0, 'pass'],
+    ['blackhole', USER_ADDRESS, false, 0, 'blackhole'],
+    ['blackhole', OTHER_EXIT, false, 0, 'blackhole'],
+    ['reset', USER_ADDRESS, false, 0, 'reset'],
+    ['reset', OTHER_EXIT, true, 0, 'reset'],
+    ['refuse', USER_ADDRESS, false, 0, 'drop'],
+    ['slow', USER_ADDRESS, false, 0, 'pass'],
+    ['blocked-here', USER_ADDRESS, false, 0, 'blackhole'],
+    ['blocked-here', `::ffff:${USER_ADDRESS}`, false, 0, 'blackhole'],
+    ['blocked-here', OTHER_EXIT, false, 0, 'pass'],
+    // flap starts down, then alternates every period
+    ['flap', USER_ADDRESS, false, 0, 'blackhole'],
+    ['flap', USER_ADDRESS, false, 999, 'blackhole'],
+    ['flap', USER_ADDRESS, false, 1000, 'pass'],
+    ['flap', OTHER_EXIT, false, 1500, 'pass'],
+    ['flap', OTHER_EXIT, false, 2000, 'blackhole'],
+    // the user's network being offline swallows the user's connections, not other sources'
+    ['none', USER_ADDRESS, true, 0, 'blackhole'],
+    ['none', OTHER_EXIT, true, 0, 'pass'],
+    ['blocked-here', OTHER_EXIT, true, 0, 'pass'],
+    ['flap', USER_ADDRESS, true, 1500, 'blackhole'],
+  ] as const)('%s from %s (offline %s) at %d ms: %s', (fault, source, offline, now, verdict) => {
+    expect(verdictFor(state(fault), source, offline, now)).toBe(verdict);
+  });
+});
+
+describe('flap phases', () => {
+  it('counts phases from when the flap was set', () => {
+    const s = { periodMs: 500, since: 10_000 };
+    expect(flapIsDown(s, 10_000)).toBe(true);
+    expect(flapIsDown(s, 10_499)).toBe(true);
+    expect(flapIsDown(s, 10_500)).toBe(false);
+    expect(flapIsDown(s, 11_000)).toBe(true);
+    expect(nextFlapChange(s, 10_000)).toBe(10_500);
+    expect(nextFlapChange(s, 10_700)).toBe(11_000);
+  });
+});
+
+describe('scheduleChunk', () => {
+  const never = () => 0;
+
+  it('adds the latency to each chunk', () => {
+    const { at } = scheduleChunk(newLaneClock(), 100, 1000, { latencyMs: 50, jitterMs: 0, bandwidthKbps: null }, never);
+    expect(at).toBe(150);
+  });
+
+  it('adds 0..jitter on top and never lets a later chunk overtake an earlier one', () => {
+    const draws = [0.9, 0.0, 0.5, 0.1];
+    let i = 0;
+    const random = () => draws[i++ % draws.length] as number;
+    let clock = newLaneClock();
+    const times: number[] = [];
+    for (let k = 0; k < 4; k += 1) {
+      const r = scheduleChunk(clock, k, 10, { latencyMs: 20, jitterMs: 100, bandwidthKbps: null }, random);
+      clock = r.clock;
+      times.push(r.at);
+    }
+    expect(times[0]).toBeCloseTo(110); // 0 + 20 + 90
+    expect(times.every((t, k) => k === 0 || t >= (times[k - 1] as number))).toBe(true);
+    expect(times[1]).toBeCloseTo(110); // would be 21, kept behind the first
+    expect(times[2]).toBeCloseTo(110); // 2 + 20 + 50 = 72, kept behind
+  });
+
+  it('spaces chunks by their serialisation time under a bandwidth cap', () => {
+    const shaping = { latencyMs: 0, jitterMs: 0, bandwidthKbps: 1000 }; // 1000 bits per ms
+    let clock = newLaneClock();
+    const times: number[] = [];
+    for (let k = 0; k < 3; k += 1) {
+      const r = scheduleChunk(clock, 0, 1250, shaping, never); // 10 000 bits = 10 ms each
+      clock = r.clock;
+      times.push(r.at);
+    }
+    expect(times).toEqual([10, 20, 30]);
+  });
+
+  it('lets an idle capped wire start fresh instead of banking credit', () => {
+    const shaping = { latencyMs: 5, jitterMs: 0, bandwidthKbps: 1000 };
+    const first = scheduleChunk(newLaneClock(), 0, 1250, shaping, never);
+    const later = scheduleChunk(first.clock, 1000, 1250, shaping, never);
+    expect(later.at).toBe(1000 + 10 + 5);
+  });
+});
+
+describe('shaping', () => {
+  it('caps bandwidth only under the slow fault (default 256 kbps), keeping latency in every mode', () => {
+    expect(shapingFor(state('slow', { latencyMs: 30 }))).toEqual({ latencyMs: 30, jitterMs: 0, bandwidthKbps: 256 });
+    expect(shapingFor(state('none', { latencyMs: 30 })).bandwidthKbps).toBeNull();
+    expect(shapingFor(state('flap', { latencyMs: 30 })).latencyMs).toBe(30);
+  });
+
+  it('cuts reads into ~20 ms pieces under a cap, no smaller than 512 bytes', () => {
+    expect(pieceSize({ latencyMs: 0, jitterMs: 0, bandwidthKbps: null })).toBe(Number.POSITIVE_INFINITY);
+    expect(pieceSize({ latencyMs: 0, jitterMs: 0, bandwidthKbps: 8000 })).toBe(20_000);
+    expect(pieceSize({ latencyMs: 0, jitterMs: 0, bandwidthKbps: 64 })).toBe(512);
+  });
+
+  it('normalises IPv4-mapped addresses', () => {
+    expect(normalizeAddress('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    expect(normalizeAddress(undefined)).toBe('');
+  });
+});
