@@ -4,6 +4,7 @@
  * real v2ray server inbounds on loopback.
  */
 import { execFileSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -119,7 +120,7 @@ describe('generated configs carry traffic through real v2ray servers', () => {
       res.end();
     });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    targetUrl = `http://127.0.0.1:${(target.address() as import('node:net').AddressInfo).port}/generate_204`;
+    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/generate_204`;
   });
   afterAll(async () => {
     await Promise.all(stops.map((stop) => stop()));

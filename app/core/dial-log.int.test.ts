@@ -3,7 +3,7 @@
  * reads dial failures from this log (see tunnelConfig's doc comment).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server as NetServer } from 'node:net';
+import { type AddressInfo, createServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,7 @@ describe('v2ray 4.34 dial failures', () => {
     beforeAll(async () => {
       resetter = createServer((socket) => socket.resetAndDestroy());
       await new Promise<void>((resolve) => resetter.listen(0, '127.0.0.1', resolve));
-      resetPort = (resetter.address() as import('node:net').AddressInfo).port;
+      resetPort = (resetter.address() as AddressInfo).port;
     });
     afterAll(() => new Promise<void>((resolve) => resetter.close(() => resolve())));
 

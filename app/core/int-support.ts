@@ -4,17 +4,17 @@
  * Not used by the app.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server as NetServer } from 'node:net';
 
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<import('node:net').Server>((resolve, reject) => {
+    Array.from({ length: count }, () => new Promise<NetServer>((resolve, reject) => {
       const server = createServer();
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve(server));
     })),
   );
-  const ports = servers.map((s) => (s.address() as import('node:net').AddressInfo).port);
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   return ports;
 }
