@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { parseSubscription } from './index';
+
+const UUID_1 = 'a7e505a9-d63f-48ac-92f3-85ebcd7d7018';
+const UUID_2 = 'ca578b3b-38d5-4ec0-b9de-9af751aa5146';
+const PBK = '58n0Yz_zrK8EhIvLN8MRX-_f0hjqGJRoI3vvVoVhemA';
+const WG_PRIVATE = 'AN0uPeVcrocvIXzzOfHKS+GOWYIK4+ryYpzqA+ExEWs=';
+const WG_PUBLIC = 'bmXOC+F1FxEMF9dyiK2H5/1SUtzH0JuVo51h2wPfgyo=';
+
+/** A Mihomo profile as panels serve it to Clash clients. */
+const PROFILE = `
+mixed-port: 7890
+allow-lan: false
+mode: rule
+proxies:
+  - name: "🇩🇪 آلمان | Германия"
+    type: vmess
+    server: de.example.com
+    port: 443
+    uuid: ${UUID_1}
+    alterId: 0
+    cipher: auto
+    tls: true
+    servername: cdn.example.com
+    skip-cert-verify: false
+    network: ws
+    ws-opts:
+      path: /vm?ed=2048
+      headers:
+        Host: cdn.example.com
+  - name: reality
+    type: vless
+    server: 91.107.130.12
+    port: 443
+    uuid: ${UUID_2}
+    flow: xtls-rprx-vision
+    tls: true
+    servername: www.speedtest.net
+    client-fingerprint: chrome
+    reality-opts:
+      public-key: ${PBK}
+      short-id: 6ba85179e30d4fc2
+  - { name: trojan-grpc, type: trojan, server: tr.example.net, port: "2096", password: tr-secret, sni: tr.example.net, network: grpc, grpc-opts: { grpc-service-name: tr } }
+  - name: ss-obfs
+    type: ss
+    server: 198.51.100.4
+    port: 8388
+    cipher: aes-128-gcm
+    password: ss-secret
+    plugin: obfs
+    plugin-opts:
+      mode: http
+      host: www.bing.com
+  - name: ss-v2ray
+    type: ss
+    server: 198.51.100.5
+    port: 443
+    cipher: chacha20-ietf-poly1305
+    password: ss-secret
+    plugin: v2ray-plugin
+    plugin-opts:
+      mode: websocket
+      tls: true
+      host: cdn.example.com
+      path: /ss
+  - name: hy2
+    type: hysteria2
+    server: hy.example.com
+    port: 8443
+    password: hy-secret
+    obfs: salamander
+    obfs-password: obfs-secret
+    sni: hy.example.com
+    skip-cert-verify: true
+    up: "50 Mbps"
+    down: 200
+  - name: tuic
+    type: tuic
+    server: tuic.example.com
+    port: 443
+    uuid: ${UUID_1}
+    password: tuic-secret
+    congestion-controller: bbr
+    udp-relay-mode: native
+    alpn: [h3]
+    sni: tuic.example.com
+  - name: warp
+    type: wireguard
+    server: 162.159.192.1
+    port: 2408
+    ip: 172.16.0.2
+    ipv6: 2606:4700:110:8f81::2
+    private-key: ${WG_PRIVATE}
+    public-key: ${WG_PUBLIC}
+    reserved: [1, 2, 3]
+    mtu: 1280
+  - { name: socks, type: socks5, server: 127.0.0.1, port: 1080, username: u, password: socks-secret }
+  - { name: http, type: http, server: proxy.example.com, port: 8443, tls: true, username: u, password: http-secret }
+  - name: h2
+    type: vmess
+    server: h2.example.com
+    port: 443
+    uuid: ${UUID_2}
+    alterId: 0
+    cipher: auto
+    tls: true
+    network: h2
+    h2-opts:
+      host: [h2.example.com]
+      path: /h2
+  - name: legacy-ws
+    type: vmess
+    server: old.example.com
+    port: 80
+    uuid: ${UUID_2}
+    alterId: 0
+    cipher: auto
+    network: ws
+    ws-path: /old
+    ws-headers:
+      Host: old.example.com
+  - name: chained
+    type: trojan
+    server: exit.example.com
+    port: 443
+    password: exit-secret
+    dialer-proxy: reality
+  - name: via-group
+    type: trojan
+    server: g.example.com
+    port: 443
+    password: pw
+    dialer-proxy: Proxy
+  - { name: snell, type: snell, server: s.example.com, port: 443, psk: snell-secret }
+  - { name: bad-port, type: vless, server: b.example.com, port: 0, uuid: ${UUID_1} }
+proxy-groups:
+  - name: Proxy
+    type: select
+    proxies: [reality, hy2]
+rules:
+  - MATCH,Proxy
+`;
+
+describe('Clash / Mihomo YAML', () => {
+  const result = parseSubscription(PROFILE);
+
+  it('reads every supported proxy type with its options', () => {
+    expect(result.format).toBe('clash-yaml');
+    const byName = new Map(result.servers.map((s) => [s.name, s]));
+    expect([...byName.keys()]).toEqual(['🇩🇪 آلمان | Германия', 'reality', 'trojan-grpc', 'ss-obfs', 'ss-v2ray', 'hy2', 'tuic', 'warp', 'socks', 'http', 'h2', 'legacy-ws', 'chained']);
+    expect(byName.get('🇩🇪 آلمان | Германия')).toMatchObject({
+      protocol: 'vmess',
+      uuid: UUID_1,
+      transport: { network: 'ws', path: '/vm?ed=2048', host: 'cdn.example.com' },
+      security: { type: 'tls', sni: 'cdn.example.com' },
+    });
+    expect(byName.get('reality')).toMatchObject({ flow: 'xtls-rprx-vision', security: { type: 'reality', sni: 'www.speedtest.net', fingerprint: 'chrome', publicKey: PBK, shortId: '6ba85179e30d4fc2' } });
+    expect(byName.get('trojan-grpc')).toMatchObject({ port: 2096, transport: { network: 'grpc', serviceName: 'tr' }, security: { type: 'tls', sni: 'tr.example.net' } });
+    expect(byName.get('ss-obfs')).toMatchObject({ protocol: 'shadowsocks', plugin: { name: 'obfs-local', options: 'obfs=http;obfs-host=www.bing.com' } });
+    expect(byName.get('ss-v2ray')).toMatchObject({ plugin: { name: 'v2ray-plugin', options: 'mode=websocket;tls;host=cdn.example.com;path=/ss' } });
+    expect(byName.get('hy2')).toMatchObject({ upMbps: 50, downMbps: 200, obfs: { type: 'salamander', password: 'obfs-secret' }, security: { allowInsecure: true } });
+    expect(byName.get('tuic')).toMatchObject({ congestionControl: 'bbr', udpRelayMode: 'native', security: { alpn: ['h3'] } });
+    expect(byName.get('warp')).toMatchObject({ localAddresses: ['172.16.0.2/32', '2606:4700:110:8f81::2/128'], reserved: [1, 2, 3], mtu: 1280 });
+    expect(byName.get('socks')).toMatchObject({ protocol: 'socks', password: 'socks-secret' });
+    expect(byName.get('http')).toMatchObject({ protocol: 'http', security: { type: 'tls' } });
+    expect(byName.get('h2')).toMatchObject({ transport: { network: 'h2', host: 'h2.example.com', path: '/h2' } });
+    expect(byName.get('legacy-ws')).toMatchObject({ transport: { network: 'ws', path: '/old', host: 'old.example.com' }, security: { type: 'none' } });
+    expect(byName.get('chained')).toMatchObject({ viaName: 'reality', security: { type: 'tls' } });
+  });
+
+  it('rejects by item position: a chain through a group, an unsupported type, a bad port', () => {
+    expect(result.rejected.map((r) => [r.line, r.reason])).toEqual([
+      [14, 'dials through "Proxy", a group of servers; chains through groups are not supported'],
+      [15, 'clash: proxy type "snell" is not supported'],
+      [16, 'vless: port 0 out of range (1–65535)'],
+    ]);
+    const excerpts = result.rejected.map((r) => r.excerpt).join(' ');
+    expect(excerpts).not.toContain('snell-secret');
+    expect(excerpts).not.toContain(UUID_1);
+  });
+
+  it('a YAML that does not parse is one clear rejection', () => {
+    const broken = parseSubscription('proxies:\n  - name: a\n    type: [unclosed\n');
+    expect(broken.servers).toEqual([]);
+    expect(broken.rejected).toEqual([{ line: 1, reason: expect.stringMatching(/^the Clash YAML does not parse/), excerpt: expect.any(String) }]);
+  });
+
+  it('a profile whose servers are only in proxy-providers says they are not fetched', () => {
+    const providers = parseSubscription('proxies: []\nproxy-providers:\n  p1:\n    type: http\n    url: https://x.example.com/sub\n');
+    expect(providers.servers).toEqual([]);
+    expect(providers.rejected[0]?.reason).toMatch(/proxy-providers .* not fetched/);
+  });
+});

@@ -1,0 +1,183 @@
+import { parse as parseYaml } from 'yaml';
+import type { RejectedEntry } from '../../../shared/domain/subscription';
+import { resolveChains } from './chains';
+import { parseClashDocument } from './clash';
+import { parseLinkList } from './links';
+import { parseSingBoxConfigs } from './sing-box';
+import { asArray, asObject, bytesToText, decodeBase64Text, maskedExcerpt } from './text';
+import type { FormatOutput, ParseResult } from './types';
+import { parseXrayConfigs } from './xray';
+
+export type { ParseNote, ParseResult } from './types';
+
+/**
+ * Reads a subscription body in any format users are given and returns every server it could
+ * use, every entry it could not (1-based line or item number, a reason, a masked excerpt) and
+ * notes about settings it ignored. Never throws: a body that is not a subscription at all yields
+ * no servers and one rejection that says so.
+ *
+ * Formats, detected in this order: an empty body ("empty"); JSON — Xray / v2ray configs
+ * ("xray-json") or sing-box configs ("sing-box-json"), one config or an array of them; a list of
+ * share links, one a line ("links"); Clash / Mihomo YAML with `proxies:` ("clash-yaml"); base64
+ * of any of these ("base64" for links, else "base64/<inner>"), standard or URL-safe, padded or
+ * not, line-wrapped or not.
+ */
+export function parseSubscription(body: string | Uint8Array): ParseResult {
+  try {
+    const { text, validUtf8 } = bytesToText(body);
+    if (text.trim() === '') return { format: 'empty', servers: [], rejected: [], notes: [] };
+    return parseText(text, true) ?? notASubscription(text, validUtf8);
+  } catch (error) {
+    // A parser bug must not take an update down with it: report it as what it is.
+    const message = error instanceof Error ? error.message : String(error);
+    return { format: 'unknown', servers: [], rejected: [{ line: 1, reason: `the body could not be read (internal error: ${message})`, excerpt: '' }], notes: [] };
+  }
+}
+
+const LINK_AT = /[ \t]*[a-zA-Z][a-zA-Z0-9+.-]{0,30}:\/\//y;
+const CLASH_PROXIES = /^(?:proxies|Proxy)[ \t]*:/m;
+
+/** Whether some line starts with `scheme://` (a line-by-line scan: bodies can be megabytes of base64). */
+function hasLinkLine(text: string): boolean {
+  if (!text.includes('://')) return false;
+  for (let start = 0; start < text.length; ) {
+    LINK_AT.lastIndex = start;
+    if (LINK_AT.test(text)) return true;
+    const next = text.indexOf('\n', start);
+    if (next < 0) return false;
+    start = next + 1;
+  }
+  return false;
+}
+
+/** Whether every non-blank line is a `#` or `//` comment (an empty list, as some panels write it). */
+function onlyComments(text: string): boolean {
+  return text.split(/\r\n|\r|\n/).every((line) => {
+    const t = line.trim();
+    return t === '' || t.startsWith('#') || t.startsWith('//');
+  });
+}
+
+function parseText(text: string, outermost: boolean): ParseResult | null {
+  const trimmed = text.trim();
+  const first = trimmed[0];
+  if (first === '{' || first === '[') {
+    const json = parseJsonLoosely(trimmed);
+    if (json.ok) return parseJsonDocument(json.value);
+    if (!hasLinkLine(text)) return wholeBodyRejected('unknown', `the body starts like JSON but is not valid JSON (${json.error})`, trimmed);
+  }
+  if (first === '<') return null;
+  if (hasLinkLine(text)) return finish('links', parseLinkList(text));
+  if (onlyComments(text)) return finish('links', { servers: [], rejected: [], notes: [] });
+  if (CLASH_PROXIES.test(text)) return parseClashText(text);
+  if (!outermost) return null;
+  const decoded = decodeBase64Text(trimmed) ?? decodeBase64PerLine(trimmed);
+  if (decoded === null) return null;
+  const inner = parseText(decoded, false);
+  if (!inner || inner.format === 'unknown') return null;
+  return { ...inner, format: inner.format === 'links' ? 'base64' : `base64/${inner.format}` };
+}
+
+/** Some providers base64 each line separately (each with its own padding). */
+function decodeBase64PerLine(text: string): string | null {
+  const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
+  if (lines.length < 2) return null;
+  const decoded: string[] = [];
+  for (const line of lines) {
+    const d = decodeBase64Text(line.trim());
+    if (d === null) return null;
+    decoded.push(d.trim());
+  }
+  return decoded.join('\n');
+}
+
+function parseJsonLoosely(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    // Xray accepts comments and trailing commas in its JSON; providers ship them.
+    try {
+      return { ok: true, value: JSON.parse(stripJsonComments(text)) };
+    } catch {
+      return { ok: false, error: error instanceof Error ? error.message.slice(0, 120) : 'unreadable' };
+    }
+  }
+}
+
+/** Removes // and /* *\/ comments and trailing commas outside strings. */
+function stripJsonComments(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      out += text.slice(start, i + 1);
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+      out += '\n';
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else out += c;
+  }
+  return out.replace(/,(\s*[}\]])/g, '$1');
+}
+
+function parseJsonDocument(value: unknown): ParseResult {
+  let configs: Record<string, unknown>[];
+  let isArray = false;
+  const hasOutbounds = (v: unknown) => Array.isArray(asObject(v).outbounds) || Array.isArray(asObject(v).endpoints);
+  const isOutbound = (v: unknown) => typeof asObject(v).protocol === 'string' || typeof asObject(v).type === 'string';
+  if (Array.isArray(value)) {
+    if (value.some(hasOutbounds)) {
+      configs = value.map(asObject);
+      isArray = true;
+    } else if (value.some(isOutbound)) configs = [{ outbounds: value }];
+    else return wholeBodyRejected('unknown', 'JSON without outbounds: not an Xray or sing-box config', JSON.stringify(value).slice(0, 200));
+  } else if (hasOutbounds(value)) configs = [asObject(value)];
+  else if (isOutbound(value)) configs = [{ outbounds: [value] }];
+  else return wholeBodyRejected('unknown', 'JSON without outbounds: not an Xray or sing-box config', JSON.stringify(value).slice(0, 200));
+
+  const isXray = configs.some((c) => asArray(c.outbounds).some((o) => typeof asObject(o).protocol === 'string'));
+  return isXray ? finish('xray-json', parseXrayConfigs(configs, isArray)) : finish('sing-box-json', parseSingBoxConfigs(configs, isArray));
+}
+
+function parseClashText(text: string): ParseResult {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text, { uniqueKeys: false, maxAliasCount: 1000, prettyErrors: false });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0]?.slice(0, 120) : 'unreadable';
+    return wholeBodyRejected('clash-yaml', `the Clash YAML does not parse (${message})`, text);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    return wholeBodyRejected('clash-yaml', 'the Clash YAML is not a mapping with proxies', text);
+  }
+  return finish('clash-yaml', parseClashDocument(doc as Record<string, unknown>));
+}
+
+function finish(format: string, output: FormatOutput | { servers: ParseResult['servers']; rejected: RejectedEntry[]; notes: ParseResult['notes'] }): ParseResult {
+  if (!('scopes' in output)) return { format, ...output };
+  const chained = resolveChains(output.scopes);
+  return {
+    format,
+    servers: chained.servers,
+    rejected: [...output.rejected, ...chained.rejected].sort((a, b) => a.line - b.line),
+    notes: [...output.notes, ...chained.notes].sort((a, b) => a.line - b.line),
+  };
+}
+
+function wholeBodyRejected(format: string, reason: string, text: string): ParseResult {
+  return { format, servers: [], rejected: [{ line: 1, reason, excerpt: maskedExcerpt(text.slice(0, 300)) }], notes: [] };
+}
+
+function notASubscription(text: string, validUtf8: boolean): ParseResult {
+  const trimmed = text.trim();
+  const reason = !validUtf8
+    ? 'the body is binary data, not a subscription'
+    : trimmed.startsWith('<')
+      ? 'the body is an HTML or XML page, not a subscription (often a provider’s error or login page)'
+      : 'the body is not a subscription: no share links, base64 list, Xray / sing-box JSON or Clash YAML found';
+  return wholeBodyRejected('unknown', reason, validUtf8 ? trimmed : '');
+}

@@ -1,0 +1,56 @@
+import type { Security, SecurityType, Transport } from '../../../../shared/domain/server';
+import { hostPort } from '../../../../shared/domain/server';
+import { buildSecurity, buildTransport, networkOf, securityTypeOf } from '../stream';
+import { cleanName, decodePercent, isTruthy, splitList } from '../text';
+import { type LinkParts, param } from './split';
+
+/** Reports something about a kept entry (an ignored setting) to the caller. */
+export type Note = (note: string) => void;
+
+/** The name a link carries in its fragment, or host:port when it has none. */
+export function linkName(fragment: string | null | undefined, address: string, port: number): string {
+  const name = fragment ? cleanName(decodePercent(fragment)) : '';
+  return name || hostPort(address, port);
+}
+
+/**
+ * Transport and security from the query parameters vless / trojan / URL-style vmess links share
+ * (type, security, sni, fp, pbk, sid, spx, path, host, serviceName, mode, headerType, alpn,
+ * allowInsecure, seed, quicSecurity, key).
+ */
+export function streamFromQuery(
+  label: string,
+  query: Map<string, string>,
+  defaultSecurity: SecurityType,
+): { transport: Transport; security: Security } {
+  const network = networkOf(label, param(query, 'type', 'net', 'network'));
+  const transport = buildTransport(network, {
+    path: param(query, 'path'),
+    host: param(query, 'host'),
+    serviceName: param(query, 'servicename', 'service_name'),
+    mode: param(query, 'mode'),
+    headerType: param(query, 'headertype', 'header'),
+    seed: param(query, 'seed'),
+    quicSecurity: param(query, 'quicsecurity'),
+    quicKey: param(query, 'key'),
+  });
+  // grpc links sometimes put the service name in `path` and the mode in `headerType`.
+  if (network === 'grpc' && !transport.grpcMultiMode && param(query, 'headertype')?.toLowerCase() === 'multi') {
+    transport.grpcMultiMode = true;
+  }
+  const type = securityTypeOf(label, param(query, 'security', 'tls'), defaultSecurity);
+  const security = buildSecurity(label, type, {
+    sni: param(query, 'sni', 'peer', 'servername'),
+    alpn: splitList(param(query, 'alpn') ?? ''),
+    fingerprint: param(query, 'fp', 'fingerprint'),
+    allowInsecure: isTruthy(param(query, 'allowinsecure', 'insecure', 'allow_insecure', 'skip-cert-verify')),
+    publicKey: param(query, 'pbk', 'publickey', 'public-key'),
+    shortId: param(query, 'sid', 'shortid', 'short-id'),
+    spiderX: param(query, 'spx', 'spiderx'),
+  });
+  return { transport, security };
+}
+
+export function decodedUserinfo(parts: LinkParts): string {
+  return parts.userinfo === null ? '' : decodePercent(parts.userinfo);
+}

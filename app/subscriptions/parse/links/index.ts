@@ -1,0 +1,83 @@
+import type { ParsedServer } from '../../../../shared/domain/server';
+import type { RejectedEntry } from '../../../../shared/domain/subscription';
+import { maskedExcerpt } from '../text';
+import type { ParseNote } from '../types';
+import { EntryError, reject } from '../validate';
+import type { Note } from './common';
+import { parseHttpProxy, parseSocks, parseWireguard } from './plain-proxies';
+import { parseHysteria2, parseTuic } from './quic';
+import { parseShadowsocks } from './shadowsocks';
+import { schemeOf } from './split';
+import { parseVmess } from './vmess';
+import { parseTrojan, parseVless } from './vless-trojan';
+
+type LinkParser = (line: string, note: Note) => ParsedServer;
+
+const PARSERS: Record<string, LinkParser> = {
+  vmess: parseVmess,
+  vless: parseVless,
+  trojan: parseTrojan,
+  ss: parseShadowsocks,
+  hysteria2: parseHysteria2,
+  hy2: parseHysteria2,
+  tuic: parseTuic,
+  wireguard: parseWireguard,
+  wg: parseWireguard,
+  socks: parseSocks,
+  socks5: parseSocks,
+  http: parseHttpProxy,
+  https: parseHttpProxy,
+};
+
+const KNOWN_UNSUPPORTED: Record<string, string> = {
+  ssr: 'ShadowsocksR is not supported by the v2ray family of cores',
+  hysteria: 'Hysteria v1 is not supported; only hysteria2',
+  socks4: 'SOCKS4 proxies are not supported; only SOCKS5',
+  socks4a: 'SOCKS4 proxies are not supported; only SOCKS5',
+  snell: 'Snell is not supported by the v2ray family of cores',
+  anytls: 'AnyTLS is not supported by the v2ray family of cores',
+};
+
+/** One share link → a server, or an EntryError with the reason. */
+export function parseLink(line: string, note: Note): ParsedServer {
+  const scheme = schemeOf(line);
+  if (!scheme) return reject('not a share link (expected scheme://…)');
+  const parser = PARSERS[scheme];
+  if (!parser) {
+    const why = KNOWN_UNSUPPORTED[scheme];
+    return reject(`unknown scheme ${scheme.slice(0, 20)}://${why ? ` (${why})` : ''}`);
+  }
+  return parser(line, note);
+}
+
+/** Whether a line of a list looks like it was meant to be a share link. */
+export function looksLikeLink(line: string): boolean {
+  return schemeOf(line) !== null;
+}
+
+/**
+ * A list of share links, one a line; blank lines and `#` / `//` comments are skipped. Line
+ * numbers are 1-based lines of the (decoded) text.
+ */
+export function parseLinkList(text: string): { servers: ParsedServer[]; rejected: RejectedEntry[]; notes: ParseNote[] } {
+  const servers: ParsedServer[] = [];
+  const rejected: RejectedEntry[] = [];
+  const notes: ParseNote[] = [];
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).trim();
+    if (line === '' || line.startsWith('#') || line.startsWith('//')) continue;
+    const lineNumber = i + 1;
+    try {
+      servers.push(
+        parseLink(line, (note) => {
+          notes.push({ line: lineNumber, note, excerpt: maskedExcerpt(line) });
+        }),
+      );
+    } catch (error) {
+      const reason = error instanceof EntryError ? error.reason : `could not be read (${error instanceof Error ? error.message : String(error)})`;
+      rejected.push({ line: lineNumber, reason, excerpt: maskedExcerpt(line) });
+    }
+  }
+  return { servers, rejected, notes };
+}

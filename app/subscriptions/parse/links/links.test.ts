@@ -1,0 +1,368 @@
+import { describe, expect, it } from 'vitest';
+import type { ParsedServer } from '../../../../shared/domain/server';
+import { parseLinkList } from './index';
+
+// Real-world-shaped share links, written by hand the way provider panels and apps export them.
+const UUID_1 = 'a7e505a9-d63f-48ac-92f3-85ebcd7d7018';
+const UUID_2 = 'ca578b3b-38d5-4ec0-b9de-9af751aa5146';
+const UUID_3 = '95ca8285-014b-40c8-b9ca-afab0619c23e';
+const PBK = '58n0Yz_zrK8EhIvLN8MRX-_f0hjqGJRoI3vvVoVhemA';
+const KEY_16 = 'CPS2fV7CK/2h0ztSJLtcKQ==';
+const KEY_32_A = 'sL8zmnxyjPS/2yCNOjGTYE+MNT0d1n7qyX5MTGyjmPQ=';
+const KEY_32_B = 'Sfx3vWWTWk01ql38iZXgJjPChVYqC7hPjzm8MLsarHQ=';
+const WG_PRIVATE = 'AN0uPeVcrocvIXzzOfHKS+GOWYIK4+ryYpzqA+ExEWs=';
+const WG_PUBLIC = 'bmXOC+F1FxEMF9dyiK2H5/1SUtzH0JuVo51h2wPfgyo=';
+const WG_PSK = 'WtL40F7pN+iJmnh3uy3ZGDDWCoORTcvdTrIY7uOsFn4=';
+
+const PERSIAN = '🇮🇷 ایران - همراه اول';
+const RUSSIAN = '🇷🇺 Москва | Быстрый ⚡';
+const pct = encodeURIComponent;
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const b64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
+
+function one(link: string): { server: ParsedServer | undefined; reason: string | undefined; excerpt: string | undefined; notes: string[] } {
+  const result = parseLinkList(link);
+  return {
+    server: result.servers[0],
+    reason: result.rejected[0]?.reason,
+    excerpt: result.rejected[0]?.excerpt,
+    notes: result.notes.map((n) => n.note),
+  };
+}
+
+const ACCEPTED: [string, string, Record<string, unknown>][] = [
+  [
+    'vmess v2rayN JSON, numbers as strings, ws + tls, Persian name with emoji',
+    `vmess://${b64(
+      JSON.stringify({
+        v: '2',
+        ps: PERSIAN,
+        add: 'ir1.example.com',
+        port: '443',
+        id: UUID_1,
+        aid: '0',
+        scy: 'auto',
+        net: 'ws',
+        type: 'none',
+        host: 'cdn.example.com',
+        path: '/ws?ed=2048',
+        tls: 'tls',
+        sni: 'cdn.example.com',
+        alpn: 'h2,http/1.1',
+        fp: 'chrome',
+      }),
+    )}`,
+    {
+      name: PERSIAN,
+      protocol: 'vmess',
+      address: 'ir1.example.com',
+      port: 443,
+      uuid: UUID_1,
+      alterId: 0,
+      cipher: 'auto',
+      transport: { network: 'ws', path: '/ws?ed=2048', host: 'cdn.example.com' },
+      security: { type: 'tls', sni: 'cdn.example.com', alpn: ['h2', 'http/1.1'], fingerprint: 'chrome' },
+    },
+  ],
+  [
+    'vmess JSON with real numbers, grpc multi mode (service name in path)',
+    `vmess://${b64(JSON.stringify({ v: 2, ps: RUSSIAN, add: '203.0.113.7', port: 2053, id: UUID_2.toUpperCase(), aid: 64, scy: 'chacha20-poly1305', net: 'grpc', type: 'multi', host: '', path: 'GunService', tls: 'tls', sni: 'grpc.example.com' }))}`,
+    {
+      name: RUSSIAN,
+      address: '203.0.113.7',
+      port: 2053,
+      uuid: UUID_2,
+      alterId: 64,
+      cipher: 'chacha20-poly1305',
+      transport: { network: 'grpc', serviceName: 'GunService', grpcMultiMode: true },
+      security: { type: 'tls', sni: 'grpc.example.com' },
+    },
+  ],
+  [
+    'vmess JSON, tcp with HTTP header obfuscation',
+    `vmess://${b64(JSON.stringify({ v: '2', ps: 'tcp-http', add: 'h.example.com', port: '80', id: UUID_1, aid: '0', net: 'tcp', type: 'http', host: 'www.bing.com', path: '/', tls: '' }))}`,
+    { cipher: 'auto', transport: { network: 'tcp', headerType: 'http', host: 'www.bing.com', path: '/' }, security: { type: 'none' } },
+  ],
+  [
+    'vmess JSON, mKCP with header and seed (seed travels in path)',
+    `vmess://${b64(JSON.stringify({ v: '2', ps: 'kcp', add: 'k.example.com', port: '10086', id: UUID_1, aid: '0', net: 'kcp', type: 'wechat-video', host: '', path: 'seed-123', tls: 'none' }))}`,
+    { transport: { network: 'kcp', headerType: 'wechat-video', seed: 'seed-123' }, security: { type: 'none' } },
+  ],
+  [
+    'vmess JSON in URL-safe base64 without padding',
+    `vmess://${b64url(JSON.stringify({ v: '2', ps: '🇩🇪 DE ~ ??? >>', add: 'de.example.com', port: '8443', id: UUID_3, aid: '0', net: 'h2', host: 'a.example.com,b.example.com', path: '/h2', tls: 'tls' }))}`,
+    { name: '🇩🇪 DE ~ ??? >>', transport: { network: 'h2', host: 'a.example.com,b.example.com', path: '/h2' }, security: { type: 'tls' } },
+  ],
+  [
+    'vmess Shadowrocket form: base64(cipher:uuid@host:port) with a trailing newline, obfsParam as JSON',
+    `vmess://${b64(`auto:${UUID_1}@sr.example.com:443\n`)}?remarks=${pct(RUSSIAN)}&obfsParam=${pct('{"Host":"cdn.example.com"}')}&path=/argo?ed=2048&obfs=websocket&tls=1&peer=cdn.example.com&alterId=0&allowInsecure=1`,
+    {
+      name: RUSSIAN,
+      address: 'sr.example.com',
+      port: 443,
+      uuid: UUID_1,
+      cipher: 'auto',
+      transport: { network: 'ws', path: '/argo?ed=2048', host: 'cdn.example.com' },
+      security: { type: 'tls', sni: 'cdn.example.com', allowInsecure: true },
+    },
+  ],
+  [
+    'vmess Quantumult form',
+    `vmess://${b64(`QX-HK = vmess, hk.example.com, 443, chacha20-ietf-poly1305, "${UUID_2}", over-tls=true, tls-host=hk.example.com, certificate=1, obfs=ws, obfs-path="/qx", obfs-header="Host: hk.example.com[Rr][Nn]User-Agent: x"`)}`,
+    { name: 'QX-HK', address: 'hk.example.com', uuid: UUID_2, transport: { network: 'ws', path: '/qx', host: 'hk.example.com' }, security: { type: 'tls', sni: 'hk.example.com' } },
+  ],
+  [
+    'vmess URL-style share link',
+    `vmess://${UUID_1}@[2001:db8::5]:443?type=ws&security=tls&path=%2Fvm&host=v.example.com&encryption=aes-128-gcm#${pct('VM url')}`,
+    { name: 'VM url', address: '2001:db8::5', port: 443, cipher: 'aes-128-gcm', transport: { network: 'ws', path: '/vm', host: 'v.example.com' } },
+  ],
+  [
+    'vless REALITY + vision, Persian name percent-encoded',
+    `vless://${UUID_2}@91.107.130.12:443?encryption=none&flow=xtls-rprx-vision&security=reality&sni=www.speedtest.net&fp=chrome&pbk=${PBK}&sid=6ba85179e30d4fc2&spx=%2F&type=tcp&headerType=none#${pct(PERSIAN)}`,
+    {
+      name: PERSIAN,
+      protocol: 'vless',
+      address: '91.107.130.12',
+      port: 443,
+      uuid: UUID_2,
+      flow: 'xtls-rprx-vision',
+      encryption: 'none',
+      transport: { network: 'tcp' },
+      security: { type: 'reality', sni: 'www.speedtest.net', fingerprint: 'chrome', publicKey: PBK, shortId: '6ba85179e30d4fc2', spiderX: '/' },
+    },
+  ],
+  [
+    'vless ws + tls with encoded path, alpn list and allowInsecure',
+    `vless://${UUID_1}@cf.example.com:2087?encryption=none&security=tls&sni=edge.example.com&alpn=h2%2Chttp%2F1.1&fp=randomized&allowInsecure=1&type=ws&host=edge.example.com&path=%2Fapi%2Fv1%3Fed%3D2560#${pct(RUSSIAN)}`,
+    {
+      name: RUSSIAN,
+      transport: { network: 'ws', path: '/api/v1?ed=2560', host: 'edge.example.com' },
+      security: { type: 'tls', sni: 'edge.example.com', alpn: ['h2', 'http/1.1'], fingerprint: 'randomized', allowInsecure: true },
+    },
+  ],
+  [
+    'vless grpc to an IPv6 address in brackets',
+    `vless://${UUID_3}@[2a01:4f8:c17:b8f::2]:8443?security=tls&type=grpc&serviceName=vless-grpc&mode=multi&sni=g.example.com#v6`,
+    { address: '2a01:4f8:c17:b8f::2', port: 8443, transport: { network: 'grpc', serviceName: 'vless-grpc', grpcMultiMode: true } },
+  ],
+  [
+    'vless xhttp with mode',
+    `vless://${UUID_1}@x.example.com:443?security=tls&type=xhttp&path=%2Fxh&host=x.example.com&mode=packet-up#xhttp`,
+    { transport: { network: 'xhttp', path: '/xh', host: 'x.example.com', mode: 'packet-up' } },
+  ],
+  [
+    'vless splithttp (old name of xhttp), httpupgrade, h2 spelled "http"',
+    `vless://${UUID_1}@x.example.com:443?security=tls&type=splithttp&path=%2Fsh#sh`,
+    { transport: { network: 'xhttp', path: '/sh' } },
+  ],
+  [
+    'vless httpupgrade',
+    `vless://${UUID_1}@u.example.com:80?type=httpupgrade&path=%2Fup&host=u.example.com#up`,
+    { transport: { network: 'httpupgrade', path: '/up', host: 'u.example.com' }, security: { type: 'none' } },
+  ],
+  ['vless h2 spelled type=http', `vless://${UUID_1}@h.example.com:443?type=http&security=tls&path=%2Fh2&host=h.example.com#h2`, { transport: { network: 'h2', path: '/h2' } }],
+  ['vless mKCP with seed', `vless://${UUID_1}@k.example.com:4000?type=kcp&headerType=srtp&seed=s33d#kcp`, { transport: { network: 'kcp', headerType: 'srtp', seed: 's33d' } }],
+  ['vless with a short custom id (Xray maps it to a UUID)', `vless://my-user-1@c.example.com:443?security=tls#custom`, { uuid: 'my-user-1' }],
+  [
+    'trojan: percent-encoded password, sni, default security tls',
+    `trojan://${pct('p@ss:w/rd#1')}@tr.example.net:443?sni=tr.example.net&type=tcp#${pct(RUSSIAN)}`,
+    { name: RUSSIAN, protocol: 'trojan', password: 'p@ss:w/rd#1', port: 443, transport: { network: 'tcp' }, security: { type: 'tls', sni: 'tr.example.net' } },
+  ],
+  ['trojan without a port uses 443; peer is the sni', `trojan://secret-pass@tr2.example.net?peer=front.example.com#t2`, { port: 443, security: { type: 'tls', sni: 'front.example.com' } }],
+  [
+    'trojan grpc with explicit security=tls',
+    `trojan://secret-pass@tr3.example.net:2096?security=tls&type=grpc&serviceName=tr-grpc&sni=tr3.example.net#t3`,
+    { transport: { network: 'grpc', serviceName: 'tr-grpc' } },
+  ],
+  [
+    'trojan WebSocket written as a Shadowrocket plugin',
+    `trojan://secret-pass@tr4.example.net:443?peer=cdn.example.com&plugin=obfs-local;obfs=websocket;obfs-host=cdn.example.com;obfs-uri=/tr?ed=2048#t4`,
+    { transport: { network: 'ws', host: 'cdn.example.com', path: '/tr?ed=2048' }, security: { type: 'tls', sni: 'cdn.example.com' } },
+  ],
+  [
+    'ss SIP002 with base64url user info without padding',
+    `ss://${b64url('chacha20-ietf-poly1305:Gm9dX2kA7uQe')}@198.51.100.4:8388#${pct(PERSIAN)}`,
+    { name: PERSIAN, protocol: 'shadowsocks', method: 'chacha20-ietf-poly1305', password: 'Gm9dX2kA7uQe', address: '198.51.100.4', port: 8388 },
+  ],
+  [
+    'ss SIP002 with padded standard base64 user info and a trailing slash',
+    `ss://${b64('aes-256-gcm:pa:ss+/=')}@ss.example.com:443/#std`,
+    { method: 'aes-256-gcm', password: 'pa:ss+/=' },
+  ],
+  [
+    'ss 2022 (aes-128) with plain percent-encoded user info and a multi-user key pair',
+    `ss://2022-blake3-aes-128-gcm:${pct(`${KEY_16}:${KEY_16}`)}@ss22.example.com:443#2022`,
+    { method: '2022-blake3-aes-128-gcm', password: `${KEY_16}:${KEY_16}` },
+  ],
+  [
+    'ss 2022 (aes-256) with a base64url user info',
+    `ss://${b64url(`2022-blake3-aes-256-gcm:${KEY_32_A}:${KEY_32_B}`)}@ss23.example.com:8443#2022b`,
+    { method: '2022-blake3-aes-256-gcm', password: `${KEY_32_A}:${KEY_32_B}` },
+  ],
+  [
+    'ss with the simple-obfs plugin parameters',
+    `ss://${b64url('aes-128-gcm:obfspass')}@o.example.com:8080/?plugin=${pct('obfs-local;obfs=http;obfs-host=www.bing.com')}#obfs`,
+    { plugin: { name: 'obfs-local', options: 'obfs=http;obfs-host=www.bing.com' } },
+  ],
+  [
+    'ss legacy whole-base64 form with a name',
+    `ss://${b64('aes-256-gcm:legacy@pass@192.0.2.44:8000')}#${pct(RUSSIAN)}`,
+    { name: RUSSIAN, method: 'aes-256-gcm', password: 'legacy@pass', address: '192.0.2.44', port: 8000 },
+  ],
+  [
+    'ss Shadowrocket form with v2ray-plugin over wss',
+    `ss://${b64('chacha20-ietf-poly1305:srpass@sr.example.com:443\n')}?obfs=wss&obfsParam=cdn.example.com&path=/ss#srss`,
+    { password: 'srpass', plugin: { name: 'v2ray-plugin', options: 'mode=websocket;tls;host=cdn.example.com;path=/ss' } },
+  ],
+  [
+    'hysteria2 with obfs, insecure and bandwidth',
+    `hysteria2://${pct('hy2:pa$$')}@hy.example.com:8443/?sni=hy.example.com&insecure=1&obfs=salamander&obfs-password=obfs-secret&up=50&down=200#${pct(PERSIAN)}`,
+    {
+      name: PERSIAN,
+      protocol: 'hysteria2',
+      password: 'hy2:pa$$',
+      port: 8443,
+      obfs: { type: 'salamander', password: 'obfs-secret' },
+      upMbps: 50,
+      downMbps: 200,
+      transport: { network: 'quic' },
+      security: { type: 'tls', sni: 'hy.example.com', allowInsecure: true },
+    },
+  ],
+  ['hy2:// alias without a port (443)', `hy2://letmein@hy2.example.com/?sni=hy2.example.com#hy2`, { protocol: 'hysteria2', port: 443, password: 'letmein' }],
+  [
+    'tuic v5',
+    `tuic://${UUID_3}:${pct('tu:ic')}@tuic.example.com:443?congestion_control=bbr&udp_relay_mode=native&alpn=h3&sni=tuic.example.com&allow_insecure=0#${pct(RUSSIAN)}`,
+    {
+      name: RUSSIAN,
+      protocol: 'tuic',
+      uuid: UUID_3,
+      password: 'tu:ic',
+      congestionControl: 'bbr',
+      udpRelayMode: 'native',
+      security: { type: 'tls', sni: 'tuic.example.com', alpn: ['h3'] },
+    },
+  ],
+  [
+    'wireguard with percent-encoded keys, two addresses, reserved, mtu and psk',
+    `wireguard://${pct(WG_PRIVATE)}@162.159.192.1:2408?publickey=${pct(WG_PUBLIC)}&presharedkey=${pct(WG_PSK)}&address=${pct('172.16.0.2/32,2606:4700:110:8f81::2/128')}&reserved=12,34,56&mtu=1280#warp`,
+    {
+      protocol: 'wireguard',
+      privateKey: WG_PRIVATE,
+      publicKey: WG_PUBLIC,
+      preSharedKey: WG_PSK,
+      localAddresses: ['172.16.0.2/32', '2606:4700:110:8f81::2/128'],
+      reserved: [12, 34, 56],
+      mtu: 1280,
+      port: 2408,
+    },
+  ],
+  [
+    'wg:// alias with unencoded keys (+ stays +), a bare address and base64 reserved',
+    `wg://${WG_PRIVATE}@[2606:4700:d0::a29f:c001]:500?publicKey=${WG_PUBLIC}&ip=10.0.0.2&reserved=DCI4#wg6`,
+    { address: '2606:4700:d0::a29f:c001', publicKey: WG_PUBLIC, localAddresses: ['10.0.0.2/32'], reserved: [12, 34, 56] },
+  ],
+  ['socks with base64 user info', `socks://${b64('user:pa:ss')}@127.0.0.1:1080#${pct('local socks')}`, { protocol: 'socks', username: 'user', password: 'pa:ss', name: 'local socks' }],
+  ['socks5 with plain user info', `socks5://alice:${pct('s3cr@t')}@socks.example.com:1081`, { username: 'alice', password: 's3cr@t', name: 'socks.example.com:1081' }],
+  ['socks without credentials and port (1080)', `socks5://socks.example.com`, { port: 1080, name: 'socks.example.com:1080' }],
+  ['http proxy with credentials', `http://bob:hunter22@proxy.example.com:3128#office`, { protocol: 'http', username: 'bob', password: 'hunter22', port: 3128, security: { type: 'none' } }],
+  ['https proxy', `https://proxy.example.com:8443#tls-proxy`, { protocol: 'http', port: 8443, security: { type: 'tls' } }],
+];
+
+describe('share links: every scheme and variant', () => {
+  it.each(ACCEPTED)('%s', (_title, link, expected) => {
+    const { server, reason } = one(link);
+    expect(reason).toBeUndefined();
+    expect(server).toMatchObject(expected);
+  });
+
+  it('a broken percent sequence in a name keeps its raw text while the rest decodes', () => {
+    const { server } = one(`trojan://pw12@t.example.com:443#${pct('Москва')}%zz%E2%9A`);
+    expect(server?.name).toBe('Москва%zz%E2%9A');
+  });
+
+  it('a link without a name is named host:port (IPv6 in brackets)', () => {
+    expect(one(`vless://${UUID_1}@[2001:db8::1]:443?security=none`).server?.name).toBe('[2001:db8::1]:443');
+  });
+
+  it('notes what it ignored: hysteria2 port hopping and certificate pins', () => {
+    const { server, notes } = one(`hysteria2://pw@hy.example.com:443,20000-30000/?sni=hy.example.com&pinSHA256=AA:BB#hop`);
+    expect(server?.port).toBe(443);
+    expect(notes).toEqual([expect.stringMatching(/port hopping .*using port 443/), expect.stringMatching(/pinSHA256.*ignored/)]);
+  });
+});
+
+const REJECTED: [string, string, RegExp, string?][] = [
+  ['vless without UUID', `vless://@v.example.com:443?security=tls`, /^vless: missing UUID$/],
+  ['vless with a port out of range', `vless://${UUID_1}@v.example.com:70000`, /^vless: port 70000 out of range/, UUID_1],
+  ['vless without a port', `vless://${UUID_1}@v.example.com?security=tls`, /^vless: missing port$/, UUID_1],
+  ['vless with a cut-off UUID', `vless://a7e505a9-d63f-48ac-92f3@v.example.com:443`, /^vless: the UUID is malformed/],
+  ['vless with a space in the UUID', `vless://${pct('a7e505a9 d63f')}@v.example.com:443`, /^vless: the UUID is malformed/],
+  ['vless REALITY without a public key', `vless://${UUID_1}@v.example.com:443?security=reality&sni=x.com`, /^vless: REALITY without a public key/, UUID_1],
+  ['vless with an unknown transport', `vless://${UUID_1}@v.example.com:443?type=carrier-pigeon`, /^vless: unknown transport "carrier-pigeon"/, UUID_1],
+  ['vless with an unknown security', `vless://${UUID_1}@v.example.com:443?security=rot13`, /^vless: unknown security "rot13"/, UUID_1],
+  ['vless with no host', `vless://${UUID_1}@:443`, /^vless: missing server address$/, UUID_1],
+  ['vless with a space in the host', `vless://${UUID_1}@bad host.com:443`, /^vless: "bad host.com" is not a host name/, UUID_1],
+  ['vless with a non-numeric port', `vless://${UUID_1}@v.example.com:https`, /^vless: port "https" is not a number$/, UUID_1],
+  ['trojan without a password', `trojan://@t.example.com:443`, /^trojan: missing password$/],
+  ['vmess whose payload is not base64', `vmess://this is not base64!`, /^vmess: the payload is neither base64/],
+  ['vmess whose JSON is broken', `vmess://${b64('{"add":"x.com","port":"443",')}`, /^vmess: the base64 payload is not valid JSON$/],
+  ['vmess JSON without id', `vmess://${b64(JSON.stringify({ v: '2', ps: 'x', add: 'x.example.com', port: '443' }))}`, /^vmess: missing UUID$/],
+  ['vmess JSON with port 0', `vmess://${b64(JSON.stringify({ add: 'x.example.com', port: 0, id: UUID_2 }))}`, /^vmess: port 0 out of range/, UUID_2],
+  ['ss whose user info is not method:password', `ss://${b64url('nocolonhere')}@s.example.com:8388`, /^ss: the user info is neither base64 nor method:password$/],
+  ['ss 2022 with a key of the wrong size', `ss://2022-blake3-aes-256-gcm:${pct(KEY_16)}@s.example.com:443`, /^ss: 2022-blake3-aes-256-gcm needs base64 keys of 32 bytes$/, KEY_16],
+  ['ss legacy base64 without @', `ss://${b64('aes-256-gcm:pass')}#x`, /^ss: the base64 payload is not method:password@host:port$/],
+  ['hysteria2 obfs without its password', `hysteria2://pw@h.example.com:443/?obfs=salamander`, /^hysteria2: obfs salamander without obfs-password$/],
+  ['tuic without a password', `tuic://${UUID_1}@t.example.com:443`, /^tuic: missing password$/, UUID_1],
+  ['wireguard without a public key', `wireguard://${pct(WG_PRIVATE)}@w.example.com:51820?address=10.0.0.2`, /^wireguard: missing public key/, WG_PRIVATE],
+  ['wireguard with a broken private key', `wireguard://tooshort@w.example.com:51820?publickey=${pct(WG_PUBLIC)}&address=10.0.0.2`, /^wireguard: the private key is not a 32-byte base64 key$/, 'tooshort'],
+  ['wireguard without an address', `wireguard://${pct(WG_PRIVATE)}@w.example.com:51820?publickey=${pct(WG_PUBLIC)}`, /^wireguard: missing address/, WG_PRIVATE],
+  ['a subscription URL in a list of links', `https://panel.example.com/sub/8f14e45fceea167a5a36dedd4bea2543`, /^https: a web or subscription address, not a proxy/],
+  ['a web site in a list of links', `https://t.me`, /^https: a web address without a port, not a proxy$/],
+  ['an unknown scheme', `foo://bar`, /^unknown scheme foo:\/\/$/],
+  ['ShadowsocksR', `ssr://${b64url('1.2.3.4:443:origin:aes-256-cfb:plain:cGFzcw/?remarks=eA')}`, /^unknown scheme ssr:\/\/ \(ShadowsocksR is not supported/],
+  ['a line that is no link at all', `STATUS=🚀↑:1.2GB,↓:30GB,TOT:100GB💡Expires:2026-01-01`, /^not a share link/],
+];
+
+describe('share links: rejected entries say why and mask credentials', () => {
+  it.each(REJECTED)('%s', (_title, link, reason, secret) => {
+    const { server, reason: got, excerpt } = one(link);
+    expect(server).toBeUndefined();
+    expect(got).toMatch(reason);
+    expect(excerpt).toBeTruthy();
+    if (secret) expect(excerpt).not.toContain(secret);
+  });
+
+  it('a list keeps the good entries, and reports the bad ones with their 1-based lines', () => {
+    const list = [
+      '# my servers',
+      `vless://${UUID_1}@a.example.com:443?security=tls#A`,
+      '',
+      `vless://${UUID_1}@b.example.com:99999#B`,
+      '   ',
+      `trojan://pw12@c.example.com:443#C`,
+      'garbage line',
+    ].join('\r\n');
+    const result = parseLinkList(list);
+    expect(result.servers.map((s) => s.name)).toEqual(['A', 'C']);
+    expect(result.rejected.map((r) => [r.line, r.reason])).toEqual([
+      [4, 'vless: port 99999 out of range (1–65535)'],
+      [7, 'not a share link (expected scheme://…)'],
+    ]);
+  });
+
+  it('excerpts mask user info, UUIDs, password parameters and opaque base64 payloads', () => {
+    const result = parseLinkList(
+      [
+        `vless://${UUID_1}@v.example.com:1?security=reality`,
+        `hysteria2://topsecret@h.example.com:443/?obfs=salamander&obfs-password=`,
+        `vmess://${b64(JSON.stringify({ add: 'x.example.com', port: 'x', id: UUID_2 }))}`,
+      ].join('\n'),
+    );
+    const excerpts = result.rejected.map((r) => r.excerpt).join(' ');
+    expect(excerpts).not.toContain(UUID_1);
+    expect(excerpts).not.toContain('topsecret');
+    expect(excerpts).not.toContain(b64(JSON.stringify({ add: 'x.example.com', port: 'x', id: UUID_2 })).slice(0, 20));
+    expect(excerpts).toContain('vmess://<base64,');
+  });
+});

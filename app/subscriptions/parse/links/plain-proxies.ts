@@ -1,0 +1,108 @@
+import type { HttpEndpoint, ParsedServer, SocksEndpoint, WireguardEndpoint } from '../../../../shared/domain/server';
+import { buildSecurity, noSecurity, noStreamTransport } from '../stream';
+import { decodeBase64Bytes, decodeBase64Text, decodePercent } from '../text';
+import { checkHost, checkPort, checkWireguardKey, reject } from '../validate';
+import { decodedUserinfo, linkName } from './common';
+import { type LinkParts, param, splitLink } from './split';
+
+/**
+ * `wireguard://privateKey@host:port?publickey=…&address=10.0.0.2/32,fd00::2/128&reserved=1,2,3
+ * &mtu=1280&presharedkey=…#name` (also `wg://`). Addresses without a prefix get /32 or /128.
+ */
+export function parseWireguard(line: string): ParsedServer {
+  const parts = splitLink(line) ?? reject('wireguard: not a link');
+  const q = parts.query;
+  const privateKey = checkWireguardKey('wireguard', 'private key', decodedUserinfo(parts) || param(q, 'privatekey', 'private_key'));
+  const publicKey = checkWireguardKey('wireguard', 'public key (publickey)', param(q, 'publickey', 'public_key', 'peer_public_key', 'pbk'));
+  const address = checkHost('wireguard', parts.host);
+  const port = checkPort('wireguard', parts.port);
+  const localAddresses = wireguardAddresses(param(q, 'address', 'ip', 'local_address'));
+  if (localAddresses.length === 0) return reject('wireguard: missing address (the tunnel IP this side uses)');
+  const endpoint: WireguardEndpoint = {
+    protocol: 'wireguard',
+    address,
+    port,
+    privateKey,
+    publicKey,
+    localAddresses,
+    transport: noStreamTransport(),
+    security: noSecurity(),
+  };
+  const psk = param(q, 'presharedkey', 'pre_shared_key', 'psk');
+  if (psk) endpoint.preSharedKey = checkWireguardKey('wireguard', 'pre-shared key', psk);
+  const reserved = reservedBytes(param(q, 'reserved'));
+  if (reserved) endpoint.reserved = reserved;
+  const mtu = Number(param(q, 'mtu'));
+  if (Number.isInteger(mtu) && mtu >= 576 && mtu <= 65535) endpoint.mtu = mtu;
+  return { name: linkName(parts.fragment, address, port), ...endpoint };
+}
+
+/** "10.0.0.2/32, fd00::2" → CIDR list; brackets dropped; a bare address gets /32 or /128. */
+export function wireguardAddresses(value: unknown): string[] {
+  const items = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+  return items
+    .map((item) => item.trim().replace(/^\[|\]$/g, ''))
+    .filter((item) => item.length > 0 && /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(item))
+    .map((item) => (item.includes('/') ? item : `${item}/${item.includes(':') ? 128 : 32}`));
+}
+
+/** "1,2,3" or base64 of three bytes, or an array of numbers → three bytes; otherwise undefined. */
+export function reservedBytes(value: unknown): number[] | undefined {
+  let bytes: number[] | undefined;
+  if (Array.isArray(value)) bytes = value.map(Number);
+  else if (typeof value === 'string' && value.includes(',')) bytes = value.split(',').map((v) => Number(v.trim()));
+  else if (typeof value === 'string' && value.trim() !== '') {
+    const decoded = decodeBase64Bytes(value.trim());
+    bytes = decoded ? [...decoded] : undefined;
+  }
+  if (!bytes || bytes.length !== 3 || bytes.some((b) => !Number.isInteger(b) || b < 0 || b > 255)) return undefined;
+  return bytes;
+}
+
+/** User info as `user:pass` (percent-encoded) or base64 of it; a lone name is a user without password. */
+function credentials(parts: LinkParts): { username?: string; password?: string } {
+  if (parts.userinfo === null || parts.userinfo === '') return {};
+  let text = decodePercent(parts.userinfo);
+  if (!parts.userinfo.includes(':')) {
+    const decoded = decodeBase64Text(parts.userinfo);
+    if (decoded !== null && decoded.includes(':')) text = decoded;
+  }
+  const colon = text.indexOf(':');
+  const username = colon >= 0 ? text.slice(0, colon) : text;
+  const password = colon >= 0 ? text.slice(colon + 1) : '';
+  const out: { username?: string; password?: string } = {};
+  if (username) out.username = username;
+  if (password) out.password = password;
+  return out;
+}
+
+/** `socks://base64(user:pass)@host:port#name`, `socks5://user:pass@host:port` (port 1080 by default). */
+export function parseSocks(line: string): ParsedServer {
+  const parts = splitLink(line) ?? reject('socks: not a link');
+  const address = checkHost('socks', parts.host);
+  const port = checkPort('socks', parts.port, 1080);
+  const endpoint: SocksEndpoint = { protocol: 'socks', address, port, ...credentials(parts), transport: noStreamTransport(), security: noSecurity() };
+  return { name: linkName(parts.fragment, address, port), ...endpoint };
+}
+
+/**
+ * `http://user:pass@host:port#name` / `https://…` as a proxy. Only an entry of a list of links
+ * gets here; a URL with a path or a query is a subscription or web address, not a proxy, and is
+ * rejected saying so.
+ */
+export function parseHttpProxy(line: string): ParsedServer {
+  const parts = splitLink(line) ?? reject('http: not a link');
+  const label = parts.scheme;
+  if ((parts.path !== '' && parts.path !== '/') || parts.query.size > 0) {
+    return reject(`${label}: a web or subscription address, not a proxy (add it as a subscription URL instead)`);
+  }
+  // A bare https://site.example line (providers add their web site or channel) is no proxy: a
+  // proxy link names its port or its credentials.
+  if (!parts.port && !parts.userinfo) return reject(`${label}: a web address without a port, not a proxy`);
+  const address = checkHost(label, parts.host);
+  const tls = parts.scheme === 'https';
+  const port = checkPort(label, parts.port, tls ? 443 : 80);
+  const security = tls ? buildSecurity(label, 'tls', {}) : noSecurity();
+  const endpoint: HttpEndpoint = { protocol: 'http', address, port, ...credentials(parts), transport: noStreamTransport(), security };
+  return { name: linkName(parts.fragment, address, port), ...endpoint };
+}

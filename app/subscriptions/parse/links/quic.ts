@@ -1,0 +1,78 @@
+import type { Hysteria2Endpoint, ParsedServer, TuicEndpoint } from '../../../../shared/domain/server';
+import { buildSecurity, quicTransport } from '../stream';
+import { isTruthy, splitList } from '../text';
+import { checkHost, checkPort, checkSecret, checkUuid, reject } from '../validate';
+import type { Note } from './common';
+import { decodedUserinfo, linkName } from './common';
+import { param, splitLink } from './split';
+
+/**
+ * `hysteria2://password@host:port/?sni=…&insecure=1&obfs=salamander&obfs-password=…#name`
+ * (also `hy2://`). The port defaults to 443; a port-hopping range (`443,20000-30000`) keeps its
+ * first port, with a note. `pinSHA256` is ignored with a note: the certificate is verified the
+ * normal way instead. Hysteria2 always runs TLS over QUIC.
+ */
+export function parseHysteria2(line: string, note: Note): ParsedServer {
+  const parts = splitLink(line) ?? reject('hysteria2: not a link');
+  const password = decodedUserinfo(parts);
+  const address = checkHost('hysteria2', parts.host);
+  let rawPort = parts.port ?? '';
+  if (/[,-]/.test(rawPort)) {
+    const first = /^\d+/.exec(rawPort)?.[0] ?? '';
+    note(`hysteria2: port hopping (${rawPort.slice(0, 40)}) is not supported; using port ${first || '443'}`);
+    rawPort = first;
+  }
+  const port = checkPort('hysteria2', rawPort, 443);
+  if (param(parts.query, 'mport')) note('hysteria2: port hopping (mport) is not supported; using the main port');
+  const q = parts.query;
+  const security = buildSecurity('hysteria2', 'tls', {
+    sni: param(q, 'sni', 'peer'),
+    alpn: splitList(param(q, 'alpn') ?? ''),
+    allowInsecure: isTruthy(param(q, 'insecure', 'allowinsecure', 'allow_insecure')),
+  });
+  if (param(q, 'pinsha256')) note('hysteria2: the certificate pin (pinSHA256) is ignored; the certificate is verified normally');
+  const endpoint: Hysteria2Endpoint = { protocol: 'hysteria2', address, port, password, transport: quicTransport(), security };
+  const obfsType = param(q, 'obfs');
+  if (obfsType && obfsType.toLowerCase() !== 'none') {
+    const obfsPassword = param(q, 'obfs-password', 'obfs_password', 'obfspassword');
+    if (!obfsPassword) return reject(`hysteria2: obfs ${obfsType} without obfs-password`);
+    endpoint.obfs = { type: obfsType.toLowerCase(), password: obfsPassword };
+  }
+  const up = mbps(param(q, 'up', 'upmbps'));
+  const down = mbps(param(q, 'down', 'downmbps'));
+  if (up !== undefined) endpoint.upMbps = up;
+  if (down !== undefined) endpoint.downMbps = down;
+  return { name: linkName(parts.fragment, address, port), ...endpoint };
+}
+
+/** "100", "100 mbps", "100Mbps" → 100; anything else → undefined. */
+export function mbps(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(mbps)?\s*$/i.exec(value);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** `tuic://uuid:password@host:port?congestion_control=bbr&udp_relay_mode=native&alpn=h3&sni=…#name` */
+export function parseTuic(line: string): ParsedServer {
+  const parts = splitLink(line) ?? reject('tuic: not a link');
+  const userinfo = decodedUserinfo(parts);
+  const colon = userinfo.indexOf(':');
+  const uuid = checkUuid('tuic', colon >= 0 ? userinfo.slice(0, colon) : userinfo);
+  const password = checkSecret('tuic', 'password', colon >= 0 ? userinfo.slice(colon + 1) : '');
+  const address = checkHost('tuic', parts.host);
+  const port = checkPort('tuic', parts.port);
+  const q = parts.query;
+  const disableSni = isTruthy(param(q, 'disable_sni'));
+  const security = buildSecurity('tuic', 'tls', {
+    sni: disableSni ? undefined : param(q, 'sni', 'peer'),
+    alpn: splitList(param(q, 'alpn') ?? ''),
+    allowInsecure: isTruthy(param(q, 'allow_insecure', 'allowinsecure', 'insecure')),
+  });
+  const endpoint: TuicEndpoint = { protocol: 'tuic', address, port, uuid, password, transport: quicTransport(), security };
+  const congestion = param(q, 'congestion_control', 'congestion-controller', 'congestion');
+  const relay = param(q, 'udp_relay_mode', 'udp-relay-mode');
+  if (congestion) endpoint.congestionControl = congestion.toLowerCase();
+  if (relay) endpoint.udpRelayMode = relay.toLowerCase();
+  return { name: linkName(parts.fragment, address, port), ...endpoint };
+}

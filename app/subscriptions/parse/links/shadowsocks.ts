@@ -1,0 +1,115 @@
+import type { ParsedServer, ShadowsocksEndpoint } from '../../../../shared/domain/server';
+import { noSecurity, noStreamTransport } from '../stream';
+import { cleanName, decodeBase64Bytes, decodeBase64Text, decodePercent } from '../text';
+import { checkHost, checkPort, reject } from '../validate';
+import type { Note } from './common';
+import { linkName } from './common';
+import { param, parseQuery, splitHostPort } from './split';
+
+/**
+ * `ss://` in its three shapes:
+ * - SIP002 with base64url user info: `ss://base64(method:password)@host:port/?plugin=…#name`;
+ * - SIP002 with plain, percent-encoded user info (required for 2022 ciphers, whose password may
+ *   be `serverKey:userKey`): `ss://2022-blake3-aes-256-gcm:k1%3D:k2%3D@host:port#name`;
+ * - legacy whole-base64: `ss://base64(method:password@host:port)#name`.
+ * `?plugin=obfs-local;obfs=http;obfs-host=…` becomes a SIP003 plugin; Shadowrocket's
+ * `?obfs=wss&obfsParam=host&path=/p` is the v2ray-plugin it means.
+ */
+export function parseShadowsocks(line: string, note: Note): ParsedServer {
+  let rest = line.slice(line.indexOf('://') + 3);
+  let fragment: string | null = null;
+  const hashAt = rest.indexOf('#');
+  if (hashAt >= 0) {
+    fragment = rest.slice(hashAt + 1);
+    rest = rest.slice(0, hashAt);
+  }
+  let queryText = '';
+  const queryAt = rest.indexOf('?');
+  if (queryAt >= 0) {
+    queryText = rest.slice(queryAt + 1);
+    rest = rest.slice(0, queryAt);
+  }
+  rest = rest.replace(/\/+$/, '');
+
+  let credentials: string;
+  let hostPortText: string;
+  if (rest.includes('@')) {
+    const at = rest.lastIndexOf('@');
+    credentials = userinfoText(rest.slice(0, at));
+    hostPortText = rest.slice(at + 1).split('/', 1)[0] ?? '';
+  } else {
+    const decoded = decodeBase64Text(decodePercent(rest));
+    if (decoded === null) return reject('ss: neither method:password@host:port nor its base64');
+    const text = decoded.trim();
+    const at = text.lastIndexOf('@');
+    if (at < 0) return reject('ss: the base64 payload is not method:password@host:port');
+    credentials = text.slice(0, at);
+    hostPortText = text.slice(at + 1).split(/[/?]/, 1)[0] ?? '';
+  }
+
+  const colon = credentials.indexOf(':');
+  if (colon < 0) return reject('ss: the user info is not method:password');
+  const method = credentials.slice(0, colon).trim().toLowerCase();
+  const password = credentials.slice(colon + 1);
+  if (!/^[a-z0-9][a-z0-9._-]{0,40}$/.test(method)) return reject(`ss: "${method.slice(0, 30)}" is not a cipher name`);
+  if (password === '' && method !== 'none' && method !== 'plain') return reject('ss: missing password');
+  if (method.startsWith('2022-')) checkKeys2022(method, password);
+
+  const { host, port: rawPort } = splitHostPort(hostPortText);
+  const address = checkHost('ss', host);
+  const port = checkPort('ss', rawPort);
+  const endpoint: ShadowsocksEndpoint = {
+    protocol: 'shadowsocks',
+    address,
+    port,
+    method,
+    password,
+    transport: noStreamTransport(),
+    security: noSecurity(),
+  };
+  const query = parseQuery(queryText);
+  const plugin = pluginOf(query);
+  if (plugin) endpoint.plugin = plugin;
+  else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
+  const remarks = param(query, 'remarks');
+  const name = fragment === null && remarks ? cleanName(remarks) : '';
+  return { name: name || linkName(fragment, address, port), ...endpoint };
+}
+
+/** SIP002 user info: plain `method:password` (percent-encoded) or base64url of it. */
+function userinfoText(raw: string): string {
+  const plain = decodePercent(raw);
+  if (plain.includes(':')) return plain;
+  const decoded = decodeBase64Text(plain);
+  if (decoded === null || !decoded.includes(':')) return reject('ss: the user info is neither base64 nor method:password');
+  return decoded;
+}
+
+/** 2022 ciphers take base64 keys of a fixed size (16 bytes for aes-128, else 32), `:`-joined for multi-user. */
+function checkKeys2022(method: string, password: string): void {
+  const size = method.includes('aes-128') ? 16 : 32;
+  for (const key of password.split(':')) {
+    const bytes = decodeBase64Bytes(key);
+    if (!bytes || bytes.length !== size) return reject(`ss: ${method} needs base64 keys of ${size} bytes`);
+  }
+}
+
+function pluginOf(query: Map<string, string>): ShadowsocksEndpoint['plugin'] | undefined {
+  const plugin = param(query, 'plugin');
+  if (plugin) {
+    const semi = plugin.indexOf(';');
+    const name = (semi >= 0 ? plugin.slice(0, semi) : plugin).trim();
+    return name ? { name, options: semi >= 0 ? plugin.slice(semi + 1).trim() : '' } : undefined;
+  }
+  const obfs = param(query, 'obfs')?.toLowerCase();
+  const host = param(query, 'obfsparam');
+  if (obfs === 'http' || obfs === 'tls') {
+    return { name: 'obfs-local', options: [`obfs=${obfs}`, host ? `obfs-host=${host}` : ''].filter(Boolean).join(';') };
+  }
+  if (obfs === 'websocket' || obfs === 'ws' || obfs === 'wss') {
+    const path = param(query, 'path');
+    const options = ['mode=websocket', obfs === 'wss' || param(query, 'tls') === '1' ? 'tls' : '', host ? `host=${host}` : '', path ? `path=${path}` : ''];
+    return { name: 'v2ray-plugin', options: options.filter(Boolean).join(';') };
+  }
+  return undefined;
+}

@@ -1,0 +1,208 @@
+import type { ParsedServer, SecurityType, VmessEndpoint } from '../../../../shared/domain/server';
+import { buildSecurity, buildTransport, networkOf, securityTypeOf } from '../stream';
+import { cleanName, decodeBase64Text, decodePercent, isTruthy, splitList, str } from '../text';
+import { checkHost, checkPort, checkUuid, reject } from '../validate';
+import { decodedUserinfo, linkName, streamFromQuery } from './common';
+import { param, parseQuery, splitLink } from './split';
+
+/**
+ * vmess links come in four shapes, told apart by what follows `vmess://`:
+ * 1. base64 of a JSON object (the common one): `{v,ps,add,port,id,aid,scy,net,type,host,path,tls,
+ *    sni,alpn,fp}`, numbers written as strings or as numbers;
+ * 2. base64 of `cipher:uuid@host:port`, then `?remarks=…&obfs=websocket&obfsParam=…&path=…&tls=1
+ *    &peer=…&alterId=0` (the Shadowrocket / "VmessV1" shape; VmessV1 also names them network,
+ *    wsPath, wsHost, h2Path, h2Host, kcpHeader, quicSecurity, quicKey, quicHeader, tlsServer);
+ * 3. base64 of `name = vmess, host, port, cipher, "uuid", over-tls=true, obfs=ws, …` (Quantumult);
+ * 4. a plain URL `uuid@host:port?type=…&security=…#name`, parameters as vless.
+ */
+export function parseVmess(line: string): ParsedServer {
+  const rest = line.slice(line.indexOf('://') + 3);
+  const beforeQuery = rest.split(/[?#]/, 1)[0] ?? '';
+  if (beforeQuery.includes('@')) return parseVmessUrl(line);
+  const decoded = decodeBase64Text(beforeQuery);
+  if (decoded === null) return reject('vmess: the payload is neither base64 nor uuid@host:port');
+  const text = decoded.trim();
+  if (text.startsWith('{')) return parseVmessJson(text);
+  if (/=\s*vmess\s*,/i.test(text)) return parseVmessQuantumult(text);
+  if (text.includes('@')) return parseVmessShadowrocket(text, rest.slice(beforeQuery.length));
+  return reject('vmess: the base64 payload is not a JSON object or cipher:uuid@host:port');
+}
+
+function parseVmessJson(text: string): ParsedServer {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return reject('vmess: the base64 payload is not valid JSON');
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return reject('vmess: the base64 payload is not a JSON object');
+  const o = data as Record<string, unknown>;
+  const uuid = checkUuid('vmess', o.id);
+  const address = checkHost('vmess', o.add);
+  const port = checkPort('vmess', o.port);
+  const network = networkOf('vmess', str(o.net));
+  const type = str(o.type);
+  const host = str(o.host);
+  const path = str(o.path);
+  const transport = buildTransport(network, {
+    path: network === 'kcp' || network === 'quic' ? undefined : path,
+    host: network === 'quic' ? undefined : host,
+    serviceName: network === 'grpc' ? path : undefined,
+    mode: type === 'none' ? undefined : type,
+    headerType: type,
+    seed: network === 'kcp' ? path : undefined,
+    quicSecurity: network === 'quic' ? host : undefined,
+    quicKey: network === 'quic' ? path : undefined,
+  });
+  const tls = typeof o.tls === 'boolean' ? (o.tls ? 'tls' : 'none') : str(o.tls);
+  const securityType = securityTypeOf('vmess', tls, 'none');
+  const security = buildSecurity('vmess', securityType, {
+    sni: str(o.sni),
+    alpn: splitList(o.alpn),
+    fingerprint: str(o.fp),
+    allowInsecure: isTruthy(o.allowInsecure) || isTruthy(o.insecure) || isTruthy(o['skip-cert-verify']),
+    publicKey: str(o.pbk),
+    shortId: str(o.sid),
+    spiderX: str(o.spx),
+  });
+  const endpoint: VmessEndpoint = {
+    protocol: 'vmess',
+    address,
+    port,
+    uuid,
+    alterId: alterIdOf(o.aid),
+    cipher: cipherOf(str(o.scy) || str(o.security)),
+    transport,
+    security,
+  };
+  return { name: cleanName(str(o.ps)) || linkName(null, address, port), ...endpoint };
+}
+
+function parseVmessShadowrocket(text: string, after: string): ParsedServer {
+  const at = text.lastIndexOf('@');
+  const credentials = text.slice(0, at);
+  const colon = credentials.indexOf(':');
+  if (colon < 0) return reject('vmess: the payload is not cipher:uuid@host:port');
+  const hostAndPort = text.slice(at + 1).trim();
+  const portColon = hostAndPort.lastIndexOf(':');
+  const address = checkHost('vmess', portColon >= 0 ? hostAndPort.slice(0, portColon) : hostAndPort);
+  const port = checkPort('vmess', portColon >= 0 ? hostAndPort.slice(portColon + 1) : '');
+  const uuid = checkUuid('vmess', credentials.slice(colon + 1));
+  const hashAt = after.indexOf('#');
+  const queryText = (hashAt >= 0 ? after.slice(0, hashAt) : after).replace(/^\?/, '');
+  const q = parseQuery(queryText);
+  const obfs = (param(q, 'obfs', 'network') ?? 'none').toLowerCase();
+  const networkName = obfs === 'websocket' ? 'ws' : obfs === 'http' ? 'tcp' : obfs;
+  const network = networkOf('vmess', networkName);
+  const obfsHost = hostFromObfsParam(param(q, 'obfsparam'));
+  const transport = buildTransport(network, {
+    path: param(q, 'path', 'wspath', 'h2path'),
+    host: obfsHost ?? param(q, 'wshost', 'h2host', 'host'),
+    serviceName: param(q, 'path', 'servicename'),
+    headerType: obfs === 'http' ? 'http' : param(q, 'kcpheader', 'quicheader', 'headertype'),
+    quicSecurity: param(q, 'quicsecurity'),
+    quicKey: param(q, 'quickey'),
+    seed: param(q, 'seed'),
+  });
+  const securityType: SecurityType = isTruthy(param(q, 'tls')) ? 'tls' : securityTypeOf('vmess', param(q, 'security'), 'none');
+  const security = buildSecurity('vmess', securityType, {
+    sni: param(q, 'peer', 'sni', 'tlsserver'),
+    alpn: splitList(param(q, 'alpn') ?? ''),
+    fingerprint: param(q, 'fp'),
+    allowInsecure: isTruthy(param(q, 'allowinsecure', 'tlsallowinsecure', 'insecure')),
+    publicKey: param(q, 'pbk'),
+    shortId: param(q, 'sid'),
+  });
+  const endpoint: VmessEndpoint = {
+    protocol: 'vmess',
+    address,
+    port,
+    uuid,
+    alterId: alterIdOf(param(q, 'alterid', 'aid')),
+    cipher: cipherOf(credentials.slice(0, colon)),
+    transport,
+    security,
+  };
+  const remarks = param(q, 'remarks', 'remark');
+  const name = remarks ? cleanName(remarks) : hashAt >= 0 ? cleanName(decodePercent(after.slice(hashAt + 1))) : '';
+  return { name: name || linkName(null, address, port), ...endpoint };
+}
+
+/** obfsParam is either a host name or JSON such as {"Host":"cdn.example.com"}. */
+function hostFromObfsParam(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (value.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(value) as Record<string, unknown>;
+      return str(parsed.Host ?? parsed.host) || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return value;
+}
+
+/** `name = vmess, host, port, cipher, "uuid", over-tls=true, tls-host=…, obfs=ws, obfs-path="/p", obfs-header="Host: h[Rr][Nn]…"` */
+function parseVmessQuantumult(text: string): ParsedServer {
+  const eq = text.indexOf('=');
+  const name = cleanName(text.slice(0, eq));
+  const fields = text
+    .slice(eq + 1)
+    .split(',')
+    .map((f) => f.trim());
+  const [, rawHost, rawPort, rawCipher, rawUuid] = fields;
+  const unquote = (v: string | undefined) => (v ?? '').replace(/^"|"$/g, '').trim();
+  const options = new Map<string, string>();
+  for (const field of fields.slice(5)) {
+    const at = field.indexOf('=');
+    if (at > 0) options.set(field.slice(0, at).trim().toLowerCase(), unquote(field.slice(at + 1)));
+  }
+  const address = checkHost('vmess', unquote(rawHost));
+  const port = checkPort('vmess', unquote(rawPort));
+  const uuid = checkUuid('vmess', unquote(rawUuid));
+  const obfs = options.get('obfs') ?? 'none';
+  const network = networkOf('vmess', obfs === 'websocket' ? 'ws' : obfs === 'http' ? 'tcp' : obfs);
+  const headerHost = /Host:\s*([^[\s]+)/i.exec(options.get('obfs-header') ?? '')?.[1];
+  const transport = buildTransport(network, {
+    path: options.get('obfs-path'),
+    host: headerHost,
+    headerType: obfs === 'http' ? 'http' : undefined,
+  });
+  const overTls = isTruthy(options.get('over-tls'));
+  const security = buildSecurity('vmess', overTls ? 'tls' : 'none', {
+    sni: options.get('tls-host'),
+    allowInsecure: options.get('certificate') === '0',
+  });
+  const endpoint: VmessEndpoint = { protocol: 'vmess', address, port, uuid, alterId: 0, cipher: cipherOf(unquote(rawCipher)), transport, security };
+  return { name: name || linkName(null, address, port), ...endpoint };
+}
+
+/** `vmess://uuid@host:port?type=ws&security=tls&encryption=auto#name` (the URL-style share link). */
+function parseVmessUrl(line: string): ParsedServer {
+  const parts = splitLink(line) ?? reject('vmess: not a link');
+  const uuid = checkUuid('vmess', decodedUserinfo(parts));
+  const address = checkHost('vmess', parts.host);
+  const port = checkPort('vmess', parts.port);
+  const { transport, security } = streamFromQuery('vmess', parts.query, 'none');
+  const endpoint: VmessEndpoint = {
+    protocol: 'vmess',
+    address,
+    port,
+    uuid,
+    alterId: alterIdOf(param(parts.query, 'aid', 'alterid')),
+    cipher: cipherOf(param(parts.query, 'encryption', 'scy', 'cipher') ?? ''),
+    transport,
+    security,
+  };
+  return { name: linkName(parts.fragment, address, port), ...endpoint };
+}
+
+function alterIdOf(raw: unknown): number {
+  const n = Number(str(raw));
+  return Number.isInteger(n) && n >= 0 && n <= 65535 ? n : 0;
+}
+
+function cipherOf(raw: string): string {
+  const cipher = raw.trim().toLowerCase();
+  return /^[a-z0-9-]{1,40}$/.test(cipher) ? cipher : 'auto';
+}

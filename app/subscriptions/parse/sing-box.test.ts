@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { parseSubscription } from './index';
+
+const UUID_1 = 'a7e505a9-d63f-48ac-92f3-85ebcd7d7018';
+const UUID_2 = 'ca578b3b-38d5-4ec0-b9de-9af751aa5146';
+const PBK = '58n0Yz_zrK8EhIvLN8MRX-_f0hjqGJRoI3vvVoVhemA';
+const KEY_32 = 'sL8zmnxyjPS/2yCNOjGTYE+MNT0d1n7qyX5MTGyjmPQ=';
+const WG_PRIVATE = 'AN0uPeVcrocvIXzzOfHKS+GOWYIK4+ryYpzqA+ExEWs=';
+const WG_PUBLIC = 'bmXOC+F1FxEMF9dyiK2H5/1SUtzH0JuVo51h2wPfgyo=';
+
+/** A sing-box client config as subscription converters emit it. */
+const CONFIG = {
+  log: { level: 'warn' },
+  outbounds: [
+    { type: 'selector', tag: 'proxy', outbounds: ['auto', '🇩🇪 Reality', 'vmess-ws'] },
+    { type: 'urltest', tag: 'auto', outbounds: ['🇩🇪 Reality', 'vmess-ws'] },
+    {
+      type: 'vless',
+      tag: '🇩🇪 Reality',
+      server: '91.107.130.12',
+      server_port: 443,
+      uuid: UUID_1,
+      flow: 'xtls-rprx-vision',
+      tls: { enabled: true, server_name: 'www.speedtest.net', utls: { enabled: true, fingerprint: 'chrome' }, reality: { enabled: true, public_key: PBK, short_id: '6ba851' } },
+    },
+    {
+      type: 'vmess',
+      tag: 'vmess-ws',
+      server: 'cdn.example.com',
+      server_port: 443,
+      uuid: UUID_2,
+      security: 'auto',
+      alter_id: 0,
+      tls: { enabled: true, server_name: 'cdn.example.com', insecure: true, alpn: ['http/1.1'] },
+      transport: { type: 'ws', path: '/vm', headers: { Host: 'cdn.example.com' } },
+    },
+    {
+      type: 'trojan',
+      tag: 'trojan-grpc',
+      server: 'tr.example.net',
+      server_port: 2096,
+      password: 'tr-secret',
+      tls: { enabled: true, server_name: 'tr.example.net' },
+      transport: { type: 'grpc', service_name: 'tr' },
+    },
+    { type: 'shadowsocks', tag: 'ss-2022', server: '198.51.100.4', server_port: 8388, method: '2022-blake3-aes-256-gcm', password: KEY_32 },
+    {
+      type: 'hysteria2',
+      tag: 'hy2',
+      server: 'hy.example.com',
+      server_port: 8443,
+      password: 'hy-secret',
+      up_mbps: 50,
+      down_mbps: 200,
+      obfs: { type: 'salamander', password: 'obfs-secret' },
+      tls: { enabled: true, server_name: 'hy.example.com', alpn: ['h3'] },
+    },
+    {
+      type: 'tuic',
+      tag: 'tuic',
+      server: 'tuic.example.com',
+      server_port: 443,
+      uuid: UUID_1,
+      password: 'tuic-secret',
+      congestion_control: 'bbr',
+      udp_relay_mode: 'quic',
+      tls: { enabled: true, server_name: 'tuic.example.com', alpn: ['h3'] },
+    },
+    {
+      type: 'wireguard',
+      tag: 'wg-legacy',
+      server: '162.159.192.1',
+      server_port: 2408,
+      local_address: ['172.16.0.2/32', '2606:4700:110:8f81::2/128'],
+      private_key: WG_PRIVATE,
+      peer_public_key: WG_PUBLIC,
+      reserved: [1, 2, 3],
+      mtu: 1280,
+    },
+    { type: 'socks', tag: 'socks', server: '127.0.0.1', server_port: 1080, version: '5', username: 'u', password: 'socks-secret' },
+    { type: 'http', tag: 'https-proxy', server: 'proxy.example.com', server_port: 8443, tls: { enabled: true } },
+    {
+      type: 'vless',
+      tag: 'plain-http',
+      server: 'h.example.com',
+      server_port: 80,
+      uuid: UUID_2,
+      transport: { type: 'http', host: ['www.bing.com'], path: '/' },
+    },
+    {
+      type: 'vless',
+      tag: 'chained',
+      server: 'exit.example.com',
+      server_port: 443,
+      uuid: UUID_2,
+      detour: 'trojan-grpc',
+      tls: { enabled: true },
+      transport: { type: 'httpupgrade', path: '/up', host: 'exit.example.com' },
+    },
+    { type: 'vless', tag: 'via-group', server: 'g.example.com', server_port: 443, uuid: UUID_2, detour: 'auto' },
+    { type: 'naive', tag: 'naive', server: 'n.example.com', server_port: 443, username: 'x', password: 'y' },
+    { type: 'direct', tag: 'direct' },
+    { type: 'block', tag: 'block' },
+    { type: 'dns', tag: 'dns-out' },
+  ],
+  endpoints: [
+    {
+      type: 'wireguard',
+      tag: 'wg-endpoint',
+      address: ['10.0.0.2/32'],
+      private_key: WG_PRIVATE,
+      mtu: 1420,
+      peers: [{ address: 'wg.example.com', port: 51820, public_key: WG_PUBLIC, allowed_ips: ['0.0.0.0/0'], reserved: [0, 0, 0] }],
+    },
+  ],
+};
+
+describe('sing-box JSON configs', () => {
+  const result = parseSubscription(JSON.stringify(CONFIG));
+
+  it('takes every server outbound and endpoint, skipping selector / urltest / direct / block / dns', () => {
+    expect(result.format).toBe('sing-box-json');
+    expect(result.servers.map((s) => s.name)).toEqual([
+      '🇩🇪 Reality',
+      'vmess-ws',
+      'trojan-grpc',
+      'ss-2022',
+      'hy2',
+      'tuic',
+      'wg-legacy',
+      'socks',
+      'https-proxy',
+      'plain-http',
+      'chained',
+      'wg-endpoint',
+    ]);
+  });
+
+  it('maps tls, utls, reality and every transport', () => {
+    const byName = new Map(result.servers.map((s) => [s.name, s]));
+    expect(byName.get('🇩🇪 Reality')).toMatchObject({
+      protocol: 'vless',
+      flow: 'xtls-rprx-vision',
+      transport: { network: 'tcp' },
+      security: { type: 'reality', sni: 'www.speedtest.net', fingerprint: 'chrome', publicKey: PBK, shortId: '6ba851' },
+    });
+    expect(byName.get('vmess-ws')).toMatchObject({ transport: { network: 'ws', path: '/vm', host: 'cdn.example.com' }, security: { type: 'tls', allowInsecure: true, alpn: ['http/1.1'] } });
+    expect(byName.get('trojan-grpc')).toMatchObject({ password: 'tr-secret', transport: { network: 'grpc', serviceName: 'tr' } });
+    expect(byName.get('ss-2022')).toMatchObject({ method: '2022-blake3-aes-256-gcm', password: KEY_32 });
+    expect(byName.get('hy2')).toMatchObject({ protocol: 'hysteria2', upMbps: 50, downMbps: 200, obfs: { type: 'salamander', password: 'obfs-secret' }, security: { type: 'tls', alpn: ['h3'] } });
+    expect(byName.get('tuic')).toMatchObject({ congestionControl: 'bbr', udpRelayMode: 'quic', password: 'tuic-secret' });
+    expect(byName.get('wg-legacy')).toMatchObject({ address: '162.159.192.1', port: 2408, localAddresses: ['172.16.0.2/32', '2606:4700:110:8f81::2/128'], reserved: [1, 2, 3], mtu: 1280 });
+    expect(byName.get('wg-endpoint')).toMatchObject({ address: 'wg.example.com', port: 51820, publicKey: WG_PUBLIC, localAddresses: ['10.0.0.2/32'], reserved: [0, 0, 0], mtu: 1420 });
+    expect(byName.get('socks')).toMatchObject({ protocol: 'socks', username: 'u', password: 'socks-secret' });
+    expect(byName.get('https-proxy')).toMatchObject({ protocol: 'http', security: { type: 'tls' } });
+    // sing-box's "http" transport is plain HTTP/1.1 without TLS: the tcp header obfuscation.
+    expect(byName.get('plain-http')).toMatchObject({ transport: { network: 'tcp', headerType: 'http', host: 'www.bing.com', path: '/' } });
+    expect(byName.get('chained')).toMatchObject({ viaName: 'trojan-grpc', transport: { network: 'httpupgrade', path: '/up' } });
+  });
+
+  it('rejects a detour through a group and an unsupported type, by item position', () => {
+    expect(result.rejected.map((r) => [r.line, r.reason])).toEqual([
+      [14, 'dials through "auto", a group of servers; chains through groups are not supported'],
+      [15, 'sing-box: outbound type "naive" is not supported'],
+    ]);
+    expect(result.rejected.map((r) => r.excerpt).join(' ')).not.toContain(UUID_2);
+  });
+
+  it('a bare array of outbounds is read as one config', () => {
+    const bare = parseSubscription(JSON.stringify([{ type: 'trojan', tag: 't', server: 't.example.com', server_port: 443, password: 'pw', tls: { enabled: true } }]));
+    expect(bare.format).toBe('sing-box-json');
+    expect(bare.servers[0]).toMatchObject({ name: 't', security: { type: 'tls' } });
+  });
+});

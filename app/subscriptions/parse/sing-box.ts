@@ -1,0 +1,215 @@
+import type { Endpoint, ParsedServer, Security, Transport } from '../../../shared/domain/server';
+import { hostPort } from '../../../shared/domain/server';
+import { mbps } from './links/quic';
+import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
+import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
+import { asArray, asObject, cleanName, maskedObjectExcerpt, splitList, str } from './text';
+import type { ConfigScope, FormatOutput, NonServerKind } from './types';
+import { EntryError, checkHost, checkPort, checkSecret, checkUuid, checkWireguardKey, reject } from './validate';
+
+type Json = Record<string, unknown>;
+
+const NON_SERVERS: Record<string, NonServerKind> = {
+  selector: 'group',
+  urltest: 'group',
+  direct: 'direct',
+  block: 'block',
+  dns: 'block',
+};
+
+/**
+ * sing-box JSON: `outbounds` of type vmess, vless, trojan, shadowsocks, hysteria2, tuic,
+ * wireguard, socks, http (and WireGuard `endpoints`, sing-box 1.11+), with `tls` and
+ * `transport`; `detour` is a chain. selector / urltest / direct / block / dns are skipped. The
+ * name is the tag. Item numbers: position in `outbounds` (then `endpoints`), or the config's
+ * position in an array of configs.
+ */
+export function parseSingBoxConfigs(configs: Json[], isArray: boolean): FormatOutput {
+  const out: FormatOutput = { scopes: [], rejected: [], notes: [] };
+  configs.forEach((config, configIndex) => {
+    const items = [...asArray(config.outbounds), ...asArray(config.endpoints)];
+    const scope: ConfigScope = { entries: [], others: new Map() };
+    items.forEach((raw, index) => {
+      const item = asObject(raw);
+      const type = str(item.type).toLowerCase();
+      const tag = str(item.tag);
+      const line = isArray ? configIndex + 1 : index + 1;
+      const skipped = NON_SERVERS[type];
+      if (skipped) {
+        if (tag) scope.others.set(tag, skipped);
+        return;
+      }
+      const excerpt = maskedObjectExcerpt(raw);
+      try {
+        const endpoint = singBoxEndpoint(type, item, (note) => out.notes.push({ line, note, excerpt }));
+        const server: ParsedServer = { name: cleanName(tag) || hostPort(endpoint.address, endpoint.port), ...endpoint };
+        const via = str(item.detour);
+        scope.entries.push({ server, line, excerpt, ref: tag || null, via: via || null });
+      } catch (error) {
+        if (tag) scope.others.set(tag, 'unsupported');
+        const reason = error instanceof EntryError ? error.reason : `sing-box: could not be read (${String(error)})`;
+        out.rejected.push({ line, reason, excerpt });
+      }
+    });
+    out.scopes.push(scope);
+  });
+  return out;
+}
+
+function singBoxEndpoint(type: string, o: Json, note: (n: string) => void): Endpoint {
+  const label = type || 'sing-box';
+  const server = () => ({ address: checkHost(label, o.server), port: checkPort(label, o.server_port) });
+  switch (type) {
+    case 'vmess': {
+      const alterId = Number(str(o.alter_id));
+      return {
+        protocol: 'vmess',
+        ...server(),
+        uuid: checkUuid(label, o.uuid),
+        alterId: Number.isInteger(alterId) && alterId >= 0 ? alterId : 0,
+        cipher: str(o.security).toLowerCase() || 'auto',
+        ...stream(label, o),
+      };
+    }
+    case 'vless': {
+      const flow = str(o.flow);
+      return { protocol: 'vless', ...server(), uuid: checkUuid(label, o.uuid), encryption: 'none', ...(flow ? { flow } : {}), ...stream(label, o) };
+    }
+    case 'trojan':
+      return { protocol: 'trojan', ...server(), password: checkSecret(label, 'password', o.password), ...stream(label, o) };
+    case 'shadowsocks': {
+      const method = str(o.method).toLowerCase();
+      if (!method) return reject('shadowsocks: missing method');
+      const password = str(o.password);
+      if (!password && method !== 'none') return reject('shadowsocks: missing password');
+      const plugin = str(o.plugin);
+      return {
+        protocol: 'shadowsocks',
+        ...server(),
+        method,
+        password,
+        ...(plugin ? { plugin: { name: plugin, options: str(o.plugin_opts) } } : {}),
+        transport: noStreamTransport(),
+        security: noSecurity(),
+      };
+    }
+    case 'hysteria2': {
+      if (asArray(o.server_ports).length > 0) note('hysteria2: port hopping (server_ports) is not supported; using server_port');
+      const obfs = asObject(o.obfs);
+      const up = mbps(o.up_mbps);
+      const down = mbps(o.down_mbps);
+      const obfsType = str(obfs.type);
+      return {
+        protocol: 'hysteria2',
+        ...server(),
+        password: str(o.password),
+        ...(obfsType ? { obfs: { type: obfsType, password: checkSecret(label, 'obfs password', obfs.password) } } : {}),
+        ...(up !== undefined ? { upMbps: up } : {}),
+        ...(down !== undefined ? { downMbps: down } : {}),
+        transport: quicTransport(),
+        security: tlsOf(label, asObject(o.tls), true),
+      };
+    }
+    case 'tuic': {
+      const congestion = str(o.congestion_control);
+      const relay = str(o.udp_relay_mode);
+      return {
+        protocol: 'tuic',
+        ...server(),
+        uuid: checkUuid(label, o.uuid),
+        password: checkSecret(label, 'password', o.password),
+        ...(congestion ? { congestionControl: congestion } : {}),
+        ...(relay ? { udpRelayMode: relay } : {}),
+        transport: quicTransport(),
+        security: tlsOf(label, asObject(o.tls), true),
+      };
+    }
+    case 'wireguard':
+      return wireguard(label, o);
+    case 'socks':
+    case 'http': {
+      const username = str(o.username);
+      const password = str(o.password);
+      return {
+        protocol: type,
+        ...server(),
+        ...(username ? { username } : {}),
+        ...(password ? { password } : {}),
+        transport: noStreamTransport(),
+        security: type === 'http' ? tlsOf(label, asObject(o.tls), false) : noSecurity(),
+      };
+    }
+    case '':
+      return reject('sing-box: outbound without a type');
+    default:
+      return reject(`sing-box: outbound type "${type.slice(0, 30)}" is not supported`);
+  }
+}
+
+/** The legacy wireguard outbound (server, peer_public_key, …) or the 1.11 endpoint (peers[]). */
+function wireguard(label: string, o: Json): Endpoint {
+  const peer = asObject(asArray(o.peers)[0]);
+  const hasPeer = Object.keys(peer).length > 0;
+  const localAddresses = wireguardAddresses(o.local_address ?? o.address);
+  if (localAddresses.length === 0) return reject('wireguard: missing address (the tunnel IP this side uses)');
+  const psk = str(hasPeer ? peer.pre_shared_key : o.pre_shared_key);
+  const reserved = reservedBytes(hasPeer ? (peer.reserved ?? o.reserved) : o.reserved);
+  const mtu = Number(o.mtu);
+  return {
+    protocol: 'wireguard',
+    address: checkHost(label, hasPeer ? (peer.address ?? peer.server ?? o.server) : o.server),
+    port: checkPort(label, hasPeer ? (peer.port ?? peer.server_port ?? o.server_port) : o.server_port),
+    privateKey: checkWireguardKey(label, 'private key', o.private_key),
+    publicKey: checkWireguardKey(label, 'public key', hasPeer ? peer.public_key : o.peer_public_key),
+    localAddresses,
+    ...(psk ? { preSharedKey: checkWireguardKey(label, 'pre-shared key', psk) } : {}),
+    ...(reserved ? { reserved } : {}),
+    ...(Number.isInteger(mtu) && mtu >= 576 ? { mtu } : {}),
+    transport: noStreamTransport(),
+    security: noSecurity(),
+  };
+}
+
+function stream(label: string, o: Json): { transport: Transport; security: Security } {
+  const tls = asObject(o.tls);
+  const security = tlsOf(label, tls, false);
+  const t = asObject(o.transport);
+  const type = str(t.type).toLowerCase();
+  const headers = asObject(t.headers);
+  const headerHost = Array.isArray(headers.Host) ? str(headers.Host[0]) : str(headers.Host ?? headers.host);
+  switch (type) {
+    case '':
+      return { transport: { network: 'tcp' }, security };
+    case 'ws':
+      return { transport: buildTransport('ws', { path: str(t.path), host: headerHost }), security };
+    case 'grpc':
+      return { transport: buildTransport('grpc', { serviceName: str(t.service_name) }), security };
+    case 'httpupgrade':
+      return { transport: buildTransport('httpupgrade', { path: str(t.path), host: str(t.host) || headerHost }), security };
+    case 'http': {
+      // sing-box's "http" transport is HTTP/2 over TLS and plain HTTP/1.1 without it.
+      const host = splitList(t.host).join(',');
+      if (security.type !== 'none') return { transport: buildTransport('h2', { path: str(t.path), host }), security };
+      return { transport: buildTransport('tcp', { headerType: 'http', path: str(t.path), host }), security };
+    }
+    case 'quic':
+      return { transport: { network: 'quic' }, security };
+    default:
+      return reject(`${label}: transport "${type.slice(0, 20)}" is not supported`);
+  }
+}
+
+function tlsOf(label: string, tls: Json, always: boolean): Security {
+  const reality = asObject(tls.reality);
+  const enabled = always || tls.enabled === true;
+  if (!enabled) return noSecurity();
+  const utls = asObject(tls.utls);
+  return buildSecurity(label, reality.enabled === true ? 'reality' : 'tls', {
+    sni: str(tls.server_name),
+    alpn: splitList(tls.alpn),
+    fingerprint: utls.enabled === true ? str(utls.fingerprint) || 'chrome' : undefined,
+    allowInsecure: tls.insecure === true,
+    publicKey: str(reality.public_key),
+    shortId: str(reality.short_id),
+  });
+}

@@ -1,0 +1,129 @@
+import type { Network, Security, SecurityType, Transport } from '../../../shared/domain/server';
+import { reject } from './validate';
+
+/**
+ * Transport and security values as the v2ray family's share links and configs spell them, mapped
+ * to the app's names. Shared by the link, Xray, sing-box and Clash parsers.
+ */
+const NETWORK_ALIASES: Record<string, Network> = {
+  tcp: 'tcp',
+  raw: 'tcp',
+  none: 'tcp',
+  ws: 'ws',
+  websocket: 'ws',
+  grpc: 'grpc',
+  gun: 'grpc',
+  h2: 'h2',
+  http: 'h2',
+  httpupgrade: 'httpupgrade',
+  xhttp: 'xhttp',
+  splithttp: 'xhttp',
+  kcp: 'kcp',
+  mkcp: 'kcp',
+  quic: 'quic',
+};
+
+export function networkOf(label: string, raw: string | undefined): Network {
+  const key = (raw ?? '').trim().toLowerCase();
+  if (key === '') return 'tcp';
+  const network = NETWORK_ALIASES[key];
+  if (!network) return reject(`${label}: unknown transport "${key.slice(0, 20)}"`);
+  return network;
+}
+
+export function securityTypeOf(label: string, raw: string | undefined, fallback: SecurityType): SecurityType {
+  const key = (raw ?? '').trim().toLowerCase();
+  if (key === '') return fallback;
+  if (key === 'none' || key === 'false' || key === '0') return 'none';
+  // "xtls" was TLS with a flow; the flow field carries the rest.
+  if (key === 'tls' || key === 'xtls' || key === 'true' || key === '1') return 'tls';
+  if (key === 'reality') return 'reality';
+  return reject(`${label}: unknown security "${key.slice(0, 20)}"`);
+}
+
+/** Fields a transport can carry, already picked from the source's own names. */
+export interface TransportFields {
+  path?: string;
+  host?: string;
+  serviceName?: string;
+  /** grpc: "multi" / "gun"; xhttp: the mode; tcp / kcp / quic: the header type. */
+  mode?: string;
+  headerType?: string;
+  seed?: string;
+  quicSecurity?: string;
+  quicKey?: string;
+}
+
+/** Builds a Transport with only the fields that mean something for its network. */
+export function buildTransport(network: Network, f: TransportFields): Transport {
+  const t: Transport = { network };
+  const set = <K extends keyof Transport>(key: K, value: Transport[K] | undefined) => {
+    if (value !== undefined && value !== '') t[key] = value;
+  };
+  switch (network) {
+    case 'tcp':
+      if (f.headerType && f.headerType !== 'none') {
+        set('headerType', f.headerType);
+        set('path', f.path);
+        set('host', f.host);
+      }
+      break;
+    case 'ws':
+    case 'httpupgrade':
+    case 'h2':
+      set('path', f.path);
+      set('host', f.host);
+      break;
+    case 'xhttp':
+      set('path', f.path);
+      set('host', f.host);
+      set('mode', f.mode);
+      break;
+    case 'grpc':
+      set('serviceName', f.serviceName ?? f.path);
+      if (f.mode?.toLowerCase() === 'multi') t.grpcMultiMode = true;
+      break;
+    case 'kcp':
+      if (f.headerType && f.headerType !== 'none') set('headerType', f.headerType);
+      set('seed', f.seed);
+      break;
+    case 'quic':
+      if (f.headerType && f.headerType !== 'none') set('headerType', f.headerType);
+      if (f.quicSecurity && f.quicSecurity !== 'none') set('quicSecurity', f.quicSecurity);
+      set('quicKey', f.quicKey);
+      break;
+  }
+  return t;
+}
+
+export interface SecurityFields {
+  sni?: string;
+  alpn?: string[];
+  fingerprint?: string;
+  allowInsecure?: boolean;
+  publicKey?: string;
+  shortId?: string;
+  spiderX?: string;
+}
+
+/** Builds a Security; REALITY without a public key is rejected (the core cannot dial it). */
+export function buildSecurity(label: string, type: SecurityType, f: SecurityFields): Security {
+  if (type === 'none') return { type };
+  const s: Security = { type };
+  if (f.sni) s.sni = f.sni;
+  if (f.alpn && f.alpn.length > 0) s.alpn = f.alpn;
+  if (f.fingerprint && f.fingerprint !== 'none') s.fingerprint = f.fingerprint;
+  if (f.allowInsecure) s.allowInsecure = true;
+  if (type === 'reality') {
+    if (!f.publicKey) return reject(`${label}: REALITY without a public key (pbk)`);
+    s.publicKey = f.publicKey;
+    if (f.shortId) s.shortId = f.shortId;
+    if (f.spiderX) s.spiderX = f.spiderX;
+  }
+  return s;
+}
+
+/** hysteria2, tuic and wireguard have no v2ray-style stream settings; these placeholders say so. */
+export const quicTransport = (): Transport => ({ network: 'quic' });
+export const noStreamTransport = (): Transport => ({ network: 'tcp' });
+export const noSecurity = (): Security => ({ type: 'none' });

@@ -1,0 +1,184 @@
+/**
+ * Text helpers every subscription format needs: tolerant percent-decoding, tolerant base64, and
+ * the credential-masked excerpts rejected entries carry.
+ */
+
+const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
+const UTF8_LOOSE = new TextDecoder('utf-8');
+
+/**
+ * Percent-decodes without ever failing: a broken `%` sequence (a lone `%`, `%zz`, a cut-off
+ * multi-byte character) keeps its raw text while the valid sequences around it are decoded.
+ */
+export function decodePercent(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+}
+
+const BASE64_BODY = /^[A-Za-z0-9+/_-]*={0,3}$/;
+
+/**
+ * Decodes standard or URL-safe base64, with or without padding, ignoring whitespace and line
+ * wrapping. Returns null unless the input is base64 of valid UTF-8 text (no control characters
+ * but tab and line breaks), so binary noise is never mistaken for a list.
+ */
+export function decodeBase64Text(input: string): string | null {
+  const bytes = decodeBase64Bytes(input);
+  if (!bytes) return null;
+  let text: string;
+  try {
+    text = UTF8_STRICT.decode(bytes);
+  } catch {
+    return null;
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return null;
+  return text;
+}
+
+/** Decodes base64 (either alphabet, padding optional, whitespace ignored) to bytes; null if not base64. */
+export function decodeBase64Bytes(input: string): Buffer | null {
+  const compact = /\s/.test(input) ? input.replace(/\s+/g, '') : input;
+  if (compact.length === 0 || !BASE64_BODY.test(compact)) return null;
+  let end = compact.length;
+  while (end > 0 && compact.charCodeAt(end - 1) === 61 /* = */) end--;
+  const body = end === compact.length ? compact : compact.slice(0, end);
+  if (body.length % 4 === 1) return null;
+  return Buffer.from(body, 'base64');
+}
+
+/** Bytes to text: a BOM is dropped, invalid UTF-8 becomes U+FFFD (never throws). */
+export function bytesToText(body: string | Uint8Array): { text: string; validUtf8: boolean } {
+  if (typeof body === 'string') return { text: body.charCodeAt(0) === 0xfeff ? body.slice(1) : body, validUtf8: true };
+  try {
+    return { text: UTF8_STRICT.decode(body), validUtf8: true };
+  } catch {
+    return { text: UTF8_LOOSE.decode(body), validUtf8: false };
+  }
+}
+
+/** A display name: control characters become spaces, runs of blanks collapse, at most 200 characters. */
+export function cleanName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = /[\u0000-\u001f\u007f]|\s\s/.test(name) ? name.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim() : name.trim();
+  return clean.length > 200 ? `${clean.slice(0, 199)}…` : clean;
+}
+
+const SECRET_KEYS = new Set(
+  [
+    'id',
+    'uuid',
+    'password',
+    'pass',
+    'passwd',
+    'pwd',
+    'psk',
+    'auth',
+    'auth_str',
+    'auth-str',
+    'token',
+    'secretkey',
+    'privatekey',
+    'private_key',
+    'private-key',
+    'presharedkey',
+    'pre_shared_key',
+    'pre-shared-key',
+    'obfs-password',
+    'obfs_password',
+    'obfspassword',
+    'username',
+    'user',
+  ].map((k) => k.toLowerCase()),
+);
+
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const LINK_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^@\s/?#]+@/gi;
+const SECRET_PARAM = /([?&;](?:password|pass|pwd|psk|auth|key|secret|presharedkey|pre-shared-key|privatekey|private-key|obfs-password|obfs_password)=)[^&#\s;]*/gi;
+const SECRET_JSON_FIELD =
+  /("(?:id|uuid|password|pass|psk|auth|auth_str|token|secretKey|private_key|privateKey|private-key|pre_shared_key|preSharedKey|pre-shared-key|obfs-password|username|user)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+const OPAQUE_PAYLOAD = /^([a-z][a-z0-9+.-]*:\/\/)([A-Za-z0-9+/=_-]{12,})/i;
+const MAX_EXCERPT = 96;
+
+/**
+ * The start of an entry as the user can be shown it: link user-info, UUIDs, password-like
+ * parameters and base64 payloads (which carry credentials) are masked; at most 96 characters.
+ */
+export function maskedExcerpt(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  let out = text.slice(0, 4096).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  out = out
+    .replace(OPAQUE_PAYLOAD, (_m, scheme: string, payload: string) => `${scheme}<base64, ${payload.length} characters>`)
+    .replace(LINK_USERINFO, '$1***@')
+    .replace(UUID_ANYWHERE, '<uuid>')
+    .replace(SECRET_PARAM, '$1***')
+    .replace(SECRET_JSON_FIELD, '$1"***"');
+  const chars = Array.from(out);
+  return chars.length > MAX_EXCERPT ? `${chars.slice(0, MAX_EXCERPT - 1).join('')}…` : out;
+}
+
+/** A JSON / YAML item as a masked one-line excerpt (secret-named fields replaced first). */
+export function maskedObjectExcerpt(item: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(maskSecrets(item, 0)) ?? String(item);
+  } catch {
+    text = String(item);
+  }
+  return maskedExcerpt(text);
+}
+
+function maskSecrets(value: unknown, depth: number): unknown {
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.slice(0, 8).map((v) => maskSecrets(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = SECRET_KEYS.has(key.toLowerCase()) && v !== null && typeof v !== 'object' ? '***' : maskSecrets(v, depth + 1);
+  }
+  return out;
+}
+
+/** Truthy flags as share links write them: 1, true, yes, on (any case). */
+export function isTruthy(value: unknown): boolean {
+  if (value === true || value === 1) return true;
+  if (typeof value !== 'string') return false;
+  const v = value.trim().toLowerCase();
+  return v === '1' || v === 'true' || v === 'yes' || v === 'on';
+}
+
+/** Splits "a, b,c" into ["a","b","c"] (an array is accepted as is); empty items dropped. */
+export function splitList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter((v) => v.length > 0);
+  if (typeof value !== 'string' && typeof value !== 'number') return [];
+  return String(value)
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
+}
+
+/** A string field from loosely typed data (numbers become strings, everything else ''). */
+export function str(value: unknown): string {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return '';
+}
+
+/** A JSON / YAML value as an object ({} when it is not one). */
+export function asObject(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** A JSON / YAML value as an array ([] when it is not one). */
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}

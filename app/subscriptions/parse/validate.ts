@@ -1,0 +1,91 @@
+/**
+ * The checks every entry passes, whatever its format. They reject what is obviously broken (a
+ * port out of range, an empty host, a UUID cut in half) and accept what a core could still run,
+ * so a provider's slightly odd list loses as little as possible.
+ */
+
+/** Why one entry was rejected; thrown inside a format parser and caught per entry. */
+export class EntryError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'EntryError';
+  }
+}
+
+export function reject(reason: string): never {
+  throw new EntryError(reason);
+}
+
+/** A port from a link, JSON or YAML (number or numeric string): 1–65535. */
+export function checkPort(label: string, raw: unknown, fallback?: number): number {
+  let text: string;
+  if (typeof raw === 'number') text = String(raw);
+  else if (typeof raw === 'string') text = raw.trim();
+  else text = '';
+  if (text === '') {
+    if (fallback !== undefined) return fallback;
+    return reject(`${label}: missing port`);
+  }
+  if (!/^\d+$/.test(text)) return reject(`${label}: port "${text.slice(0, 20)}" is not a number`);
+  const port = Number(text);
+  if (port < 1 || port > 65535) return reject(`${label}: port ${text.length > 12 ? `${text.slice(0, 12)}…` : text} out of range (1–65535)`);
+  return port;
+}
+
+// eslint-disable-next-line no-control-regex
+const BAD_HOST_CHARS = /[\s/?#@[\]<>"'\\{}|^`\u0000-\u001f\u007f]/;
+
+/**
+ * A host name or IP address: brackets around IPv6 are removed (the app stores it bare),
+ * letters are lower-cased (host names are case-insensitive, and identity compares them).
+ */
+export function checkHost(label: string, raw: unknown): string {
+  let host = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  if (host === '') return reject(`${label}: missing server address`);
+  if (BAD_HOST_CHARS.test(host)) return reject(`${label}: "${host.slice(0, 40)}" is not a host name or IP address`);
+  if (host.includes(':') && !/^[0-9a-fA-F:.]+(%[\w.-]+)?$/.test(host)) {
+    return reject(`${label}: "${host.slice(0, 40)}" is not a host name or IP address`);
+  }
+  return host.toLowerCase();
+}
+
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\s"'<>\\\u0000-\u001f\u007f]/;
+
+/**
+ * A user id (vmess, vless, tuic). Accepted: a UUID (any case, dashes optional) or a short custom
+ * id of up to 30 characters (Xray maps those to a UUID). Rejected as obviously broken: nothing,
+ * spaces or control characters, something shaped like a UUID that is not one (a cut-off copy),
+ * or a long string that is no UUID at all. The reason never repeats the id itself.
+ */
+export function checkUuid(label: string, raw: unknown): string {
+  const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+  if (id === '') return reject(`${label}: missing UUID`);
+  if (UUID.test(id)) return id.toLowerCase();
+  if (UNPRINTABLE.test(id)) return reject(`${label}: the UUID is malformed (it contains spaces, quotes or control characters)`);
+  const uuidShaped = /^[0-9a-fA-F-]+$/.test(id) && (id.split('-').length >= 3 || id.length >= 20);
+  if (uuidShaped) return reject(`${label}: the UUID is malformed (expected 8-4-4-4-12 hex digits, got ${id.length} characters)`);
+  if (id.length > 30) return reject(`${label}: the UUID is malformed (not a UUID, and longer than a 30-character custom id)`);
+  return id;
+}
+
+/** A secret that must be present (trojan / hysteria2 / tuic passwords). */
+export function checkSecret(label: string, what: string, raw: unknown): string {
+  const value = typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : '';
+  if (value.trim() === '') return reject(`${label}: missing ${what}`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) return reject(`${label}: the ${what} contains control characters`);
+  return value;
+}
+
+/** A WireGuard key: base64 of 32 bytes. */
+export function checkWireguardKey(label: string, what: string, raw: unknown): string {
+  const key = typeof raw === 'string' ? raw.trim() : '';
+  if (key === '') return reject(`${label}: missing ${what}`);
+  const normalized = key.replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = /^[A-Za-z0-9+/]{42,44}={0,2}$/.test(normalized) ? Buffer.from(normalized, 'base64') : null;
+  if (!bytes || bytes.length !== 32) return reject(`${label}: the ${what} is not a 32-byte base64 key`);
+  return key;
+}

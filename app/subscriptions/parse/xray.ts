@@ -1,0 +1,206 @@
+import type { Endpoint, ParsedServer, SecurityType, Transport } from '../../../shared/domain/server';
+import { hostPort } from '../../../shared/domain/server';
+import { wireguardAddresses, reservedBytes } from './links/plain-proxies';
+import { splitHostPort } from './links/split';
+import { buildSecurity, buildTransport, networkOf, noSecurity, noStreamTransport, securityTypeOf } from './stream';
+import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
+import type { ConfigScope, FormatOutput, NonServerKind, ScopedEntry } from './types';
+import { EntryError, checkHost, checkPort, checkSecret, checkUuid, checkWireguardKey, reject } from './validate';
+
+type Json = Record<string, unknown>;
+
+const SKIPPED: Record<string, NonServerKind> = {
+  freedom: 'direct',
+  direct: 'direct',
+  blackhole: 'block',
+  block: 'block',
+  dns: 'block',
+  loopback: 'direct',
+};
+
+/**
+ * Xray / v2ray JSON: one config object or an array of them (one per server, as many providers
+ * serve). Every outbound of protocol vmess, vless, trojan, shadowsocks, socks, http or wireguard
+ * becomes a server with its streamSettings; freedom / blackhole / dns are skipped. Its name is
+ * the config's `remarks` when the config has one proxy outbound, else `remarks · tag`, else the
+ * tag. Item numbers: the outbound's position in a single config, the config's position in an
+ * array.
+ */
+export function parseXrayConfigs(configs: Json[], isArray: boolean): FormatOutput {
+  const out: FormatOutput = { scopes: [], rejected: [], notes: [] };
+  configs.forEach((config, configIndex) => {
+    const outbounds = asArray(config.outbounds);
+    const remarks = cleanName(str(config.remarks));
+    const proxyCount = outbounds.filter((o) => !(str(asObject(o).protocol).toLowerCase() in SKIPPED)).length;
+    const scope: ConfigScope = { entries: [], others: new Map() };
+    outbounds.forEach((raw, index) => {
+      const outbound = asObject(raw);
+      const protocol = str(outbound.protocol).toLowerCase();
+      const tag = str(outbound.tag);
+      const line = isArray ? configIndex + 1 : index + 1;
+      const skipped = SKIPPED[protocol];
+      if (skipped) {
+        if (tag) scope.others.set(tag, skipped);
+        return;
+      }
+      const excerpt = maskedObjectExcerpt(raw);
+      try {
+        const endpoint = xrayEndpoint(protocol, outbound, (note) => out.notes.push({ line, note, excerpt }));
+        const fallback = hostPort(endpoint.address, endpoint.port);
+        const name = remarks ? (proxyCount > 1 && tag ? `${remarks} · ${tag}` : remarks) : tag || fallback;
+        const server: ParsedServer = { name, ...endpoint };
+        const stream = asObject(outbound.streamSettings);
+        const via = str(asObject(outbound.proxySettings).tag) || str(asObject(stream.sockopt).dialerProxy);
+        const entry: ScopedEntry = { server, line, excerpt, ref: tag || null, via: via || null };
+        scope.entries.push(entry);
+      } catch (error) {
+        if (tag) scope.others.set(tag, 'unsupported');
+        const reason = error instanceof EntryError ? error.reason : `xray: could not be read (${String(error)})`;
+        out.rejected.push({ line, reason, excerpt });
+      }
+    });
+    out.scopes.push(scope);
+  });
+  return out;
+}
+
+function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => void): Endpoint {
+  const settings = asObject(outbound.settings);
+  const label = protocol || 'xray';
+  const stream = () => xrayStream(label, asObject(outbound.streamSettings));
+  switch (protocol) {
+    case 'vmess':
+    case 'vless': {
+      const vnext = asArray(settings.vnext);
+      if (vnext.length > 1) note(`${protocol}: only the first of ${vnext.length} servers in vnext is used`);
+      const server = vnext.length > 0 ? asObject(vnext[0]) : settings;
+      const users = asArray(server.users);
+      const user = users.length > 0 ? asObject(users[0]) : server;
+      const address = checkHost(label, server.address);
+      const port = checkPort(label, server.port);
+      const uuid = checkUuid(label, user.id);
+      if (protocol === 'vmess') {
+        const alterId = Number(str(user.alterId));
+        return {
+          protocol,
+          address,
+          port,
+          uuid,
+          alterId: Number.isInteger(alterId) && alterId >= 0 ? alterId : 0,
+          cipher: str(user.security).toLowerCase() || 'auto',
+          ...stream(),
+        };
+      }
+      const flow = str(user.flow);
+      return { protocol, address, port, uuid, encryption: str(user.encryption) || 'none', ...(flow ? { flow } : {}), ...stream() };
+    }
+    case 'trojan':
+    case 'shadowsocks': {
+      const servers = asArray(settings.servers);
+      if (servers.length > 1) note(`${protocol}: only the first of ${servers.length} servers is used`);
+      const server = servers.length > 0 ? asObject(servers[0]) : settings;
+      const address = checkHost(label, server.address);
+      const port = checkPort(label, server.port);
+      if (protocol === 'trojan') return { protocol, address, port, password: checkSecret(label, 'password', server.password), ...stream() };
+      const method = str(server.method).toLowerCase();
+      if (!method) return reject('shadowsocks: missing method');
+      const password = str(server.password);
+      if (!password && method !== 'none' && method !== 'plain') return reject('shadowsocks: missing password');
+      return { protocol, address, port, method, password, ...stream() };
+    }
+    case 'socks':
+    case 'http': {
+      const servers = asArray(settings.servers);
+      const server = servers.length > 0 ? asObject(servers[0]) : settings;
+      const users = asArray(server.users);
+      const user = users.length > 0 ? asObject(users[0]) : {};
+      const address = checkHost(label, server.address);
+      const port = checkPort(label, server.port);
+      const username = str(user.user);
+      const password = str(user.pass);
+      return { protocol, address, port, ...(username ? { username } : {}), ...(password ? { password } : {}), ...stream() };
+    }
+    case 'wireguard': {
+      const peers = asArray(settings.peers);
+      const peer = asObject(peers[0]);
+      const { host, port: rawPort } = splitHostPort(str(peer.endpoint));
+      const reserved = reservedBytes(settings.reserved);
+      const mtu = Number(settings.mtu);
+      const psk = str(peer.preSharedKey);
+      const localAddresses = wireguardAddresses(asArray(settings.address).length > 0 ? settings.address : str(settings.address));
+      if (localAddresses.length === 0) return reject('wireguard: missing address (the tunnel IP this side uses)');
+      return {
+        protocol,
+        address: checkHost(label, host),
+        port: checkPort(label, rawPort),
+        privateKey: checkWireguardKey(label, 'private key (secretKey)', settings.secretKey),
+        publicKey: checkWireguardKey(label, 'public key', peer.publicKey),
+        localAddresses,
+        ...(psk ? { preSharedKey: checkWireguardKey(label, 'pre-shared key', psk) } : {}),
+        ...(reserved ? { reserved } : {}),
+        ...(Number.isInteger(mtu) && mtu >= 576 ? { mtu } : {}),
+        transport: noStreamTransport(),
+        security: noSecurity(),
+      };
+    }
+    case '':
+      return reject('xray: outbound without a protocol');
+    default:
+      return reject(`xray: outbound protocol "${protocol.slice(0, 30)}" is not supported`);
+  }
+}
+
+function xrayStream(label: string, stream: Json): { transport: Transport; security: ReturnType<typeof buildSecurity> } {
+  const network = networkOf(label, str(stream.network));
+  const ws = asObject(stream.wsSettings);
+  const grpc = asObject(stream.grpcSettings);
+  const h2 = asObject(stream.httpSettings ?? stream.h2Settings);
+  const upgrade = asObject(stream.httpupgradeSettings);
+  const xhttp = asObject(stream.xhttpSettings ?? stream.splithttpSettings);
+  const tcpHeader = asObject(asObject(stream.tcpSettings ?? stream.rawSettings).header);
+  const tcpRequest = asObject(tcpHeader.request);
+  const kcp = asObject(stream.kcpSettings);
+  const quic = asObject(stream.quicSettings);
+  const first = (v: unknown) => (Array.isArray(v) ? str(v[0]) : str(v));
+  let fields: Parameters<typeof buildTransport>[1] = {};
+  switch (network) {
+    case 'ws':
+      fields = { path: str(ws.path), host: str(ws.host) || str(asObject(ws.headers).Host) || str(asObject(ws.headers).host) };
+      break;
+    case 'grpc':
+      fields = { serviceName: str(grpc.serviceName), mode: grpc.multiMode === true ? 'multi' : undefined };
+      break;
+    case 'h2':
+      fields = { path: str(h2.path), host: splitList(h2.host).join(',') };
+      break;
+    case 'httpupgrade':
+      fields = { path: str(upgrade.path), host: str(upgrade.host) };
+      break;
+    case 'xhttp':
+      fields = { path: str(xhttp.path), host: str(xhttp.host), mode: str(xhttp.mode) };
+      break;
+    case 'tcp': {
+      const headers = asObject(tcpRequest.headers);
+      fields = { headerType: str(tcpHeader.type), path: first(tcpRequest.path), host: first(headers.Host ?? headers.host) };
+      break;
+    }
+    case 'kcp':
+      fields = { headerType: str(asObject(kcp.header).type), seed: str(kcp.seed) };
+      break;
+    case 'quic':
+      fields = { headerType: str(asObject(quic.header).type), quicSecurity: str(quic.security), quicKey: str(quic.key) };
+      break;
+  }
+  const type: SecurityType = securityTypeOf(label, str(stream.security), 'none');
+  const tls = asObject(type === 'reality' ? stream.realitySettings : (stream.tlsSettings ?? stream.xtlsSettings));
+  const security = buildSecurity(label, type, {
+    sni: str(tls.serverName),
+    alpn: splitList(tls.alpn),
+    fingerprint: str(tls.fingerprint),
+    allowInsecure: isTruthy(tls.allowInsecure),
+    publicKey: str(tls.publicKey),
+    shortId: str(tls.shortId),
+    spiderX: str(tls.spiderX),
+  });
+  return { transport: buildTransport(network, fields), security };
+}
