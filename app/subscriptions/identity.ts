@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { ParsedServer, Server, ServerId, SubscriptionId } from '../../shared/domain/server';
+import { credentialOf } from '../../shared/domain/server';
+
+/**
+ * Stable server identity across subscription updates, so history, cached results and exclusions
+ * follow a server when its provider reorders, renames or re-issues the list.
+ *
+ * The rule, applied to the new list in its order:
+ * 1. **Endpoint first.** A new entry takes the id of a previous server with the same protocol +
+ *    address + port + credential (`credentialOf`: UUID, password, method:password, public key…).
+ *    Identical entries (the same endpoint listed twice) match in order: the nth occurrence in the
+ *    new list takes the id of the nth occurrence in the old one. A rename or a reorder therefore
+ *    keeps every id, and two servers that swap names keep their own ids (the name follows the
+ *    endpoint, not the other way round).
+ * 2. **Then the name**, only among entries and previous servers still unmatched after step 1: a
+ *    server whose credential was re-issued, or whose address or port moved, keeps its id when its
+ *    name did not change. Duplicate names match in order, as above. (The price: a server that
+ *    disappears while a brand-new one arrives under the very same name is taken for the same
+ *    server. Providers who name every server alike make that unavoidable without more data.)
+ * 3. **Otherwise a new id**, derived from a hash of subscription id + endpoint + occurrence, not
+ *    drawn at random: a server removed and later re-added, or the same list added again to the
+ *    same subscription, gets the id it had. Should that id already be taken in this list (its
+ *    old owner was matched by name to another entry), a counter is mixed in until it is free.
+ *
+ * Chains: `viaName` is resolved to `via`, the id of the first server of this list with that
+ * name. The parser already rejected entries whose hop is not in the list (see
+ * parse/chains.ts), so an unknown name can only come from a caller's own data; it is then left
+ * without `via` (the core adapter dials such a server directly) and `viaName` stays, so the UI
+ * can show what was meant.
+ */
+export function assignIds(
+  subscriptionId: SubscriptionId,
+  previous: readonly Server[],
+  parsed: readonly ParsedServer[],
+  makeId?: () => string,
+): Server[] {
+  const ids: (ServerId | undefined)[] = new Array(parsed.length);
+  const taken = new Set<ServerId>();
+  const usedPrevious = new Set<number>();
+
+  // Step 1: protocol + address + port + credential, nth occurrence to nth occurrence.
+  const previousByKey = groupIndexes(previous, endpointKey);
+  const occurrence = new Map<string, number>();
+  const keys = parsed.map(endpointKey);
+  parsed.forEach((_server, i) => {
+    const key = keys[i] as string;
+    const n = occurrence.get(key) ?? 0;
+    occurrence.set(key, n + 1);
+    const match = previousByKey.get(key)?.[n];
+    if (match !== undefined) {
+      ids[i] = (previous[match] as Server).id;
+      taken.add(ids[i] as ServerId);
+      usedPrevious.add(match);
+    }
+  });
+
+  // Step 2: the name, among what is left on both sides.
+  const leftByName = new Map<string, number[]>();
+  previous.forEach((server, j) => {
+    if (usedPrevious.has(j)) return;
+    const list = leftByName.get(server.name);
+    if (list) list.push(j);
+    else leftByName.set(server.name, [j]);
+  });
+  parsed.forEach((server, i) => {
+    if (ids[i] !== undefined) return;
+    const match = leftByName.get(server.name)?.shift();
+    if (match === undefined) return;
+    const id = (previous[match] as Server).id;
+    if (taken.has(id)) return;
+    ids[i] = id;
+    taken.add(id);
+  });
+
+  // Step 3: new, derived ids.
+  const newOccurrence = new Map<string, number>();
+  parsed.forEach((_server, i) => {
+    if (ids[i] !== undefined) return;
+    const key = keys[i] as string;
+    const n = newOccurrence.get(key) ?? 0;
+    newOccurrence.set(key, n + 1);
+    let id = makeId ? makeId() : derivedId(subscriptionId, key, n, 0);
+    for (let salt = 1; taken.has(id); salt++) id = makeId ? makeId() : derivedId(subscriptionId, key, n, salt);
+    ids[i] = id;
+    taken.add(id);
+  });
+
+  const servers: Server[] = parsed.map((server, i) => ({ ...server, id: ids[i] as ServerId, subscriptionId }));
+  const idByName = new Map<string, ServerId>();
+  for (const server of servers) if (!idByName.has(server.name)) idByName.set(server.name, server.id);
+  for (const server of servers) {
+    delete server.via;
+    if (server.viaName === undefined) continue;
+    const via = idByName.get(server.viaName);
+    if (via !== undefined && via !== server.id) server.via = via;
+  }
+  return servers;
+}
+
+/** What identifies a server's endpoint: protocol + address + port + credential. */
+export function endpointKey(server: ParsedServer): string {
+  return `${server.protocol}\u0000${server.address.toLowerCase()}\u0000${server.port}\u0000${credentialOf(server)}`;
+}
+
+function groupIndexes<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    const list = groups.get(key);
+    if (list) list.push(index);
+    else groups.set(key, [index]);
+  });
+  return groups;
+}
+
+function derivedId(subscriptionId: SubscriptionId, key: string, occurrence: number, salt: number): ServerId {
+  const hash = createHash('sha256').update(`${subscriptionId}\u0000${key}\u0000${occurrence}\u0000${salt}`).digest('hex');
+  return `s${hash.slice(0, 15)}`;
+}
