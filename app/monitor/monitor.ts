@@ -514,9 +514,14 @@ export class Monitor {
       await sleep(this.options.clock, NOT_READY_RETRY_MS);
       if (!this.running) return;
     }
-    await this.prepareChain(server, reason, depth);
+    // Only a chained server waits before its probe: anything else starts in this very tick.
+    if (server.via) await this.prepareChain(server, reason, depth);
     const result = await this.flights.probe(id, this.currentUrl(), this.settings.urlTestTimeoutMs).promise;
-    this.recordResult(id, result, `event: ${reason}`, true);
+    if (!this.recordResult(id, result, `event: ${reason}`, true) && this.records.get(id)?.lastFlight === result.flight) {
+      // A cycle test it joined wrote the result first: an event's result still goes out at once.
+      this.publisher.changed(id, { definite: true, immediate: true });
+      this.lookups.hurry(id);
+    }
   }
 
   /** A chained server is tested after the server it dials through has a result in this run. */

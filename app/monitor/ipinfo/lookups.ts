@@ -28,7 +28,7 @@ export interface IpInfoLookupsOptions {
 }
 
 export class IpInfoLookups {
-  private running = new Set<ServerId>();
+  private running = new Map<ServerId, LookupRequest>();
   private waiting: LookupRequest[] = [];
   private controller = new AbortController();
 
@@ -39,8 +39,16 @@ export class IpInfoLookups {
     return this.running.has(serverId) || this.waiting.some((r) => r.serverId === serverId);
   }
 
+  /** A lookup already queued or running for this server delivers its result at once. */
+  hurry(serverId: ServerId): void {
+    for (const r of [...this.waiting, ...this.running.values()]) if (r.serverId === serverId) r.immediate = true;
+  }
+
   request(request: LookupRequest): void {
-    if (this.busy(request.serverId)) return;
+    if (this.busy(request.serverId)) {
+      if (request.immediate) this.hurry(request.serverId);
+      return;
+    }
     this.waiting.push(request);
     this.pump();
   }
@@ -55,7 +63,7 @@ export class IpInfoLookups {
     const limit = Math.max(1, this.options.settings().workers);
     while (this.running.size < limit && this.waiting.length > 0) {
       const next = this.waiting.shift() as LookupRequest;
-      this.running.add(next.serverId);
+      this.running.set(next.serverId, next);
       void this.run(next).finally(() => {
         this.running.delete(next.serverId);
         this.pump();

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { IcmpResult } from './icmp';
+import { fakeServer, monitorHarness } from './testing/harness';
+
+const S = 1000;
+const MIN = 60 * S;
+
+describe('observation, statistics, methods and throughput', () => {
+  it('exports every server\'s status and observatory statistics as JSON', async () => {
+    const h = monitorHarness({ servers: [fakeServer('a', { name: 'Finland 1' })], settings: { intervalMs: MIN } });
+    h.prober.queue('a', { answerMs: 100 }, { answerMs: 300 }, { failMs: 50 }, { answerMs: 200 });
+    await h.monitor.start();
+    for (let i = 0; i < 4; i++) {
+      h.monitor.trafficSeen();
+      await h.clock.advance(MIN);
+    }
+    const observation = JSON.parse(JSON.stringify(h.monitor.exportObservation())) as ReturnType<typeof h.monitor.exportObservation>;
+    expect(observation.servers).toHaveLength(1);
+    expect(observation.servers[0]).toMatchObject({
+      serverId: 'a',
+      name: 'Finland 1',
+      subscriptionId: 'A',
+      delayMs: 200,
+      statistics: { count: 4, failures: 1, averageMs: 200, deviationMs: 81.6, minMs: 100, maxMs: 300 },
+    });
+    expect(observation.batch).toEqual({ confirmedFailures: 0, overturnedFailures: 0 });
+    expect(h.monitor.history('a').map((m) => m.delayMs)).toEqual([100, 300, null, 200]);
+  });
+
+  it('keeps the last 5 measurements per method for Auto and a long ring for the chart', async () => {
+    const h = monitorHarness({ servers: [fakeServer('a')] });
+    for (let i = 0; i < 7; i++) h.monitor.record('a', { at: h.t0 + i, method: 'url', delayMs: 100 + i });
+    for (let i = 0; i < 6; i++) h.monitor.record('a', { at: h.t0 + 10 + i, method: 'tcp', delayMs: 10 + i });
+    const recent = h.monitor.status('a').recent;
+    expect(recent.filter((m) => m.method === 'url').map((m) => m.delayMs)).toEqual([102, 103, 104, 105, 106]);
+    expect(recent.filter((m) => m.method === 'tcp').map((m) => m.delayMs)).toEqual([11, 12, 13, 14, 15]);
+    expect(h.monitor.history('a')).toHaveLength(7);
+    for (let i = 0; i < 250; i++) h.monitor.record('a', { at: h.t0 + 100 + i, method: 'url', delayMs: i });
+    expect(h.monitor.history('a')).toHaveLength(200);
+  });
+
+  it('measures TCP through the prober and ICMP through the system ping, or says why ICMP is unavailable', async () => {
+    let icmpResult: IcmpResult = { ok: true, delayMs: 12.5 };
+    const h = monitorHarness({ servers: [fakeServer('a')], behaviours: { a: { answerMs: 90 } }, extra: { icmp: async () => icmpResult } });
+    const tcp = h.monitor.measure('a', 'tcp');
+    await h.clock.advance(S);
+    expect(await tcp).toEqual({ available: true, outcome: { ok: true, delayMs: 30 } });
+    expect(await h.monitor.measure('a', 'icmp')).toEqual({ available: true, outcome: { ok: true, delayMs: 12.5 } });
+    icmpResult = { ok: false, unavailable: true, reason: 'the system ping is not permitted to send ICMP here' };
+    expect(await h.monitor.measure('a', 'icmp')).toEqual({ available: false, reason: 'the system ping is not permitted to send ICMP here' });
+    expect(h.monitor.status('a').recent.map((m) => `${m.method}=${m.delayMs}`)).toEqual(['tcp=30', 'icmp=12.5']);
+  });
+
+  it('measures throughput on request by downloading through the server', async () => {
+    const h = monitorHarness({ servers: [fakeServer('a')], extra: { throughputUrl: (n) => `http://127.0.0.1:9/download?bytes=${n}` } });
+    h.prober.fetchHandler = (_id, url) => {
+      const bytes = Number(new URL(url).searchParams.get('bytes'));
+      return { status: 200, body: Buffer.alloc(bytes), afterMs: 2000 };
+    };
+    const measured = h.monitor.measureThroughput('a', 1_000_000);
+    await h.clock.advance(3 * S);
+    expect((await measured).throughputBps).toBe(500_000);
+    expect(h.prober.calls.find((c) => c.kind === 'fetch')?.url).toBe('http://127.0.0.1:9/download?bytes=1000000');
+    h.prober.fetchHandler = () => ({ fail: 'reset', message: 'connection reset' });
+    const failing = h.monitor.measureThroughput('a', 1000).catch((error: Error) => error);
+    await h.clock.advance(S);
+    expect(((await failing) as Error).message).toMatch(/the download through server a failed: connection reset/);
+    expect(h.monitor.status('a').throughputBps).toBe(500_000);
+  });
+
+  it('logs why each test runs', async () => {
+    const h = monitorHarness({ servers: [fakeServer('a'), fakeServer('b', { via: 'a' })], selections: ['a'] });
+    await h.monitor.start();
+    await h.clock.advance(5 * S);
+    h.monitor.networkChanged();
+    await h.clock.advance(3 * S);
+    const lines = h.monitoringLines().filter((l) => !l.includes('IP info'));
+    expect(lines).toEqual([
+      '0 cycle 1 (start): testing 2 server(s), 10 at a time, with https://www.gstatic.com/generate_204',
+      '0 server b not ready (dials through server a, which is being retested): retry 1/10 in 3 s',
+      '100 test server a (event: start): 100 ms',
+      '3100 test server b (cycle 1): 100 ms',
+      '5000 network changed: 0 test(s) in flight cut (rerun once it settles); all servers retested 2 s after the last change',
+      '7000 cycle 2 (network change): testing 2 server(s), 10 at a time, with https://www.gstatic.com/generate_204',
+      '7000 server b not ready (dials through server a, which is being retested): retry 1/10 in 3 s',
+      '7100 test server a (cycle 2): 100 ms',
+    ]);
+  });
+});
