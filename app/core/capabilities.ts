@@ -119,9 +119,11 @@ function v2ray5(_version: string): CoreCapabilities {
 function xray(version: string): CoreCapabilities {
   const protocols: Protocol[] = ['vmess', 'vless', 'trojan', 'shadowsocks', 'socks', 'http'];
   if (atLeast(version, '1.6.2')) protocols.push('wireguard');
-  // Hysteria2 (as `hysteria` + the `hysteria` transport) arrived in the 26.x releases; the binary check decides.
-  if (atLeast(version, '26.0.0')) protocols.push('hysteria2');
-  const networks: Network[] = ['tcp', 'ws', 'grpc', 'kcp'];
+  // Hysteria2 (as the `hysteria` proxy over the `hysteria` transport) arrived as an outbound in
+  // Xray 26.1.13; the binary check confirms it.
+  if (atLeast(version, '26.1.13')) protocols.push('hysteria2');
+  const networks: Network[] = ['tcp', 'ws', 'grpc'];
+  if (!xrayKcpNeedsFinalMask(version)) networks.push('kcp');
   // Xray 24.9.30 removed QUIC (and DomainSocket); the HTTP/2 transport went around 24.12 (folded
   // into XHTTP stream-one). Both boundaries are re-checked against the binary by detectCore.
   if (!atLeast(version, '24.9.30')) networks.push('quic');
@@ -152,6 +154,22 @@ function xray(version: string): CoreCapabilities {
     methods.push(...SS2022_METHODS);
   }
   return build(protocols, networks, securities, features, methods);
+}
+
+/**
+ * Xray 26 moved mKCP's header and seed (and its default obfuscation) into FinalMask, which this
+ * app does not write: a config without them would quietly not match the server.
+ */
+function xrayKcpNeedsFinalMask(version: string): boolean {
+  return atLeast(version, '26.0.0');
+}
+
+/**
+ * Limits the config test cannot see, because the core accepts the config and then behaves
+ * differently: applied after the binary's checks so a passing check does not re-enable them.
+ */
+export function applySemanticLimits(family: CoreFamily, version: string, caps: CoreCapabilities): void {
+  if (family === 'xray' && xrayKcpNeedsFinalMask(version)) caps.networks.delete('kcp');
 }
 
 function singBox(_version: string): CoreCapabilities {

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { NETWORKS, type Network, PROTOCOLS, type Protocol, type Server } from '../../shared/domain/server';
 import {
   AEAD_METHODS,
+  applySemanticLimits,
   capabilitiesFromTable,
   type CoreCapabilities,
   type CoreProfile,
@@ -50,6 +51,7 @@ async function detectUncached(path: string, opts: DetectOptions): Promise<CorePr
     const profile: CoreProfile = { ...parsed, path, capabilities, verified: { confirmed: [], refuted: [] } };
     if (opts.verify === false || parsed.family === 'sing-box') return profile;
     await verifyWithBinary(profile, dir, opts.concurrency ?? 4);
+    applySemanticLimits(profile.family, profile.version, profile.capabilities);
     return profile;
   });
 }

@@ -38,7 +38,7 @@ const PROTOCOL_HINTS: Partial<Record<Protocol, string>> = {
   vless: 'v2ray ≥ 4.27 or Xray',
   trojan: 'v2ray ≥ 4.31 or Xray',
   wireguard: 'Xray',
-  hysteria2: 'Xray ≥ 26 or v2ray 5',
+  hysteria2: 'Xray ≥ 26.1.13',
   tuic: 'a core this app does not drive yet (no v2ray or Xray version has TUIC)',
 };
 const NETWORK_HINTS: Partial<Record<Network, string>> = {
@@ -47,6 +47,7 @@ const NETWORK_HINTS: Partial<Record<Network, string>> = {
   xhttp: 'Xray ≥ 1.8.16',
   h2: 'v2ray or Xray before 24.12 (newer Xray replaced it with XHTTP)',
   quic: 'v2ray or Xray before 24.9.30',
+  kcp: 'v2ray, or Xray before 26 (Xray 26 moved mKCP settings into FinalMask, which this app does not write yet)',
 };
 const SECURITY_HINTS: Partial<Record<SecurityType, string>> = { reality: 'Xray ≥ 1.8.0' };
 
