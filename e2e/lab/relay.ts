@@ -107,7 +107,13 @@ export class Relay {
       bandwidthKbps: change.bandwidthKbps ?? this.state.bandwidthKbps,
       since: fault !== previous || change.periodMs !== undefined ? performance.now() : this.state.since,
     };
-    if (fault === 'refuse' && this.server) await this.closeListener();
+    if (fault === 'refuse' && this.server) {
+      // close() waits for open connections, and reevaluate() is what drops them.
+      const closing = this.closeListener();
+      this.reevaluate();
+      await closing;
+      return;
+    }
     if (fault !== 'refuse' && !this.server && !this.stopped) await this.listen(this.port);
     this.reevaluate();
   }
@@ -214,8 +220,8 @@ export class Relay {
   /** Applies the current fault to every existing connection, and keeps a flap ticking. */
   private reevaluate(): void {
     for (const c of this.connections) {
-      if (c.swallowed) continue;
       const verdict = this.verdict(c.source);
+      if (c.swallowed && verdict !== 'reset' && verdict !== 'drop') continue;
       if (verdict === 'reset') {
         c.upstream?.destroy();
         c.client.resetAndDestroy();
