@@ -4,7 +4,9 @@ import { assignIds } from './identity';
 
 const SUB = 'sub-1';
 
-function trojan(name: string, address: string, password: string, port = 443): ParsedServer {
+type TrojanServer = Extract<ParsedServer, { protocol: 'trojan' }>;
+
+function trojan(name: string, address: string, password: string, port = 443): TrojanServer {
   return { name, protocol: 'trojan', address, port, password, transport: { network: 'tcp' }, security: { type: 'tls' } };
 }
 
