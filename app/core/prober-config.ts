@@ -2,7 +2,7 @@ import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
-import type { CoreLogLevel } from './tunnel-config';
+import { assertDistinctPorts, type CoreLogLevel } from './tunnel-config';
 import { unsupportedReason } from './support';
 
 export interface ProberEntry {
@@ -30,10 +30,16 @@ export const probeViaTag = (i: number): string => `probe-${i}-via`;
  * No stats, no sniffing, no API: the prober only needs each server reachable through its own
  * port. The first outbound is a blackhole so nothing unrouted leaves.
  *
+ * Ports must be distinct: v2ray 4.34 starts happily with two inbounds on one port (it reuses the
+ * port) and then splits connections between them, so a probe could silently test the wrong
+ * server. A port held by another process, by contrast, makes the core exit at start
+ * ("bind: address already in use").
+ *
  * Every entry must be runnable: call `unsupportedReason` first and leave unsupported servers out
  * (showing the reason); an unsupported entry here throws UnsupportedServerError naming it.
  */
 export function proberConfig(o: ProberConfigOptions): Record<string, unknown> {
+  assertDistinctPorts(o.entries.map((e) => e.port));
   const inbounds: Record<string, unknown>[] = [];
   const outbounds: Record<string, unknown>[] = [{ tag: 'block', protocol: 'blackhole', settings: {} }];
   const rules: Record<string, unknown>[] = [];

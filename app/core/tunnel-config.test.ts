@@ -60,6 +60,11 @@ describe('tunnelConfig', () => {
     expect(x.outbounds[1]).toMatchObject({ tag: 'proxy-via', protocol: 'trojan' });
   });
 
+  it('refuses repeated or invalid ports (v2ray would share one port between two inbounds)', () => {
+    expect(() => tunnelConfig({ ...base, socksPort: base.httpPort, server: sampleServer('vmess'), core: v2ray434 })).toThrow('inbound port 10809 is used twice');
+    expect(() => tunnelConfig({ ...base, apiPort: 0, server: sampleServer('vmess'), core: v2ray434 })).toThrow('invalid inbound port 0');
+  });
+
   it('refuses a server the core cannot run, naming it', () => {
     const wg = { ...sampleServer('wireguard'), name: 'WG Amsterdam' } as Server;
     expect(() => tunnelConfig({ ...base, server: wg, core: v2ray434 })).toThrow(new UnsupportedServerError('WG Amsterdam', 'not supported by v2ray 4.34.0: WireGuard needs Xray'));
@@ -95,6 +100,10 @@ describe('proberConfig', () => {
     const c = proberConfig({ entries: [{ server: servers[0]!, port: 20000 }, { server: servers[2]!, port: 20001, via }], core: v2ray434, listen: '127.0.0.1' }) as Json;
     expect(c.outbounds.map((o: Json) => o.tag)).toEqual(['block', 'probe-0', 'probe-1', 'probe-1-via']);
     expect(c.outbounds[2].proxySettings).toEqual({ tag: 'probe-1-via' });
+  });
+
+  it('refuses two entries on one port', () => {
+    expect(() => proberConfig({ entries: [{ server: servers[0]!, port: 20000 }, { server: servers[1]!, port: 20000 }], core: v2ray434, listen: '127.0.0.1' })).toThrow('inbound port 20000 is used twice');
   });
 
   it('refuses an unsupported entry by name instead of dropping it', () => {

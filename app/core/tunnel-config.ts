@@ -66,6 +66,7 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  */
 export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const { server, via, core } = o;
+  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort]);
   const reason = unsupportedReason(server, core, via);
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbounds: Record<string, unknown>[] = [outboundFor(server, core, TUNNEL_TAGS.proxy, via ? { viaTag: TUNNEL_TAGS.via } : {})];
@@ -116,4 +117,17 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
 /** 0.0.0.0 / :: (LAN sharing) cannot be a UDP reply address; the core then uses the local one. */
 function udpReplyAddress(listen: string): { ip?: string } {
   return listen === '0.0.0.0' || listen === '::' ? {} : { ip: listen };
+}
+
+/**
+ * Inbound ports of one config must differ: v2ray 4.34 accepts two inbounds on one port and then
+ * hands each connection to either of them.
+ */
+export function assertDistinctPorts(ports: readonly number[]): void {
+  const seen = new Set<number>();
+  for (const port of ports) {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`invalid inbound port ${port}`);
+    if (seen.has(port)) throw new Error(`inbound port ${port} is used twice in one core config`);
+    seen.add(port);
+  }
 }
