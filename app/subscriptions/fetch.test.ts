@@ -95,11 +95,15 @@ describe('HttpSubscriptionFetcher against a real local server', () => {
     expect(await fetcher.fetch(`${specialUrl}/disposition`)).toMatchObject({ ok: true, title: 'Мой VPN' });
   });
 
+  const serve = (mode: ProviderServer['mode']) => {
+    provider.mode = mode;
+    return provider.url;
+  };
   const failures: [string, () => string, string, RegExp][] = [
     ['more than 5 redirects', () => `${specialUrl}/r5`, 'redirects', /redirected more than 5 times/],
-    ['an HTTP error status', () => (provider.mode = { kind: 'status', status: 503 }) && provider.url, 'http-status', /answered HTTP 503 \(Service Unavailable\)$/],
-    ['a server that never answers', () => (provider.mode = { kind: 'hang' }) && provider.url, 'timeout', /did not finish answering within 0\.5 s$/],
-    ['a 50 MB body', () => (provider.mode = { kind: 'huge', megabytes: 50 }) && provider.url, 'too-large', /larger than 10 MiB; it was not read further$/],
+    ['an HTTP error status', () => serve({ kind: 'status', status: 503 }), 'http-status', /answered HTTP 503 \(Service Unavailable\)$/],
+    ['a server that never answers', () => serve({ kind: 'hang' }), 'timeout', /did not finish answering within 0\.5 s$/],
+    ['a 50 MB body', () => serve({ kind: 'huge', megabytes: 50 }), 'too-large', /larger than 10 MiB; it was not read further$/],
     ['a declared Content-Length over the cap', () => `${specialUrl}/declared-huge`, 'too-large', /larger than 10 MiB/],
     ['a gzip bomb (the cap counts decompressed bytes)', () => `${specialUrl}/bomb`, 'too-large', /larger than 10 MiB/],
     ['a closed port', () => 'http://127.0.0.1:1/sub', 'refused', /^127\.0\.0\.1:1 refused the connection$/],
