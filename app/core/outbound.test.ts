@@ -145,6 +145,7 @@ describe('transports', () => {
       for (const protocol of ['vmess', 'vless', 'trojan', 'shadowsocks', 'socks', 'http'] as const) {
         for (const network of core.capabilities.networks) {
           for (const securityType of core.capabilities.securities) {
+            if (securityType === 'reality' && !['tcp', 'grpc', 'xhttp', 'h2'].includes(network)) continue;
             const security = securityType === 'reality' ? { type: securityType, sni: 'example.com', publicKey: 'pk', shortId: 'ab' } : { type: securityType, sni: 'example.com' };
             const stream = out(sampleServer(protocol, network, { security }), core).streamSettings;
             const key = settingsKey[stream.network];

@@ -31,6 +31,8 @@ describe('unsupportedReason', () => {
     ['REALITY on v2ray 5', reality(sampleServer('vless')), v2ray5, 'not supported by v2ray 5.16.1: REALITY needs Xray ≥ 1.8.0'],
     ['REALITY on Xray 1.7', reality(sampleServer('vless')), xray17, 'not supported by Xray 1.7.5: REALITY needs Xray ≥ 1.8.0'],
     ['REALITY on Xray 1.8', reality(sampleServer('vless')), xray18, null],
+    ['REALITY over gRPC on Xray 25', reality(sampleServer('vless', 'grpc')), xray25, null],
+    ['REALITY over WebSocket', reality(sampleServer('vless', 'ws')), xray25, 'not supported by Xray 25.3.6: REALITY does not work over WebSocket (only TCP, gRPC, XHTTP or HTTP/2)'],
     ['vision on v2ray 4.34', tls(sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision' } as Partial<Server>)), v2ray434, 'not supported by v2ray 4.34.0: the VLESS flow xtls-rprx-vision needs Xray ≥ 1.8.0'],
     ['vision on Xray 25', tls(sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision' } as Partial<Server>)), xray25, null],
     ['vision without TLS', sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision' } as Partial<Server>), xray25, 'not supported by Xray 25.3.6: the VLESS flow xtls-rprx-vision needs TLS or REALITY'],

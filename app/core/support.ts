@@ -168,8 +168,13 @@ function transportProblem(server: Server, core: CoreProfile): string | null {
   }
 }
 
+/** Transports REALITY can wrap (Xray refuses it over WebSocket, HTTPUpgrade, mKCP, QUIC). */
+const REALITY_NETWORKS = new Set(['tcp', 'grpc', 'xhttp', 'h2']);
+
 function securityProblem(server: Server): string | null {
-  if (server.security.type === 'reality' && !server.security.publicKey) return 'the REALITY entry has no public key';
+  if (server.security.type !== 'reality') return null;
+  if (!server.security.publicKey) return 'the REALITY entry has no public key';
+  if (!REALITY_NETWORKS.has(server.transport.network)) return `REALITY does not work over ${NETWORK_NAMES[server.transport.network]} (only TCP, gRPC, XHTTP or HTTP/2)`;
   return null;
 }
 
