@@ -107,8 +107,8 @@ export class ControlServer {
     }
     if (head === 'ipinfo' && arg !== undefined) {
       expect('POST');
-      this.controller.setIpInfo(arg, await readBody(req));
-      return send(res, 200, { ok: true, service: arg, mode: this.controller.state().ipinfo[arg as keyof ReturnType<LabController['state']>['ipinfo']] });
+      const mode = this.controller.setIpInfo(arg, await readBody(req));
+      return send(res, 200, { ok: true, service: arg, mode });
     }
     throw new LabError(404, `no such control path: ${method} ${pathname}`);
   }

@@ -9,7 +9,7 @@ import { LAB_IP_INFO_SERVICES } from './ipinfo-formats';
 import type { LabNetwork } from './network';
 import type { Relay } from './relay';
 import type { SubscriptionServer } from './subscription-server';
-import type { Target } from './target';
+import type { IpInfoMode, Target } from './target';
 import type { LabCounters, LabState, ServerState } from './types';
 import type { ServerSpec } from './world';
 
@@ -103,10 +103,12 @@ export class LabController {
     return this.subscriptions.view().find((s) => s.id === id) as ReturnType<SubscriptionServer['view']>[number];
   }
 
-  setIpInfo(service: string, body: unknown): void {
+  setIpInfo(service: string, body: unknown): IpInfoMode {
     if (!(LAB_IP_INFO_SERVICES as readonly string[]).includes(service)) {
       throw new LabError(404, `unknown IP-info service "${service}"; one of ${LAB_IP_INFO_SERVICES.join(', ')}`);
     }
-    this.target.setIpInfo(service as IpInfoService, parse(ipInfoSchema, body).mode);
+    const { mode } = parse(ipInfoSchema, body);
+    this.target.setIpInfo(service as IpInfoService, mode);
+    return mode;
   }
 }

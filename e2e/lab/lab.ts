@@ -12,7 +12,7 @@ import { shareLink } from './share-links';
 import { SubscriptionServer } from './subscription-server';
 import { Target } from './target';
 import type { Lab, LabInfo, LabOptions } from './types';
-import { type RunningServers, startServers as startServersFor } from './v2ray-server';
+import { startServers } from './v2ray-server';
 import { type World, buildWorld } from './world';
 
 export const DEFAULT_LAB_OPTIONS = { servers: 12, subscriptions: 3, seed: 1, latency: [20, 300] as [number, number] };
@@ -40,7 +40,7 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
     cleanups.length = 0;
   };
   try {
-    const v2ray: RunningServers = await startServersFor(world.servers, options.v2rayPath ?? 'v2ray');
+    const v2ray = await startServers(world.servers, options.v2rayPath ?? 'v2ray');
     cleanups.push(() => v2ray.stop());
 
     const servers = new Map<string, RunningServer>();
@@ -116,7 +116,9 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
       setSubscription: async (id, change) => {
         controller.setSubscription(id, change);
       },
-      setIpInfo: async (service, mode) => controller.setIpInfo(service, { mode }),
+      setIpInfo: async (service, mode) => {
+        controller.setIpInfo(service, { mode });
+      },
       counters: async () => controller.counters(),
       state: async () => controller.state(),
       stop: () => (stopping ??= stopAll()),
