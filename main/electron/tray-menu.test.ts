@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import type { AutoSnapshot } from '../../shared/domain/auto';
+import type { ConnectionState, ConnectionStateName } from '../../shared/domain/connection';
+import type { Server } from '../../shared/domain/server';
+import type { ServerStatus } from '../../shared/domain/status';
+import type { Subscription } from '../../shared/domain/subscription';
+import type { AppSnapshot } from '../../shared/ipc/contract';
+import { buildTrayMenu, connectCandidate, EMPTY_TRAY_STATE, MAX_TRAY_SUBSCRIPTIONS, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
+import { trayLanguage, trayTranslator } from './tray-text';
+
+const t = trayTranslator('en');
+
+const server = (id: string, name: string, subscriptionId: string): Server =>
+  ({ id, name, subscriptionId, protocol: 'vless', address: 'h.example', port: 443, uuid: 'u', encryption: 'none', transport: { network: 'tcp' }, security: { type: 'tls' } }) as Server;
+
+const subscription = (id: string, name: string, servers: Server[]): Subscription => ({
+  id,
+  name,
+  servers,
+  usage: null,
+  rejected: [],
+  updatedAt: null,
+  lastError: null,
+  pendingEmpty: false,
+});
+
+const status = (serverId: string, delayMs: number | null, country?: string, countryCode?: string): ServerStatus =>
+  ({ serverId, delayMs, ipInfo: country || countryCode ? { ip: '203.0.113.9', country, countryCode, source: 'ipapi.co', fromCache: false, at: 0 } : null }) as ServerStatus;
+
+const connection = (state: ConnectionStateName, serverId: string | null): ConnectionState => ({
+  state,
+  serverId,
+  httpProxy: null,
+  socksProxy: null,
+  since: null,
+  error: null,
+  core: null,
+});
+
+const auto = (subscriptionId: string | null, excluded: Record<string, string[]> = {}): AutoSnapshot => ({
+  subscriptionId,
+  excluded,
+  returnCandidate: null,
+  networkLostUntil: null,
+  timeline: [],
+});
+
+const work = subscription('sub-a', 'Work', [server('a1', 'Frankfurt 1', 'sub-a'), server('a2', 'Helsinki', 'sub-a'), server('a3', 'Tokyo', 'sub-a')]);
+const home = subscription('sub-b', 'Home', [server('b1', 'Amsterdam', 'sub-b')]);
+
+function state(overrides: Partial<TrayState> = {}): TrayState {
+  return {
+    connection: connection('disconnected', null),
+    lastServerId: null,
+    subscriptions: [work, home],
+    auto: auto(null),
+    statuses: { a1: status('a1', 120, 'Germany', 'DE'), a2: status('a2', 80, undefined, 'FI'), a3: status('a3', null), b1: status('b1', 60, 'Netherlands') },
+    ...overrides,
+  };
+}
+
+const labels = (s: TrayState) => buildTrayMenu(s, t).map((i) => (i.kind === 'separator' ? '---' : i.label));
+
+describe('buildTrayMenu', () => {
+  it('connected with Auto on: the current server and its country, Disconnect, Auto ticked on its subscription', () => {
+    const menu = buildTrayMenu(state({ connection: connection('connected', 'a1'), auto: auto('sub-a') }), t);
+    expect(menu).toEqual([
+      { kind: 'label', label: 'Connected: Frankfurt 1 — Germany' },
+      { kind: 'separator' },
+      { kind: 'action', label: 'Disconnect', action: { type: 'disconnect' }, enabled: true },
+      { kind: 'separator' },
+      { kind: 'label', label: 'Auto' },
+      { kind: 'checkbox', label: 'Work: Frankfurt 1 — Germany', checked: true, action: { type: 'set-auto', subscriptionId: null } },
+      { kind: 'checkbox', label: 'Home', checked: false, action: { type: 'set-auto', subscriptionId: 'sub-b' } },
+      { kind: 'separator' },
+      { kind: 'action', label: 'Show Steadfast VPN', action: { type: 'show-window' }, enabled: true },
+      { kind: 'action', label: 'Quit', action: { type: 'quit' }, enabled: true },
+    ]);
+  });
+
+  it('uses the country code when the name is not known, and nothing when neither is', () => {
+    expect(labels(state({ connection: connection('connected', 'a2') }))[0]).toBe('Connected: Helsinki — FI');
+    expect(labels(state({ connection: connection('reconnecting', 'a3') }))[0]).toBe('Reconnecting…: Tokyo');
+  });
+
+  it('disconnected: Connect goes back to the last server', () => {
+    const menu = buildTrayMenu(state({ lastServerId: 'b1' }), t);
+    expect(menu[0]).toEqual({ kind: 'label', label: 'Disconnected' });
+    expect(menu[2]).toEqual({ kind: 'action', label: 'Connect to Amsterdam', action: { type: 'connect', serverId: 'b1' }, enabled: true });
+  });
+
+  it('disconnected with Auto on and no last server: Connect offers the fastest answering, not excluded server of Auto’s subscription', () => {
+    expect(connectCandidate(state({ auto: auto('sub-a') }))).toBe('a2');
+    expect(connectCandidate(state({ auto: auto('sub-a', { 'sub-a': ['a2'] }) }))).toBe('a1');
+    // A last server that disappeared with a subscription update is not offered.
+    expect(connectCandidate(state({ lastServerId: 'gone', auto: auto('sub-a') }))).toBe('a2');
+  });
+
+  it('nothing to connect to: Connect is shown disabled', () => {
+    const menu = buildTrayMenu(state(), t);
+    expect(menu[2]).toMatchObject({ kind: 'action', label: 'Connect', enabled: false });
+  });
+
+  it('while connecting or after a failure it says so', () => {
+    expect(labels(state({ connection: connection('connecting', 'b1') })).slice(0, 3)).toEqual(['Connecting…: Amsterdam — Netherlands', '---', 'Disconnect']);
+    expect(labels(state({ connection: connection('failed', 'b1'), lastServerId: 'b1' })).slice(0, 3)).toEqual(['Connection failed', '---', 'Connect to Amsterdam']);
+  });
+
+  it('without subscriptions there is no Auto section', () => {
+    expect(labels(state({ subscriptions: [] }))).toEqual(['Disconnected', '---', 'Connect', '---', 'Show Steadfast VPN', 'Quit']);
+  });
+
+  it('lists at most a handful of subscriptions', () => {
+    const many = Array.from({ length: 20 }, (_, i) => subscription(`s${i}`, `Sub ${i}`, []));
+    expect(buildTrayMenu(state({ subscriptions: many }), t).filter((i) => i.kind === 'checkbox')).toHaveLength(MAX_TRAY_SUBSCRIPTIONS);
+  });
+
+  it('speaks the user’s language', () => {
+    const fa = trayTranslator('fa');
+    const menu = buildTrayMenu(state({ connection: connection('connected', 'b1') }), fa);
+    expect(menu[0]).toEqual({ kind: 'label', label: 'متصل: Amsterdam — Netherlands' });
+    expect(menu.at(-1)).toMatchObject({ label: 'خروج' });
+  });
+
+  it('the tooltip names the state and the server', () => {
+    expect(trayTooltip(state({ connection: connection('connected', 'a1') }), t)).toBe('Steadfast VPN — Connected: Frankfurt 1 — Germany');
+    expect(trayTooltip(state(), t)).toBe('Steadfast VPN — Disconnected');
+  });
+});
+
+describe('tray state from engine events', () => {
+  it('a snapshot sets everything; later events update their part', () => {
+    const snapshot = { connection: connection('connected', 'a1'), subscriptions: [work], auto: auto('sub-a'), statuses: {}, settings: {} } as unknown as AppSnapshot;
+    let s = trayStateAfter(EMPTY_TRAY_STATE, 'snapshot', snapshot);
+    expect(s).toMatchObject({ lastServerId: 'a1', subscriptions: [work] });
+    s = trayStateAfter(s, 'statuses', [status('a1', 99, 'Germany')]);
+    s = trayStateAfter(s, 'statuses', [status('a2', 50, 'Finland')]);
+    expect(Object.keys(s.statuses)).toEqual(['a1', 'a2']);
+    s = trayStateAfter(s, 'connection', connection('disconnected', null));
+    expect(s.lastServerId).toBe('a1');
+    expect(labels(s)[2]).toBe('Connect to Frankfurt 1');
+    s = trayStateAfter(s, 'subscriptions', [work, home]);
+    s = trayStateAfter(s, 'auto', auto(null));
+    expect(s.auto?.subscriptionId).toBeNull();
+    expect(trayStateAfter(s, 'traffic', { at: 0, intervalMs: 1000, upBytes: 1, downBytes: 2 })).toBe(s);
+  });
+});
+
+describe('tray language', () => {
+  it('follows the setting, else the system locale, else English', () => {
+    expect(trayLanguage('ru', 'en-US')).toBe('ru');
+    expect(trayLanguage('system', 'fa-IR')).toBe('fa');
+    expect(trayLanguage('system', 'zh_CN')).toBe('zh');
+    expect(trayLanguage('system', 'de-DE')).toBe('en');
+  });
+});

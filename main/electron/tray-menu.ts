@@ -1,0 +1,165 @@
+import type { AutoSnapshot } from '../../shared/domain/auto';
+import type { ConnectionState } from '../../shared/domain/connection';
+import type { ServerId, SubscriptionId } from '../../shared/domain/server';
+import type { ServerStatus } from '../../shared/domain/status';
+import type { Subscription } from '../../shared/domain/subscription';
+import type { EventName, EventPayloads } from '../../shared/ipc/contract';
+import type { TrayTranslate } from './tray-text';
+
+/** What the tray knows, kept up to date from the engine's events. */
+export interface TrayState {
+  connection: ConnectionState | null;
+  /** The server of the last connection, offered by "Connect" after a disconnect. */
+  lastServerId: ServerId | null;
+  subscriptions: Subscription[];
+  auto: AutoSnapshot | null;
+  statuses: Record<ServerId, ServerStatus>;
+}
+
+export const EMPTY_TRAY_STATE: TrayState = { connection: null, lastServerId: null, subscriptions: [], auto: null, statuses: {} };
+
+/** Folds one engine event into the tray's state (events the tray does not show return it unchanged). */
+export function trayStateAfter<E extends EventName>(state: TrayState, event: E, payload: EventPayloads[E]): TrayState {
+  switch (event) {
+    case 'snapshot': {
+      const s = payload as EventPayloads['snapshot'];
+      return {
+        connection: s.connection,
+        lastServerId: s.connection.serverId ?? state.lastServerId,
+        subscriptions: s.subscriptions,
+        auto: s.auto,
+        statuses: s.statuses,
+      };
+    }
+    case 'connection': {
+      const c = payload as EventPayloads['connection'];
+      return { ...state, connection: c, lastServerId: c.serverId ?? state.lastServerId };
+    }
+    case 'subscriptions':
+      return { ...state, subscriptions: payload as EventPayloads['subscriptions'] };
+    case 'auto':
+      return { ...state, auto: payload as EventPayloads['auto'] };
+    case 'statuses': {
+      const statuses = { ...state.statuses };
+      for (const status of payload as EventPayloads['statuses']) statuses[status.serverId] = status;
+      return { ...state, statuses };
+    }
+    default:
+      return state;
+  }
+}
+
+export type TrayAction =
+  | { type: 'connect'; serverId: ServerId }
+  | { type: 'disconnect' }
+  | { type: 'set-auto'; subscriptionId: SubscriptionId | null }
+  | { type: 'show-window' }
+  | { type: 'quit' };
+
+export type TrayMenuItem =
+  | { kind: 'separator' }
+  | { kind: 'label'; label: string }
+  | { kind: 'action'; label: string; action: TrayAction; enabled: boolean }
+  | { kind: 'checkbox'; label: string; action: TrayAction; checked: boolean };
+
+/** Subscriptions listed under "Auto" at most: a tray menu is not the place for a long list. */
+export const MAX_TRAY_SUBSCRIPTIONS = 8;
+
+const ACTIVE_STATES = new Set(['connected', 'connecting', 'reconnecting']);
+
+function serverName(state: TrayState, id: ServerId | null): string | null {
+  if (id === null) return null;
+  for (const sub of state.subscriptions) {
+    const server = sub.servers.find((s) => s.id === id);
+    if (server) return server.name;
+  }
+  return null;
+}
+
+function subscriptionOf(state: TrayState, id: ServerId | null): Subscription | null {
+  if (id === null) return null;
+  return state.subscriptions.find((sub) => sub.servers.some((s) => s.id === id)) ?? null;
+}
+
+/** Where a server's traffic leaves, as the monitor last saw it: "Germany", else the code "DE". */
+function countryOf(state: TrayState, id: ServerId | null): string | null {
+  const info = id === null ? null : state.statuses[id]?.ipInfo;
+  return info?.country ?? info?.countryCode ?? null;
+}
+
+/** "Server — Country", or as much of it as is known. */
+function describeServer(state: TrayState, id: ServerId | null): string | null {
+  const name = serverName(state, id);
+  if (name === null) return null;
+  const country = countryOf(state, id);
+  return country ? `${name} — ${country}` : name;
+}
+
+/**
+ * The server "Connect" goes to: the last one used, if it still exists; otherwise, with Auto on,
+ * the fastest answering server of Auto's subscription (Auto takes over from there).
+ */
+export function connectCandidate(state: TrayState): ServerId | null {
+  if (serverName(state, state.lastServerId) !== null) return state.lastServerId;
+  const autoSub = state.subscriptions.find((s) => s.id === state.auto?.subscriptionId);
+  const excluded = new Set(autoSub ? (state.auto?.excluded[autoSub.id] ?? []) : []);
+  let best: { id: ServerId; delay: number } | null = null;
+  for (const server of autoSub?.servers ?? []) {
+    const delay = state.statuses[server.id]?.delayMs;
+    if (delay == null || excluded.has(server.id)) continue;
+    if (!best || delay < best.delay) best = { id: server.id, delay };
+  }
+  return best?.id ?? null;
+}
+
+/** The tray menu for a state, as data (tray.ts turns it into an Electron menu). */
+export function buildTrayMenu(state: TrayState, t: TrayTranslate): TrayMenuItem[] {
+  const connection = state.connection;
+  const stateName = connection?.state ?? 'disconnected';
+  const active = ACTIVE_STATES.has(stateName);
+  const current = active ? (connection?.serverId ?? null) : null;
+  const currentText = describeServer(state, current);
+
+  const items: TrayMenuItem[] = [{ kind: 'label', label: currentText ? `${t(stateName)}: ${currentText}` : t(stateName) }, { kind: 'separator' }];
+
+  if (active) {
+    items.push({ kind: 'action', label: t('disconnect'), action: { type: 'disconnect' }, enabled: true });
+  } else {
+    const candidate = connectCandidate(state);
+    const name = serverName(state, candidate);
+    items.push(
+      candidate === null
+        ? { kind: 'action', label: t('connect'), action: { type: 'show-window' }, enabled: false }
+        : { kind: 'action', label: t('connectTo', { server: name ?? candidate }), action: { type: 'connect', serverId: candidate }, enabled: true },
+    );
+  }
+
+  if (state.subscriptions.length > 0) {
+    items.push({ kind: 'separator' }, { kind: 'label', label: t('auto') });
+    const currentSub = subscriptionOf(state, current);
+    for (const sub of state.subscriptions.slice(0, MAX_TRAY_SUBSCRIPTIONS)) {
+      const on = state.auto?.subscriptionId === sub.id;
+      const carrying = on && currentSub?.id === sub.id ? currentText : null;
+      items.push({
+        kind: 'checkbox',
+        label: carrying ? `${sub.name}: ${carrying}` : sub.name,
+        checked: on,
+        action: { type: 'set-auto', subscriptionId: on ? null : sub.id },
+      });
+    }
+  }
+
+  items.push(
+    { kind: 'separator' },
+    { kind: 'action', label: t('showWindow'), action: { type: 'show-window' }, enabled: true },
+    { kind: 'action', label: t('quit'), action: { type: 'quit' }, enabled: true },
+  );
+  return items;
+}
+
+/** The tray icon's hover text. */
+export function trayTooltip(state: TrayState, t: TrayTranslate): string {
+  const stateName = state.connection?.state ?? 'disconnected';
+  const server = ACTIVE_STATES.has(stateName) ? describeServer(state, state.connection?.serverId ?? null) : null;
+  return `Steadfast VPN — ${t(stateName)}${server ? `: ${server}` : ''}`;
+}

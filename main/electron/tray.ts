@@ -1,0 +1,77 @@
+import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
+import type { EventName, EventPayloads } from '../../shared/ipc/contract';
+import type { Language } from '../../shared/settings';
+import { buildTrayMenu, EMPTY_TRAY_STATE, type TrayAction, type TrayMenuItem, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
+import { trayLanguage, trayTranslator } from './tray-text';
+
+/** Turns the menu data into Electron's template; clicks become actions. */
+export function toMenuTemplate(items: readonly TrayMenuItem[], dispatch: (action: TrayAction) => void): MenuItemConstructorOptions[] {
+  return items.map((item): MenuItemConstructorOptions => {
+    switch (item.kind) {
+      case 'separator':
+        return { type: 'separator' };
+      case 'label':
+        return { label: item.label, enabled: false };
+      case 'action':
+        return { label: item.label, enabled: item.enabled, click: () => dispatch(item.action) };
+      case 'checkbox':
+        return { label: item.label, type: 'checkbox', checked: item.checked, click: () => dispatch(item.action) };
+    }
+  });
+}
+
+export interface DesktopTrayOptions {
+  /** The icon for the state: connected (or on the way) versus not. */
+  iconPath: (connected: boolean) => string;
+  systemLocale: string;
+  dispatch: (action: TrayAction) => void;
+  /** Clicking the icon itself (Windows, most Linux trays): show the window. */
+  onClick: () => void;
+}
+
+/**
+ * The tray icon and its menu, rebuilt from the engine's events. The menu is only replaced when
+ * what it shows changed (status bursts arrive every half second; some Linux trays flicker on
+ * every replacement).
+ */
+export class DesktopTray {
+  private readonly tray: Tray;
+  private state: TrayState = EMPTY_TRAY_STATE;
+  private language: Language | 'system' = 'system';
+  private shown = '';
+  private connectedIcon = false;
+
+  constructor(private readonly options: DesktopTrayOptions) {
+    this.tray = new Tray(nativeImage.createFromPath(options.iconPath(false)));
+    this.tray.on('click', () => options.onClick());
+    this.render();
+  }
+
+  onEvent<E extends EventName>(event: E, payload: EventPayloads[E]): void {
+    if (event === 'settings') this.language = (payload as EventPayloads['settings']).language;
+    if (event === 'snapshot') this.language = (payload as EventPayloads['snapshot']).settings.language;
+    this.state = trayStateAfter(this.state, event, payload);
+    this.render();
+  }
+
+  destroy(): void {
+    this.tray.destroy();
+  }
+
+  private render(): void {
+    const t = trayTranslator(trayLanguage(this.language, this.options.systemLocale));
+    const items = buildTrayMenu(this.state, t);
+    const tooltip = trayTooltip(this.state, t);
+    const fingerprint = JSON.stringify([items, tooltip]);
+    if (fingerprint !== this.shown) {
+      this.shown = fingerprint;
+      this.tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(items, this.options.dispatch)));
+      this.tray.setToolTip(tooltip);
+    }
+    const connected = this.state.connection?.state === 'connected';
+    if (connected !== this.connectedIcon) {
+      this.connectedIcon = connected;
+      this.tray.setImage(nativeImage.createFromPath(this.options.iconPath(connected)));
+    }
+  }
+}
