@@ -6,7 +6,6 @@
  * - traffic: a stall (5 s sending without receiving) or 30 s without receiving although something
  *   was sent; a dial failure of the current server (an event);
  * - while on a neighbour subscription's server: the own-subscription check, once a minute;
- * - the widened follow-up, at the latest 5 min after the own subscription was found silent;
  * - the scheduled check, 5 min after the last one.
  * The time-based ones also need traffic since their last run: an idle device is never probed.
  * A due check held by a cooldown, a network-loss pause or the switch limit logs one `pause` line
@@ -15,14 +14,15 @@
  * is really gone the stall trigger follows. A user's "check now" is never held.
  *
  * While the own subscription is known silent (after the neighbours answered), every check is the
- * widened one, whatever woke it.
+ * widened one, whatever woke it. That is what makes it come "no later than 5 min after": the last
+ * scheduled check was no later than the silent one, so the next is due within 5 min of it.
  */
 import type { CheckTrigger } from '../../../shared/domain/auto';
 import type { ServerId } from '../../../shared/domain/server';
 import { AUTO_RULES } from './constants';
 import { activeHold, sameHold } from './limits';
 import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './state';
-import { activeSince, restartSilence, trafficDueAt, trafficTrigger } from './traffic';
+import { activeSince, restartSilence, trafficTrigger } from './traffic';
 import type { AutoState, CheckKind } from './types';
 
 export interface DueCheck {
@@ -48,9 +48,6 @@ export function dueCheck(state: AutoState, now: number): DueCheck | null {
   const away = state.away;
   if (away && now >= away.nextRetryAt && activeSince(state.traffic, away.lastRetryAt)) {
     return { trigger: 'own-sub-retry', kind: 'own-sub-retry' };
-  }
-  if (state.widen && now >= state.widen.since + AUTO_RULES.widenDeadlineMs && activeSince(state.traffic, state.widen.since)) {
-    return { trigger: 'widened', kind: 'widened' };
   }
   if (now >= state.lastScheduledAt + AUTO_RULES.scheduledIntervalMs && activeSince(state.traffic, state.lastScheduledAt)) {
     return widened ? { trigger: 'widened', kind: 'widened', scheduled: true } : { trigger: 'scheduled', kind: 'scheduled', scheduled: true };
@@ -138,14 +135,17 @@ export function probeSet(state: AutoState, ctx: StepContext, kind: CheckKind): S
   }
 }
 
-/** The earliest moment a check may become due, for the runtime's single timer (null: none). */
+/**
+ * The earliest moment a time-based check may become due, for the runtime's single timer (null:
+ * none). Traffic triggers are not timed: they are read from the traffic samples, which keep
+ * coming while connected, and a wake-up at the very moment a stall would complete could not yet
+ * know whether the interval ending then brought data back.
+ */
 export function nextWake(state: AutoState, now: number): number | null {
   if (!watching(state) || state.check) return null;
   const raw = [
-    trafficDueAt(state.traffic, state.config.stallThresholdMs),
     state.lastScheduledAt + AUTO_RULES.scheduledIntervalMs,
     state.away?.nextRetryAt ?? null,
-    state.widen ? state.widen.since + AUTO_RULES.widenDeadlineMs : null,
   ];
   const hold = activeHold(state, now);
   const times = raw

@@ -26,8 +26,6 @@ export const AUTO_RULES = {
   noReceiveMs: 30_000,
   /** Trigger 4: 5 min since the last scheduled check, and traffic in that time. */
   scheduledIntervalMs: 5 * 60_000,
-  /** After the own subscription was silent and the neighbours answered, the widened check comes no later than this. */
-  widenDeadlineMs: 5 * 60_000,
 
   /** Network lost: T_k = min(15 · 2^(k−1), 120) s. */
   backoffBaseMs: 15_000,

@@ -54,15 +54,6 @@ export function trafficTrigger(tracker: TrafficTracker, now: number, stallThresh
   return null;
 }
 
-/** When a traffic trigger will hold if nothing comes back (for the runtime's wake-up), or null. */
-export function trafficDueAt(tracker: TrafficTracker, stallThresholdMs: number): number | null {
-  const times = [
-    tracker.stallSince === null ? null : tracker.stallSince + stallThresholdMs,
-    tracker.unansweredSince === null ? null : tracker.unansweredSince + AUTO_RULES.noReceiveMs,
-  ].filter((t): t is number => t !== null);
-  return times.length ? Math.min(...times) : null;
-}
-
 /** There was traffic after `since`. */
 export function activeSince(tracker: TrafficTracker, since: number): boolean {
   return tracker.lastActivityAt !== null && tracker.lastActivityAt > since;

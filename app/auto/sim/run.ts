@@ -1,7 +1,7 @@
 /**
  * Runs a scenario: the app's own Auto runtime and policy, with the app's default settings, in the
  * simulated world on a FakeClock. Returns the lines `npm run sim` prints: every decision (with
- * `at` in ms since the start), a `refused` line for a user action Auto refused, and the `end` line.
+ * `at` and `until` in ms since the start), a `refused` line for a user action Auto refused, and the `end` line.
  *
  * Traffic is reported in the tunnel's 500 ms stats intervals; a world change at the end of an
  * interval applies after that interval's sample (so a server that goes down at 2 m carried the
@@ -98,9 +98,12 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   return lines;
 }
 
+/** A decision as a line: its times (`at`, and `until` where there is one) in ms since the start. */
 function lineOf(decision: AutoDecision, start: number): SimLine {
   const { type, at, ...rest } = decision;
-  return { type, at: at - start, ...rest };
+  const line: SimLine = { type, at: at - start, ...rest };
+  if (typeof line.until === 'number') line.until -= start;
+  return line;
 }
 
 /** The scenario's history: URL measurements spread evenly over the hour before the start. */

@@ -6,22 +6,28 @@
  * Additions to the contract (extra fields are allowed): a server may be `"refused"` (probes fail
  * at once and the core reports a dial failure for every attempt, as a closed port does); actions
  * `{"connect": id}` (the user picks a server by hand) and `{"checkNow": true}`; `reconnect`, how
- * long a switch interrupts the traffic (default 1 s); `platform: "mobile"` uses the 2 s stall of
+ * long a switch interrupts the traffic (default 1 s); traffic `"sparse"` (a background app sending
+ * in one 500 ms interval every 3 s: never a 5 s stall, but 30 s without an answer);
+ * `platform: "mobile"` uses the 2 s stall of
  * the spec's mobile rule. Servers the world never mentions are down.
  */
 import { z } from 'zod';
 
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+/** "250ms", "5s", "2m", "1h", or parts of them in a row: "2m30s", "1h5m", "4.5s". */
+const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const DURATION_ERROR = 'expected a duration such as "250ms", "5s", "2m", "1h" or "2m30s"';
 
 export function durationMs(text: string): number {
-  const match = DURATION.exec(text);
-  if (!match) throw new Error(`not a duration: ${text}`);
-  return Math.round(Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS]);
+  if (!DURATION.test(text)) throw new Error(`not a duration: ${text}`);
+  let total = 0;
+  for (const [, amount, unit] of text.matchAll(PART)) total += Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  return Math.round(total);
 }
 
 const duration = z
-  .union([z.number().nonnegative(), z.string().regex(DURATION)], { error: 'expected a duration such as "250ms", "5s", "2m" or "1h"' })
+  .union([z.number().nonnegative(), z.string().regex(DURATION, { error: DURATION_ERROR })], { error: DURATION_ERROR })
   .transform((v) => (typeof v === 'number' ? v : durationMs(v)));
 
 const id = z.string({ error: 'expected an id (a string)' }).min(1, { error: 'expected a non-empty id' });
@@ -48,7 +54,7 @@ export type SimAction = z.infer<typeof action>;
 const worldEntry = z.object({
   at: duration,
   network: z.enum(['online', 'offline', 'none'], { error: 'expected "online", "offline" or "none"' }).optional(),
-  traffic: z.enum(['active', 'idle'], { error: 'expected "active" or "idle"' }).optional(),
+  traffic: z.enum(['active', 'idle', 'sparse'], { error: 'expected "active", "idle" or "sparse"' }).optional(),
   servers: z.record(id, serverState).optional(),
   action: action.optional(),
 });

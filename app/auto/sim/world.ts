@@ -21,11 +21,14 @@ const DOWN_BYTES = 160_000;
 const KEPT_PER_METHOD = 5;
 
 export type SimNetwork = 'online' | 'offline' | 'none';
+/** `sparse`: a background app that sends in one 500 ms interval every 3 s (never 5 s in a row). */
+export type SimTraffic = 'active' | 'idle' | 'sparse';
+const SPARSE_EVERY = 6;
 
 export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, SubscriptionsPort {
   readonly servers = new Map<ServerId, SimServerState>();
   network: SimNetwork = 'online';
-  traffic: 'active' | 'idle' = 'active';
+  traffic: SimTraffic = 'active';
   subscriptionList: SubscriptionServers[];
   private readonly store = new Map<ServerId, Measurement[]>();
   /** Every server ever listed, in first-seen order (for the end line). */
@@ -33,12 +36,14 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
   private currentId: ServerId | null = null;
   private isConnected = false;
   private reconnectingUntil = 0;
+  private readonly start: number;
 
   constructor(
     private readonly clock: Clock,
     subscriptions: SubscriptionServers[],
     private readonly reconnectMs: number,
   ) {
+    this.start = clock.now();
     this.subscriptionList = subscriptions;
     for (const s of subscriptions) this.learn(s.serverIds);
   }
@@ -104,7 +109,9 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
 
   /** What the tunnel's stats report for the interval ending now. */
   sample(): TrafficSample {
-    const active = this.traffic === 'active' && this.isConnected;
+    const interval = Math.round((this.clock.now() - this.start) / SAMPLE_INTERVAL_MS);
+    const sending = this.traffic === 'active' || (this.traffic === 'sparse' && interval % SPARSE_EVERY === 0);
+    const active = sending && this.isConnected;
     return {
       at: this.clock.now(),
       intervalMs: SAMPLE_INTERVAL_MS,
@@ -115,7 +122,7 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
 
   /** The core reports a failed dial for each attempt while the current server refuses connections. */
   dialFailing(): boolean {
-    return this.traffic === 'active' && this.isConnected && this.network === 'online' && this.currentState() === 'refused' && !this.reconnecting();
+    return this.traffic !== 'idle' && this.isConnected && this.network === 'online' && this.currentState() === 'refused' && !this.reconnecting();
   }
 
   /** Each server's stored delays, oldest first, as the scenario's `history` writes them. */
