@@ -51,4 +51,3 @@ describe('Auto is on for one subscription at a time', () => {
     expect(brief(lines, { end: true })).toEqual(['end current=de']);
   });
 });
-});
