@@ -1,0 +1,337 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Server, SubscriptionId } from '../../shared/domain/server';
+import type { Subscription } from '../../shared/domain/subscription';
+import type { Clock } from '../clock';
+import type { Logger } from '../log/logger';
+import { JsonFile } from '../storage/json-file';
+import type { SubscriptionFetcher } from './fetch';
+import { assignIds } from './identity';
+import { parseSubscription } from './parse';
+import { type SubscriptionsDocument, subscriptionsDocumentSchema } from './schema';
+
+const TAG = 'SUBSCRIPTIONS';
+
+/** `<dataDir>/subscriptions.json`, written 0600: it holds every server's credentials. */
+export function subscriptionsFile(dataDir: string): JsonFile<SubscriptionsDocument> {
+  return new JsonFile<SubscriptionsDocument>({
+    path: join(dataDir, 'subscriptions.json'),
+    schema: subscriptionsDocumentSchema,
+    fallback: () => ({ version: 1, subscriptions: [] }),
+    mode: 0o600,
+  });
+}
+
+export interface SubscriptionStoreOptions {
+  file: JsonFile<SubscriptionsDocument>;
+  fetcher: SubscriptionFetcher;
+  clock: Clock;
+  logger: Logger;
+  /** Ids for pasted-text subscriptions (a URL subscription's id is derived from its URL). */
+  newId?: () => string;
+}
+
+export type SubscriptionInput = { url: string } | { text: string };
+export type SubscriptionsListener = (subscriptions: readonly Subscription[]) => void;
+
+/**
+ * The user's subscriptions, in the user's order (the order defines "neighbour" for Auto),
+ * persisted 0600.
+ *
+ * Nothing is lost on a bad update: a failed, hanging or oversized fetch, an empty response, or a
+ * body from which no server could be read keeps the previous server list and sets `lastError` to
+ * a sentence saying what happened. A list that parsed fine but has no servers replaces a
+ * non-empty one only after `confirmEmpty` (until then `pendingEmpty` is set). A corrupt file
+ * never blocks start-up: it is set aside and `problem` says so.
+ *
+ * Every credential is registered with the logger's redactor as servers load, so no log line can
+ * carry one.
+ */
+export class SubscriptionStore {
+  /** A sentence for the user when the file was unreadable or could not be saved; else null. */
+  problem: string | null = null;
+  private subscriptions: Subscription[] = [];
+  private readonly listeners = new Set<SubscriptionsListener>();
+  private readonly updating = new Map<SubscriptionId, Promise<Subscription>>();
+  private loading: Promise<void> | null = null;
+  private readonly file: JsonFile<SubscriptionsDocument>;
+  private readonly fetcher: SubscriptionFetcher;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly newId: () => string;
+
+  constructor(options: SubscriptionStoreOptions) {
+    this.file = options.file;
+    this.fetcher = options.fetcher;
+    this.clock = options.clock;
+    this.logger = options.logger;
+    this.newId = options.newId ?? (() => `p-${randomUUID().slice(0, 13)}`);
+  }
+
+  /** Reads the file once (later calls share the first); every other operation waits for it. */
+  load(): Promise<readonly Subscription[]> {
+    this.loading ??= this.file.load().then((result) => {
+      this.subscriptions = result.value.subscriptions;
+      this.problem = result.problem;
+      if (result.problem) this.logger.warn(TAG, result.problem);
+      for (const subscription of this.subscriptions) this.registerSecrets(subscription);
+      this.logger.info(TAG, `loaded ${this.subscriptions.length} subscription(s), ${this.serverCount()} server(s)`);
+    });
+    return this.loading.then(() => this.subscriptions);
+  }
+
+  list(): readonly Subscription[] {
+    return this.subscriptions;
+  }
+
+  get(id: SubscriptionId): Subscription | undefined {
+    return this.subscriptions.find((s) => s.id === id);
+  }
+
+  onChange(listener: SubscriptionsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Adds a subscription by URL (fetched at once; a failed first fetch still adds it, with the
+   * error, so the user's URL is not lost) or by pasted text (refused, with the reason, when it
+   * holds no usable server). Adding a URL that is already in the list returns that subscription.
+   */
+  async add(input: SubscriptionInput, name?: string): Promise<Subscription> {
+    await this.load();
+    const givenName = name?.trim() || undefined;
+    if ('url' in input) {
+      const url = checkedUrl(input.url);
+      const existing = this.subscriptions.find((s) => s.url === url);
+      if (existing) return existing;
+      this.logger.redactor.add(url);
+      const subscription: Subscription = {
+        id: `u-${createHash('sha256').update(url).digest('hex').slice(0, 12)}`,
+        url,
+        name: givenName ?? new URL(url).hostname,
+        servers: [],
+        usage: null,
+        rejected: [],
+        updatedAt: null,
+        lastError: null,
+        pendingEmpty: false,
+      };
+      this.subscriptions = [...this.subscriptions, subscription];
+      await this.commit(`added "${subscription.name}"`);
+      return this.refresh(subscription.id, givenName === undefined);
+    }
+
+    const parsed = parseSubscription(input.text);
+    if (parsed.servers.length === 0) {
+      const why = parsed.rejected[0] ? `: ${parsed.rejected[0].reason}` : '';
+      throw new Error(`The pasted text holds no usable server${why}.`);
+    }
+    const id = this.newId();
+    const subscription: Subscription = {
+      id,
+      name: givenName ?? 'Pasted servers',
+      servers: assignIds(id, [], parsed.servers),
+      usage: null,
+      rejected: parsed.rejected,
+      updatedAt: this.clock.now(),
+      lastError: null,
+      pendingEmpty: false,
+    };
+    this.registerSecrets(subscription);
+    this.subscriptions = [...this.subscriptions, subscription];
+    await this.commit(`added "${subscription.name}" from pasted text: ${subscription.servers.length} server(s), ${parsed.rejected.length} rejected`);
+    return subscription;
+  }
+
+  /** Fetches, parses and re-identifies; concurrent calls for one subscription share one fetch. */
+  async update(id: SubscriptionId): Promise<Subscription> {
+    await this.load();
+    return this.refresh(id, false);
+  }
+
+  async remove(id: SubscriptionId): Promise<boolean> {
+    await this.load();
+    const removed = this.get(id);
+    if (!removed) return false;
+    this.subscriptions = this.subscriptions.filter((s) => s.id !== id);
+    await this.commit(`removed "${removed.name}"`);
+    return true;
+  }
+
+  /**
+   * Puts the subscriptions in the given order. Unknown ids are ignored and subscriptions the list
+   * leaves out keep their relative order after the named ones, so a stale UI loses nothing.
+   */
+  async reorder(ids: readonly SubscriptionId[]): Promise<readonly Subscription[]> {
+    await this.load();
+    const byId = new Map(this.subscriptions.map((s) => [s.id, s]));
+    const ordered: Subscription[] = [];
+    for (const id of ids) {
+      const subscription = byId.get(id);
+      if (!subscription) continue;
+      ordered.push(subscription);
+      byId.delete(id);
+    }
+    for (const subscription of this.subscriptions) if (byId.has(subscription.id)) ordered.push(subscription);
+    this.subscriptions = ordered;
+    await this.commit('reordered');
+    return this.subscriptions;
+  }
+
+  /** The user agreed that the provider's now-empty list replaces the old one. */
+  async confirmEmpty(id: SubscriptionId): Promise<Subscription> {
+    await this.load();
+    const current = this.require(id);
+    if (!current.pendingEmpty) return current;
+    const next: Subscription = { ...current, servers: [], rejected: [], pendingEmpty: false, lastError: null, updatedAt: this.clock.now() };
+    this.replace(next);
+    await this.commit(`"${current.name}": the empty list replaced ${current.servers.length} server(s), as confirmed`);
+    return next;
+  }
+
+  private refresh(id: SubscriptionId, nameFromTitle: boolean): Promise<Subscription> {
+    const running = this.updating.get(id);
+    if (running) return running;
+    const work = this.fetchAndApply(id, nameFromTitle).finally(() => this.updating.delete(id));
+    this.updating.set(id, work);
+    return work;
+  }
+
+  private async fetchAndApply(id: SubscriptionId, nameFromTitle: boolean): Promise<Subscription> {
+    const before = this.require(id);
+    if (!before.url) return before; // pasted text: nothing to fetch
+    const outcome = await this.fetcher.fetch(before.url);
+    const current = this.get(id);
+    if (!current) return before; // removed while fetching
+    const kept = current.servers.length;
+    const keptText = kept > 0 ? ` The previous ${plural(kept, 'server')} ${kept === 1 ? 'is' : 'are'} kept.` : '';
+
+    if (!outcome.ok) return this.fail(current, `Could not update: ${outcome.message}.${keptText}`);
+    const parsed = parseSubscription(outcome.body);
+    if (parsed.format === 'empty') return this.fail(current, `Could not update: the provider sent an empty response.${keptText}`);
+    for (const note of parsed.notes) this.logger.info(TAG, `"${current.name}" line ${note.line}: ${note.note}`);
+    const usage = outcome.usage ?? current.usage;
+    const name = nameFromTitle && outcome.title ? outcome.title : current.name;
+
+    if (parsed.servers.length === 0 && parsed.rejected.length > 0) {
+      const first = parsed.rejected[0]?.reason ?? '';
+      const more = parsed.rejected.length > 1 ? `; ${plural(parsed.rejected.length, 'entry', 'entries')} rejected in all` : '';
+      return this.fail({ ...current, name, usage }, `Could not update: no usable server in the provider's response (${first}${more}).${keptText}`);
+    }
+
+    if (parsed.servers.length === 0 && kept > 0) {
+      const next: Subscription = {
+        ...current,
+        name,
+        usage,
+        pendingEmpty: true,
+        lastError: `The provider now lists no servers. The previous ${plural(kept, 'server')} ${kept === 1 ? 'is' : 'are'} kept until you confirm the empty list.`,
+      };
+      this.replace(next);
+      await this.commit(`"${name}": the provider now lists no servers; waiting for the user to confirm`);
+      return next;
+    }
+
+    const servers = assignIds(id, current.servers, parsed.servers);
+    const next: Subscription = {
+      ...current,
+      name,
+      servers,
+      usage,
+      rejected: parsed.rejected,
+      updatedAt: this.clock.now(),
+      lastError: null,
+      pendingEmpty: false,
+    };
+    this.registerSecrets(next);
+    this.replace(next);
+    const rejectedText = parsed.rejected.length > 0 ? `, ${parsed.rejected.length} rejected` : '';
+    await this.commit(`"${name}" updated (${parsed.format}): ${plural(servers.length, 'server')}${rejectedText}`);
+    return next;
+  }
+
+  private async fail(current: Subscription, message: string): Promise<Subscription> {
+    const next: Subscription = { ...current, lastError: message };
+    this.replace(next);
+    this.logger.warn(TAG, `"${current.name}": ${message}`);
+    await this.commit(null);
+    return next;
+  }
+
+  private require(id: SubscriptionId): Subscription {
+    const subscription = this.get(id);
+    if (!subscription) throw new Error(`There is no subscription with id "${id}".`);
+    return subscription;
+  }
+
+  private replace(next: Subscription): void {
+    this.subscriptions = this.subscriptions.map((s) => (s.id === next.id ? next : s));
+  }
+
+  /** Saves, then tells listeners. A failed save keeps the in-memory list and says so in `problem`. */
+  private async commit(logLine: string | null): Promise<void> {
+    if (logLine) this.logger.info(TAG, logLine);
+    try {
+      await this.file.save({ version: 1, subscriptions: this.subscriptions });
+      if (this.problem?.startsWith('Could not save')) this.problem = null;
+    } catch (error) {
+      this.problem = `Could not save the subscriptions: ${error instanceof Error ? error.message : String(error)}. Changes are kept until the app closes.`;
+      this.logger.error(TAG, this.problem);
+    }
+    const snapshot = this.subscriptions;
+    for (const listener of this.listeners) {
+      try {
+        listener(snapshot);
+      } catch (error) {
+        this.logger.error(TAG, `a subscriptions listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  private registerSecrets(subscription: Subscription): void {
+    if (subscription.url) this.logger.redactor.add(subscription.url);
+    for (const server of subscription.servers) this.logger.redactor.add(...secretsOf(server));
+  }
+
+  private serverCount(): number {
+    return this.subscriptions.reduce((n, s) => n + s.servers.length, 0);
+  }
+}
+
+/** Every value of a server that must never reach a log. */
+export function secretsOf(server: Server): string[] {
+  switch (server.protocol) {
+    case 'vmess':
+    case 'vless':
+      return [server.uuid];
+    case 'tuic':
+      return [server.uuid, server.password];
+    case 'trojan':
+      return [server.password];
+    case 'hysteria2':
+      return [server.password, server.obfs?.password ?? ''];
+    case 'shadowsocks':
+      return [server.password, ...server.password.split(':')];
+    case 'wireguard':
+      return [server.privateKey, server.preSharedKey ?? ''];
+    case 'socks':
+    case 'http':
+      return [server.password ?? '', server.username ?? ''];
+  }
+}
+
+function checkedUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error('The subscription address is not a valid URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('The subscription address must start with http:// or https://.');
+  return url.href;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
