@@ -1,0 +1,286 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryLogger } from '../../app/log/logger';
+import type { ProxyBackend } from '../../app/system-proxy/backend';
+import { SystemProxy } from '../../app/system-proxy/system-proxy';
+import { FakeRegistry } from '../../app/system-proxy/testing/fake-registry';
+import { windowsBackend } from '../../app/system-proxy/windows';
+import type { ConnectionState } from '../../shared/domain/connection';
+import { type AppSnapshot, type EventName, type EventPayloads, INVOKE_CHANNELS } from '../../shared/ipc/contract';
+import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { type DesktopAppOptions, startDesktopApp } from './desktop-app';
+import type { CreateEngine, DesktopEngine, DesktopEngineOptions } from './engine';
+import { fake, FakeBrowserWindow, FakeTray, resetFakeElectron } from './testing/fake-electron';
+
+vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule());
+
+const USER_PROXY = { ProxyEnable: 0, ProxyServer: 'corp:3128' };
+
+const connection = (state: ConnectionState['state']): ConnectionState => ({
+  state,
+  serverId: state === 'disconnected' ? null : 's1',
+  httpProxy: state === 'disconnected' ? null : 'http://127.0.0.1:10809',
+  socksProxy: null,
+  since: 0,
+  error: null,
+  core: null,
+});
+
+/** An engine that answers every channel, records calls, and can emit events. */
+function fakeEngine(options: { stop?: () => Promise<void> } = {}) {
+  const calls: [string, unknown][] = [];
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  let stopped = 0;
+  const snapshot = {
+    subscriptions: [],
+    statuses: {},
+    unsupported: {},
+    connection: connection('disconnected'),
+    auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
+    settings: { ...DEFAULT_SETTINGS, systemProxy: true },
+    core: null,
+    testProgress: { running: false, done: 0, total: 0 },
+    demo: false,
+  } satisfies AppSnapshot;
+  const engine = {
+    ...Object.fromEntries(
+      INVOKE_CHANNELS.map((channel) => [
+        channel,
+        async (request: unknown) => {
+          calls.push([channel, request]);
+          return channel === 'getSnapshot' ? snapshot : null;
+        },
+      ]),
+    ),
+    on<E extends EventName>(event: E, listener: (p: EventPayloads[E]) => void) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)!.add(listener as (p: unknown) => void);
+      return () => listeners.get(event)!.delete(listener as (p: unknown) => void);
+    },
+    stop: async () => {
+      stopped++;
+      await options.stop?.();
+    },
+  } as unknown as DesktopEngine;
+  return {
+    engine,
+    calls,
+    stopped: () => stopped,
+    emit<E extends EventName>(event: E, payload: EventPayloads[E]) {
+      listeners.get(event)?.forEach((l) => l(payload));
+    },
+    listenerCount: () => [...listeners.values()].reduce((n, s) => n + s.size, 0),
+  };
+}
+
+function world(overrides: Partial<DesktopAppOptions> = {}, engineOptions: Parameters<typeof fakeEngine>[0] = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'desktop-'));
+  const registry = new FakeRegistry(USER_PROXY);
+  const { logger, lines } = memoryLogger();
+  const e = fakeEngine(engineOptions);
+  const engineCreatedWith: DesktopEngineOptions[] = [];
+  const options: DesktopAppOptions = {
+    loadEngine: async () => (async (o) => {
+      engineCreatedWith.push(o);
+      return e.engine;
+    }) as CreateEngine,
+    dataDir,
+    resourcesDir: '/opt/steadfast/resources',
+    rendererDir: '/opt/steadfast/dist/renderer',
+    preloadPath: '/opt/steadfast/dist/main/preload.cjs',
+    assetsDir: '/opt/steadfast/dist/assets',
+    env: {},
+    platform: 'win32',
+    logger,
+    proxyRunner: registry.run,
+    detectBackends: async () => [windowsBackend() as ProxyBackend<unknown>],
+    quitTimeoutMs: 2000,
+    handleSignals: false,
+    ...overrides,
+  };
+  return { options, registry, lines, dataDir, engine: e, engineCreatedWith };
+}
+
+async function started(w: ReturnType<typeof world>) {
+  const desktop = startDesktopApp(w.options)!;
+  fake.app.makeReady();
+  await desktop.ready;
+  return { desktop, window: FakeBrowserWindow.instances[0]!, tray: FakeTray.instances[0]! };
+}
+
+const registryValues = (r: FakeRegistry) => Object.fromEntries([...r.values].map(([k, v]) => [k, v.data]));
+
+beforeEach(() => resetFakeElectron());
+
+describe('single instance', () => {
+  it('when another instance holds the lock, this one quits before doing anything', async () => {
+    const w = world();
+    fake.app.lockAvailable = false;
+    expect(startDesktopApp(w.options)).toBeNull();
+    expect(fake.app.quitCalls).toBe(1);
+    fake.app.makeReady();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(FakeBrowserWindow.instances).toEqual([]);
+    expect(w.engineCreatedWith).toEqual([]);
+  });
+
+  it('a second launch brings the running window back: restored, shown and focused', async () => {
+    const { window } = await started(world());
+    window.minimize();
+    window.hide();
+    fake.app.emit('second-instance', {}, ['steadfast-vpn'], '/');
+    expect(window).toMatchObject({ minimized: false, visible: true, focused: true });
+    expect(FakeBrowserWindow.instances).toHaveLength(1);
+  });
+});
+
+describe('start-up', () => {
+  it('nothing happens before Electron is ready; then engine, window, IPC and tray come up', async () => {
+    const w = world();
+    const desktop = startDesktopApp(w.options)!;
+    await new Promise((r) => setTimeout(r, 10));
+    expect(FakeBrowserWindow.instances).toHaveLength(0);
+    fake.app.makeReady();
+    await desktop.ready;
+    expect(w.engineCreatedWith).toEqual([{ dataDir: w.dataDir, resourcesDir: '/opt/steadfast/resources', logger: w.options.logger }]);
+    const window = FakeBrowserWindow.instances[0]!;
+    expect(window.loaded).toEqual({ file: join('/opt/steadfast/dist/renderer', 'index.html') });
+    window.emit('ready-to-show');
+    expect(window.visible).toBe(true);
+    expect(fake.ipcMain.handlers.size).toBe(INVOKE_CHANNELS.length);
+    expect(FakeTray.instances).toHaveLength(1);
+    expect(fake.applicationMenu).toBeNull();
+    expect(fake.defaultSession.permissionRequestHandler).not.toBeNull();
+  });
+
+  it('the page’s requests reach the engine; a foreign page’s do not', async () => {
+    const w = world();
+    const { window } = await started(w);
+    const ours = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    await fake.ipcMain.invoke('vpn:connect', ours, { serverId: 's9' });
+    window.webContents.mainFrame.url = 'https://evil.example/';
+    await expect(fake.ipcMain.invoke('vpn:disconnect', ours, {})).rejects.toThrow(/refused/);
+    expect(w.engine.calls.filter(([c]) => c !== 'getSnapshot')).toEqual([['connect', { serverId: 's9' }]]);
+  });
+
+  it('engine events reach the page and the tray', async () => {
+    const w = world();
+    const { window, tray } = await started(w);
+    w.engine.emit('connection', connection('connected'));
+    expect(window.webContents.sent).toContainEqual(['vpn:event:connection', connection('connected')]);
+    expect(tray.menu.some((i) => i.label === 'Disconnect')).toBe(true);
+  });
+
+  it('tray actions drive the engine through the same validated requests', async () => {
+    const w = world();
+    const { tray } = await started(w);
+    w.engine.emit('connection', connection('connected'));
+    tray.menu.find((i) => i.label === 'Disconnect')!.click!();
+    await vi.waitFor(() => expect(w.engine.calls.map(([c]) => c)).toContain('disconnect'));
+  });
+
+  it('an engine that cannot start is reported to the user and the app quits', async () => {
+    const w = world({ loadEngine: async () => async () => Promise.reject(new Error('no core found: install v2ray or xray')) });
+    const desktop = startDesktopApp(w.options)!;
+    fake.app.makeReady();
+    await desktop.ready;
+    expect(fake.errorBoxes).toEqual([['Steadfast VPN could not start', 'no core found: install v2ray or xray']]);
+    await vi.waitFor(() => expect(fake.app.exited).toBe(true));
+  });
+
+  it('other web contents get no new windows and no webviews', async () => {
+    await started(world());
+    const stray = new FakeBrowserWindow({}).webContents;
+    expect(stray.windowOpenHandler!({ url: 'https://x.example' })).toEqual({ action: 'deny' });
+    expect(stray.attemptWebview()).toBe(true);
+  });
+});
+
+describe('window and tray life', () => {
+  it('closing the window keeps the VPN running in the tray; "Show" brings it back', async () => {
+    const w = world();
+    const { window, tray } = await started(w);
+    expect(window.close()).toBe(false);
+    expect(window.visible).toBe(false);
+    expect(w.engine.stopped()).toBe(0);
+    expect(fake.app.exited).toBe(false);
+    tray.menu.find((i) => i.label === 'Show Steadfast VPN')!.click!();
+    expect(window.visible).toBe(true);
+  });
+});
+
+describe('system proxy mode and quitting', () => {
+  it('connected with the setting on points the OS proxy at the app; quitting restores it, stops the engine, then exits', async () => {
+    const w = world();
+    const { window, tray } = await started(w);
+    w.engine.emit('connection', connection('connected'));
+    await vi.waitFor(() => expect(w.registry.get('ProxyServer')).toBe('127.0.0.1:10809'));
+
+    tray.menu.find((i) => i.label === 'Quit')!.click!();
+    expect(fake.app.exited).toBe(false); // held up by the clean-up
+    await vi.waitFor(() => expect(fake.app.exited).toBe(true));
+    expect(registryValues(w.registry)).toEqual(USER_PROXY);
+    expect(w.engine.stopped()).toBe(1);
+    expect(tray.destroyed).toBe(true);
+    expect(w.engine.listenerCount()).toBe(0);
+    expect(fake.ipcMain.handlers.size).toBe(0);
+    expect(window.close()).toBe(true);
+  });
+
+  it('after a crash, the OS proxy is restored before the engine starts', async () => {
+    const w = world();
+    // The last run set the proxy and died.
+    await new SystemProxy({ backends: [windowsBackend() as ProxyBackend<unknown>], run: w.registry.run, statePath: join(w.dataDir, 'system-proxy.json'), logger: memoryLogger().logger }).apply({
+      host: '127.0.0.1',
+      httpPort: 10809,
+      socksPort: null,
+    });
+    let proxyAtEngineStart: unknown;
+    const loadEngine = w.options.loadEngine;
+    w.options.loadEngine = async () => {
+      proxyAtEngineStart = w.registry.get('ProxyServer');
+      return loadEngine();
+    };
+    await started(w);
+    expect(proxyAtEngineStart).toBe('corp:3128');
+    expect(existsSync(join(w.dataDir, 'system-proxy.json'))).toBe(false);
+  });
+
+  it('quitting never hangs on an engine that does not stop', async () => {
+    const w = world({ quitTimeoutMs: 50 }, { stop: () => new Promise(() => undefined) });
+    await started(w);
+    w.engine.emit('connection', connection('connected'));
+    await vi.waitFor(() => expect(w.registry.get('ProxyServer')).toBe('127.0.0.1:10809'));
+    fake.app.quit();
+    await vi.waitFor(() => expect(fake.app.exited).toBe(true));
+    // The proxy was restored before the engine was asked to stop.
+    expect(registryValues(w.registry)).toEqual(USER_PROXY);
+    expect(w.lines.some((l) => /timed out/.test(l))).toBe(true);
+  });
+
+  it('without a tray (some Linux desktops), closing the window quits', async () => {
+    const w = world();
+    const tray = FakeTray;
+    const original = tray.prototype.setContextMenu;
+    tray.prototype.setContextMenu = () => {
+      throw new Error('no StatusNotifier host');
+    };
+    try {
+      const { window } = await started(w);
+      expect(window.close()).toBe(true);
+      await vi.waitFor(() => expect(fake.app.exited).toBe(true));
+    } finally {
+      tray.prototype.setContextMenu = original;
+    }
+  });
+});
+
+describe('the page URL the sender check trusts', () => {
+  it('is the built index.html', async () => {
+    const { window } = await started(world());
+    expect(window.webContents.mainFrame.url).toBe(pathToFileURL(join('/opt/steadfast/dist/renderer', 'index.html')).href);
+  });
+});

@@ -1,0 +1,226 @@
+import { join } from 'node:path';
+import { app, type BrowserWindow, dialog, Menu, session } from 'electron';
+import type { Logger } from '../../app/log/logger';
+import type { ProxyBackend } from '../../app/system-proxy/backend';
+import type { CommandRunner } from '../../app/system-proxy/command';
+import { SystemProxyController } from '../../app/system-proxy/controller';
+import { detectProxyBackends } from '../../app/system-proxy/detect';
+import { SystemProxy } from '../../app/system-proxy/system-proxy';
+import { EVENT_NAMES, parseRequest } from '../../shared/ipc/contract';
+import type { CreateEngine, DesktopEngine } from './engine';
+import { forwardEngineEvents } from './ipc/events';
+import { registerInvokeHandlers } from './ipc/handlers';
+import { senderRefusal } from './ipc/sender';
+import { resolveRendererSource } from './security';
+import { claimSingleInstance } from './single-instance';
+import { DesktopTray } from './tray';
+import type { TrayAction } from './tray-menu';
+import { createMainWindow, installSessionPolicies } from './window';
+
+export interface DesktopAppOptions {
+  /** Loads the engine's composition root (a dynamic import, so the shell starts fast). */
+  loadEngine: () => Promise<CreateEngine>;
+  dataDir: string;
+  resourcesDir: string;
+  /** dist/renderer */
+  rendererDir: string;
+  /** dist/main/preload.cjs */
+  preloadPath: string;
+  /** Tray and window icons. */
+  assetsDir: string;
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  logger: Logger;
+  /** Runs the OS commands of the system proxy mode. */
+  proxyRunner: CommandRunner;
+  detectBackends?: (run: CommandRunner) => Promise<ProxyBackend<unknown>[]>;
+  /** Quitting never hangs longer than this, whatever the engine or the OS commands do. */
+  quitTimeoutMs?: number;
+  /** Ctrl+C or a TERM (e.g. from `npm start` in a terminal) quits cleanly, restoring the proxy. Default on. */
+  handleSignals?: boolean;
+}
+
+export interface DesktopApp {
+  /** Settles once the window is up (or start-up failed and the app is quitting). */
+  ready: Promise<void>;
+  window(): BrowserWindow | null;
+  engine(): DesktopEngine | null;
+}
+
+const STATE_FILE = 'system-proxy.json';
+
+/**
+ * The desktop app's life: one instance; on start the system proxy is restored if the last run
+ * crashed, then the engine, the window, IPC, the tray and the system-proxy mode come up; closing
+ * the window keeps the VPN running in the tray; quitting restores the system proxy and stops the
+ * engine (bounded by a timeout) before the process exits.
+ */
+export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
+  const { logger } = options;
+  let window: BrowserWindow | null = null;
+  let engine: DesktopEngine | null = null;
+  let tray: DesktopTray | null = null;
+  let systemProxy: SystemProxy | null = null;
+  let controller: SystemProxyController | null = null;
+  let started = false;
+  let quitting = false;
+  let shutdown: Promise<void> | null = null;
+  let shutdownDone = false;
+  const disposers: (() => void)[] = [];
+
+  const liveWindow = () => (window && !window.isDestroyed() ? window : null);
+
+  const showWindow = () => {
+    if (!started) return;
+    const existing = liveWindow();
+    if (!existing) {
+      window = openWindow();
+      return;
+    }
+    if (existing.isMinimized()) existing.restore();
+    existing.show();
+    existing.focus();
+  };
+
+  if (!claimSingleInstance(app, showWindow)) return null;
+
+  const { source, warning } = resolveRendererSource(options.rendererDir, options.env);
+  if (warning) logger.warn('WINDOW', warning);
+
+  function openWindow(): BrowserWindow {
+    const created = createMainWindow({
+      source,
+      preloadPath: options.preloadPath,
+      iconPath: options.platform === 'linux' ? join(options.assetsDir, 'icon.png') : undefined,
+      devTools: !app.isPackaged,
+      logger,
+    });
+    created.on('close', (event) => {
+      // With a tray, closing the window keeps the VPN running; "Quit" in the tray ends it.
+      if (!quitting && tray) {
+        event.preventDefault();
+        created.hide();
+      }
+    });
+    return created;
+  }
+
+  // Any other web contents (there should be none) gets no windows and no webviews either.
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+  app.on('window-all-closed', () => {
+    if (!tray) app.quit();
+  });
+  app.on('activate', showWindow);
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+  app.on('will-quit', (event) => {
+    if (shutdownDone) return;
+    event.preventDefault();
+    shutdown ??= shutDown().finally(() => {
+      shutdownDone = true;
+      app.quit();
+    });
+  });
+  if (options.handleSignals !== false) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
+
+  async function dispatch(action: TrayAction): Promise<void> {
+    switch (action.type) {
+      case 'show-window':
+        return showWindow();
+      case 'quit':
+        return app.quit();
+      case 'connect':
+        await engine?.connect(parseRequest('connect', { serverId: action.serverId }));
+        return;
+      case 'disconnect':
+        await engine?.disconnect(parseRequest('disconnect', {}));
+        return;
+      case 'set-auto':
+        await engine?.setAuto(parseRequest('setAuto', { subscriptionId: action.subscriptionId }));
+        return;
+    }
+  }
+
+  async function start(): Promise<void> {
+    Menu.setApplicationMenu(
+      options.platform === 'darwin' ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }]) : null,
+    );
+    installSessionPolicies(session.defaultSession, source, logger);
+
+    // Before anything else touches the network settings: undo what a crashed run left behind.
+    const backends = await (options.detectBackends ?? detectProxyBackends)(options.proxyRunner);
+    systemProxy = new SystemProxy({ backends, run: options.proxyRunner, statePath: join(options.dataDir, STATE_FILE), logger });
+    await systemProxy.recoverAfterCrash().catch((error: unknown) => logger.error('SYSPROXY', `restore after a crash failed: ${String(error)}`));
+
+    const createEngine = await options.loadEngine();
+    const running = await createEngine({ dataDir: options.dataDir, resourcesDir: options.resourcesDir, logger });
+    engine = running;
+
+    disposers.push(
+      registerInvokeHandlers({
+        service: running,
+        checkSender: (event) => senderRefusal(event, liveWindow()?.webContents ?? null, source),
+        logger,
+      }),
+      forwardEngineEvents(running, () => liveWindow()?.webContents ?? null),
+    );
+
+    try {
+      tray = new DesktopTray({
+        iconPath: (connected) =>
+          join(options.assetsDir, options.platform === 'darwin' ? 'trayTemplate.png' : connected ? 'tray-connected.png' : 'tray-disconnected.png'),
+        systemLocale: app.getLocale(),
+        dispatch: (action) => {
+          dispatch(action).catch((error: unknown) => logger.warn('TRAY', `${action.type} failed: ${error instanceof Error ? error.message : String(error)}`));
+        },
+        onClick: showWindow,
+      });
+    } catch (error) {
+      // Some Linux desktops have no tray: the app then quits when its window closes.
+      logger.warn('TRAY', `no tray icon on this desktop: ${String(error)}`);
+    }
+    for (const name of EVENT_NAMES) disposers.push(running.on(name, (payload) => tray?.onEvent(name, payload)));
+
+    controller = new SystemProxyController(systemProxy, logger);
+    disposers.push(controller.bind(running));
+    const snapshot = await running.getSnapshot({});
+    tray?.onEvent('snapshot', snapshot);
+    await controller.onSnapshot(snapshot);
+
+    started = true;
+    showWindow();
+  }
+
+  async function shutDown(): Promise<void> {
+    const work = (async () => {
+      for (const dispose of disposers.splice(0)) dispose();
+      await controller?.settled();
+      await systemProxy?.restore().catch((error: unknown) => logger.error('SYSPROXY', `restore on quit failed: ${String(error)}`));
+      await engine?.stop().catch((error: unknown) => logger.error('ENGINE', `stop failed: ${String(error)}`));
+      tray?.destroy();
+      tray = null;
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.quitTimeoutMs ?? 8000);
+    });
+    if ((await Promise.race([work, timeout])) === 'timeout') logger.error('APP', 'quitting before clean-up finished (timed out)');
+    clearTimeout(timer);
+  }
+
+  const ready = app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.error('APP', `start-up failed: ${message}`);
+      dialog.showErrorBox('Steadfast VPN could not start', message);
+      app.quit();
+    });
+
+  return { ready, window: liveWindow, engine: () => engine };
+}

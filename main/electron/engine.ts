@@ -1,0 +1,16 @@
+import type { Logger } from '../../app/log/logger';
+import type { VpnClient } from '../../shared/ipc/contract';
+
+/** The engine as the desktop shell sees it: the contract's operations and events, and a way to stop. */
+export type DesktopEngine = VpnClient & { stop(): Promise<void> };
+
+/** What the shell hands the engine's composition root (app/engine `createEngine`). */
+export interface DesktopEngineOptions {
+  /** The app's data folder (settings, subscriptions, cache, history, logs). */
+  dataDir: string;
+  /** The folder holding `core/`: `process.resourcesPath` when packaged, the repository's `resources/` otherwise. */
+  resourcesDir: string;
+  logger: Logger;
+}
+
+export type CreateEngine = (options: DesktopEngineOptions) => Promise<DesktopEngine>;
