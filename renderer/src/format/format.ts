@@ -1,0 +1,108 @@
+/**
+ * Numbers, sizes, rates, dates and durations in the UI language, through Intl (so Persian shows
+ * Persian digits, Arabic its own separators, and so on). One formatter set per language.
+ */
+export interface Formatters {
+  language: string;
+  /** "63 ms" */
+  ms(value: number): string;
+  /** "12.3 MB" */
+  bytes(value: number): string;
+  /** "1.2 MB/s" */
+  rate(bytesPerSecond: number): string;
+  /** "1,024" */
+  number(value: number, fractionDigits?: number): string;
+  /** "45%" */
+  percent(fraction: number): string;
+  /** "14:02:05" */
+  time(epochMs: number): string;
+  /** "Mar 3, 2025" */
+  date(epochMs: number): string;
+  /** "Mar 3, 2025, 14:02" */
+  dateTime(epochMs: number): string;
+  /** "3 minutes ago" / "in 2 days" */
+  relative(epochMs: number, nowMs: number): string;
+  /** "2 min" / "30 s" / "1 h 5 min" */
+  duration(ms: number): string;
+}
+
+const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+
+function scaled(value: number): { amount: number; unit: (typeof SIZE_UNITS)[number] } {
+  let amount = Math.max(0, value);
+  let step = 0;
+  while (amount >= 1000 && step < SIZE_UNITS.length - 1) {
+    amount /= 1000;
+    step += 1;
+  }
+  return { amount, unit: SIZE_UNITS[step]! };
+}
+
+const cache = new Map<string, Formatters>();
+
+export function formattersFor(language: string): Formatters {
+  const cached = cache.get(language);
+  if (cached) return cached;
+  const unit = (u: string, digits: number) =>
+    new Intl.NumberFormat(language, { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: digits });
+  const msFormat = unit('millisecond', 0);
+  const sizeFormats = new Map<string, Intl.NumberFormat>();
+  const sizeFormat = (u: string, digits: number) => {
+    const key = `${u}:${digits}`;
+    if (!sizeFormats.has(key)) sizeFormats.set(key, unit(u, digits));
+    return sizeFormats.get(key)!;
+  };
+  const timeFormat = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const dateFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
+  const dateTimeFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const relativeFormat = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const percentFormat = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 });
+  const seconds = unit('second', 0);
+  const minutes = unit('minute', 0);
+  const hours = unit('hour', 0);
+  const days = unit('day', 0);
+
+  const formatters: Formatters = {
+    language,
+    ms: (value) => msFormat.format(Math.round(value)),
+    bytes: (value) => {
+      const { amount, unit: u } = scaled(value);
+      return sizeFormat(u, amount < 10 && u !== 'byte' ? 1 : 0).format(amount);
+    },
+    rate: (bytesPerSecond) => {
+      const { amount, unit: u } = scaled(bytesPerSecond);
+      return sizeFormat(`${u}-per-second`, amount < 10 && u !== 'byte' ? 1 : 0).format(amount);
+    },
+    number: (value, fractionDigits = 0) =>
+      new Intl.NumberFormat(language, { maximumFractionDigits: fractionDigits }).format(value),
+    percent: (fraction) => percentFormat.format(fraction),
+    time: (epochMs) => timeFormat.format(epochMs),
+    date: (epochMs) => dateFormat.format(epochMs),
+    dateTime: (epochMs) => dateTimeFormat.format(epochMs),
+    relative: (epochMs, nowMs) => {
+      const delta = epochMs - nowMs;
+      const abs = Math.abs(delta);
+      if (abs < 45_000) return relativeFormat.format(Math.round(delta / 1000), 'second');
+      if (abs < 45 * 60_000) return relativeFormat.format(Math.round(delta / 60_000), 'minute');
+      if (abs < 22 * 3_600_000) return relativeFormat.format(Math.round(delta / 3_600_000), 'hour');
+      return relativeFormat.format(Math.round(delta / 86_400_000), 'day');
+    },
+    duration: (ms) => {
+      const total = Math.max(0, Math.round(ms / 1000));
+      if (total < 60) return seconds.format(total);
+      if (total < 3600) {
+        const m = Math.floor(total / 60);
+        const s = total % 60;
+        return s === 0 || m >= 10 ? minutes.format(m) : `${minutes.format(m)} ${seconds.format(s)}`;
+      }
+      if (total < 86_400) {
+        const h = Math.floor(total / 3600);
+        const m = Math.floor((total % 3600) / 60);
+        return m === 0 ? hours.format(h) : `${hours.format(h)} ${minutes.format(m)}`;
+      }
+      return days.format(Math.floor(total / 86_400));
+    },
+  };
+  cache.set(language, formatters);
+  return formatters;
+}

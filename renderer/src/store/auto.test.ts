@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { sampleSnapshot } from '../testing/sample-world';
+import { storeWith } from '../testing/store';
+import { exclusionLock, selectAutoOn, selectExcludedIds } from './auto';
+
+const NOW = 1_000_000;
+
+describe('auto slice', () => {
+  it('turns Auto on for a subscription, and off when it is already on for it', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    expect(selectAutoOn(store.getState(), 'A')).toBe(true);
+    await store.getState().toggleAuto('B');
+    expect(client.callsTo('setAuto')).toEqual([{ subscriptionId: 'B' }]);
+    expect(selectAutoOn(store.getState(), 'B')).toBe(true);
+    expect(selectAutoOn(store.getState(), 'A')).toBe(false); // one at a time
+    await store.getState().toggleAuto('B');
+    expect(client.callsTo('setAuto').at(-1)).toEqual({ subscriptionId: null });
+    expect(store.getState().auto.subscriptionId).toBeNull();
+  });
+
+  it('sends the marks and takes the host’s answer', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    expect(selectExcludedIds(store.getState(), 'A')).toEqual(['ir']);
+    const result = await store.getState().setExcluded('A', ['ir', 'de']);
+    expect(result.ok).toBe(true);
+    expect(client.callsTo('setExcluded')).toEqual([{ subscriptionId: 'A', serverIds: ['ir', 'de'] }]);
+    expect(selectExcludedIds(store.getState(), 'A')).toEqual(['ir', 'de']);
+    expect(selectExcludedIds(store.getState(), 'B')).toEqual([]);
+  });
+
+  it('reports a refused exclusion inline (the dialog shows it), not as a notice', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    client.failNext('setExcluded', 'the last unmarked server cannot be marked');
+    const result = await store.getState().setExcluded('A', ['fi', 'nl', 'de', 'ir', 'us', 'jp']);
+    expect(result).toEqual({ ok: false, error: 'the last unmarked server cannot be marked' });
+    expect(store.getState().notices).toEqual([]);
+  });
+
+  it('follows the host’s auto events', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    client.emit('auto', { ...client.snapshot.auto, returnCandidate: 'fi', networkLostUntil: NOW + 15_000 });
+    expect(store.getState().auto).toMatchObject({ returnCandidate: 'fi', networkLostUntil: NOW + 15_000 });
+  });
+});
+
+describe('exclusionLock: the last unmarked server cannot be marked', () => {
+  const ids = ['a', 'b', 'c'];
+  it.each([
+    [[], null],
+    [['a'], null],
+    [['a', 'b'], 'c'],
+    [['b', 'c'], 'a'],
+    [['a', 'b', 'c'], null], // after an update only marked servers remain: unmarking is still possible
+  ])('marked %j locks %s', (marked, locked) => {
+    expect(exclusionLock(ids, new Set(marked)).lockedId).toBe(locked);
+  });
+
+  it('locks the only server of a one-server subscription', () => {
+    expect(exclusionLock(['only'], new Set()).lockedId).toBe('only');
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The Auto timeline drawn from live data (the seed's figure): a band of who carried the traffic,
+ * markers for checks, switches and returns, shaded network-loss periods, and the decisions grouped
+ * into readable episodes. Pure functions of the host's timeline and `now`.
+ */
+import type { AutoDecision, TimelineEntry } from '../../../shared/domain/auto';
+import type { ServerId } from '../../../shared/domain/server';
+
+export interface TimelineSegment {
+  serverId: ServerId | null;
+  start: number;
+  end: number;
+}
+
+export type MarkerKind = 'check' | 'switch' | 'return' | 'network-lost' | 'rate-limited' | 'pause';
+
+export interface TimelineMarker {
+  kind: MarkerKind;
+  at: number;
+  /** The server switched to, for switches and returns. */
+  serverId?: ServerId;
+}
+
+export interface LossPeriod {
+  start: number;
+  end: number;
+  ongoing: boolean;
+}
+
+export interface TimelineModel {
+  start: number;
+  end: number;
+  segments: TimelineSegment[];
+  markers: TimelineMarker[];
+  losses: LossPeriod[];
+}
+
+type Of<T extends AutoDecision['type']> = Extract<TimelineEntry, { type: T }>;
+
+/** Who carries the traffic once this entry has happened. */
+function carryingAfter(entry: TimelineEntry): ServerId | null {
+  return entry.type === 'switch' ? entry.to : entry.carrying;
+}
+
+function byTime(entries: readonly TimelineEntry[]): TimelineEntry[] {
+  return entries
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => a.entry.at - b.entry.at || a.index - b.index)
+    .map(({ entry }) => entry);
+}
+
+/**
+ * Network-loss periods: from the check that found everyone silent (neighbours too) until the first
+ * answer or switch after it; still open when nothing has answered since.
+ */
+export function lossPeriods(entries: readonly TimelineEntry[], now: number): LossPeriod[] {
+  const periods: LossPeriod[] = [];
+  let lastCheckAt: number | null = null;
+  let open: number | null = null;
+  for (const entry of byTime(entries)) {
+    if (entry.type === 'check') lastCheckAt = entry.at;
+    if (entry.type === 'network-lost') {
+      if (open === null) open = lastCheckAt ?? entry.at;
+    } else if (open !== null && ((entry.type === 'probe-result' && entry.delay !== null) || entry.type === 'switch')) {
+      periods.push({ start: open, end: entry.at, ongoing: false });
+      open = null;
+    }
+  }
+  if (open !== null) periods.push({ start: open, end: Math.max(open, now), ongoing: true });
+  return periods;
+}
+
+export function buildTimeline(entries: readonly TimelineEntry[], now: number, windowMs: number): TimelineModel {
+  const end = now;
+  const start = now - windowMs;
+  const sorted = byTime(entries);
+  const segments: TimelineSegment[] = [];
+  let carrying: ServerId | null | undefined; // undefined: nothing known yet
+  let since = start;
+  const close = (at: number) => {
+    if (carrying !== undefined && at > since) {
+      const last = segments[segments.length - 1];
+      if (last && last.serverId === carrying && last.end === since) last.end = at;
+      else segments.push({ serverId: carrying, start: since, end: at });
+    }
+  };
+  for (const entry of sorted) {
+    if (entry.at > end) break;
+    const next = carryingAfter(entry);
+    if (entry.at <= start) {
+      carrying = next;
+      continue;
+    }
+    if (next !== carrying) {
+      close(entry.at);
+      carrying = next;
+      since = entry.at;
+    }
+  }
+  close(end);
+
+  const markers: TimelineMarker[] = [];
+  for (const entry of sorted) {
+    if (entry.at < start || entry.at > end) continue;
+    if (entry.type === 'check') markers.push({ kind: 'check', at: entry.at });
+    else if (entry.type === 'switch') markers.push({ kind: entry.reason === 'return' ? 'return' : 'switch', at: entry.at, serverId: entry.to });
+    else if (entry.type === 'network-lost' || entry.type === 'rate-limited' || entry.type === 'pause') markers.push({ kind: entry.type, at: entry.at });
+  }
+
+  const losses = lossPeriods(sorted, now)
+    .filter((p) => p.end >= start && p.start <= end)
+    .map((p) => ({ ...p, start: Math.max(p.start, start), end: Math.min(p.end, end) }));
+
+  return { start, end, segments, markers, losses };
+}
+
+/** One check and what came of it, or a decision that stands alone (a switch on "Auto on"). */
+export interface Episode {
+  key: string;
+  at: number;
+  check: Of<'check'> | null;
+  results: Of<'probe-result'>[];
+  outcome: Of<'stay'> | Of<'switch'> | Of<'network-lost'> | Of<'rate-limited'> | Of<'pause'> | null;
+}
+
+/** The decisions as episodes, newest first: what the list under the figure reads out. */
+export function episodes(entries: readonly TimelineEntry[]): Episode[] {
+  const out: Episode[] = [];
+  let current: Episode | null = null;
+  const begin = (entry: TimelineEntry, check: Of<'check'> | null): Episode => {
+    const episode: Episode = { key: `${entry.at}:${out.length}`, at: entry.at, check, results: [], outcome: null };
+    out.push(episode);
+    return episode;
+  };
+  for (const entry of byTime(entries)) {
+    switch (entry.type) {
+      case 'check':
+        current = begin(entry, entry);
+        break;
+      case 'probe-result':
+        if (!current || current.outcome) current = begin(entry, null);
+        current.results.push(entry);
+        break;
+      case 'pause':
+        begin(entry, null).outcome = entry;
+        break;
+      default:
+        if (!current || current.outcome) current = begin(entry, null);
+        current.outcome = entry;
+        break;
+    }
+  }
+  return out.reverse();
+}
+
+/** Time ticks for the figure's axis: a round step that gives about `count` ticks. */
+export function timeTicks(start: number, end: number, count = 6): number[] {
+  const span = Math.max(1, end - start);
+  const steps = [15_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 30 * 60_000, 3_600_000, 2 * 3_600_000, 6 * 3_600_000];
+  const step = steps.find((s) => span / s <= count) ?? steps[steps.length - 1]!;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(start / step) * step; t <= end; t += step) ticks.push(t);
+  return ticks;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { sampleSnapshot } from '../testing/sample-world';
+import { storeWith } from '../testing/store';
+import { disconnectedState, isActive, selectPreferredServer, selectTrafficRates } from './connection';
+
+const NOW = 1_000_000;
+
+describe('connection slice', () => {
+  it('computes rates in bytes per second over the latest samples', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    client.emit('traffic', { at: 1, intervalMs: 1000, upBytes: 1000, downBytes: 10_000 });
+    client.emit('traffic', { at: 2, intervalMs: 1000, upBytes: 3000, downBytes: 30_000 });
+    expect(selectTrafficRates(store.getState())).toEqual({ upBytesPerSecond: 2000, downBytesPerSecond: 20_000 });
+    client.emit('traffic', { at: 3, intervalMs: 500, upBytes: 0, downBytes: 0 });
+    client.emit('traffic', { at: 4, intervalMs: 500, upBytes: 0, downBytes: 0 });
+    // the window is the last three samples: 2 s of which 1 s carried 3000 up
+    expect(selectTrafficRates(store.getState())).toEqual({ upBytesPerSecond: 1500, downBytesPerSecond: 15_000 });
+  });
+
+  it('shows no traffic while not connected and forgets samples when the session changes', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    client.emit('traffic', { at: 1, intervalMs: 1000, upBytes: 1000, downBytes: 1000 });
+    client.emit('connection', { ...disconnectedState });
+    expect(selectTrafficRates(store.getState())).toEqual({ upBytesPerSecond: 0, downBytesPerSecond: 0 });
+    expect(store.getState().traffic).toEqual([]);
+  });
+
+  it('keeps at most 30 samples', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    for (let i = 0; i < 50; i++) client.emit('traffic', { at: i, intervalMs: 1000, upBytes: i, downBytes: i });
+    expect(store.getState().traffic).toHaveLength(30);
+    expect(store.getState().traffic[0]?.at).toBe(20);
+  });
+
+  it('connects to a chosen server and takes the host’s connection state', async () => {
+    const { store, client } = await storeWith({ ...sampleSnapshot(NOW), connection: disconnectedState });
+    expect(isActive(store.getState())).toBe(false);
+    await store.getState().connect('nl');
+    expect(client.callsTo('connect')).toEqual([{ serverId: 'nl' }]);
+    expect(store.getState().connection).toMatchObject({ state: 'connected', serverId: 'nl' });
+    expect(isActive(store.getState())).toBe(true);
+    await store.getState().disconnect();
+    expect(store.getState().connection.state).toBe('disconnected');
+  });
+
+  it('shows a refused connect as a notice with the host’s words', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    client.failNext('connect', 'the core exited: bad config');
+    const result = await store.getState().connect('nl');
+    expect(result.ok).toBe(false);
+    expect(store.getState().notices).toEqual([expect.objectContaining({ tone: 'error', what: 'connect', text: 'the core exited: bad config' })]);
+  });
+
+  it('Connect picks the last server, else the fastest usable one of the Auto subscription', async () => {
+    const snapshot = sampleSnapshot(NOW);
+    const { store } = await storeWith({ ...snapshot, connection: { ...disconnectedState, serverId: 'jp' } });
+    expect(selectPreferredServer(store.getState())).toBe('jp');
+    store.getState().setConnection(disconnectedState);
+    expect(selectPreferredServer(store.getState())).toBe('fi'); // 63 ms, Auto on for A
+    store.setState({ auto: { ...store.getState().auto, subscriptionId: null } });
+    expect(selectPreferredServer(store.getState())).toBe('fi');
+    store.setState({ auto: { ...store.getState().auto, excluded: { A: ['fi'] } } });
+    expect(selectPreferredServer(store.getState())).toBe('b1'); // 95 ms, next fastest anywhere
+  });
+
+  it('says so when there is nothing to connect to', async () => {
+    const { store, client } = await storeWith({ ...sampleSnapshot(NOW), subscriptions: [], connection: disconnectedState });
+    const result = await store.getState().connectPreferred();
+    expect(result.ok).toBe(false);
+    expect(client.callsTo('connect')).toEqual([]);
+    expect(store.getState().notices[0]).toMatchObject({ key: 'notice.noServer' });
+  });
+});

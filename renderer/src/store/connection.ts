@@ -1,0 +1,117 @@
+/** The tunnel's state and the traffic through it. */
+import type { ConnectionState, TrafficSample } from '../../../shared/domain/connection';
+import type { ServerId } from '../../../shared/domain/server';
+import { selectServerIndex } from './servers.selectors';
+import { type ActionResult, request, type AppState, type SliceDeps } from './types';
+
+/** Samples kept for the rate (a few seconds are enough to smooth one-second stats). */
+const TRAFFIC_SAMPLES_KEPT = 30;
+/** The rate is averaged over this many latest samples. */
+const RATE_WINDOW_SAMPLES = 3;
+
+export interface ConnectionSliceState {
+  connection: ConnectionState;
+  traffic: TrafficSample[];
+}
+
+export interface ConnectionActions {
+  setConnection(connection: ConnectionState): void;
+  pushTraffic(sample: TrafficSample): void;
+  connect(serverId: ServerId): Promise<ActionResult<ConnectionState>>;
+  /** The Connect button: the last server, else the best-answering one (see selectPreferredServer). */
+  connectPreferred(): Promise<ActionResult<ConnectionState>>;
+  disconnect(): Promise<ActionResult<ConnectionState>>;
+}
+
+export type ConnectionSlice = ConnectionSliceState & ConnectionActions;
+
+export const disconnectedState: ConnectionState = {
+  state: 'disconnected',
+  serverId: null,
+  httpProxy: null,
+  socksProxy: null,
+  since: null,
+  error: null,
+  core: null,
+};
+
+export const connectionInitialState: ConnectionSliceState = {
+  connection: disconnectedState,
+  traffic: [],
+};
+
+export function createConnectionSlice(deps: SliceDeps): ConnectionSlice {
+  const { set, get, client } = deps;
+  const connect = async (serverId: ServerId) => {
+    const result = await request(deps, 'connect', () => client.connect({ serverId }));
+    if (result.ok) get().setConnection(result.value);
+    return result;
+  };
+  return {
+    ...connectionInitialState,
+    setConnection: (connection) => {
+      const sameSession = connection.state === 'connected' && get().connection.serverId === connection.serverId;
+      set(sameSession ? { connection } : { connection, traffic: [] });
+    },
+    pushTraffic: (sample) => {
+      const traffic = [...get().traffic, sample];
+      set({ traffic: traffic.length > TRAFFIC_SAMPLES_KEPT ? traffic.slice(-TRAFFIC_SAMPLES_KEPT) : traffic });
+    },
+    connect,
+    connectPreferred: async () => {
+      const serverId = selectPreferredServer(get());
+      if (!serverId) {
+        get().pushNotice({ tone: 'error', what: 'connect', key: 'notice.noServer' });
+        return { ok: false, error: 'no-server' };
+      }
+      return connect(serverId);
+    },
+    disconnect: async () => {
+      const result = await request(deps, 'disconnect', () => client.disconnect({}));
+      if (result.ok) get().setConnection(result.value);
+      return result;
+    },
+  };
+}
+
+export interface TrafficRates {
+  upBytesPerSecond: number;
+  downBytesPerSecond: number;
+}
+
+/** Bytes per second up and down, averaged over the latest samples; zero while not connected. */
+export function selectTrafficRates(state: Pick<AppState, 'traffic' | 'connection'>): TrafficRates {
+  if (state.connection.state !== 'connected' || state.traffic.length === 0) return { upBytesPerSecond: 0, downBytesPerSecond: 0 };
+  const window = state.traffic.slice(-RATE_WINDOW_SAMPLES);
+  const ms = window.reduce((sum, s) => sum + Math.max(0, s.intervalMs), 0);
+  if (ms <= 0) return { upBytesPerSecond: 0, downBytesPerSecond: 0 };
+  const up = window.reduce((sum, s) => sum + s.upBytes, 0);
+  const down = window.reduce((sum, s) => sum + s.downBytes, 0);
+  return { upBytesPerSecond: (up * 1000) / ms, downBytesPerSecond: (down * 1000) / ms };
+}
+
+/** Whether the tunnel is up or on its way up (the Connect button turns into Disconnect). */
+export function isActive(state: Pick<AppState, 'connection'>): boolean {
+  return state.connection.state !== 'disconnected' && state.connection.state !== 'failed';
+}
+
+/**
+ * The server the Connect button dials: the last one used if it still exists; else, in the Auto
+ * subscription (or everywhere when Auto is off), the fastest answered server that is not excluded
+ * or unsupported; else the first server there is.
+ */
+export function selectPreferredServer(state: AppState): ServerId | null {
+  const index = selectServerIndex(state);
+  const last = state.connection.serverId;
+  if (last && index.has(last)) return last;
+  const autoSubscription = state.subscriptions.find((s) => s.id === state.auto.subscriptionId);
+  const pool = autoSubscription ? autoSubscription.servers : state.subscriptions.flatMap((s) => s.servers);
+  let best: { id: ServerId; delay: number } | null = null;
+  for (const server of pool) {
+    if (state.unsupported[server.id]) continue;
+    if (state.auto.excluded[server.subscriptionId]?.includes(server.id)) continue;
+    const delay = state.statuses[server.id]?.delayMs;
+    if (delay !== null && delay !== undefined && (!best || delay < best.delay)) best = { id: server.id, delay };
+  }
+  return best?.id ?? pool.find((s) => !state.unsupported[s.id])?.id ?? null;
+}

@@ -1,0 +1,42 @@
+/** Which dialog is open: one at a time, each kind with exactly the data it needs. */
+import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
+import type { SliceDeps } from './types';
+
+export type Dialog =
+  | { kind: 'none' }
+  | { kind: 'exclude-servers'; subscriptionId: SubscriptionId }
+  | { kind: 'add-subscription' }
+  | { kind: 'settings' }
+  | { kind: 'server-details'; serverId: ServerId }
+  | { kind: 'confirm-empty'; subscriptionId: SubscriptionId }
+  | { kind: 'confirm-remove'; subscriptionId: SubscriptionId };
+
+export interface DialogsSlice {
+  dialog: Dialog;
+  openDialog(dialog: Exclude<Dialog, { kind: 'none' }>): void;
+  closeDialog(): void;
+}
+
+export const dialogsInitialState: Pick<DialogsSlice, 'dialog'> = { dialog: { kind: 'none' } };
+
+export function createDialogsSlice({ set }: SliceDeps): DialogsSlice {
+  return {
+    ...dialogsInitialState,
+    openDialog: (dialog) => set({ dialog }),
+    closeDialog: () => set({ dialog: { kind: 'none' } }),
+  };
+}
+
+/** A dialog that refers to something the host has since removed is closed rather than shown empty. */
+export function dialogStillValid(dialog: Dialog, subscriptionIds: ReadonlySet<SubscriptionId>, serverIds: ReadonlySet<ServerId>): boolean {
+  switch (dialog.kind) {
+    case 'exclude-servers':
+    case 'confirm-empty':
+    case 'confirm-remove':
+      return subscriptionIds.has(dialog.subscriptionId);
+    case 'server-details':
+      return serverIds.has(dialog.serverId);
+    default:
+      return true;
+  }
+}

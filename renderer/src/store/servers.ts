@@ -1,0 +1,139 @@
+/**
+ * Subscriptions (in list order), what the monitor knows of each server, and what the core cannot
+ * run. The host is the source of truth: snapshots replace, `statuses` events patch.
+ */
+import type { InvokeRequest } from '../../../shared/ipc/contract';
+import type { CoreInfo } from '../../../shared/domain/connection';
+import type { Measurement } from '../../../shared/domain/measurement';
+import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
+import type { ServerStatus } from '../../../shared/domain/status';
+import type { Subscription } from '../../../shared/domain/subscription';
+import { type ActionResult, request, type SliceDeps } from './types';
+
+export interface ServersState {
+  subscriptions: Subscription[];
+  statuses: Record<ServerId, ServerStatus>;
+  unsupported: Record<ServerId, string>;
+  core: CoreInfo | null;
+  /** Measurements fetched for the details dialog, per server. */
+  history: Record<ServerId, Measurement[]>;
+}
+
+export interface ServersActions {
+  setSubscriptions(subscriptions: Subscription[]): void;
+  patchStatuses(changed: ServerStatus[]): void;
+  setUnsupported(unsupported: Record<ServerId, string>): void;
+  addSubscription(input: InvokeRequest<'addSubscription'>): Promise<ActionResult<Subscription>>;
+  updateSubscription(id: SubscriptionId): Promise<ActionResult<Subscription>>;
+  removeSubscription(id: SubscriptionId): Promise<ActionResult<null>>;
+  /** Moves a subscription by `delta` places (−1 up, +1 down). */
+  moveSubscription(id: SubscriptionId, delta: number): Promise<ActionResult<null>>;
+  /** Drag and drop: `id` takes the place of `targetId` (the ones between shift by one). */
+  moveSubscriptionTo(id: SubscriptionId, targetId: SubscriptionId): Promise<ActionResult<null>>;
+  reorderSubscriptions(ids: SubscriptionId[]): Promise<ActionResult<null>>;
+  confirmEmptySubscription(id: SubscriptionId): Promise<ActionResult<Subscription>>;
+  testServer(id: ServerId): Promise<ActionResult<ServerStatus>>;
+  measureThroughput(id: ServerId): Promise<ActionResult<ServerStatus>>;
+  loadHistory(id: ServerId): Promise<ActionResult<Measurement[]>>;
+}
+
+export type ServersSlice = ServersState & ServersActions;
+
+export const serversInitialState: ServersState = {
+  subscriptions: [],
+  statuses: {},
+  unsupported: {},
+  core: null,
+  history: {},
+};
+
+function upsert(list: Subscription[], subscription: Subscription): Subscription[] {
+  const at = list.findIndex((s) => s.id === subscription.id);
+  if (at === -1) return [...list, subscription];
+  const next = [...list];
+  next[at] = subscription;
+  return next;
+}
+
+export function createServersSlice(deps: SliceDeps): ServersSlice {
+  const { set, get, client } = deps;
+
+  const reorder = async (ids: SubscriptionId[]): Promise<ActionResult<null>> => {
+    const before = get().subscriptions;
+    const byId = new Map(before.map((s) => [s.id, s]));
+    const reordered = ids.map((id) => byId.get(id)).filter((s): s is Subscription => s !== undefined);
+    // Shown at once; the host's `subscriptions` event confirms it, a refusal puts it back (unless
+    // the host has sent a newer list meanwhile).
+    const optimistic = reordered.length === before.length ? reordered : before;
+    set({ subscriptions: optimistic });
+    const result = await request(deps, 'reorder', () => client.reorderSubscriptions({ ids }));
+    if (!result.ok && get().subscriptions === optimistic) set({ subscriptions: before });
+    return result;
+  };
+
+  return {
+    ...serversInitialState,
+    setSubscriptions: (subscriptions) => set({ subscriptions }),
+    patchStatuses: (changed) => {
+      if (changed.length === 0) return;
+      const statuses = { ...get().statuses };
+      for (const status of changed) statuses[status.serverId] = status;
+      set({ statuses });
+    },
+    setUnsupported: (unsupported) => set({ unsupported }),
+    addSubscription: async (input) => {
+      const result = await request(deps, 'addSubscription', () => client.addSubscription(input), { notify: false });
+      if (result.ok) set({ subscriptions: upsert(get().subscriptions, result.value) });
+      return result;
+    },
+    updateSubscription: async (id) => {
+      const result = await request(deps, 'updateSubscription', () => client.updateSubscription({ id }));
+      if (result.ok) set({ subscriptions: upsert(get().subscriptions, result.value) });
+      return result;
+    },
+    removeSubscription: async (id) => {
+      const result = await request(deps, 'removeSubscription', () => client.removeSubscription({ id }));
+      if (result.ok) set({ subscriptions: get().subscriptions.filter((s) => s.id !== id) });
+      return result;
+    },
+    moveSubscription: (id, delta) => {
+      const ids = get().subscriptions.map((s) => s.id);
+      const from = ids.indexOf(id);
+      const to = Math.max(0, Math.min(ids.length - 1, from + delta));
+      if (from === -1 || from === to) return Promise.resolve({ ok: true, value: null });
+      ids.splice(from, 1);
+      ids.splice(to, 0, id);
+      return reorder(ids);
+    },
+    moveSubscriptionTo: (id, targetId) => {
+      const ids = get().subscriptions.map((s) => s.id);
+      const from = ids.indexOf(id);
+      const to = ids.indexOf(targetId);
+      if (from === -1 || to === -1 || from === to) return Promise.resolve({ ok: true, value: null });
+      ids.splice(from, 1);
+      ids.splice(to, 0, id);
+      return reorder(ids);
+    },
+    reorderSubscriptions: reorder,
+    confirmEmptySubscription: async (id) => {
+      const result = await request(deps, 'confirmEmpty', () => client.confirmEmptySubscription({ id }));
+      if (result.ok) set({ subscriptions: upsert(get().subscriptions, result.value) });
+      return result;
+    },
+    testServer: async (id) => {
+      const result = await request(deps, 'testServer', () => client.testServer({ serverId: id }));
+      if (result.ok) get().patchStatuses([result.value]);
+      return result;
+    },
+    measureThroughput: async (id) => {
+      const result = await request(deps, 'measureThroughput', () => client.measureThroughput({ serverId: id }));
+      if (result.ok) get().patchStatuses([result.value]);
+      return result;
+    },
+    loadHistory: async (id) => {
+      const result = await request(deps, 'history', () => client.getHistory({ serverId: id }));
+      if (result.ok) set({ history: { ...get().history, [id]: result.value } });
+      return result;
+    },
+  };
+}

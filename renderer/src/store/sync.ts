@@ -1,0 +1,65 @@
+/**
+ * Main is the source of truth: a snapshot replaces the whole picture, each event replaces or
+ * patches its part. `start` asks for the first snapshot and follows the host's events.
+ */
+import type { AppSnapshot, VpnClient } from '../../../shared/ipc/contract';
+import { dialogStillValid } from './dialogs';
+import { request, type AppState, type SliceDeps } from './types';
+
+export interface SyncSlice {
+  applySnapshot(snapshot: AppSnapshot): void;
+  /** Subscribes to the host's events; returns the unsubscribe. */
+  follow(): () => void;
+  /** Follows the host's events and fetches the first snapshot; returns the unsubscribe. */
+  start(): () => void;
+}
+
+/** Closes a dialog whose subject vanished in the new picture. */
+function keepDialog(state: AppState, next: Pick<AppState, 'subscriptions'>): Pick<AppState, 'dialog'> | object {
+  const subscriptionIds = new Set(next.subscriptions.map((s) => s.id));
+  const serverIds = new Set(next.subscriptions.flatMap((s) => s.servers.map((server) => server.id)));
+  return dialogStillValid(state.dialog, subscriptionIds, serverIds) ? {} : { dialog: { kind: 'none' } };
+}
+
+export function createSyncSlice(deps: SliceDeps): SyncSlice {
+  const { set, get, client } = deps;
+  const follow = (c: VpnClient): (() => void)[] => [
+    c.on('snapshot', (snapshot) => get().applySnapshot(snapshot)),
+    c.on('subscriptions', (subscriptions) => set({ subscriptions, ...keepDialog(get(), { subscriptions }) })),
+    c.on('statuses', (statuses) => get().patchStatuses(statuses)),
+    c.on('connection', (connection) => get().setConnection(connection)),
+    c.on('traffic', (sample) => get().pushTraffic(sample)),
+    c.on('auto', (auto) => set({ auto })),
+    c.on('settings', (settings) => set({ settings })),
+    c.on('testProgress', (testProgress) => set({ testProgress })),
+    c.on('unsupported', (unsupported) => set({ unsupported })),
+  ];
+  return {
+    applySnapshot: (snapshot) => {
+      get().setConnection(snapshot.connection);
+      set({
+        subscriptions: snapshot.subscriptions,
+        statuses: snapshot.statuses,
+        unsupported: snapshot.unsupported,
+        core: snapshot.core,
+        auto: snapshot.auto,
+        settings: snapshot.settings,
+        testProgress: snapshot.testProgress,
+        demo: snapshot.demo,
+        ready: true,
+        ...keepDialog(get(), snapshot),
+      });
+    },
+    follow: () => {
+      const unsubscribe = follow(client);
+      return () => unsubscribe.forEach((off) => off());
+    },
+    start: () => {
+      const unsubscribe = follow(client);
+      void request(deps, 'snapshot', () => client.getSnapshot({})).then((result) => {
+        if (result.ok) get().applySnapshot(result.value);
+      });
+      return () => unsubscribe.forEach((off) => off());
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { StoreApi } from 'zustand/vanilla';
+import type { VpnClient } from '../../../shared/ipc/contract';
+import type { AutoSlice } from './auto';
+import type { ConnectionSlice } from './connection';
+import type { DialogsSlice } from './dialogs';
+import type { LabSlice } from './lab';
+import type { ServersSlice } from './servers';
+import type { SettingsSlice } from './settings';
+import type { SyncSlice } from './sync';
+import type { TestProgressSlice } from './testProgress';
+import type { NoticeAction, UiSlice } from './ui';
+
+export type AppState = ServersSlice &
+  ConnectionSlice &
+  AutoSlice &
+  DialogsSlice &
+  SettingsSlice &
+  TestProgressSlice &
+  UiSlice &
+  LabSlice &
+  SyncSlice;
+
+export type AppStore = StoreApi<AppState>;
+
+/** What every slice is built from: the store's set/get and the contract client. */
+export interface SliceDeps {
+  set: AppStore['setState'];
+  get: AppStore['getState'];
+  client: VpnClient;
+}
+
+/** An action's outcome, for dialogs that show the host's error inline. */
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/**
+ * Runs one request to the host. A failure becomes a notice the user sees (unless the caller shows
+ * it inline) and an `ok: false` result, never an unhandled rejection.
+ */
+export async function request<T>(
+  deps: SliceDeps,
+  what: NoticeAction,
+  run: () => Promise<T>,
+  options: { notify?: boolean } = {},
+): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (options.notify !== false) deps.get().pushNotice({ tone: 'error', what, text: message });
+    return { ok: false, error: message };
+  }
+}

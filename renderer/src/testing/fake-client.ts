@@ -1,0 +1,174 @@
+/**
+ * Test-only: an in-memory VpnClient that behaves like a host (validates every request with the
+ * contract's parseRequest, keeps a snapshot, answers and pushes events) and records the calls.
+ * Used by component tests and by the preview page; never by the product.
+ */
+import type { AutoSnapshot } from '../../../shared/domain/auto';
+import type { ServerStatus } from '../../../shared/domain/status';
+import {
+  type AppSnapshot,
+  type EventName,
+  type EventPayloads,
+  INVOKE_CHANNELS,
+  type InvokeChannel,
+  type InvokeResponses,
+  parseRequest,
+  type VpnClient,
+} from '../../../shared/ipc/contract';
+import { settingsSchema } from '../../../shared/settings';
+import { measurementsFor, server as makeServer, status as makeStatus, subscription as makeSubscription } from './sample-world';
+
+export interface RecordedCall {
+  channel: InvokeChannel;
+  payload: unknown;
+}
+
+export type FakeClient = VpnClient & {
+  calls: RecordedCall[];
+  snapshot: AppSnapshot;
+  emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
+  callsTo(channel: InvokeChannel): unknown[];
+  /** Makes the next call of `channel` fail with `message` (as a host refusal would). */
+  failNext(channel: InvokeChannel, message: string): void;
+};
+
+export function createFakeClient(initial: AppSnapshot, now: () => number = Date.now): FakeClient {
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const failures = new Map<InvokeChannel, string>();
+  let snapshot = structuredClone(initial);
+
+  const emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => {
+    for (const listener of [...(listeners.get(event) ?? [])]) (listener as (p: EventPayloads[E]) => void)(payload);
+  };
+  const setAuto = (auto: AutoSnapshot) => {
+    snapshot = { ...snapshot, auto };
+    emit('auto', auto);
+    return auto;
+  };
+  const patchStatus = (id: string, patch: Partial<ServerStatus>) => {
+    const next = { ...(snapshot.statuses[id] ?? makeStatus(id)), ...patch };
+    snapshot = { ...snapshot, statuses: { ...snapshot.statuses, [id]: next } };
+    emit('statuses', [next]);
+    return next;
+  };
+  const subscriptionOf = (serverId: string) => snapshot.subscriptions.find((s) => s.servers.some((x) => x.id === serverId));
+
+  const handlers: { [C in InvokeChannel]: (request: never) => InvokeResponses[C] } = {
+    getSnapshot: () => snapshot,
+    addSubscription: (request: { url?: string; text?: string; name?: string }) => {
+      const id = `sub${snapshot.subscriptions.length + 1}`;
+      const lines = (request.text ?? '').split('\n').filter((line) => line.trim());
+      const servers = lines.map((line, i) => makeServer(`${id}-${i}`, id, line.trim().slice(0, 40)));
+      const added = makeSubscription(id, request.name ?? id, servers, request.url ? { url: request.url } : { url: undefined });
+      snapshot = { ...snapshot, subscriptions: [...snapshot.subscriptions, added] };
+      emit('subscriptions', snapshot.subscriptions);
+      return added;
+    },
+    updateSubscription: (request: { id: string }) => {
+      const found = snapshot.subscriptions.find((s) => s.id === request.id);
+      if (!found) throw new Error(`no subscription "${request.id}"`);
+      const updated = { ...found, updatedAt: now(), lastError: null };
+      snapshot = { ...snapshot, subscriptions: snapshot.subscriptions.map((s) => (s.id === request.id ? updated : s)) };
+      emit('subscriptions', snapshot.subscriptions);
+      return updated;
+    },
+    removeSubscription: (request: { id: string }) => {
+      snapshot = { ...snapshot, subscriptions: snapshot.subscriptions.filter((s) => s.id !== request.id) };
+      emit('subscriptions', snapshot.subscriptions);
+      return null;
+    },
+    reorderSubscriptions: (request: { ids: string[] }) => {
+      const byId = new Map(snapshot.subscriptions.map((s) => [s.id, s]));
+      snapshot = { ...snapshot, subscriptions: request.ids.map((id) => byId.get(id)!).filter(Boolean) };
+      emit('subscriptions', snapshot.subscriptions);
+      return null;
+    },
+    confirmEmptySubscription: (request: { id: string }) => {
+      const found = snapshot.subscriptions.find((s) => s.id === request.id)!;
+      const emptied = { ...found, servers: [], pendingEmpty: false };
+      snapshot = { ...snapshot, subscriptions: snapshot.subscriptions.map((s) => (s.id === request.id ? emptied : s)) };
+      emit('subscriptions', snapshot.subscriptions);
+      return emptied;
+    },
+    connect: (request: { serverId: string }) => {
+      // As the host does: a manual choice turns Auto off for that subscription.
+      if (snapshot.auto.subscriptionId === subscriptionOf(request.serverId)?.id) setAuto({ ...snapshot.auto, subscriptionId: null });
+      const connection = {
+        ...snapshot.connection,
+        state: 'connected' as const,
+        serverId: request.serverId,
+        since: now(),
+        httpProxy: 'http://127.0.0.1:10809',
+        socksProxy: 'socks5://127.0.0.1:10808',
+        error: null,
+      };
+      snapshot = { ...snapshot, connection };
+      emit('connection', connection);
+      return connection;
+    },
+    disconnect: () => {
+      const connection = { ...snapshot.connection, state: 'disconnected' as const, since: null, httpProxy: null, socksProxy: null };
+      snapshot = { ...snapshot, connection };
+      emit('connection', connection);
+      return connection;
+    },
+    setAuto: (request: { subscriptionId: string | null }) => setAuto({ ...snapshot.auto, subscriptionId: request.subscriptionId }),
+    setExcluded: (request: { subscriptionId: string; serverIds: string[] }) =>
+      setAuto({ ...snapshot.auto, excluded: { ...snapshot.auto.excluded, [request.subscriptionId]: request.serverIds } }),
+    testAll: () => {
+      const total = snapshot.subscriptions.reduce((n, s) => n + s.servers.length, 0);
+      snapshot = { ...snapshot, testProgress: { running: true, done: 0, total } };
+      emit('testProgress', snapshot.testProgress);
+      return null;
+    },
+    testServer: (request: { serverId: string }) => patchStatus(request.serverId, { testing: false, downForNow: false, delayMs: 70, testedAt: now(), fromCache: false, error: null }),
+    measureThroughput: (request: { serverId: string }) => patchStatus(request.serverId, { throughputBps: 3_400_000 }),
+    getHistory: (request: { serverId: string }) => measurementsFor(request.serverId.length, now()),
+    exportObservation: () => ({ exportedAt: now(), servers: [], batch: { confirmedFailures: 0, overturnedFailures: 0 } }),
+    setSettings: (patch: Record<string, unknown>) => {
+      const settings = settingsSchema.parse({
+        ...snapshot.settings,
+        ...patch,
+        monitor: { ...snapshot.settings.monitor, ...((patch.monitor as object | undefined) ?? {}) },
+      });
+      snapshot = { ...snapshot, settings };
+      emit('settings', settings);
+      return settings;
+    },
+    labControl: () => null,
+  };
+
+  const client = {
+    calls: [] as RecordedCall[],
+    get snapshot() {
+      return snapshot;
+    },
+    emit,
+    callsTo(channel: InvokeChannel) {
+      return client.calls.filter((c) => c.channel === channel).map((c) => c.payload);
+    },
+    failNext(channel: InvokeChannel, message: string) {
+      failures.set(channel, message);
+    },
+    on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: never) => void);
+      return () => void set.delete(listener as (payload: never) => void);
+    },
+  } as unknown as FakeClient;
+
+  for (const channel of INVOKE_CHANNELS) {
+    (client as unknown as Record<string, unknown>)[channel] = async (payload: unknown) => {
+      client.calls.push({ channel, payload });
+      const failure = failures.get(channel);
+      if (failure) {
+        failures.delete(channel);
+        throw new Error(failure);
+      }
+      const request = parseRequest(channel, payload);
+      return (handlers[channel] as (r: unknown) => unknown)(request);
+    };
+  }
+  return client;
+}
