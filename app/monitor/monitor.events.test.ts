@@ -100,3 +100,15 @@ describe('event-triggered tests, joining, publishing', () => {
     expect(line).toMatchObject({ level: 'info', message: 'Auto (A): kept server fi (61 ms), fastest server de (25 ms): the current server answers' });
   });
 });
+
+describe('measurements Auto commits late', () => {
+  it('never lets an older measurement replace a newer latest result', async () => {
+    const h = monitorHarness({ servers: [fakeServer('a')] });
+    await h.monitor.start();
+    await h.clock.advance(1000);
+    expect(h.monitor.status('a')).toMatchObject({ delayMs: 100, testedAt: h.t0 + 100 });
+    h.monitor.record('a', { at: h.t0 + 50, method: 'url', delayMs: null, error: 'timeout' });
+    expect(h.monitor.status('a')).toMatchObject({ delayMs: 100, error: null });
+    expect(h.monitor.status('a').recent.map((m) => m.delayMs)).toEqual([null, 100]);
+  });
+});

@@ -131,6 +131,12 @@ export class ServerRecords {
       this.pushMeasurement(record, measurement);
       return { recovered: false, applied: true };
     }
+    if (record.last && !record.last.fromCache && measurement.at < record.last.at) {
+      // Older than the latest result (Auto records a check's results when the check ends): keep
+      // it in the history, but the newer result stays the server's latest.
+      this.pushMeasurement(record, { ...measurement });
+      return { recovered: false, applied: true };
+    }
     const outcome: ProbeOutcome =
       measurement.delayMs === null
         ? { ok: false, error: { kind: measurement.error ?? 'unknown', message: 'no answer' } }

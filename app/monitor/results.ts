@@ -1,0 +1,114 @@
+/**
+ * Where every result lands: writes it into the records (a late outcome never overwrites a newer
+ * one), logs it as a MONITORING line, publishes it (at once for event-triggered tests, else after
+ * the debounce window), schedules the cache write, starts the IP lookup a success calls for, and
+ * retests servers chained through one that works again.
+ */
+import type { IpInfo, Measurement } from '../../shared/domain/measurement';
+import type { Server, ServerId } from '../../shared/domain/server';
+import type { Clock } from '../clock';
+import type { DebouncedSaver } from './cache';
+import { describe } from './cycle';
+import type { FlightResult } from './flights';
+import type { IpInfoLookup } from './ipinfo/lookup';
+import type { IpInfoLookups, LookupRequest } from './ipinfo/lookups';
+import { NOT_READY_MAX_TRIES, NOT_READY_RETRY_MS } from './policy/timing';
+import type { StatusPublisher } from './publisher';
+import type { ServerRecords } from './records';
+
+export interface ResultWriterDeps {
+  clock: Clock;
+  records: ServerRecords;
+  publisher: StatusPublisher;
+  lookups: IpInfoLookups;
+  saver: DebouncedSaver | null;
+  serverOf: (id: ServerId) => Server | undefined;
+  serverList: () => readonly Server[];
+  /** A result was written: the scheduler unmarks the server. */
+  tested: (id: ServerId) => void;
+  /** Retests servers chained through one that works again (an event-triggered test). */
+  retestChained: (ids: ServerId[]) => void;
+  log: (line: string) => void;
+}
+
+/** A URL outcome with the flight that produced it (absent for outcomes no flight ends, e.g. a staged deadline). */
+export type UrlResult = Omit<FlightResult, 'flight'> & { flight?: number };
+
+export class ResultWriter {
+  constructor(private readonly deps: ResultWriterDeps) {}
+
+  /** Writes a URL result and publishes it; false when it was older than one already written. */
+  url(id: ServerId, result: UrlResult, note: string, immediate: boolean): boolean {
+    const { records, publisher } = this.deps;
+    if (!this.deps.serverOf(id)) return false;
+    const applied = records.applyUrlOutcome(id, result.outcome, result.at, result.flight);
+    if (!applied.applied) return false;
+    this.deps.tested(id);
+    this.deps.log(`test ${this.name(id)} (${note}): ${describe(result.outcome)}`);
+    this.afterUrlResult(id, result.outcome.ok, result.at, applied.recovered, immediate);
+    publisher.changed(id, { definite: true, immediate });
+    this.deps.saver?.schedule();
+    return true;
+  }
+
+  /** A measurement made elsewhere (Auto's probes, TCP, ICMP); stored once. */
+  measurement(id: ServerId, measurement: Measurement, immediate: boolean): boolean {
+    if (!this.deps.serverOf(id)) return false;
+    const applied = this.deps.records.applyMeasurement(id, measurement);
+    if (!applied.applied) return false;
+    if (measurement.method === 'url') {
+      this.deps.tested(id);
+      this.afterUrlResult(id, measurement.delayMs !== null, measurement.at, applied.recovered, immediate);
+    }
+    this.deps.publisher.changed(id, { definite: true, immediate });
+    this.deps.saver?.schedule();
+    return true;
+  }
+
+  notReady(id: ServerId, reason: string, tries: number): void {
+    const record = this.deps.records.ensure(id);
+    record.notReady = reason;
+    record.notReadyTries = tries;
+    this.deps.log(`${this.name(id)} not ready (${reason}): retry ${tries}/${NOT_READY_MAX_TRIES} in ${NOT_READY_RETRY_MS / 1000} s`);
+    this.deps.publisher.changed(id, { definite: false, immediate: false });
+  }
+
+  ipInfoFound(request: LookupRequest, lookup: IpInfoLookup): void {
+    const { records, clock } = this.deps;
+    const id = request.serverId;
+    if (!this.deps.serverOf(id)) return;
+    if (!lookup.info) {
+      const tried = lookup.attempts.map((a) => `${a.source}: ${a.result}`).join('; ');
+      this.deps.log(`IP info of ${this.name(id)}: every service failed (${tried})`);
+      return;
+    }
+    records.setIpInfo(id, lookup.info, clock.now());
+    const faster = lookup.answerMs !== null && records.lowerDelay(id, request.measuredAt, Math.round(lookup.answerMs));
+    const note = faster ? `; the lookup was faster than the URL test, delay now ${Math.round(lookup.answerMs as number)} ms` : '';
+    this.deps.log(`IP info of ${this.name(id)}: ${describeIp(lookup.info)}${note}`);
+    this.deps.publisher.changed(id, { definite: true, immediate: request.immediate });
+    this.deps.saver?.schedule();
+  }
+
+  private afterUrlResult(id: ServerId, ok: boolean, at: number, recovered: boolean, immediate: boolean): void {
+    if (!ok) return;
+    const info = this.deps.records.get(id)?.ipInfo;
+    if (!info || info.fromCache) this.deps.lookups.request({ serverId: id, measuredAt: at, immediate });
+    if (recovered) {
+      const chained = this.deps.serverList().filter((s) => s.via === id).map((s) => s.id);
+      if (chained.length > 0) {
+        this.deps.log(`${this.name(id)} works again after failing: retesting ${chained.length} server(s) chained through it`);
+        this.deps.retestChained(chained);
+      }
+    }
+  }
+
+  private name(id: ServerId): string {
+    return this.deps.serverOf(id)?.name ?? id;
+  }
+}
+
+export function describeIp(info: IpInfo): string {
+  const place = [info.city, info.region, info.country ?? info.countryCode].filter(Boolean).join(', ');
+  return `${info.ip}${place ? ` in ${place}` : ''}${info.asn ? `, ${info.asn}` : ''}${info.org ? ` ${info.org}` : ''} (from ${info.source})`;
+}
