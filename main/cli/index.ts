@@ -4,7 +4,9 @@
  */
 type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
 
-const COMMANDS: Record<string, Command> = {};
+const COMMANDS: Record<string, Command> = {
+  parse: { summary: 'parse a subscription file or URL and print its servers and rejected entries as JSON', load: () => import('./commands/parse') },
+};
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
