@@ -79,6 +79,7 @@ export async function startClient(routes: ClientRoute[], v2rayPath = 'v2ray'): P
   const child = spawnSupervised(v2rayPath, ['-config', file]);
   try {
     await waitForStart(child);
+    await rm(dir, { recursive: true, force: true }); // read at start; nothing left behind if we are killed
   } catch (error) {
     await stopSupervised(child);
     await rm(dir, { recursive: true, force: true });
@@ -86,10 +87,7 @@ export async function startClient(routes: ClientRoute[], v2rayPath = 'v2ray'): P
   }
   return {
     proxies: Object.fromEntries(routes.map((r, i) => [r.tag, ports[i] as number])),
-    stop: async () => {
-      await stopSupervised(child);
-      await rm(dir, { recursive: true, force: true });
-    },
+    stop: () => stopSupervised(child),
   };
 }
 

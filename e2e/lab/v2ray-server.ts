@@ -117,13 +117,13 @@ export async function startServers(servers: ServerSpec[], v2rayPath: string, att
       const child = spawnSupervised(v2rayPath, ['-config', configFile]);
       try {
         await waitUntilReady(child, ports);
+        // v2ray has read its config and certificate: remove them now, so even a SIGKILLed lab
+        // leaves no credentials behind in /tmp.
+        await rm(dir, { recursive: true, force: true });
         return {
           ports,
           pid: child.pid ?? 0,
-          stop: async () => {
-            await stopSupervised(child);
-            await rm(dir, { recursive: true, force: true });
-          },
+          stop: () => stopSupervised(child),
         };
       } catch (error) {
         lastError = error as Error;
