@@ -6,6 +6,7 @@ import { type Benchmark, machine } from './harness';
 
 const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   lab: async () => (await import('./lab.bench')).labBenchmark,
+  parse: async () => (await import('./parse.bench')).parseBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {
