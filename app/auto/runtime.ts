@@ -241,11 +241,14 @@ export class AutoRuntime {
     const a = persistedOf(before);
     const b = persistedOf(after);
     if (a.subscriptionId === b.subscriptionId && a.excluded === b.excluded && a.returnCandidate === b.returnCandidate) return;
-    Promise.resolve()
-      .then(() => store.save(b))
-      .catch((error: unknown) => {
-        this.options.logger.warn('AUTO', `could not save Auto's state: ${error instanceof Error ? error.message : String(error)}`);
-      });
+    const complain = (error: unknown) =>
+      this.options.logger.warn('AUTO', `could not save Auto's state: ${error instanceof Error ? error.message : String(error)}`);
+    try {
+      const pending = store.save(b);
+      if (pending) pending.catch(complain);
+    } catch (error) {
+      complain(error);
+    }
   }
 
   private notifyChange(): void {
