@@ -1,0 +1,348 @@
+/**
+ * The tunnel: one core carrying the user's traffic through one server, with a local HTTP and a
+ * SOCKS5 inbound and its stats API on loopback. `connect`, `switch` (a restart: v2ray starts in
+ * tens of milliseconds) and `disconnect` run one at a time. A core that dies is restarted with
+ * back-off (policy/restart-backoff.ts). Lower layers publish, never call up: Auto listens to
+ * `state`, `traffic`, `dialFailure`, `coreExit` and `restarted`.
+ */
+import { rm } from 'node:fs/promises';
+import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
+import type { Server, ServerId } from '../../shared/domain/server';
+import { type Clock, systemClock, type TimerHandle } from '../clock';
+import { type CoreProfile, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
+import type { Logger } from '../log/logger';
+import { secretsOf } from '../subscriptions/store';
+import type { OutboundFailureKind } from './core-log';
+import { type CoreExit, CoreProcess } from './core-process';
+import { Emitter } from './emitter';
+import { type AttributedFailure, type DialRetry, OutboundFailureTracker } from './outbound-failures';
+import { coreStarted, FRESH_HISTORY, restartAfterExit, type RestartHistory, RESTART_DELAYS_MS, STABLE_RUN_MS } from './policy/restart-backoff';
+import { assertPortFree, dialableHost, freePort } from './ports';
+import { StatsClient } from './stats-client';
+import { DEFAULT_TRAFFIC_INTERVAL_MS, TrafficMeter } from './traffic-meter';
+
+export interface DialFailureEvent {
+  at: number;
+  serverId: ServerId;
+  kind: OutboundFailureKind;
+  /** The address the core names (host:port), when it names one. */
+  address: string | null;
+  /** The core's words, shortened and redacted. */
+  detail: string;
+  /** The failing hop was the upstream of a chained server. */
+  upstream: boolean;
+}
+
+export interface DialRetryEvent {
+  at: number;
+  serverId: ServerId;
+  address: string;
+  attempt: number;
+}
+
+export interface CoreExitEvent {
+  at: number;
+  serverId: ServerId;
+  description: string;
+  attempt: number;
+  restartInMs: number;
+}
+
+export interface RestartedEvent {
+  at: number;
+  serverId: ServerId;
+  attempt: number;
+  /** From the exit to the new core accepting connections. */
+  downMs: number;
+  startMs: number;
+}
+
+export interface TunnelEvents {
+  state: ConnectionState;
+  traffic: TrafficSample;
+  dialFailure: DialFailureEvent;
+  /** The earliest sign of a failing dial: the core retries it (~0.2 s in; the verdict follows at ~2 s). */
+  dialRetrying: DialRetryEvent;
+  coreExit: CoreExitEvent;
+  restarted: RestartedEvent;
+}
+
+export interface TunnelPorts {
+  httpPort: number;
+  socksPort: number;
+  /** 127.0.0.1 unless the user opted into LAN sharing. */
+  listen?: string;
+}
+
+export interface TunnelControllerOptions extends TunnelPorts {
+  core: CoreProfile;
+  /** Where the 0600 config file is written (the app data folder's runtime directory). */
+  runtimeDir: string;
+  logger: Logger;
+  clock?: Clock;
+  statsIntervalMs?: number;
+  readyTimeoutMs?: number;
+  restartDelaysMs?: readonly number[];
+  stableRunMs?: number;
+}
+
+const TAG = 'TUNNEL';
+
+interface Session {
+  server: Server;
+  via?: Server;
+  core: CoreProcess | null;
+  meter: TrafficMeter | null;
+  stats: StatsClient | null;
+  restartTimer: TimerHandle | null;
+  history: RestartHistory;
+  exitedAt: number | null;
+}
+
+export class TunnelController {
+  private readonly emitter: Emitter<TunnelEvents>;
+  private readonly clock: Clock;
+  private ports: Required<TunnelPorts>;
+  private current: ConnectionState;
+  private session: Session | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Milliseconds the last core took from spawn to accepting connections. */
+  lastStartMs = Number.NaN;
+
+  constructor(private readonly options: TunnelControllerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.ports = { httpPort: options.httpPort, socksPort: options.socksPort, listen: options.listen ?? '127.0.0.1' };
+    this.emitter = new Emitter((error, event) => options.logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
+    this.current = this.makeState('disconnected', null, null);
+  }
+
+  on<K extends keyof TunnelEvents>(event: K, listener: (payload: TunnelEvents[K]) => void): () => void {
+    return this.emitter.on(event, listener);
+  }
+
+  state(): ConnectionState {
+    return this.current;
+  }
+
+  /** Takes effect at the next connect or switch. */
+  setPorts(ports: TunnelPorts): void {
+    this.ports = { httpPort: ports.httpPort, socksPort: ports.socksPort, listen: ports.listen ?? this.ports.listen };
+  }
+
+  /** Connects through `server` (via its upstream when chained); replaces any current tunnel. */
+  connect(server: Server, via?: Server): Promise<ConnectionState> {
+    return this.serialised(() => this.open(server, via));
+  }
+
+  /** The same as connect while connected: the core is restarted with the new server. */
+  switch(server: Server, via?: Server): Promise<ConnectionState> {
+    return this.connect(server, via);
+  }
+
+  disconnect(): Promise<void> {
+    return this.serialised(async () => {
+      await this.close();
+      this.setState('disconnected', null, null);
+    });
+  }
+
+  private serialised<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(operation, operation);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async open(server: Server, via?: Server): Promise<ConnectionState> {
+    const previous = this.session?.server.id ?? null;
+    await this.close();
+    this.options.logger.redactor.add(...secretsOf(server), ...(via ? secretsOf(via) : []));
+    const session: Session = { server, via, core: null, meter: null, stats: null, restartTimer: null, history: FRESH_HISTORY, exitedAt: null };
+    this.session = session;
+    this.setState('connecting', server.id, null);
+    const reason = unsupportedReason(server, this.options.core, via);
+    if (reason) return this.fail(session, reason);
+    try {
+      await this.startCore(session);
+    } catch (error) {
+      return this.fail(session, error instanceof Error ? error.message : String(error));
+    }
+    const verb = previous && previous !== server.id ? 'switched to' : 'connected to';
+    this.options.logger.info(TAG, `${verb} ${server.name} (${server.protocol}) in ${this.lastStartMs} ms: ${this.current.httpProxy} ${this.current.socksProxy}`);
+    return this.current;
+  }
+
+  private fail(session: Session, message: string): never {
+    if (this.session === session) this.session = null;
+    this.setState('failed', session.server.id, message);
+    this.options.logger.warn(TAG, `cannot connect to ${session.server.name}: ${message}`);
+    throw new Error(message);
+  }
+
+  /** Writes the config, starts the core and its traffic meter; the state becomes connected. */
+  private async startCore(session: Session): Promise<void> {
+    const { listen, httpPort, socksPort } = this.ports;
+    await assertPortFree(httpPort, listen, 'HTTP proxy');
+    await assertPortFree(socksPort, listen, 'SOCKS5 proxy');
+    const apiPort = await freePort();
+    const config = tunnelConfig({
+      server: session.server,
+      via: session.via,
+      core: this.options.core,
+      listen,
+      httpPort,
+      socksPort,
+      apiPort,
+      // info, not warning: a server that resets or closes the connection is logged only at info.
+      logLevel: 'info',
+    });
+    const file = await writeConfigFile(this.options.runtimeDir, 'tunnel', config);
+    const core = await CoreProcess.start({
+      core: this.options.core,
+      configPath: file,
+      readyPort: httpPort,
+      readyHost: dialableHost(listen),
+      readyTimeoutMs: this.options.readyTimeoutMs,
+      logger: this.options.logger,
+      logTag: TAG,
+      label: 'tunnel core',
+    });
+    if (this.session !== session) {
+      await core.stop();
+      throw new Error('the connection was replaced while it started');
+    }
+    this.lastStartMs = core.startMs;
+    session.core = core;
+    session.history = coreStarted(session.history, this.clock.now());
+    const tracker = new OutboundFailureTracker(
+      { failure: (f) => this.onFailure(session, f), retry: (r) => this.onRetry(session, r) },
+      TUNNEL_TAGS.proxy,
+    );
+    core.onLine((line) => tracker.line(line));
+    core.onExit((exit) => this.onCoreExit(session, core, exit));
+    session.stats = new StatsClient(`127.0.0.1:${apiPort}`, this.options.core.family === 'xray' ? 'xray' : 'v2ray');
+    session.meter = new TrafficMeter({
+      source: session.stats,
+      clock: this.clock,
+      intervalMs: this.options.statsIntervalMs ?? DEFAULT_TRAFFIC_INTERVAL_MS,
+      outboundTag: TUNNEL_TAGS.proxy,
+      onSample: (sample) => this.emitter.emit('traffic', sample),
+      onError: (message) => this.options.logger.debug(TAG, `traffic counters unavailable: ${message}`),
+    });
+    session.meter.start();
+    this.setState('connected', session.server.id, null);
+  }
+
+  /** Stops the current session's core, meter and pending restart. */
+  private async close(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    this.session = null;
+    session.restartTimer?.cancel();
+    this.stopMeter(session);
+    if (session.core) await session.core.stop();
+    await rm(`${this.options.runtimeDir}/tunnel.json`, { force: true }).catch(() => undefined);
+  }
+
+  private stopMeter(session: Session): void {
+    session.meter?.stop();
+    session.meter = null;
+    session.stats?.close();
+    session.stats = null;
+  }
+
+  private onCoreExit(session: Session, core: CoreProcess, exit: CoreExit): void {
+    if (exit.expected || this.session !== session || session.core !== core) return;
+    session.core = null;
+    this.stopMeter(session);
+    this.scheduleRestart(session, exit.description);
+  }
+
+  private scheduleRestart(session: Session, why: string): void {
+    const now = this.clock.now();
+    session.exitedAt ??= now;
+    const next = restartAfterExit(session.history, now, this.options.restartDelaysMs ?? RESTART_DELAYS_MS, this.options.stableRunMs ?? STABLE_RUN_MS);
+    session.history = next.history;
+    const message = `tunnel core ${why}; restart ${next.attempt} in ${next.delayMs} ms`;
+    this.options.logger.warn(TAG, message);
+    this.setState('reconnecting', session.server.id, message);
+    this.emitter.emit('coreExit', { at: now, serverId: session.server.id, description: why, attempt: next.attempt, restartInMs: next.delayMs });
+    session.restartTimer = this.clock.after(next.delayMs, () => {
+      session.restartTimer = null;
+      void this.serialised(() => this.restart(session, next.attempt));
+    });
+  }
+
+  private async restart(session: Session, attempt: number): Promise<void> {
+    if (this.session !== session || session.core) return;
+    try {
+      await this.startCore(session);
+    } catch (error) {
+      if (this.session !== session) return;
+      this.scheduleRestart(session, `could not be restarted (${error instanceof Error ? error.message : String(error)})`);
+      return;
+    }
+    const now = this.clock.now();
+    const downMs = now - (session.exitedAt ?? now);
+    session.exitedAt = null;
+    this.options.logger.info(TAG, `tunnel core restarted (attempt ${attempt}) after ${downMs} ms down; start took ${this.lastStartMs} ms`);
+    this.emitter.emit('restarted', { at: now, serverId: session.server.id, attempt, downMs, startMs: this.lastStartMs });
+  }
+
+  private onFailure(session: Session, failure: AttributedFailure): void {
+    if (this.session !== session) return;
+    const upstream = this.isUpstream(session, failure.outboundTag, failure.address);
+    if (upstream === null) return;
+    const event: DialFailureEvent = {
+      at: this.clock.now(),
+      serverId: session.server.id,
+      kind: failure.kind,
+      address: failure.address,
+      detail: this.options.logger.redactor.apply(failure.detail),
+      upstream,
+    };
+    this.options.logger.info(TAG, `dial failure (${event.kind}) of ${session.server.name}${upstream ? ' (its upstream)' : ''}: ${event.detail}`);
+    this.emitter.emit('dialFailure', event);
+  }
+
+  private onRetry(session: Session, retry: DialRetry): void {
+    if (this.session !== session || retry.attempt !== 2) return;
+    if (this.isUpstream(session, retry.outboundTag, retry.address) === null) return;
+    this.emitter.emit('dialRetrying', { at: this.clock.now(), serverId: session.server.id, address: retry.address, attempt: retry.attempt });
+  }
+
+  /** false = the server itself, true = its upstream, null = another outbound (not ours to report). */
+  private isUpstream(session: Session, tag: string | null, address: string | null): boolean | null {
+    if (tag === TUNNEL_TAGS.proxy) return false;
+    if (tag === TUNNEL_TAGS.via) return true;
+    if (tag !== null || address === null) return null;
+    if (sameEndpoint(address, session.server)) return false;
+    if (session.via && sameEndpoint(address, session.via)) return true;
+    return null;
+  }
+
+  private setState(state: ConnectionState['state'], serverId: ServerId | null, error: string | null): void {
+    this.current = this.makeState(state, serverId, error);
+    this.emitter.emit('state', this.current);
+  }
+
+  private makeState(state: ConnectionState['state'], serverId: ServerId | null, error: string | null): ConnectionState {
+    const host = dialableHost(this.ports.listen);
+    const shown = host.includes(':') ? `[${host}]` : host;
+    const up = state === 'connected';
+    const { family, version, path } = this.options.core;
+    return {
+      state,
+      serverId,
+      httpProxy: up ? `http://${shown}:${this.ports.httpPort}` : null,
+      socksProxy: up ? `socks5://${shown}:${this.ports.socksPort}` : null,
+      since: this.clock.now(),
+      error: error === null ? null : this.options.logger.redactor.apply(error),
+      core: { family, version, path },
+    };
+  }
+}
+
+function sameEndpoint(address: string, server: Server): boolean {
+  const bare = address.replace(/^\[|\](?=:\d+$)/g, '');
+  return bare === `${server.address}:${server.port}` || bare === server.address;
+}

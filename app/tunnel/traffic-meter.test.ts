@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { TrafficSample } from '../../shared/domain/connection';
+import { FakeClock } from '../testing/fake-clock';
+import { type CounterSource, TrafficMeter } from './traffic-meter';
+
+/** Counters as a core keeps them: cumulative, answered per query, able to fail. */
+class ScriptedCounters implements CounterSource {
+  up = 0;
+  down = 0;
+  failNext = 0;
+  queries = 0;
+  async query(pattern: string) {
+    this.queries++;
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('stats query failed: unavailable');
+    }
+    return new Map([
+      [`${pattern}uplink`, this.up],
+      [`${pattern}downlink`, this.down],
+      ['outbound>>>direct>>>traffic>>>downlink', 999],
+    ]);
+  }
+}
+
+function meter() {
+  const clock = new FakeClock();
+  const source = new ScriptedCounters();
+  const samples: TrafficSample[] = [];
+  const errors: string[] = [];
+  const m = new TrafficMeter({ source, clock, onSample: (s) => samples.push(s), onError: (e) => errors.push(e), intervalMs: 250 });
+  return { clock, source, samples, errors, m };
+}
+
+describe('TrafficMeter', () => {
+  it('emits the bytes of each interval of the proxy outbound', async () => {
+    const { clock, source, samples, m } = meter();
+    m.start();
+    source.up = 100;
+    source.down = 5000;
+    await clock.advance(250);
+    source.up = 150;
+    source.down = 9000;
+    await clock.advance(250);
+    await clock.advance(250);
+    expect(samples.map((s) => [s.intervalMs, s.upBytes, s.downBytes])).toEqual([
+      [250, 100, 5000],
+      [250, 50, 4000],
+      [250, 0, 0],
+    ]);
+    m.stop();
+  });
+
+  it('loses no bytes when a poll fails: the next sample carries them over a longer interval', async () => {
+    const { clock, source, samples, errors, m } = meter();
+    m.start();
+    await clock.advance(250);
+    source.failNext = 2;
+    source.down = 3000;
+    await clock.advance(500);
+    source.down = 4000;
+    await clock.advance(250);
+    expect(samples.map((s) => [s.intervalMs, s.downBytes])).toEqual([
+      [250, 0],
+      [750, 4000],
+    ]);
+    expect(errors).toEqual(['stats query failed: unavailable']);
+    m.stop();
+  });
+
+  it('stops polling when stopped', async () => {
+    const { clock, source, m } = meter();
+    m.start();
+    await clock.advance(500);
+    m.stop();
+    const before = source.queries;
+    await clock.advance(2000);
+    expect(source.queries).toBe(before);
+    expect(clock.pendingCount()).toBe(0);
+  });
+});
