@@ -4,7 +4,7 @@ import { resolveChains } from './chains';
 import { parseClashDocument } from './clash';
 import { parseLinkList } from './links';
 import { parseSingBoxConfigs } from './sing-box';
-import { asArray, asObject, bytesToText, decodeBase64Text, maskedExcerpt } from './text';
+import { asArray, asObject, bytesToText, decodeBase64Text, maskedExcerpt, splitLines } from './text';
 import type { FormatOutput, ParseResult } from './types';
 import { parseXrayConfigs } from './xray';
 
@@ -52,7 +52,9 @@ function hasLinkLine(text: string): boolean {
 
 /** Whether every non-blank line is a `#` or `//` comment (an empty list, as some panels write it). */
 function onlyComments(text: string): boolean {
-  return text.split(/\r\n|\r|\n/).every((line) => {
+  const first = text.trimStart();
+  if (!first.startsWith('#') && !first.startsWith('//')) return false;
+  return splitLines(text).every((line) => {
     const t = line.trim();
     return t === '' || t.startsWith('#') || t.startsWith('//');
   });
@@ -80,7 +82,7 @@ function parseText(text: string, outermost: boolean): ParseResult | null {
 
 /** Some providers base64 each line separately (each with its own padding). */
 function decodeBase64PerLine(text: string): string | null {
-  const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
+  const lines = splitLines(text).filter((l) => l.trim() !== '');
   if (lines.length < 2) return null;
   const decoded: string[] = [];
   for (const line of lines) {

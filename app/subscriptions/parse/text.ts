@@ -41,9 +41,23 @@ export function decodeBase64Text(input: string): string | null {
   } catch {
     return null;
   }
+  // Binary that happens to be valid UTF-8 shows control characters early; the start is enough.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return null;
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.length > 65536 ? text.slice(0, 65536) : text)) return null;
   return text;
+}
+
+/** Lines split at CRLF, LF or a lone CR (old Mac files), without a regex over the whole text. */
+export function splitLines(text: string): string[] {
+  if (!text.includes('\r')) return text.split('\n');
+  if (!text.includes('\n')) return text.split('\r');
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
+  }
+  // A stray lone CR inside a CRLF text still ends a line.
+  return lines.some((l) => l.includes('\r')) ? lines.flatMap((l) => l.split('\r')) : lines;
 }
 
 /** Decodes base64 (either alphabet, padding optional, whitespace ignored) to bytes; null if not base64. */

@@ -1,6 +1,6 @@
 import type { ParsedServer } from '../../../../shared/domain/server';
 import type { RejectedEntry } from '../../../../shared/domain/subscription';
-import { maskedExcerpt } from '../text';
+import { maskedExcerpt, splitLines } from '../text';
 import type { ParseNote } from '../types';
 import { EntryError, reject } from '../validate';
 import type { Note } from './common';
@@ -63,7 +63,7 @@ export function parseLinkList(text: string): { servers: ParsedServer[]; rejected
   const servers: ParsedServer[] = [];
   const rejected: RejectedEntry[] = [];
   const notes: ParseNote[] = [];
-  const lines = text.split(/\r\n|\r|\n/);
+  const lines = splitLines(text);
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] as string).trim();
     if (line === '' || line.startsWith('#') || line.startsWith('//')) continue;
