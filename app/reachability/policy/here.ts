@@ -1,0 +1,97 @@
+/**
+ * The view from here: a server's streak of failures (seed rule 2: one failure means nothing,
+ * streaks do) and the unreliable-witness rule (seed rule 4: when the user's own network suddenly
+ * cannot reach most servers, the network is the broken one and nobody is blamed).
+ */
+import type { ServerId } from '../../../shared/domain/server';
+import type { ReachabilityRules } from './rules';
+
+/** One URL test of a server from the user's network: the monitor's or a confirmation. */
+export interface HereResult {
+  at: number;
+  ok: boolean;
+}
+
+export interface Streak {
+  /** Fresh consecutive failures ending with the latest result (0 when it answered). */
+  failures: number;
+  firstAt: number | null;
+  lastAt: number | null;
+  /** The streak is long enough to blame someone: enough failures over enough time. */
+  counts: boolean;
+  /** The latest fresh result, null when none is fresh. */
+  latest: HereResult | null;
+}
+
+/** Fresh results oldest first, one per instant (a result seen twice is one result). */
+export function freshResults(results: readonly HereResult[], now: number, rules: ReachabilityRules): HereResult[] {
+  const byTime = new Map<number, HereResult>();
+  for (const r of results) {
+    if (r.at > now || now - r.at > rules.freshnessMs) continue;
+    const seen = byTime.get(r.at);
+    // Two sources reporting one instant: an answer wins (the monitor joined the same flight).
+    if (!seen || (!seen.ok && r.ok)) byTime.set(r.at, r);
+  }
+  return [...byTime.values()].sort((a, b) => a.at - b.at);
+}
+
+export function failureStreak(results: readonly HereResult[], now: number, rules: ReachabilityRules): Streak {
+  const fresh = freshResults(results, now, rules);
+  const latest = fresh[fresh.length - 1] ?? null;
+  let failures = 0;
+  let firstAt: number | null = null;
+  for (let i = fresh.length - 1; i >= 0 && !(fresh[i] as HereResult).ok; i--) {
+    failures++;
+    firstAt = (fresh[i] as HereResult).at;
+  }
+  const lastAt = failures > 0 ? (latest as HereResult).at : null;
+  const counts = failures >= rules.streakFailures && (lastAt as number) - (firstAt as number) >= rules.streakMinSpanMs;
+  return { failures, firstAt, lastAt, counts, latest };
+}
+
+export interface NetworkAssessment {
+  lost: boolean;
+  /** Servers that answered from here within the lookback and have a fresh result. */
+  witnesses: number;
+  /** Of those, the ones whose latest fresh result failed. */
+  failing: number;
+  /** Why, in words, when lost. */
+  reason: string | null;
+}
+
+/**
+ * The unreliable-witness rule, with the user's network as the witness: among servers that
+ * answered from here recently (a server that never worked is no witness: free subscriptions are
+ * full of dead entries), when more than half — and at least two — now fail, the network is the
+ * likelier culprit. `outside` is a signal from elsewhere (Auto in its network-lost state, the
+ * OS saying offline) that wins on its own.
+ */
+export function assessNetwork(
+  resultsByServer: ReadonlyMap<ServerId, readonly HereResult[]>,
+  now: number,
+  rules: ReachabilityRules,
+  outside: string | null = null,
+): NetworkAssessment {
+  let witnesses = 0;
+  let failing = 0;
+  for (const results of resultsByServer.values()) {
+    const fresh = freshResults(results, now, rules);
+    const latest = fresh[fresh.length - 1];
+    if (!latest) continue;
+    const answered = results.some((r) => r.ok && r.at <= now && now - r.at <= rules.witnessLookbackMs);
+    if (!answered) continue;
+    witnesses++;
+    if (!latest.ok) failing++;
+  }
+  const lostByShare = failing >= rules.networkLostMinFailing && failing > witnesses * rules.networkLostShare;
+  if (outside) return { lost: true, witnesses, failing, reason: outside };
+  if (lostByShare) {
+    return {
+      lost: true,
+      witnesses,
+      failing,
+      reason: `your network looks down: ${failing} of ${witnesses} servers that worked fail from here at once`,
+    };
+  }
+  return { lost: false, witnesses, failing, reason: null };
+}

@@ -1,0 +1,145 @@
+/**
+ * Which probes reachability spends, and when (pure). Two kinds:
+ *
+ * - **Confirmations from here**: a failure from here is re-tested from here `confirmSpacing`
+ *   after it, while the streak is below the threshold, so a blink clears itself within seconds
+ *   and a real failure becomes a streak within about a minute (not two more monitor cycles).
+ *   Never while the user's network looks lost.
+ * - **Rounds of vantage probes**: once a server keeps failing from here (2 in a row), ask up to
+ *   3 outside vantage points — working servers (their latest fresh result from here answered) in
+ *   other exit networks than the target's, one per network, ASN-known networks first, fastest
+ *   first; the trusted checker alone when it works, since its single vote decides. At most one
+ *   round per server per monitor interval, and at most `maxProbesPerWindow` probes per interval
+ *   across all servers (a dead subscription must not turn into a flood of chained dials).
+ */
+import type { ServerId } from '../../../shared/domain/server';
+import type { ExitNetwork } from './exit-network';
+import type { NetworkAssessment, Streak } from './here';
+import type { ReachabilityRules } from './rules';
+import { formatDuration } from './verdict';
+
+export interface VantageCandidate {
+  id: ServerId;
+  name: string;
+  network: ExitNetwork;
+  /** The latest fresh result from here answered in this many ms; null: not working now. */
+  workingDelayMs: number | null;
+  /** Why the core cannot dial the target through this server, or null. */
+  unsupported: string | null;
+  /** Position in the server list (ties keep list order). */
+  index: number;
+}
+
+export interface RoundPlanInput {
+  target: { id: ServerId; name: string; network: ExitNetwork | null };
+  streak: Streak;
+  network: NetworkAssessment;
+  /** Every other server. */
+  candidates: readonly VantageCandidate[];
+  trustedCheckerId: ServerId | null;
+  /** When this target's last round started. */
+  lastRoundAt: number | null;
+  roundInFlight: boolean;
+  /** Start times of every vantage probe (all targets), any age. */
+  probeTimes: readonly number[];
+  rules: ReachabilityRules;
+}
+
+export type RoundPlan =
+  | { kind: 'probe'; vantages: VantageCandidate[]; why: string; problem: string | null }
+  | { kind: 'wait'; until: number; why: string }
+  /** Nothing to ask now; `problem` says why when it is worth telling the user. */
+  | { kind: 'none'; why: string; problem: string | null };
+
+export function planRound(input: RoundPlanInput, now: number): RoundPlan {
+  const { rules, streak, target } = input;
+  if (!streak.latest || streak.latest.ok) return none('answers from here (or no fresh result): nothing to check');
+  if (input.network.lost) return none(`${input.network.reason ?? 'your network looks down'}: no vantage probes`);
+  if (streak.failures < rules.vantageAfterFailures) return none(`failed ${streak.failures} time(s): waiting for the streak`);
+  if (input.roundInFlight) return none('a round is under way');
+  if (input.lastRoundAt !== null && now < input.lastRoundAt + rules.roundIntervalMs) {
+    return { kind: 'wait', until: input.lastRoundAt + rules.roundIntervalMs, why: `at most one round per ${formatDuration(rules.roundIntervalMs)}` };
+  }
+
+  const choice = chooseVantages(target, input.candidates, input.trustedCheckerId, rules);
+  if (choice.chosen.length === 0) return none('no usable vantage point', choice.problem);
+  let chosen = choice.chosen;
+
+  const windowStart = now - rules.roundIntervalMs;
+  const spent = input.probeTimes.filter((t) => t > windowStart && t <= now).sort((a, b) => a - b);
+  const left = rules.maxProbesPerWindow - spent.length;
+  if (left <= 0) {
+    const until = (spent[0] as number) + rules.roundIntervalMs;
+    return { kind: 'wait', until, why: `probe budget spent: ${spent.length} vantage probes in the last ${formatDuration(rules.roundIntervalMs)}` };
+  }
+  if (chosen.length > left) chosen = chosen.slice(0, left);
+  return { kind: 'probe', vantages: chosen, why: choice.why, problem: choice.problem };
+}
+
+export interface VantageChoice {
+  /** Whom to ask, in order. */
+  chosen: VantageCandidate[];
+  why: string;
+  /** What keeps the outside view short of a quorum (none usable, or only one network), else null. */
+  problem: string | null;
+}
+
+/**
+ * The vantage points for `target`: working servers in other exit networks whose chained dial the
+ * core can make; the trusted checker alone when it is one of them; else the fastest of each
+ * network, at most `maxVantagesPerRound`.
+ */
+export function chooseVantages(
+  target: RoundPlanInput['target'],
+  candidates: readonly VantageCandidate[],
+  trustedCheckerId: ServerId | null,
+  rules: ReachabilityRules,
+): VantageChoice {
+  const others = candidates.filter((c) => c.id !== target.id);
+  const working = others.filter((c) => c.workingDelayMs !== null);
+  const outside = working.filter((c) => !target.network || c.network.key !== target.network.key);
+  const usable = outside.filter((c) => c.unsupported === null);
+  if (usable.length === 0) {
+    const problem =
+      outside.length > 0
+        ? (outside[0] as VantageCandidate).unsupported
+        : working.length > 0
+          ? `every other working server exits in the same network as ${target.name} (${target.network?.label ?? 'unknown'})`
+          : 'no other server works from here to check it through';
+    return { chosen: [], why: 'no usable vantage point', problem };
+  }
+  const trusted = trustedCheckerId ? usable.find((c) => c.id === trustedCheckerId) : undefined;
+  if (trusted) return { chosen: [trusted], why: `the trusted checker ${trusted.name} works: its vote decides`, problem: null };
+  const networks = onePerNetwork(usable);
+  const chosen = networks.slice(0, rules.maxVantagesPerRound);
+  const problem = networks.length < 2 ? `only ${(networks[0] as VantageCandidate).name} works from here in another exit network` : null;
+  return { chosen, why: `${chosen.length} of ${usable.length} usable vantage point(s) in ${networks.length} exit network(s)`, problem };
+}
+
+/** The fastest working server of each exit network; ASN-known networks first, then by speed, then list order. */
+function onePerNetwork(candidates: readonly VantageCandidate[]): VantageCandidate[] {
+  const best = new Map<string, VantageCandidate>();
+  for (const c of candidates) {
+    const seen = best.get(c.network.key);
+    if (!seen || faster(c, seen) < 0) best.set(c.network.key, c);
+  }
+  const rank = { asn: 0, prefix: 1, unknown: 2 } as const;
+  return [...best.values()].sort((a, b) => rank[a.network.kind] - rank[b.network.kind] || faster(a, b));
+}
+
+function faster(a: VantageCandidate, b: VantageCandidate): number {
+  return (a.workingDelayMs as number) - (b.workingDelayMs as number) || a.index - b.index;
+}
+
+function none(why: string, problem: string | null = null): RoundPlan {
+  return { kind: 'none', why, problem };
+}
+
+export type ConfirmPlan = { kind: 'now' } | { kind: 'at'; at: number } | { kind: 'none' };
+
+/** Whether (and when) to re-test a failing server from here. */
+export function planConfirmation(streak: Streak, network: NetworkAssessment, inFlight: boolean, rules: ReachabilityRules, now: number): ConfirmPlan {
+  if (!streak.latest || streak.latest.ok || streak.counts || network.lost || inFlight) return { kind: 'none' };
+  const due = (streak.lastAt as number) + rules.confirmSpacingMs;
+  return due <= now ? { kind: 'now' } : { kind: 'at', at: due };
+}

@@ -1,0 +1,85 @@
+/**
+ * The numbers behind reachability verdicts (spec/reachability.md), all derived from the
+ * monitor's `interval` so the rules keep their shape whether the monitor tests every 5 minutes
+ * (the default) or every 5 seconds (the lab's integration tests):
+ *
+ * | rule | value | at the default 5 min interval |
+ * |---|---|---|
+ * | freshness: older results do not count | 2 × interval | 10 min |
+ * | a streak counts from | 3 consecutive failures from here … | |
+ * | … spanning at least | min(60 s, interval / 5) first to last | 60 s |
+ * | a failure is confirmed from here after | half that span, after the last failure | 30 s |
+ * | outside vantage points are asked from | the 2nd failure in a row ("keeps failing") | |
+ * | vantage points per verdict | at most 3 (the trusted checker alone when it works) | |
+ * | one round of vantage probes per server | at most once per interval | 5 min |
+ * | all vantage probes together | at most 30 per interval | |
+ * | a chained probe may take | 2 × url_test_timeout | 10 s |
+ * | the user's network looks lost when | > half of the servers that worked (≥ 2 of them) now fail from here | |
+ *
+ * Why these: one failure is a blink (seed rule 2), so a verdict needs a streak, and the span
+ * keeps a burst of simultaneous failures (a cycle test and an Auto check at the same moment)
+ * from passing for one. Confirmations from here make the streak reach its threshold within about
+ * a minute of the first failure instead of waiting two more cycles, which is what lets a blocked
+ * server be named within two monitor intervals. Freshness is two intervals so a verdict survives
+ * one slow cycle but never outlives the data it came from (seed rule 8, self-healing).
+ */
+
+export interface ReachabilityRules {
+  /** Results (from here and from vantage points) older than this do not count. */
+  freshnessMs: number;
+  /** Consecutive failures from here before a verdict may blame anyone. */
+  streakFailures: number;
+  /** The streak's first and last failure must be at least this far apart. */
+  streakMinSpanMs: number;
+  /** A failure from here is re-tested from here this long after it (while the streak is short). */
+  confirmSpacingMs: number;
+  /** Timeout of a confirmation probe from here. */
+  confirmTimeoutMs: number;
+  /** Vantage points are asked once the streak has this many failures. */
+  vantageAfterFailures: number;
+  /** At most this many vantage points per round (one round yields one verdict). */
+  maxVantagesPerRound: number;
+  /** A server gets at most one round of vantage probes per this long (the monitor's interval). */
+  roundIntervalMs: number;
+  /** All vantage probes together: at most this many per `roundIntervalMs`. */
+  maxProbesPerWindow: number;
+  /** Timeout of one chained probe through a vantage point. */
+  vantageTimeoutMs: number;
+  /** The unreliable-witness rule: at least this many servers that worked must fail at once … */
+  networkLostMinFailing: number;
+  /** … and more than this share of them. */
+  networkLostShare: number;
+  /** A server is a witness when it answered from here within this long (Auto's 24 h window). */
+  witnessLookbackMs: number;
+}
+
+export interface RuleInputs {
+  intervalMs: number;
+  urlTestTimeoutMs: number;
+}
+
+export const STREAK_FAILURES = 3;
+export const MAX_STREAK_SPAN_MS = 60_000;
+export const MAX_VANTAGES_PER_ROUND = 3;
+export const MAX_PROBES_PER_WINDOW = 30;
+
+export function reachabilityRules(inputs: RuleInputs, overrides: Partial<ReachabilityRules> = {}): ReachabilityRules {
+  const interval = Math.max(1000, inputs.intervalMs);
+  const span = Math.min(MAX_STREAK_SPAN_MS, Math.round(interval / 5));
+  return {
+    freshnessMs: 2 * interval,
+    streakFailures: STREAK_FAILURES,
+    streakMinSpanMs: span,
+    confirmSpacingMs: Math.round(span / 2),
+    confirmTimeoutMs: inputs.urlTestTimeoutMs,
+    vantageAfterFailures: 2,
+    maxVantagesPerRound: MAX_VANTAGES_PER_ROUND,
+    roundIntervalMs: interval,
+    maxProbesPerWindow: MAX_PROBES_PER_WINDOW,
+    vantageTimeoutMs: 2 * inputs.urlTestTimeoutMs,
+    networkLostMinFailing: 2,
+    networkLostShare: 0.5,
+    witnessLookbackMs: 24 * 3600_000,
+    ...overrides,
+  };
+}
