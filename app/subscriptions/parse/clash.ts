@@ -28,12 +28,14 @@ export function parseClashDocument(doc: Json): FormatOutput {
     const line = index + 1;
     const name = cleanName(str(item.name));
     const excerpt = maskedObjectExcerpt(raw);
+    const notesBefore = out.notes.length;
     try {
       const endpoint = clashEndpoint(str(item.type).toLowerCase(), item, (note) => out.notes.push({ line, note, excerpt }));
       const server: ParsedServer = { name: name || hostPort(endpoint.address, endpoint.port), ...endpoint };
       const via = str(item['dialer-proxy']);
       scope.entries.push({ server, line, excerpt, ref: name || null, via: via || null });
     } catch (error) {
+      out.notes.length = notesBefore; // notes about an entry that was rejected after all
       if (name) scope.others.set(name, 'unsupported');
       const reason = error instanceof EntryError ? error.reason : `clash: could not be read (${String(error)})`;
       out.rejected.push({ line, reason, excerpt });

@@ -40,12 +40,14 @@ export function parseSingBoxConfigs(configs: Json[], isArray: boolean): FormatOu
         return;
       }
       const excerpt = maskedObjectExcerpt(raw);
+      const notesBefore = out.notes.length;
       try {
         const endpoint = singBoxEndpoint(type, item, (note) => out.notes.push({ line, note, excerpt }));
         const server: ParsedServer = { name: cleanName(tag) || hostPort(endpoint.address, endpoint.port), ...endpoint };
         const via = str(item.detour);
         scope.entries.push({ server, line, excerpt, ref: tag || null, via: via || null });
       } catch (error) {
+        out.notes.length = notesBefore; // notes about an entry that was rejected after all
         if (tag) scope.others.set(tag, 'unsupported');
         const reason = error instanceof EntryError ? error.reason : `sing-box: could not be read (${String(error)})`;
         out.rejected.push({ line, reason, excerpt });

@@ -44,6 +44,7 @@ export function parseXrayConfigs(configs: Json[], isArray: boolean): FormatOutpu
         return;
       }
       const excerpt = maskedObjectExcerpt(raw);
+      const notesBefore = out.notes.length;
       try {
         const endpoint = xrayEndpoint(protocol, outbound, (note) => out.notes.push({ line, note, excerpt }));
         const fallback = hostPort(endpoint.address, endpoint.port);
@@ -54,6 +55,7 @@ export function parseXrayConfigs(configs: Json[], isArray: boolean): FormatOutpu
         const entry: ScopedEntry = { server, line, excerpt, ref: tag || null, via: via || null };
         scope.entries.push(entry);
       } catch (error) {
+        out.notes.length = notesBefore; // notes about an entry that was rejected after all
         if (tag) scope.others.set(tag, 'unsupported');
         const reason = error instanceof EntryError ? error.reason : `xray: could not be read (${String(error)})`;
         out.rejected.push({ line, reason, excerpt });

@@ -68,6 +68,7 @@ export function parseLinkList(text: string): { servers: ParsedServer[]; rejected
     const line = (lines[i] as string).trim();
     if (line === '' || line.startsWith('#') || line.startsWith('//')) continue;
     const lineNumber = i + 1;
+    const notesBefore = notes.length;
     try {
       servers.push(
         parseLink(line, (note) => {
@@ -75,6 +76,7 @@ export function parseLinkList(text: string): { servers: ParsedServer[]; rejected
         }),
       );
     } catch (error) {
+      notes.length = notesBefore; // notes about an entry that was rejected after all
       const reason = error instanceof EntryError ? error.reason : `could not be read (${error instanceof Error ? error.message : String(error)})`;
       rejected.push({ line: lineNumber, reason, excerpt: maskedExcerpt(line) });
     }

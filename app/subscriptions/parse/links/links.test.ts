@@ -285,6 +285,13 @@ describe('share links: every scheme and variant', () => {
     expect(one(`vless://${UUID_1}@[2001:db8::1]:443?security=none`).server?.name).toBe('[2001:db8::1]:443');
   });
 
+  it('a rejected entry leaves no notes behind', () => {
+    const { server, notes, reason } = one(`hysteria2://pw@hy.example.com:443,20000-30000/?obfs=salamander#hop`);
+    expect(server).toBeUndefined();
+    expect(reason).toMatch(/obfs salamander without obfs-password/);
+    expect(notes).toEqual([]);
+  });
+
   it('notes what it ignored: hysteria2 port hopping and certificate pins', () => {
     const { server, notes } = one(`hysteria2://pw@hy.example.com:443,20000-30000/?sni=hy.example.com&pinSHA256=AA:BB#hop`);
     expect(server?.port).toBe(443);
