@@ -36,7 +36,7 @@ describe('failureStreak', () => {
     ['failures older than the freshness window do not count', [r(700, false), r(650, false), r(5, false)], 1, false],
     ['one result seen twice (monitor + a joined confirmation) is one failure', [r(75, false), r(75, false), r(5, false)], 2, false],
   ] as const)('%s', (_name, results, failures, counts) => {
-    const streak = failureStreak(results as HereResult[], NOW, rules);
+    const streak = failureStreak(results as readonly HereResult[], NOW, rules);
     expect([streak.failures, streak.counts]).toEqual([failures, counts]);
   });
 

@@ -160,7 +160,7 @@ describe('deriveVerdict', () => {
 });
 
 describe('assessNetwork (the unreliable-witness rule)', () => {
-  const results = (map: Record<string, HereResult[]>) => new Map(Object.entries(map));
+  const results = (map: Record<string, readonly HereResult[]>) => new Map(Object.entries(map));
   const worked = ok(20 * MIN);
 
   it.each([
@@ -170,7 +170,7 @@ describe('assessNetwork (the unreliable-witness rule)', () => {
     ['servers that never answered are no witnesses (dead entries of a subscription)', { a: [fail(2 * S), fail(S)], b: [fail(S)], c: [worked, ok(S)], d: [worked, fail(S)] }, false],
     ['a witness needs a fresh result', { a: [worked, fail(11 * MIN)], b: [worked, fail(11 * MIN)], c: [worked, ok(S)] }, false],
   ] as const)('%s → lost: %s', (_name, map, lost) => {
-    expect(assessNetwork(results(map as Record<string, HereResult[]>), NOW, rules).lost).toBe(lost);
+    expect(assessNetwork(results(map as Record<string, readonly HereResult[]>), NOW, rules).lost).toBe(lost);
   });
 
   it('says how many failed, and a signal from elsewhere (Auto found the network lost) wins on its own', () => {
