@@ -195,6 +195,8 @@ export class TunnelController {
       // info, not warning: a server that resets or closes the connection is logged only at info.
       logLevel: 'info',
     });
+    // The access log would name every site the user visits; nothing here needs it.
+    (config.log as Record<string, unknown>).access = 'none';
     const file = await writeConfigFile(this.options.runtimeDir, 'tunnel', config);
     const core = await CoreProcess.start({
       core: this.options.core,

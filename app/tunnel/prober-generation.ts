@@ -1,0 +1,176 @@
+/**
+ * One running prober core: every runnable server behind its own loopback HTTP inbound, and what
+ * that core's log says about each server's failures. A new generation replaces this one when
+ * the server set changes; this one lives on until the probes it carries are done.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Server, ServerId } from '../../shared/domain/server';
+import { type CoreProfile, probeOutboundTag, probeViaTag, proberConfig, writeConfigFile } from '../core';
+import type { Logger } from '../log/logger';
+import { coreAddress, type OutboundFailureKind } from './core-log';
+import { type CoreExit, CoreProcess } from './core-process';
+import { type AttributedFailure, OutboundFailureTracker } from './outbound-failures';
+import { freePorts } from './ports';
+
+export interface ProberEntryInput {
+  server: Server;
+  via?: Server;
+}
+
+/** What the core said about a server's failure, when (performance.now() ms). */
+export interface RecordedFailure {
+  at: number;
+  kind: OutboundFailureKind;
+  detail: string;
+  address: string | null;
+  /** The failing hop was the chained server's upstream. */
+  upstream: boolean;
+}
+
+const KEEP_FAILURES = 5;
+
+export class ProberGeneration {
+  readonly ports = new Map<ServerId, number>();
+  private readonly byTag = new Map<string, { serverId: ServerId; upstream: boolean }>();
+  private readonly byAddress = new Map<string, { serverId: ServerId; upstream: boolean }[]>();
+  private readonly failures = new Map<ServerId, RecordedFailure[]>();
+  private readonly waiters = new Map<ServerId, Set<(failure: RecordedFailure) => void>>();
+  private inflight = 0;
+  private idle: (() => void) | null = null;
+  core: CoreProcess | null = null;
+  file: string | null = null;
+
+  private constructor(
+    readonly id: number,
+    readonly entries: readonly ProberEntryInput[],
+  ) {}
+
+  /** Writes the config and starts the core; rejects when it cannot start. */
+  static async start(
+    id: number,
+    entries: readonly ProberEntryInput[],
+    o: { core: CoreProfile; runtimeDir: string; logger: Logger; readyTimeoutMs?: number; onExit: (generation: ProberGeneration, exit: CoreExit) => void },
+  ): Promise<ProberGeneration> {
+    const generation = new ProberGeneration(id, entries);
+    const ports = await freePorts(entries.length);
+    const configEntries = entries.map((entry, i) => ({ ...entry, port: ports[i] as number }));
+    entries.forEach((entry, i) => generation.map(entry, i, ports[i] as number));
+    const config = proberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info' });
+    // The access log names every destination probed; nothing here needs it.
+    (config.log as Record<string, unknown>).access = 'none';
+    generation.file = await writeConfigFile(o.runtimeDir, `prober-${id}`, config);
+    const tracker = new OutboundFailureTracker({ failure: (f) => generation.record(f) });
+    generation.core = await CoreProcess.start({
+      core: o.core,
+      configPath: generation.file,
+      readyPort: ports[0] as number,
+      readyTimeoutMs: o.readyTimeoutMs ?? 5000 + entries.length * 10,
+      logger: o.logger,
+      logTag: 'PROBER',
+      label: `prober core (${entries.length} servers)`,
+    });
+    const core = generation.core;
+    core.onLine((line) => tracker.line(line));
+    core.onExit((exit) => o.onExit(generation, exit));
+    return generation;
+  }
+
+  get running(): boolean {
+    return this.core?.running ?? false;
+  }
+
+  proxyUrl(serverId: ServerId): string | null {
+    const port = this.ports.get(serverId);
+    return port === undefined ? null : `http://127.0.0.1:${port}`;
+  }
+
+  /** Counts a request in flight on this generation; the returned function ends it. */
+  begin(): () => void {
+    this.inflight++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.inflight--;
+      if (this.inflight === 0) this.idle?.();
+    };
+  }
+
+  /** Resolves when nothing is in flight, or after `maxWaitMs`. */
+  drained(maxWaitMs: number): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      this.idle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /**
+   * The core's word on why a request to `serverId` that began at `since` failed: a failure
+   * already logged, or one logged within `waitMs` (the core writes it about when it closes the
+   * tunnel, sometimes a moment after).
+   */
+  async failureSince(serverId: ServerId, since: number, waitMs: number): Promise<RecordedFailure | null> {
+    const seen = (this.failures.get(serverId) ?? []).filter((f) => f.at >= since);
+    const last = seen[seen.length - 1];
+    if (last) return last;
+    if (waitMs <= 0) return null;
+    return new Promise((resolve) => {
+      let set = this.waiters.get(serverId);
+      if (!set) {
+        set = new Set();
+        this.waiters.set(serverId, set);
+      }
+      const waiters = set;
+      const timer = setTimeout(() => {
+        waiters.delete(onFailure);
+        resolve(null);
+      }, waitMs);
+      const onFailure = (failure: RecordedFailure) => {
+        clearTimeout(timer);
+        waiters.delete(onFailure);
+        resolve(failure);
+      };
+      waiters.add(onFailure);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.core?.stop();
+  }
+
+  private map(entry: ProberEntryInput, index: number, port: number): void {
+    this.ports.set(entry.server.id, port);
+    this.byTag.set(probeOutboundTag(index), { serverId: entry.server.id, upstream: false });
+    if (entry.via) this.byTag.set(probeViaTag(index), { serverId: entry.server.id, upstream: true });
+    const hops: [Server, boolean][] = [[entry.server, false], ...(entry.via ? ([[entry.via, true]] as [Server, boolean][]) : [])];
+    for (const [hop, upstream] of hops) {
+      for (const key of [coreAddress(hop.address, hop.port), hop.address]) {
+        const list = this.byAddress.get(key) ?? [];
+        list.push({ serverId: entry.server.id, upstream });
+        this.byAddress.set(key, list);
+      }
+    }
+  }
+
+  private record(failure: AttributedFailure): void {
+    // The session's route names the outbound; without it, every server at the named address.
+    const owners = failure.outboundTag
+      ? [this.byTag.get(failure.outboundTag)].filter((o) => o !== undefined)
+      : failure.address
+        ? (this.byAddress.get(failure.address) ?? [])
+        : [];
+    const at = performance.now();
+    for (const owner of owners) {
+      const recorded: RecordedFailure = { at, kind: failure.kind, detail: failure.detail, address: failure.address, upstream: owner.upstream };
+      const list = this.failures.get(owner.serverId) ?? [];
+      list.push(recorded);
+      if (list.length > KEEP_FAILURES) list.shift();
+      this.failures.set(owner.serverId, list);
+      for (const waiter of [...(this.waiters.get(owner.serverId) ?? [])]) waiter(recorded);
+    }
+  }
+}
