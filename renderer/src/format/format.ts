@@ -67,11 +67,11 @@ export function formattersFor(language: string): Formatters {
     ms: (value) => msFormat.format(Math.round(value)),
     bytes: (value) => {
       const { amount, unit: u } = scaled(value);
-      return sizeFormat(u, amount < 10 && u !== 'byte' ? 1 : 0).format(amount);
+      return sizeFormat(u, amount < 100 && u !== 'byte' ? 1 : 0).format(amount);
     },
     rate: (bytesPerSecond) => {
       const { amount, unit: u } = scaled(bytesPerSecond);
-      return sizeFormat(`${u}-per-second`, amount < 10 && u !== 'byte' ? 1 : 0).format(amount);
+      return sizeFormat(`${u}-per-second`, amount < 100 && u !== 'byte' ? 1 : 0).format(amount);
     },
     number: (value, fractionDigits = 0) =>
       new Intl.NumberFormat(language, { maximumFractionDigits: fractionDigits }).format(value),

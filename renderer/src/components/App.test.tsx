@@ -1,0 +1,112 @@
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../../shared/settings';
+import { renderWithStore } from '../testing/render';
+import { sampleSnapshot } from '../testing/sample-world';
+import { App } from './App';
+
+afterEach(cleanup);
+
+const NOW = Date.now();
+
+function renderApp(settings: Partial<typeof DEFAULT_SETTINGS> = {}, demo = true) {
+  const root = document.createElement('html');
+  const rendered = renderWithStore(<App root={root} />, { ...sampleSnapshot(NOW), demo, settings: { ...DEFAULT_SETTINGS, ...settings } });
+  return { ...rendered, root };
+}
+
+describe('the app frame', () => {
+  it.each([
+    ['fa', 'rtl'],
+    ['ar', 'rtl'],
+    ['en', 'ltr'],
+    ['ru', 'ltr'],
+    ['zh', 'ltr'],
+  ] as const)('%s lays out %s, with <html lang dir> set', (language, dir) => {
+    const { root } = renderApp({ language });
+    expect(root.getAttribute('dir')).toBe(dir);
+    expect(root.getAttribute('lang')).toBe(language);
+  });
+
+  it('speaks Persian when Persian is chosen: the list, the Auto button, the badges', () => {
+    renderApp({ language: 'fa' });
+    expect(screen.getByRole('button', { name: /^خودکار \(Provider A\)/ })).toBeTruthy();
+    expect(screen.getAllByText('از حافظهٔ نهان').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('IP هنوز تأیید نشده').length).toBeGreaterThan(0);
+    expect(screen.getByText('فعلاً قطع')).toBeTruthy();
+    expect(screen.getByText('اینجا مسدود')).toBeTruthy();
+  });
+
+  it('follows a language change pushed by the host, switching direction', () => {
+    const { root, client } = renderApp({ language: 'en' });
+    act(() => client.emit('settings', { ...DEFAULT_SETTINGS, language: 'ar' }));
+    expect(root.getAttribute('dir')).toBe('rtl');
+    expect(screen.getAllByRole('button', { name: /^تلقائي \(/ })).toHaveLength(2);
+  });
+
+  it('follows the system language when the setting is "system"', () => {
+    const { root } = renderApp({ language: 'system' });
+    expect(root.getAttribute('lang')).toBe('en'); // renderWithStore's systemLanguage is en-US
+  });
+
+  it.each([
+    ['dark', 'dark'],
+    ['light', 'light'],
+    ['system', 'light'],
+  ] as const)('theme %s draws %s', (theme, drawn) => {
+    const { root } = renderApp({ theme });
+    expect(root.dataset.theme).toBe(drawn);
+  });
+
+  it('shows the Lab panel only in demo mode', () => {
+    renderApp({}, true);
+    expect(screen.getByRole('region', { name: 'Lab' })).toBeTruthy();
+    cleanup();
+    renderApp({}, false);
+    expect(screen.queryByRole('region', { name: 'Lab' })).toBeNull();
+  });
+
+  it('Lab: blackholes the current server and cuts the network through the host', async () => {
+    const { client } = renderApp();
+    const lab = screen.getByRole('region', { name: 'Lab' });
+    await userEvent.click(within(lab).getByRole('button', { name: 'Blackhole the current server' }));
+    await userEvent.click(within(lab).getByRole('button', { name: 'Cut the network' }));
+    expect(client.callsTo('labControl')).toEqual([
+      { action: 'fault', serverId: 'fi', fault: 'blackhole' },
+      { action: 'network', state: 'offline' },
+    ]);
+    expect(within(lab).getByRole('button', { name: 'Restore the network' })).toBeTruthy();
+  });
+
+  it('shows the connection, the local proxy addresses and Disconnect', async () => {
+    const { client } = renderApp();
+    const bar = document.querySelector('.connection-bar') as HTMLElement;
+    expect(bar.textContent).toContain('Connected');
+    expect(bar.textContent).toContain('through Finland · Helsinki 1');
+    expect(bar.textContent).toContain('http://127.0.0.1:10809');
+    expect(bar.textContent).toContain('socks5://127.0.0.1:10808');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Disconnect' }));
+    expect(client.callsTo('disconnect')).toEqual([{}]);
+    expect(within(bar).getByRole('button', { name: 'Connect' })).toBeTruthy();
+  });
+
+  it('Test all shows its progress from the host’s events', async () => {
+    const { client } = renderApp();
+    await userEvent.click(screen.getByRole('button', { name: 'Test all' }));
+    act(() => client.emit('testProgress', { running: true, done: 4, total: 9 }));
+    const bar = screen.getByRole('progressbar', { name: 'Test progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('4');
+    expect(bar.getAttribute('aria-valuetext')).toBe('Testing 4 of 9');
+  });
+
+  it('shows the host’s errors as alerts that can be dismissed', async () => {
+    const { client } = renderApp();
+    client.failNext('testServer', 'the core is restarting');
+    await userEvent.click(screen.getByRole('button', { name: 'Retest Japan · Tokyo' }));
+    const alert = screen.getAllByRole('alert').find((el) => el.textContent?.includes('the core is restarting'))!;
+    expect(alert.textContent).toContain('Could not test the server');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(alert.textContent).toBe('');
+  });
+});

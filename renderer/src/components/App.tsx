@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Language } from '../../../shared/settings';
+import { useAppStore } from '../store/context';
+import { directionOf, selectLanguage, selectTheme } from '../store/ui';
+import { AutoTimeline } from './AutoTimeline';
+import { ConnectionBar } from './ConnectionBar';
+import { Dialogs } from './Dialogs';
+import { LabPanel } from './LabPanel';
+import { LinkBanner, Notices } from './Notices';
+import { ServerList } from './ServerList';
+import { AppActions, ListToolbar } from './Toolbar';
+
+function applyLanguage(root: HTMLElement, language: Language) {
+  root.lang = language;
+  root.dir = directionOf(language);
+}
+
+function applyTheme(root: HTMLElement, theme: 'light' | 'dark') {
+  root.dataset.theme = theme;
+  root.style.colorScheme = theme;
+}
+
+/**
+ * Keeps the document in step with the settings: language (i18next and `<html lang dir>`, so
+ * Persian and Arabic lay out right to left) and theme (`data-theme`, CSS variables).
+ */
+function useDocumentSettings(root: HTMLElement) {
+  const { i18n } = useTranslation();
+  const language = useAppStore(selectLanguage);
+  const theme = useAppStore(selectTheme);
+  useEffect(() => {
+    if (i18n.language !== language) void i18n.changeLanguage(language);
+    applyLanguage(root, language);
+  }, [i18n, language, root]);
+  useEffect(() => {
+    applyTheme(root, theme);
+  }, [root, theme]);
+}
+
+export function App({ root = document.documentElement }: { root?: HTMLElement }) {
+  const { t } = useTranslation();
+  useDocumentSettings(root);
+  const ready = useAppStore((s) => s.ready);
+  return (
+    <div className="app">
+      <a className="skip-link" href="#server-list">
+        {t('app.skipToList')}
+      </a>
+      <header className="topbar">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="brand-name">{t('app.name')}</span>
+        </div>
+        <ConnectionBar />
+        <AppActions />
+      </header>
+      <LinkBanner />
+      <main className="layout">
+        <section className="servers-pane" aria-label={t('list.label')}>
+          <ListToolbar />
+          {ready ? <ServerList /> : <p className="loading">{t('app.loading')}</p>}
+        </section>
+        <aside className="side-pane">
+          <AutoTimeline />
+          <LabPanel />
+        </aside>
+      </main>
+      <Dialogs />
+      <Notices />
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithStore } from '../testing/render';
+import { sampleSnapshot, seedTimeline, server, subscription } from '../testing/sample-world';
+import { AutoTimeline } from './AutoTimeline';
+
+afterEach(cleanup);
+
+function snapshotWithSeedServers() {
+  const now = Date.now();
+  const base = sampleSnapshot(now);
+  const a = [server('fi', 'A', 'Finland'), server('nl', 'A', 'Netherlands'), server('de', 'A', 'Germany')];
+  const b = [server('b1', 'B', 'B1'), server('b2', 'B', 'B2')];
+  return { ...base, subscriptions: [subscription('A', 'A', a), subscription('B', 'B', b)], auto: { ...base.auto, timeline: seedTimeline(now) } };
+}
+
+describe('the Auto timeline', () => {
+  it('draws the band with who carried the traffic and names the figure', () => {
+    renderWithStore(<AutoTimeline />, snapshotWithSeedServers());
+    const figure = screen.getByRole('img', { name: 'Which server carried the traffic over the last 30 min' });
+    const segments = [...figure.querySelectorAll('rect title')].map((t) => t.textContent?.split(':')[0]);
+    expect(segments).toEqual(['Finland', 'Netherlands', 'Finland', 'no network']);
+  });
+
+  it('lists the decisions newest first, in words, with their reasons', () => {
+    renderWithStore(<AutoTimeline />, snapshotWithSeedServers());
+    const list = document.querySelector('.decision-list') as HTMLElement;
+    const text = [...list.children].map((li) => li.textContent);
+    expect(text[0]).toContain('Stayed on Finland');
+    expect(text.some((t) => t?.includes('Switched Netherlands → Finland: Finland answered twice in a row'))).toBe(true);
+    expect(text.some((t) => t?.includes('Check (traffic stalled)') && t.includes('Switched Finland → Netherlands: Finland stopped answering'))).toBe(true);
+    expect(text.some((t) => t?.includes('the network is gone') && t.includes('Next try in 15 sec (attempt 1)'))).toBe(true);
+    expect(text.some((t) => t?.includes('Finland: no answer (not recorded)'))).toBe(true);
+    expect(text.at(-1)).toContain('Connected to Finland: Auto was turned on');
+  });
+
+  it('says Auto is off when it is', () => {
+    const snapshot = snapshotWithSeedServers();
+    renderWithStore(<AutoTimeline />, { ...snapshot, auto: { ...snapshot.auto, subscriptionId: null, timeline: [] } });
+    expect(screen.getByText(/Auto is off/)).toBeTruthy();
+    expect(screen.getByText('No decisions yet.')).toBeTruthy();
+  });
+});

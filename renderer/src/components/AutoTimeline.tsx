@@ -1,0 +1,240 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Server, ServerId } from '../../../shared/domain/server';
+import type { Formatters } from '../format/format';
+import { useFormat } from '../hooks/useFormat';
+import { useNow } from '../hooks/useNow';
+import { buildTimeline, type Episode, episodes, timeTicks } from '../store/auto.timeline';
+import { useAppStore } from '../store/context';
+import { selectServerIndex } from '../store/servers.selectors';
+import { directionOf, selectLanguage } from '../store/ui';
+
+const WINDOWS_MS = [10 * 60_000, 30 * 60_000, 2 * 3_600_000] as const;
+const EPISODES_SHOWN = 40;
+const PALETTE = ['--band-1', '--band-2', '--band-3', '--band-4', '--band-5', '--band-6'];
+
+/** Each server keeps one colour, in the order it first carried traffic. */
+function colourOf(order: Map<ServerId, number>, id: ServerId): string {
+  if (!order.has(id)) order.set(id, order.size);
+  return `var(${PALETTE[order.get(id)! % PALETTE.length]})`;
+}
+
+function useWidth(fallback: number) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      const next = entry?.contentRect.width ?? 0;
+      if (next > 0) setWidth(Math.round(next));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
+
+/**
+ * The seed's figure from live data: a band showing which server carried the traffic over time,
+ * markers for checks, switches and returns, shaded network-loss periods, and under it the
+ * decisions with their reasons as a readable list.
+ */
+export function AutoTimeline() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const now = useNow(5000);
+  const auto = useAppStore((s) => s.auto);
+  const index = useAppStore(selectServerIndex);
+  const autoName = useAppStore((s) => s.subscriptions.find((x) => x.id === s.auto.subscriptionId)?.name ?? null);
+  const rtl = useAppStore((s) => directionOf(selectLanguage(s)) === 'rtl');
+  const [windowMs, setWindowMs] = useState<number>(WINDOWS_MS[1]);
+  const { ref, width } = useWidth(360);
+  const nameOf = (id: ServerId | null) => (id ? index.get(id)?.name ?? id : '—');
+
+  const model = useMemo(() => buildTimeline(auto.timeline, now, windowMs), [auto.timeline, now, windowMs]);
+  const list = useMemo(() => episodes(auto.timeline), [auto.timeline]);
+
+  const height = 118;
+  const band = { top: 46, height: 30 };
+  const pad = 8;
+  const span = model.end - model.start;
+  const x = (at: number) => {
+    const fraction = (at - model.start) / span;
+    const px = pad + fraction * (width - 2 * pad);
+    return rtl ? width - px : px;
+  };
+  const colours = new Map<ServerId, number>();
+  const ticks = timeTicks(model.start, model.end, Math.max(2, Math.floor(width / 90)));
+
+  return (
+    <section className="panel timeline-panel" aria-labelledby="timeline-title">
+      <header className="panel-header">
+        <h2 id="timeline-title">{t('timeline.title')}</h2>
+        {autoName && (
+          <span className="chip chip-auto">
+            <bdi>{autoName}</bdi>
+          </span>
+        )}
+        <span className="spacer" />
+        <div className="segmented small" role="group" aria-label={t('timeline.window')}>
+          {WINDOWS_MS.map((ms) => (
+            <button key={ms} type="button" className={ms === windowMs ? 'segment active' : 'segment'} aria-pressed={ms === windowMs} onClick={() => setWindowMs(ms)}>
+              {format.duration(ms)}
+            </button>
+          ))}
+        </div>
+      </header>
+      {!auto.subscriptionId && <p className="muted">{t('timeline.off')}</p>}
+      <div ref={ref} className="timeline-figure">
+        <svg width={width} height={height} role="img" aria-label={t('timeline.figure', { span: format.duration(windowMs) })}>
+          <defs>
+            <pattern id="loss-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+              <rect width="6" height="6" fill="var(--loss-bg)" />
+              <line x1="0" y1="0" x2="0" y2="6" stroke="var(--poor)" strokeWidth="2" strokeOpacity="0.55" />
+            </pattern>
+          </defs>
+          <rect x={pad} y={band.top} width={width - 2 * pad} height={band.height} rx={4} fill="var(--band-empty)" />
+          {model.segments.map((segment) => {
+            if (segment.serverId === null) return null;
+            const a = x(segment.start);
+            const b = x(segment.end);
+            const left = Math.min(a, b);
+            const w = Math.max(1, Math.abs(b - a));
+            const label = nameOf(segment.serverId);
+            return (
+              <g key={`${segment.serverId}:${segment.start}`}>
+                <rect x={left} y={band.top} width={w} height={band.height} fill={colourOf(colours, segment.serverId)}>
+                  <title>{`${label}: ${format.time(segment.start)} – ${format.time(segment.end)}`}</title>
+                </rect>
+                {w > label.length * 6.5 + 10 && (
+                  <text x={left + w / 2} y={band.top + band.height / 2 + 4} textAnchor="middle" className="band-label">
+                    {label}
+                  </text>
+                )}
+              </g>
+            );
+          })}
+          {model.losses.map((loss) => {
+            const a = x(loss.start);
+            const b = x(loss.end);
+            const w = Math.max(2, Math.abs(b - a));
+            return (
+              <g key={`loss:${loss.start}`}>
+                <rect x={Math.min(a, b)} y={band.top - 4} width={w} height={band.height + 8} fill="url(#loss-hatch)">
+                  <title>{`${t('timeline.legendLoss')}: ${format.time(loss.start)} – ${loss.ongoing ? '…' : format.time(loss.end)}`}</title>
+                </rect>
+                {w > 60 && (
+                  <text x={Math.min(a, b) + w / 2} y={band.top + band.height + 16} textAnchor="middle" className="loss-label">
+                    {t('timeline.legendLoss')}
+                  </text>
+                )}
+              </g>
+            );
+          })}
+          {model.markers.map((marker, i) => {
+            const mx = x(marker.at);
+            if (marker.kind === 'check') {
+              return <line key={i} x1={mx} x2={mx} y1={band.top - 10} y2={band.top - 2} className="marker-check" />;
+            }
+            if (marker.kind === 'switch' || marker.kind === 'return') {
+              return (
+                <g key={i} className={marker.kind === 'return' ? 'marker-return' : 'marker-switch'}>
+                  <line x1={mx} x2={mx} y1={band.top - 14} y2={band.top + band.height} />
+                  <path d={`M${mx - 5},${band.top - 20} L${mx + 5},${band.top - 20} L${mx},${band.top - 12} Z`} />
+                  <title>{`${format.time(marker.at)}: ${nameOf(marker.serverId ?? null)}`}</title>
+                </g>
+              );
+            }
+            if (marker.kind === 'network-lost') {
+              return <circle key={i} cx={mx} cy={band.top - 8} r={2.5} className="marker-loss" />;
+            }
+            return <circle key={i} cx={mx} cy={band.top - 8} r={2} className="marker-pause" />;
+          })}
+          <line x1={pad} x2={width - pad} y1={band.top + band.height + 22} y2={band.top + band.height + 22} className="axis" />
+          {ticks.map((tick) => (
+            <g key={tick}>
+              <line x1={x(tick)} x2={x(tick)} y1={band.top + band.height + 19} y2={band.top + band.height + 25} className="axis" />
+              <text x={x(tick)} y={band.top + band.height + 37} textAnchor="middle" className="tick-label">
+                {format.time(tick).replace(/:\d\d$/, '')}
+              </text>
+            </g>
+          ))}
+        </svg>
+        <ul className="timeline-legend" aria-hidden="true">
+          <li>
+            <span className="legend-check" /> {t('timeline.legendCheck')}
+          </li>
+          <li>
+            <span className="legend-switch" /> {t('timeline.legendSwitch')}
+          </li>
+          <li>
+            <span className="legend-return" /> {t('timeline.legendReturn')}
+          </li>
+          <li>
+            <span className="legend-loss" /> {t('timeline.legendLoss')}
+          </li>
+        </ul>
+      </div>
+      {auto.networkLostUntil && auto.networkLostUntil > now && <p className="note">{t('timeline.networkLostUntil', { time: format.time(auto.networkLostUntil) })}</p>}
+      {auto.returnCandidate && <p className="note">{t('timeline.returnCandidate', { server: nameOf(auto.returnCandidate) })}</p>}
+      <h3 className="decisions-title">{t('timeline.decisions')}</h3>
+      {list.length === 0 ? (
+        <p className="muted">{t('timeline.empty')}</p>
+      ) : (
+        <ol className="decision-list">
+          {list.slice(0, EPISODES_SHOWN).map((episode) => (
+            <EpisodeItem key={episode.key} episode={episode} index={index} format={format} />
+          ))}
+          {list.length > EPISODES_SHOWN && <li className="muted">{t('timeline.more', { count: list.length - EPISODES_SHOWN })}</li>}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<ServerId, Server>; format: Formatters }) {
+  const { t } = useTranslation();
+  const nameOf = (id: ServerId | null) => (id ? index.get(id)?.name ?? id : '—');
+  const outcome = episode.outcome;
+  let headline: string | null = null;
+  let tone = 'neutral';
+  if (outcome?.type === 'switch') {
+    const reason = t(`switchReason.${outcome.reason}`, { from: nameOf(outcome.from), to: nameOf(outcome.to) });
+    headline = `${outcome.from ? t('decision.switch', { from: nameOf(outcome.from), to: nameOf(outcome.to) }) : t('decision.connectTo', { to: nameOf(outcome.to) })}: ${reason}`;
+    tone = outcome.reason === 'return' ? 'return' : 'switch';
+  } else if (outcome?.type === 'stay') {
+    headline = `${t('decision.stay', { server: nameOf(outcome.id) })}${outcome.reason ? `: ${outcome.reason}` : ''}`;
+  } else if (outcome?.type === 'network-lost') {
+    headline = t('decision.networkLost', { next: format.duration(outcome.next_in_ms), attempt: format.number(outcome.attempt) });
+    tone = 'loss';
+  } else if (outcome?.type === 'rate-limited') {
+    headline = t('decision.rateLimited', { time: format.time(outcome.until) });
+    tone = 'loss';
+  } else if (outcome?.type === 'pause') {
+    headline = `${t('decision.pause', { time: format.time(outcome.until) })}${outcome.reason ? `: ${outcome.reason}` : ''}`;
+  }
+  return (
+    <li className={`decision tone-${tone}`}>
+      <time dateTime={new Date(episode.at).toISOString()}>{format.time(episode.at)}</time>
+      <div>
+        {episode.check && <div className="decision-check">{t('decision.check', { trigger: t(`trigger.${episode.check.trigger}`) })}</div>}
+        {headline && <div className="decision-outcome">{headline}</div>}
+        {episode.results.length > 0 && (
+          <ul className="probe-results">
+            {episode.results.map((result, i) => (
+              <li key={i} className={result.delay === null ? 'silent' : 'answered'}>
+                <bdi>
+                  {result.delay === null
+                    ? t('decision.silent', { server: nameOf(result.id) })
+                    : t('decision.answered', { server: nameOf(result.id), delay: format.ms(result.delay) })}
+                </bdi>
+                {!result.recorded && <span className="muted"> ({t('decision.notRecorded')})</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </li>
+  );
+}

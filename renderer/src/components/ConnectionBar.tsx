@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
+import { useFormat } from '../hooks/useFormat';
+import { useNow } from '../hooks/useNow';
+import { isActive, selectTrafficRates } from '../store/connection';
+import { useAppStore } from '../store/context';
+import { selectServer } from '../store/servers.selectors';
+import { ArrowDownIcon, ArrowUpIcon, CopyIcon, PowerIcon } from './icons';
+
+function CopyField({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation();
+  const pushNotice = useAppStore((s) => s.pushNotice);
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error(t('notice.copyUnavailable'));
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch (error) {
+      pushNotice({ tone: 'error', what: 'copy', text: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  return (
+    <span className="proxy-field">
+      <span className="proxy-label">{label}</span>
+      <bdi className="proxy-value" dir="ltr">
+        {value}
+      </bdi>
+      <button type="button" className="icon-button small" aria-label={t('connection.copy', { what: label })} onClick={copy}>
+        <CopyIcon />
+      </button>
+      <span className="copied" role="status">
+        {copied ? t('connection.copied') : ''}
+      </span>
+    </span>
+  );
+}
+
+/** Connect / disconnect, where the traffic goes, the local proxy addresses and the rates. */
+export function ConnectionBar() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const now = useNow(1000);
+  const connection = useAppStore((s) => s.connection);
+  const active = useAppStore(isActive);
+  const serverName = useAppStore((s) => (s.connection.serverId ? selectServer(s, s.connection.serverId)?.name ?? null : null));
+  const rates = useAppStore(useShallow(selectTrafficRates));
+  const core = useAppStore((s) => s.core);
+  const ready = useAppStore((s) => s.ready);
+  const { connectPreferred, disconnect } = useAppStore(useShallow((s) => ({ connectPreferred: s.connectPreferred, disconnect: s.disconnect })));
+  const [busy, setBusy] = useState(false);
+
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await action();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={`connection-bar state-${connection.state}`}>
+      <button
+        type="button"
+        className={active ? 'power-button on' : 'power-button'}
+        disabled={busy || !ready}
+        onClick={() => void run(active ? disconnect : connectPreferred)}
+      >
+        <PowerIcon />
+        <span>{active ? t('connection.disconnect') : t('connection.connect')}</span>
+      </button>
+      <div className="connection-status" aria-live="polite">
+        <span className="state-line">
+          <span className="state-dot" aria-hidden="true" />
+          <strong>{t(`connection.state.${connection.state}`)}</strong>
+          {serverName && active && (
+            <span className="via">
+              <Trans i18nKey="connection.via" values={{ server: serverName }} components={{ server: <bdi dir="auto" /> }} />
+            </span>
+          )}
+          {connection.state === 'connected' && connection.since && (
+            <span className="since muted">{t('connection.since', { duration: format.duration(now - connection.since) })}</span>
+          )}
+        </span>
+        {connection.error && connection.state !== 'connected' && (
+          <span className="connection-error">{t('connection.error', { error: connection.error })}</span>
+        )}
+        {!core && ready && <span className="connection-error">{t('connection.noCore')}</span>}
+      </div>
+      {connection.state === 'connected' && (connection.httpProxy || connection.socksProxy) && (
+        <div className="proxies">
+          {connection.httpProxy && <CopyField label={t('connection.httpProxy')} value={connection.httpProxy} />}
+          {connection.socksProxy && <CopyField label={t('connection.socksProxy')} value={connection.socksProxy} />}
+        </div>
+      )}
+      <div className="rates" role="group" aria-label={t('connection.rates')}>
+        <span className="rate" title={t('connection.upload')}>
+          <ArrowUpIcon />
+          <span className="visually-hidden">{t('connection.upload')}</span>
+          <span className="rate-value">{format.rate(rates.upBytesPerSecond)}</span>
+        </span>
+        <span className="rate" title={t('connection.download')}>
+          <ArrowDownIcon />
+          <span className="visually-hidden">{t('connection.download')}</span>
+          <span className="rate-value">{format.rate(rates.downBytesPerSecond)}</span>
+        </span>
+      </div>
+    </div>
+  );
+}

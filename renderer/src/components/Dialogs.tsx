@@ -1,0 +1,27 @@
+import { useAppStore } from '../store/context';
+import { AddSubscriptionDialog } from './AddSubscriptionDialog';
+import { ConfirmEmptyDialog, ConfirmRemoveDialog } from './ConfirmDialogs';
+import { ExcludeDialog } from './ExcludeDialog';
+import { ServerDetailsDialog } from './ServerDetailsDialog';
+import { SettingsDialog } from './SettingsDialog';
+
+/** The open dialog, if any (one at a time: the dialogs slice is a discriminated union). */
+export function Dialogs() {
+  const dialog = useAppStore((s) => s.dialog);
+  switch (dialog.kind) {
+    case 'none':
+      return null;
+    case 'exclude-servers':
+      return <ExcludeDialog key={dialog.subscriptionId} subscriptionId={dialog.subscriptionId} />;
+    case 'add-subscription':
+      return <AddSubscriptionDialog />;
+    case 'settings':
+      return <SettingsDialog />;
+    case 'server-details':
+      return <ServerDetailsDialog key={dialog.serverId} serverId={dialog.serverId} />;
+    case 'confirm-empty':
+      return <ConfirmEmptyDialog subscriptionId={dialog.subscriptionId} />;
+    case 'confirm-remove':
+      return <ConfirmRemoveDialog subscriptionId={dialog.subscriptionId} />;
+  }
+}

@@ -1,0 +1,187 @@
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
+import { hostPort, type ServerId } from '../../../shared/domain/server';
+import { useFormat } from '../hooks/useFormat';
+import { useNow } from '../hooks/useNow';
+import { useAppStore } from '../store/context';
+import { countryOf, selectServer, selectServerIndex } from '../store/servers.selectors';
+import { directionOf, selectLanguage } from '../store/ui';
+import { Flag } from './Flag';
+import { Modal } from './Modal';
+import { PingText } from './ServerRow';
+
+// recharts is most of the bundle and only this dialog draws a chart: it loads on first open.
+const PingChart = lazy(() => import('./PingChart').then((module) => ({ default: module.PingChart })));
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+/** A server up close: ping history, statistics, exit IP info, reachability and throughput. */
+export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
+  const { t, i18n } = useTranslation();
+  const format = useFormat();
+  const now = useNow(30_000);
+  const server = useAppStore((s) => selectServer(s, serverId));
+  const status = useAppStore((s) => s.statuses[serverId]);
+  const history = useAppStore((s) => s.history[serverId]);
+  const subscriptionName = useAppStore((s) => s.subscriptions.find((x) => x.id === server?.subscriptionId)?.name ?? '');
+  const index = useAppStore(selectServerIndex);
+  const rtl = useAppStore((s) => directionOf(selectLanguage(s)) === 'rtl');
+  const actions = useAppStore(
+    useShallow((s) => ({
+      loadHistory: s.loadHistory,
+      testServer: s.testServer,
+      measureThroughput: s.measureThroughput,
+      connect: s.connect,
+      closeDialog: s.closeDialog,
+    })),
+  );
+  const [measuring, setMeasuring] = useState(false);
+  const testedAt = status?.testedAt ?? null;
+
+  // Fetched on open and again whenever a new result lands, so the chart follows the tests.
+  useEffect(() => {
+    void actions.loadHistory(serverId);
+  }, [actions, serverId, testedAt]);
+
+  if (!server) return null;
+  const stats = status?.statistics;
+  const ipInfo = status?.ipInfo ?? null;
+  const country = countryOf(ipInfo, i18n.language);
+  const verdict = status?.reachability ?? null;
+  const ms = (value: number | null | undefined) => (value === null || value === undefined ? '—' : format.ms(value));
+
+  return (
+    <Modal labelledBy="details-title" onCancel={actions.closeDialog} className="details-dialog">
+      <header className="modal-header">
+        <h2 id="details-title">
+          <bdi>{server.name}</bdi>
+        </h2>
+        <p className="muted">
+          <span className="protocol">{server.protocol}</span> · <bdi dir="ltr">{hostPort(server.address, server.port)}</bdi> · <bdi>{subscriptionName}</bdi>
+        </p>
+      </header>
+      <div className="details-summary">
+        <PingText status={status} />
+        {status?.fromCache && <span className="badge badge-cache">{t('row.fromCache')}</span>}
+        {status?.testedAt && <span className="muted">{t('details.checkedAt', { time: format.relative(status.testedAt, now) })}</span>}
+        {status?.error && (
+          <span className="bad" title={status.error.message}>
+            {t('row.failed', { reason: t(`failure.${status.error.kind}`) })}
+          </span>
+        )}
+        <span className="spacer" />
+        <button type="button" className="button" disabled={status?.testing} onClick={() => void actions.testServer(serverId)}>
+          {t('details.retest')}
+        </button>
+        <button type="button" className="button primary" onClick={() => void actions.connect(serverId).then((r) => r.ok && actions.closeDialog())}>
+          {t('details.connect')}
+        </button>
+      </div>
+
+      <section aria-labelledby="details-history">
+        <h3 id="details-history">{t('details.pingHistory')}</h3>
+        <Suspense fallback={<div className="chart-placeholder" />}>
+          <PingChart measurements={history ?? status?.recent ?? []} name={server.name} rtl={rtl} />
+        </Suspense>
+      </section>
+
+      <div className="details-grid">
+        <section aria-labelledby="details-stats">
+          <h3 id="details-stats">{t('details.statistics')}</h3>
+          <dl>
+            <Field label={t('details.count')}>{format.number(stats?.count ?? 0)}</Field>
+            <Field label={t('details.failures')}>{format.number(stats?.failures ?? 0)}</Field>
+            <Field label={t('details.average')}>{ms(stats?.averageMs)}</Field>
+            <Field label={t('details.deviation')}>{ms(stats?.deviationMs)}</Field>
+            <Field label={t('details.min')}>{ms(stats?.minMs)}</Field>
+            <Field label={t('details.max')}>{ms(stats?.maxMs)}</Field>
+            <Field label={t('details.throughput')}>
+              {status?.throughputBps ? format.rate(status.throughputBps) : t('details.notMeasured')}{' '}
+              <button
+                type="button"
+                className="button small"
+                disabled={measuring}
+                onClick={async () => {
+                  setMeasuring(true);
+                  await actions.measureThroughput(serverId);
+                  setMeasuring(false);
+                }}
+              >
+                {measuring ? t('details.measuring') : t('details.measure')}
+              </button>
+            </Field>
+          </dl>
+        </section>
+        <section aria-labelledby="details-exit">
+          <h3 id="details-exit">{t('details.exit')}</h3>
+          {ipInfo ? (
+            <dl>
+              <Field label={t('details.ip')}>
+                <bdi dir="ltr">{ipInfo.ip}</bdi>{' '}
+                {ipInfo.fromCache && <span className="badge badge-unconfirmed">{t('row.ipNotConfirmed')}</span>}
+              </Field>
+              <Field label={t('details.country')}>
+                {country ? (
+                  <>
+                    <Flag code={country.code} name={country.name} /> {country.name}
+                  </>
+                ) : (
+                  ipInfo.country ?? '—'
+                )}
+              </Field>
+              {ipInfo.region && <Field label={t('details.region')}>{ipInfo.region}</Field>}
+              {ipInfo.city && <Field label={t('details.city')}>{ipInfo.city}</Field>}
+              {ipInfo.asn && (
+                <Field label={t('details.asn')}>
+                  <bdi dir="ltr">{ipInfo.asn}</bdi>
+                </Field>
+              )}
+              {ipInfo.org && (
+                <Field label={t('details.org')}>
+                  <bdi>{ipInfo.org}</bdi>
+                </Field>
+              )}
+              <Field label={t('details.source')}>
+                <bdi dir="ltr">{ipInfo.source}</bdi> · {format.relative(ipInfo.at, now)}
+              </Field>
+            </dl>
+          ) : (
+            <p className="muted">{t('row.unknownCountry')}</p>
+          )}
+        </section>
+      </div>
+
+      {verdict && (
+        <section aria-labelledby="details-reach">
+          <h3 id="details-reach">{t('details.reachability')}</h3>
+          <p>
+            <span className={`verdict verdict-${verdict.verdict}`}>{t(`verdict.${verdict.verdict}`)}</span> {verdict.reason}
+          </p>
+          {verdict.vantagePoints.length > 0 && (
+            <ul className="vantage-list" aria-label={t('details.seenFrom')}>
+              {verdict.vantagePoints.map((point) => (
+                <li key={point.serverId}>
+                  <bdi>{index.get(point.serverId)?.name ?? point.serverId}</bdi>: {point.reached ? t('details.reached') : t('details.notReached')}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+
+      <footer className="modal-footer">
+        <button type="button" className="button" onClick={actions.closeDialog}>
+          {t('common.close')}
+        </button>
+      </footer>
+    </Modal>
+  );
+}

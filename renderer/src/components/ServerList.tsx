@@ -1,0 +1,108 @@
+import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { useCallback, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAppStore } from '../store/context';
+import { type ListRow, selectListRows } from '../store/servers.selectors';
+import { ROW_HEIGHT, ServerRow } from './ServerRow';
+import { SubscriptionHeader } from './SubscriptionHeader';
+
+const HEADER_ESTIMATE = 92;
+const EMPTY_HEIGHT = 48;
+/** Used until the scroll box has a size of its own (first frame, hidden tab, jsdom). */
+const FALLBACK_VIEWPORT = { width: 900, height: 720 };
+
+function estimate(row: ListRow | undefined): number {
+  if (!row) return ROW_HEIGHT;
+  return row.kind === 'subscription' ? HEADER_ESTIMATE : row.kind === 'empty' ? EMPTY_HEIGHT : ROW_HEIGHT;
+}
+
+/** Measures the scroll box, but never as 0×0: an unmeasured box still shows a screenful. */
+function observeRectWithFallback(instance: Virtualizer<HTMLDivElement, Element>, callback: (rect: { width: number; height: number }) => void) {
+  return observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : FALLBACK_VIEWPORT));
+}
+
+/**
+ * The server list: every subscription in list order with its servers, virtualized so thousands of
+ * rows scroll smoothly (only the visible ones exist in the DOM). Rows subscribe to their own status,
+ * so a burst of ping updates re-renders only the rows on screen.
+ */
+export function ServerList() {
+  const { t } = useTranslation();
+  const rows = useAppStore(selectListRows);
+  const ready = useAppStore((s) => s.ready);
+  const scroller = useRef<HTMLDivElement>(null);
+  // The virtualizer's functions change identity as it measures; nothing here memoizes them.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => estimate(rows[index]),
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: 8,
+    observeElementRect: observeRectWithFallback,
+  });
+
+  const onNavigate = useCallback(
+    (from: number, key: string) => {
+      const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
+      const step = key === 'ArrowDown' ? 1 : key === 'ArrowUp' ? -1 : key === 'PageDown' ? page : key === 'PageUp' ? -page : 0;
+      const servers = rows.map((row, index) => (row.kind === 'server' ? index : -1)).filter((index) => index >= 0);
+      if (servers.length === 0) return;
+      let target: number;
+      if (key === 'Home') target = servers[0]!;
+      else if (key === 'End') target = servers[servers.length - 1]!;
+      else {
+        const at = servers.indexOf(from);
+        target = servers[Math.max(0, Math.min(servers.length - 1, at + step))]!;
+      }
+      virtualizer.scrollToIndex(target, { align: 'auto' });
+      const focus = (tries: number) => {
+        const element = scroller.current?.querySelector<HTMLElement>(`[data-row-index="${target}"]`);
+        if (element) element.focus({ preventScroll: true });
+        else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+      };
+      focus(5);
+    },
+    [rows, virtualizer],
+  );
+
+  if (ready && rows.length === 0) {
+    return (
+      <div className="list-empty">
+        <p>{t('list.empty')}</p>
+      </div>
+    );
+  }
+
+  return (
+    <div ref={scroller} className="server-scroller" id="server-list">
+      <span id="row-hint" className="visually-hidden">
+        {t('list.rowHint')}
+      </span>
+      <div role="list" aria-label={t('list.label')} className="server-canvas" style={{ blockSize: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          return (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={row.kind === 'server' ? undefined : virtualizer.measureElement}
+              className={`virtual-item ${row.kind}`}
+              role={row.kind === 'server' ? 'none' : 'listitem'}
+              style={{ transform: `translateY(${item.start}px)`, blockSize: row.kind === 'server' ? ROW_HEIGHT : undefined }}
+            >
+              {row.kind === 'subscription' ? (
+                <SubscriptionHeader subscriptionId={row.subscriptionId} matched={row.matched} />
+              ) : row.kind === 'empty' ? (
+                <p className="group-empty">{t(row.reason === 'no-servers' ? 'list.noServers' : 'list.noMatch')}</p>
+              ) : (
+                <ServerRow serverId={row.serverId} subscriptionId={row.subscriptionId} index={item.index} onNavigate={onNavigate} />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,251 @@
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES, type Settings, type SettingsPatch } from '../../../shared/settings';
+import { LANGUAGE_NAMES } from '../i18n';
+import { useAppStore } from '../store/context';
+import { matchLanguage } from '../store/ui';
+import { Modal } from './Modal';
+
+/** The form's own view of the settings: what the inputs hold, as text. */
+interface Draft {
+  language: Settings['language'];
+  theme: Settings['theme'];
+  corePath: string;
+  stallThresholdS: string;
+  testUrls: string;
+  ipInfoUrl: string;
+  workers: string;
+  intervalMin: string;
+  idleTimeoutMin: string;
+  systemProxy: boolean;
+  trustedCheckerId: string;
+  logLevel: Settings['logLevel'];
+}
+
+const trim = (value: number) => String(Math.round(value * 1000) / 1000);
+
+function draftOf(settings: Settings): Draft {
+  return {
+    language: settings.language,
+    theme: settings.theme,
+    corePath: settings.corePath ?? '',
+    stallThresholdS: trim(settings.stallThresholdMs / 1000),
+    testUrls: settings.monitor.urls.join('\n'),
+    ipInfoUrl: settings.monitor.ipInfoUrl,
+    workers: String(settings.monitor.workers),
+    intervalMin: trim(settings.monitor.intervalMs / 60_000),
+    idleTimeoutMin: trim(settings.monitor.idleTimeoutMs / 60_000),
+    systemProxy: settings.systemProxy,
+    trustedCheckerId: settings.trustedCheckerId ?? '',
+    logLevel: settings.logLevel,
+  };
+}
+
+/** Number fields that did not parse, by the settings path they feed. */
+type NumberErrors = Record<string, true>;
+
+/**
+ * Only what changed goes to the host. Numbers are converted to the units the settings use (ms);
+ * an entry that is not a number is reported here instead of being sent.
+ */
+export function patchFromDraft(draft: Draft, settings: Settings): { patch: SettingsPatch; numberErrors: NumberErrors } {
+  const patch: SettingsPatch = {};
+  const monitor: NonNullable<SettingsPatch['monitor']> = {};
+  const numberErrors: NumberErrors = {};
+  const num = (text: string, scale: number, path: string): number | undefined => {
+    const value = Number(text.trim().replace(',', '.'));
+    if (text.trim() === '' || !Number.isFinite(value)) {
+      numberErrors[path] = true;
+      return undefined;
+    }
+    return Math.round(value * scale);
+  };
+  if (draft.language !== settings.language) patch.language = draft.language;
+  if (draft.theme !== settings.theme) patch.theme = draft.theme;
+  const corePath = draft.corePath.trim() === '' ? null : draft.corePath.trim();
+  if (corePath !== settings.corePath) patch.corePath = corePath;
+  const stall = num(draft.stallThresholdS, 1000, 'stallThresholdMs');
+  if (stall !== undefined && stall !== settings.stallThresholdMs) patch.stallThresholdMs = stall;
+  const urls = draft.testUrls.split('\n').map((line) => line.trim()).filter(Boolean);
+  if (urls.join('\n') !== settings.monitor.urls.join('\n')) monitor.urls = urls;
+  if (draft.ipInfoUrl.trim() !== settings.monitor.ipInfoUrl) monitor.ipInfoUrl = draft.ipInfoUrl.trim();
+  const workers = num(draft.workers, 1, 'monitor.workers');
+  if (workers !== undefined && workers !== settings.monitor.workers) monitor.workers = workers;
+  const interval = num(draft.intervalMin, 60_000, 'monitor.intervalMs');
+  if (interval !== undefined && interval !== settings.monitor.intervalMs) monitor.intervalMs = interval;
+  const idle = num(draft.idleTimeoutMin, 60_000, 'monitor.idleTimeoutMs');
+  if (idle !== undefined && idle !== settings.monitor.idleTimeoutMs) monitor.idleTimeoutMs = idle;
+  if (draft.systemProxy !== settings.systemProxy) patch.systemProxy = draft.systemProxy;
+  const checker = draft.trustedCheckerId === '' ? null : draft.trustedCheckerId;
+  if (checker !== settings.trustedCheckerId) patch.trustedCheckerId = checker;
+  if (draft.logLevel !== settings.logLevel) patch.logLevel = draft.logLevel;
+  if (Object.keys(monitor).length > 0) patch.monitor = monitor;
+  return { patch, numberErrors };
+}
+
+function FieldError({ path, errors }: { path: string; errors: Record<string, string> }) {
+  const message = Object.entries(errors).find(([key]) => key === path || key.startsWith(`${path}.`))?.[1];
+  if (!message) return null;
+  return (
+    <span className="field-error" id={`err-${path}`}>
+      {message}
+    </span>
+  );
+}
+
+function Field({ label, hint, path, errors, children }: { label: string; hint?: string; path: string; errors: Record<string, string>; children: ReactNode }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      {children}
+      {hint && <span className="hint">{hint}</span>}
+      <FieldError path={path} errors={errors} />
+    </label>
+  );
+}
+
+export function SettingsDialog() {
+  const { t } = useTranslation();
+  const settings = useAppStore((s) => s.settings);
+  const subscriptions = useAppStore((s) => s.subscriptions);
+  const systemLanguage = useAppStore((s) => s.systemLanguage);
+  const saveSettings = useAppStore((s) => s.saveSettings);
+  const closeDialog = useAppStore((s) => s.closeDialog);
+  const pushNotice = useAppStore((s) => s.pushNotice);
+  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const first = useRef<HTMLSelectElement>(null);
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const invalid = (path: string) => Object.keys(errors).some((key) => key === path || key.startsWith(`${path}.`));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { patch, numberErrors } = patchFromDraft(draft, settings);
+    if (Object.keys(numberErrors).length > 0) {
+      setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
+      setFormError(t('settings.invalid'));
+      return;
+    }
+    if (Object.keys(patch).length === 0) {
+      closeDialog();
+      return;
+    }
+    setSaving(true);
+    const result = await saveSettings(patch);
+    setSaving(false);
+    if (result.ok) {
+      pushNotice({ tone: 'info', what: 'settings', key: 'settings.saved' });
+      closeDialog();
+      return;
+    }
+    setErrors(result.fieldErrors);
+    setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
+  };
+
+  return (
+    <Modal labelledBy="settings-title" onCancel={closeDialog} initialFocus={first} className="settings-dialog">
+      <form onSubmit={submit} noValidate>
+        <header className="modal-header">
+          <h2 id="settings-title">{t('settings.title')}</h2>
+        </header>
+        <div className="settings-body">
+          <fieldset>
+            <legend>{t('settings.general')}</legend>
+            <Field label={t('settings.language')} path="language" errors={errors}>
+              <select ref={first} value={draft.language} onChange={(e) => set('language', e.target.value as Draft['language'])}>
+                <option value="system">{t('settings.languageSystem', { name: LANGUAGE_NAMES[matchLanguage(systemLanguage)] })}</option>
+                {LANGUAGES.map((language) => (
+                  <option key={language} value={language} lang={language}>
+                    {LANGUAGE_NAMES[language]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label={t('settings.theme')} path="theme" errors={errors}>
+              <select value={draft.theme} onChange={(e) => set('theme', e.target.value as Draft['theme'])}>
+                <option value="system">{t('settings.themeSystem')}</option>
+                <option value="light">{t('settings.themeLight')}</option>
+                <option value="dark">{t('settings.themeDark')}</option>
+              </select>
+            </Field>
+          </fieldset>
+          <fieldset>
+            <legend>{t('settings.connection')}</legend>
+            <Field label={t('settings.corePath')} hint={t('settings.corePathHint')} path="corePath" errors={errors}>
+              <input type="text" dir="ltr" spellCheck={false} value={draft.corePath} aria-invalid={invalid('corePath')} onChange={(e) => set('corePath', e.target.value)} />
+            </Field>
+            <Field label={t('settings.stallThreshold')} hint={t('settings.stallThresholdHint')} path="stallThresholdMs" errors={errors}>
+              <input type="number" min={1} step={0.5} value={draft.stallThresholdS} aria-invalid={invalid('stallThresholdMs')} onChange={(e) => set('stallThresholdS', e.target.value)} />
+            </Field>
+            <label className="check-field">
+              <input type="checkbox" checked={draft.systemProxy} onChange={(e) => set('systemProxy', e.target.checked)} />
+              <span>{t('settings.systemProxy')}</span>
+            </label>
+          </fieldset>
+          <fieldset>
+            <legend>{t('settings.monitor')}</legend>
+            <Field label={t('settings.testUrls')} hint={t('settings.testUrlsHint')} path="monitor.urls" errors={errors}>
+              <textarea dir="ltr" rows={3} spellCheck={false} value={draft.testUrls} aria-invalid={invalid('monitor.urls')} onChange={(e) => set('testUrls', e.target.value)} />
+            </Field>
+            <Field label={t('settings.ipInfoUrl')} hint={t('settings.ipInfoUrlHint')} path="monitor.ipInfoUrl" errors={errors}>
+              <input type="url" dir="ltr" spellCheck={false} value={draft.ipInfoUrl} aria-invalid={invalid('monitor.ipInfoUrl')} onChange={(e) => set('ipInfoUrl', e.target.value)} />
+            </Field>
+            <div className="field-row">
+              <Field label={t('settings.workers')} path="monitor.workers" errors={errors}>
+                <input type="number" min={1} max={64} value={draft.workers} aria-invalid={invalid('monitor.workers')} onChange={(e) => set('workers', e.target.value)} />
+              </Field>
+              <Field label={t('settings.interval')} path="monitor.intervalMs" errors={errors}>
+                <input type="number" min={0} step={0.5} value={draft.intervalMin} aria-invalid={invalid('monitor.intervalMs')} onChange={(e) => set('intervalMin', e.target.value)} />
+              </Field>
+              <Field label={t('settings.idleTimeout')} path="monitor.idleTimeoutMs" errors={errors}>
+                <input type="number" min={0} step={0.5} value={draft.idleTimeoutMin} aria-invalid={invalid('monitor.idleTimeoutMs')} onChange={(e) => set('idleTimeoutMin', e.target.value)} />
+              </Field>
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend>{t('settings.advanced')}</legend>
+            <Field label={t('settings.trustedChecker')} hint={t('settings.trustedCheckerHint')} path="trustedCheckerId" errors={errors}>
+              <select value={draft.trustedCheckerId} onChange={(e) => set('trustedCheckerId', e.target.value)}>
+                <option value="">{t('common.none')}</option>
+                {subscriptions.map((subscription) => (
+                  <optgroup key={subscription.id} label={subscription.name}>
+                    {subscription.servers.map((server) => (
+                      <option key={server.id} value={server.id}>
+                        {server.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+              </select>
+            </Field>
+            <Field label={t('settings.logLevel')} path="logLevel" errors={errors}>
+              <select value={draft.logLevel} onChange={(e) => set('logLevel', e.target.value as Draft['logLevel'])}>
+                {(['debug', 'info', 'warning', 'error'] as const).map((level) => (
+                  <option key={level} value={level}>
+                    {t(`logLevel.${level}`)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </fieldset>
+        </div>
+        {formError && (
+          <p className="form-error" role="alert">
+            {formError}
+          </p>
+        )}
+        <footer className="modal-footer">
+          <button type="button" className="button" onClick={closeDialog}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={saving}>
+            {saving ? t('common.saving') : t('common.save')}
+          </button>
+        </footer>
+      </form>
+    </Modal>
+  );
+}

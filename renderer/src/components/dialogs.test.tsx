@@ -1,0 +1,140 @@
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithStore } from '../testing/render';
+import { sampleSnapshot } from '../testing/sample-world';
+import { Dialogs } from './Dialogs';
+
+afterEach(cleanup);
+
+const NOW = Date.now();
+
+describe('the settings dialog', () => {
+  it('validates before sending: a bad number and a bad URL are shown at their fields and nothing is sent', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    const workers = within(dialog).getByRole('spinbutton', { name: 'Tests at a time' });
+    await userEvent.clear(workers);
+    await userEvent.type(workers, '0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(client.callsTo('setSettings')).toEqual([]);
+    expect(workers.getAttribute('aria-invalid')).toBe('true');
+    expect(within(dialog).getByRole('alert').textContent).toBe('Some values need fixing.');
+    await userEvent.clear(workers);
+    await userEvent.type(workers, 'many');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(client.callsTo('setSettings')).toEqual([]);
+    await userEvent.clear(workers);
+    await userEvent.type(workers, '4');
+    const urls = within(dialog).getByRole('textbox', { name: /Test URLs/ });
+    await userEvent.clear(urls);
+    await userEvent.type(urls, 'not a url');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(client.callsTo('setSettings')).toEqual([]);
+    expect(urls.getAttribute('aria-invalid')).toBe('true');
+    expect(workers.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('sends only what changed, in the settings’ units', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Language' }), 'fa');
+    const interval = within(dialog).getByRole('spinbutton', { name: 'Test every (minutes)' });
+    await userEvent.clear(interval);
+    await userEvent.type(interval, '2');
+    const stall = within(dialog).getByRole('spinbutton', { name: /Stall threshold/ });
+    await userEvent.clear(stall);
+    await userEvent.type(stall, '8');
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: /system proxy/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(client.callsTo('setSettings')).toEqual([{ language: 'fa', stallThresholdMs: 8000, systemProxy: true, monitor: { intervalMs: 120_000 } }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(store.getState().settings.language).toBe('fa');
+  });
+
+  it('shows the host’s refusal and stays open', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    client.failNext('setSettings', 'core not found at /nope');
+    act(() => store.getState().openDialog({ kind: 'settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Core path/ }), '/nope');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('The app refused the settings: core not found at /nope');
+  });
+});
+
+describe('the add-subscription dialog', () => {
+  it('adds from a URL', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'add-subscription' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Subscription URL' }), 'https://provider.example/s/abc');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(client.callsTo('addSubscription')).toEqual([{ url: 'https://provider.example/s/abc' }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('adds pasted text with a name, and refuses an empty paste without asking the host', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'add-subscription' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Pasted text' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Paste the list first.');
+    expect(client.callsTo('addSubscription')).toEqual([]);
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Share links/ }), 'vless://one');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name (optional)' }), 'Mine');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(client.callsTo('addSubscription')).toEqual([{ text: 'vless://one', name: 'Mine' }]);
+  });
+
+  it('shows the host’s parse error', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    client.failNext('addSubscription', 'no entry could be read (3 rejected)');
+    act(() => store.getState().openDialog({ kind: 'add-subscription' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Subscription URL' }), 'https://p.example/x');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('no entry could be read (3 rejected)');
+  });
+});
+
+describe('the confirmations', () => {
+  it('removes a subscription only after Remove; Cancel has the focus', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'confirm-remove', subscriptionId: 'B' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove Backup B?' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(client.callsTo('removeSubscription')).toEqual([{ id: 'B' }]);
+  });
+
+  it('replaces with the empty list only after Replace', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'confirm-empty', subscriptionId: 'B' }));
+    const dialog = screen.getByRole('dialog', { name: 'Replace Backup B with an empty list?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(client.callsTo('confirmEmptySubscription')).toEqual([]);
+    act(() => store.getState().openDialog({ kind: 'confirm-empty', subscriptionId: 'B' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Replace' }));
+    expect(client.callsTo('confirmEmptySubscription')).toEqual([{ id: 'B' }]);
+  });
+});
+
+describe('the server details dialog', () => {
+  it('shows statistics, exit IP info and the verdict with its vantage points; measures throughput on request', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    const dialog = screen.getByRole('dialog', { name: 'Germany · Frankfurt' });
+    expect(client.callsTo('getHistory')).toEqual([{ serverId: 'de' }]);
+    expect(dialog.textContent).toContain('88.198.2.7');
+    expect(within(dialog).getByRole('img', { name: 'Germany' }).getAttribute('data-country')).toBe('DE');
+    expect(dialog.textContent).toContain('blocked here');
+    expect(within(dialog).getByRole('list', { name: 'Seen from' }).textContent).toContain('B1 · Stockholm: reached it');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Measure speed' }));
+    expect(client.callsTo('measureThroughput')).toEqual([{ serverId: 'de' }]);
+    expect(dialog.textContent).toContain('3.4 MB/s');
+  });
+});

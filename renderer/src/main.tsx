@@ -1,0 +1,47 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { pickClient } from './client/pick';
+import { App } from './components/App';
+import { createI18n } from './i18n';
+import { createAppStore } from './store';
+import { StoreProvider } from './store/context';
+import { matchLanguage, selectLanguage } from './store/ui';
+import './styles.css';
+
+const container = document.getElementById('root')!;
+
+function showFatal(message: string) {
+  const i18n = createI18n(matchLanguage(navigator.language));
+  container.innerHTML = '';
+  const box = document.createElement('div');
+  box.className = 'fatal';
+  const title = document.createElement('h1');
+  title.textContent = i18n.t('fatal.title');
+  const text = document.createElement('p');
+  text.textContent = message;
+  box.append(title, text);
+  container.append(box);
+}
+
+try {
+  const picked = pickClient(window);
+  const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
+  const store = createAppStore(picked.client, { systemLanguage: navigator.language, prefersDark: darkQuery.matches });
+  darkQuery.addEventListener('change', (event) => store.getState().setPrefersDark(event.matches));
+  store.getState().setLink(picked.link());
+  picked.onLink((link) => store.getState().setLink(link));
+  store.getState().start();
+  const i18n = createI18n(selectLanguage(store.getState()));
+  createRoot(container).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n}>
+        <StoreProvider store={store}>
+          <App />
+        </StoreProvider>
+      </I18nextProvider>
+    </StrictMode>,
+  );
+} catch (error) {
+  showFatal(error instanceof Error ? error.message : String(error));
+}
