@@ -67,6 +67,8 @@ export interface MonitorOptions {
   throughputUrl?: (bytes: number) => string;
   throughputTimeoutMs?: number;
   cacheSaveDelayMs?: number;
+  /** Look up exit IP and country after successful tests (default true; off for sweep benchmarks). */
+  ipInfo?: boolean;
 }
 
 const TAG = 'MONITORING';
@@ -153,6 +155,7 @@ export class Monitor {
       records: this.records,
       publisher: this.publisher,
       lookups: this.lookups,
+      lookupIpInfo: options.ipInfo ?? true,
       saver: this.saver,
       serverOf: (id) => this.serverOf(id),
       serverList: () => this.serverList(),

@@ -21,6 +21,7 @@ export interface ResultWriterDeps {
   records: ServerRecords;
   publisher: StatusPublisher;
   lookups: IpInfoLookups;
+  lookupIpInfo: boolean;
   saver: DebouncedSaver | null;
   serverOf: (id: ServerId) => Server | undefined;
   serverList: () => readonly Server[];
@@ -93,7 +94,7 @@ export class ResultWriter {
   private afterUrlResult(id: ServerId, ok: boolean, at: number, recovered: boolean, immediate: boolean): void {
     if (!ok) return;
     const info = this.deps.records.get(id)?.ipInfo;
-    if (!info || info.fromCache) this.deps.lookups.request({ serverId: id, measuredAt: at, immediate });
+    if (this.deps.lookupIpInfo && (!info || info.fromCache)) this.deps.lookups.request({ serverId: id, measuredAt: at, immediate });
     if (recovered) {
       const chained = this.deps.serverList().filter((s) => s.via === id).map((s) => s.id);
       if (chained.length > 0) {

@@ -6,6 +6,7 @@ import { type Benchmark, machine } from './harness';
 
 const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   lab: async () => (await import('./lab.bench')).labBenchmark,
+  sweep: async () => (await import('./sweep.bench')).sweepBenchmark,
   parse: async () => (await import('./parse.bench')).parseBenchmark,
 };
 
