@@ -73,8 +73,9 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
   it('registers every credential with the redactor, so no log line can carry one', async () => {
     await added();
     expect(log.logger.redactor.apply('pw nl-secret-password and the url ' + provider.url)).toBe('pw <secret> and the url <secret>');
-    log.logger.info('TEST', `connecting with nl-secret-password`);
+    log.logger.info('TEST', `connecting with nl-secret-password as ${UUID_1}`);
     expect(log.lines.join('\n')).not.toContain('nl-secret-password');
+    expect(log.lines.join('\n')).not.toContain(UUID_1);
     expect(log.lines.join('\n')).not.toContain('8f14e45fceea167a');
   });
 

@@ -11,6 +11,7 @@ import { parseSubscription } from './parse';
 import { type SubscriptionsDocument, subscriptionsDocumentSchema } from './schema';
 
 const TAG = 'SUBSCRIPTIONS';
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `<dataDir>/subscriptions.json`, written 0600: it holds every server's credentials. */
 export function subscriptionsFile(dataDir: string): JsonFile<SubscriptionsDocument> {
@@ -291,7 +292,9 @@ export class SubscriptionStore {
 
   private registerSecrets(subscription: Subscription): void {
     if (subscription.url) this.logger.redactor.add(subscription.url);
-    for (const server of subscription.servers) this.logger.redactor.add(...secretsOf(server));
+    // Canonical UUIDs are masked by the redactor's own pattern; registering them too would only
+    // grow its list (one alternation per secret, checked on every log line).
+    for (const server of subscription.servers) this.logger.redactor.add(...secretsOf(server).filter((s) => !CANONICAL_UUID.test(s)));
   }
 
   private serverCount(): number {
