@@ -33,7 +33,9 @@ describe('failureStreak', () => {
     ['3 failures over 70 s count', [r(100, true), r(75, false), r(40, false), r(5, false)], 3, true],
     ['3 failures over 20 s are a burst', [r(25, false), r(15, false), r(5, false)], 3, false],
     ['an answer ends the streak', [r(75, false), r(40, false), r(20, true), r(5, false)], 1, false],
-    ['failures older than the freshness window do not count', [r(700, false), r(650, false), r(5, false)], 1, false],
+    ['failures from before a gap longer than the freshness window do not count', [r(700, false), r(650, false), r(5, false)], 1, false],
+    ['a long outage keeps one streak: a failure every interval for 15 min', [r(905, false), r(605, false), r(305, false), r(5, false)], 4, true],
+    ['a stale latest result is no streak at all', [r(900, false), r(800, false), r(700, false)], 0, false],
     ['one result seen twice (monitor + a joined confirmation) is one failure', [r(75, false), r(75, false), r(5, false)], 2, false],
   ] as const)('%s', (_name, results, failures, counts) => {
     const streak = failureStreak(results as readonly HereResult[], NOW, rules);

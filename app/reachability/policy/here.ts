@@ -13,36 +13,55 @@ export interface HereResult {
 }
 
 export interface Streak {
-  /** Fresh consecutive failures ending with the latest result (0 when it answered). */
+  /** Consecutive failures ending with the latest result (0 when it answered or is not fresh). */
   failures: number;
   firstAt: number | null;
   lastAt: number | null;
   /** The streak is long enough to blame someone: enough failures over enough time. */
   counts: boolean;
-  /** The latest fresh result, null when none is fresh. */
+  /** The latest result when it is fresh, else null. */
   latest: HereResult | null;
 }
 
-/** Fresh results oldest first, one per instant (a result seen twice is one result). */
-export function freshResults(results: readonly HereResult[], now: number, rules: ReachabilityRules): HereResult[] {
+/** Results up to `now`, oldest first, one per instant (a result seen twice is one result). */
+function ordered(results: readonly HereResult[], now: number): HereResult[] {
   const byTime = new Map<number, HereResult>();
   for (const r of results) {
-    if (r.at > now || now - r.at > rules.freshnessMs) continue;
+    if (r.at > now) continue;
     const seen = byTime.get(r.at);
-    // Two sources reporting one instant: an answer wins (the monitor joined the same flight).
+    // Two sources reporting one instant: an answer wins (a confirmation joined the monitor's flight).
     if (!seen || (!seen.ok && r.ok)) byTime.set(r.at, r);
   }
   return [...byTime.values()].sort((a, b) => a.at - b.at);
 }
 
+/** Fresh results oldest first, one per instant. */
+export function freshResults(results: readonly HereResult[], now: number, rules: ReachabilityRules): HereResult[] {
+  return ordered(results, now).filter((r) => now - r.at <= rules.freshnessMs);
+}
+
+/**
+ * The failures in a row that end with the latest result, which must be fresh. Older failures
+ * belong to the streak as long as no gap between two of them is longer than the freshness
+ * window: a server failing every cycle for an hour keeps one long streak (a verdict does not
+ * flicker back to `failing` as its first failures age), while failures from before a pause in
+ * testing (an idle device) start nothing.
+ */
 export function failureStreak(results: readonly HereResult[], now: number, rules: ReachabilityRules): Streak {
-  const fresh = freshResults(results, now, rules);
-  const latest = fresh[fresh.length - 1] ?? null;
+  const all = ordered(results, now);
+  const last = all[all.length - 1];
+  const latest = last && now - last.at <= rules.freshnessMs ? last : null;
   let failures = 0;
   let firstAt: number | null = null;
-  for (let i = fresh.length - 1; i >= 0 && !(fresh[i] as HereResult).ok; i--) {
-    failures++;
-    firstAt = (fresh[i] as HereResult).at;
+  if (latest && !latest.ok) {
+    let next = latest;
+    for (let i = all.length - 1; i >= 0; i--) {
+      const r = all[i] as HereResult;
+      if (r.ok || next.at - r.at > rules.freshnessMs) break;
+      failures++;
+      firstAt = r.at;
+      next = r;
+    }
   }
   const lastAt = failures > 0 ? (latest as HereResult).at : null;
   const counts = failures >= rules.streakFailures && (lastAt as number) - (firstAt as number) >= rules.streakMinSpanMs;

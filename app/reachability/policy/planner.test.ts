@@ -65,6 +65,13 @@ describe('planRound: when', () => {
     expect(ids(plan({ roundInFlight: true }))).toBe('none');
   });
 
+  it('only right after a failure from here: a round that falls due later re-tests from here first', () => {
+    const old = failureStreak([ok(400), fail(100), fail(45)], NOW, rules);
+    expect(plan({ streak: old, lastRoundAt: NOW - 6 * MIN })).toEqual({ kind: 'confirm-first', why: 'the last failure from here is 45 s old: re-test from here before asking outside' });
+    const recent = failureStreak([ok(400), fail(100), fail(25)], NOW, rules);
+    expect(ids(plan({ streak: recent, lastRoundAt: NOW - 6 * MIN }))).toEqual(['A', 'B', 'C']);
+  });
+
   it('the budget across all servers: at most 30 vantage probes per interval; a partial round takes what is left', () => {
     const spent = (n: number) => Array.from({ length: n }, (_, i) => NOW - 4 * MIN + i * S);
     expect(plan({ probeTimes: spent(30) })).toMatchObject({ kind: 'wait', until: NOW + 1 * MIN, why: 'probe budget spent: 30 vantage probes in the last 5 min' });

@@ -10,7 +10,9 @@
  *   other exit networks than the target's, one per network, ASN-known networks first, fastest
  *   first; the trusted checker alone when it works, since its single vote decides. At most one
  *   round per server per monitor interval, and at most `maxProbesPerWindow` probes per interval
- *   across all servers (a dead subscription must not turn into a flood of chained dials).
+ *   across all servers (a dead subscription must not turn into a flood of chained dials). A round
+ *   starts only right after a failure from here (`roundFailureWindowMs`); one that falls due later
+ *   re-tests from here first, so outside votes always meet a failure from here of the same moment.
  */
 import type { ServerId } from '../../../shared/domain/server';
 import type { ExitNetwork } from './exit-network';
@@ -48,6 +50,8 @@ export interface RoundPlanInput {
 export type RoundPlan =
   | { kind: 'probe'; vantages: VantageCandidate[]; why: string; problem: string | null }
   | { kind: 'wait'; until: number; why: string }
+  /** Due, but the last failure from here is not recent: re-test from here first, then ask. */
+  | { kind: 'confirm-first'; why: string }
   /** Nothing to ask now; `problem` says why when it is worth telling the user. */
   | { kind: 'none'; why: string; problem: string | null };
 
@@ -59,6 +63,9 @@ export function planRound(input: RoundPlanInput, now: number): RoundPlan {
   if (input.roundInFlight) return none('a round is under way');
   if (input.lastRoundAt !== null && now < input.lastRoundAt + rules.roundIntervalMs) {
     return { kind: 'wait', until: input.lastRoundAt + rules.roundIntervalMs, why: `at most one round per ${formatDuration(rules.roundIntervalMs)}` };
+  }
+  if (now - (streak.lastAt as number) > rules.roundFailureWindowMs) {
+    return { kind: 'confirm-first', why: `the last failure from here is ${formatDuration(now - (streak.lastAt as number))} old: re-test from here before asking outside` };
   }
 
   const choice = chooseVantages(target, input.candidates, input.trustedCheckerId, rules);

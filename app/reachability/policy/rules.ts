@@ -12,6 +12,7 @@
  * | outside vantage points are asked from | the 2nd failure in a row ("keeps failing") | |
  * | vantage points per verdict | at most 3 (the trusted checker alone when it works) | |
  * | one round of vantage probes per server | at most once per interval | 5 min |
+ * | … and only right after a failure from here | within max(1 s, the confirmation spacing) | 30 s |
  * | all vantage probes together | at most 30 per interval | |
  * | a chained probe may take | 2 × url_test_timeout | 10 s |
  * | the user's network looks lost when | > half of the servers that worked (≥ 2 of them) now fail from here | |
@@ -41,6 +42,12 @@ export interface ReachabilityRules {
   maxVantagesPerRound: number;
   /** A server gets at most one round of vantage probes per this long (the monitor's interval). */
   roundIntervalMs: number;
+  /**
+   * A round starts only this soon after a failure from here; a round that falls due later first
+   * re-tests from here. Outside votes are compared with a failure from here of the same moment,
+   * so a server that came back meanwhile is seen answering, not called blocked.
+   */
+  roundFailureWindowMs: number;
   /** All vantage probes together: at most this many per `roundIntervalMs`. */
   maxProbesPerWindow: number;
   /** Timeout of one chained probe through a vantage point. */
@@ -75,6 +82,7 @@ export function reachabilityRules(inputs: RuleInputs, overrides: Partial<Reachab
     vantageAfterFailures: 2,
     maxVantagesPerRound: MAX_VANTAGES_PER_ROUND,
     roundIntervalMs: interval,
+    roundFailureWindowMs: Math.max(1000, Math.round(span / 2)),
     maxProbesPerWindow: MAX_PROBES_PER_WINDOW,
     vantageTimeoutMs: 2 * inputs.urlTestTimeoutMs,
     networkLostMinFailing: 2,

@@ -114,7 +114,7 @@ export function deriveVerdict(input: VerdictInput, now: number): Reachability {
   );
 }
 
-/** The latest fresh observation of each vantage point, oldest first. */
+/** The latest fresh observation of each vantage point, by name (a stable order for reasons and change detection). */
 export function latestPerVantage(observations: readonly VantageObservation[], now: number, rules: ReachabilityRules): VantageObservation[] {
   const latest = new Map<ServerId, VantageObservation>();
   for (const o of observations) {
@@ -122,7 +122,7 @@ export function latestPerVantage(observations: readonly VantageObservation[], no
     const seen = latest.get(o.vantageId);
     if (!seen || o.at >= seen.at) latest.set(o.vantageId, o);
   }
-  return [...latest.values()].sort((a, b) => a.at - b.at);
+  return [...latest.values()].sort((a, b) => a.vantageName.localeCompare(b.vantageName) || a.vantageId.localeCompare(b.vantageId));
 }
 
 /** One vote per exit network: its latest observation. */
