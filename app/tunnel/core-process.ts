@@ -115,7 +115,9 @@ export class CoreProcess {
   static async start(options: CoreProcessOptions): Promise<CoreProcess> {
     const args = coreRunArgs(options.core, options.configPath);
     const began = performance.now();
-    const child = spawnSupervised(options.core.path, args);
+    // Its own process group: a Ctrl-C in the terminal goes to the app, which stops the core in
+    // order, instead of killing the core behind the app's back (which would look like a crash).
+    const child = spawnSupervised(options.core.path, args, { detached: true });
     const core = new CoreProcess(child, options);
     child.stdin?.on('error', () => undefined);
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));

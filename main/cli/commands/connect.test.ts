@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { profileFromTable } from '../../../app/core';
+import type { Server } from '../../../shared/domain/server';
+import { chooseServer, type CliError, parseArgs } from './connect';
+
+const core = profileFromTable('v2ray', '4.34.0');
+const base = { transport: { network: 'tcp' }, security: { type: 'none' }, subscriptionId: 'cli', port: 443, address: '10.0.0.1' } as const;
+const servers = [
+  { ...base, id: 'a', name: 'Needs Xray', protocol: 'vless', uuid: 'u', encryption: 'none', security: { type: 'reality', publicKey: 'k' } },
+  { ...base, id: 'b', name: 'Frankfurt 1', protocol: 'trojan', password: 'p' },
+  { ...base, id: 'c', name: 'Frankfurt 2', protocol: 'trojan', password: 'q' },
+] as unknown as Server[];
+
+describe('connect options', () => {
+  it('reads the flags', () => {
+    expect(parseArgs(['--subscription', 'http://x/sub', '--server', 'b', '--http-port', '1080', '--socks-port', '1081', '--probe'])).toEqual({
+      subscription: 'http://x/sub',
+      server: 'b',
+      httpPort: 1080,
+      socksPort: 1081,
+      probe: true,
+      verbose: false,
+    });
+  });
+
+  it.each([
+    [[], /usage/],
+    [['--subscription'], /needs a value/],
+    [['--subscription', 'x', '--http-port', '70000'], /port number/],
+    [['--subscription', 'x', '--http-port', '1080', '--socks-port', '1080'], /must differ/],
+    [['--subscription', 'x', '--auto-magic'], /unknown option --auto-magic/],
+  ])('refuses %j with a usage error', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(message);
+    try {
+      parseArgs(argv);
+    } catch (error) {
+      expect((error as CliError).exitCode).toBe(2);
+    }
+  });
+});
+
+describe('chooseServer', () => {
+  it('takes the first server the core can run', () => {
+    expect(chooseServer(servers, core).id).toBe('b');
+  });
+
+  it('takes the named one: id, exact name, or a unique part of a name', () => {
+    expect(chooseServer(servers, core, 'c').id).toBe('c');
+    expect(chooseServer(servers, core, 'Frankfurt 2').id).toBe('c');
+    expect(chooseServer(servers, core, 'xray').id).toBe('a');
+  });
+
+  it('says which servers an ambiguous or unknown name could mean', () => {
+    expect(() => chooseServer(servers, core, 'frankfurt')).toThrow(/matches 2 servers: b \(Frankfurt 1\), c \(Frankfurt 2\)/);
+    expect(() => chooseServer(servers, core, 'Tokyo')).toThrow(/no server "Tokyo"/);
+  });
+});
