@@ -54,6 +54,23 @@ describe('persisted results (spec/monitor.md "Persisted results")', () => {
     await second.monitor.stop();
   });
 
+  it('retests cached results in the first cycle however recent they are', async () => {
+    const dir = await tempDir();
+    const first = monitorHarness({ cacheFile: monitorCacheFile(dir) });
+    await first.monitor.start();
+    await first.clock.advance(S);
+    await first.monitor.stop();
+    const second = monitorHarness({ clock: new FakeClock(first.clock.now() + MIN), cacheFile: monitorCacheFile(dir) });
+    await second.monitor.start();
+    await second.clock.advance(S);
+    expect(second.monitor.snapshot().map((s) => [s.fromCache, s.testedAt])).toEqual([
+      [false, second.t0 + 100],
+      [false, second.t0 + 100],
+      [false, second.t0 + 100],
+    ]);
+    await second.monitor.stop();
+  });
+
   it('shows "down for now" at stage 1 for a server known only from the cache', async () => {
     const dir = await tempDir();
     const first = monitorHarness({ cacheFile: monitorCacheFile(dir), servers: [fakeServer('a')] });

@@ -124,7 +124,8 @@ export class CycleScheduler {
     const settings = this.deps.settings();
     const candidates = this.deps.serverIds().map((id) => {
       const last = records.get(id)?.last;
-      return { id, lastDelayMs: last ? last.delayMs : undefined, testedAt: last?.at ?? null, marked: this.marked.has(id) };
+      // A result loaded from the cache is not one of this run: due whatever its age.
+      return { id, lastDelayMs: last ? last.delayMs : undefined, testedAt: last?.at ?? null, marked: this.marked.has(id) || last?.fromCache === true };
     });
     let targets = cycleOrder(candidates, startedAt, settings.intervalMs, this.lastDurationMs);
     let urlIndex = Math.min(this.urlIndex, settings.urls.length - 1);
