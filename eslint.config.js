@@ -38,6 +38,7 @@ export default tseslint.config(
   // shared/: pure TypeScript; zod is the only package it may use.
   {
     files: ['shared/**/*.ts'],
+    ignores: ['shared/**/*.test.ts'],
     rules: restrictedIn(
       [ELECTRON],
       [

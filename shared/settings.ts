@@ -25,15 +25,17 @@ export const DEFAULT_IP_INFO_URLS: Record<IpInfoService, string> = {
 };
 
 const port = z.number().int().min(1).max(65535);
+/** Only web URLs: a `file:` or `javascript:` URL is never something to fetch. */
+const webUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const durationMs = z.number().int().min(0).max(7 * 24 * 3600 * 1000);
 
 export const monitorSettingsSchema = z.object({
   intervalMs: durationMs.default(5 * 60_000),
-  urls: z.array(z.url()).min(1).default(['https://www.gstatic.com/generate_204']),
+  urls: z.array(webUrl()).min(1).default(['https://www.gstatic.com/generate_204']),
   /** Tried first when set; must answer ipapi.co-like JSON. */
-  ipInfoUrl: z.union([z.literal(''), z.url()]).default(''),
+  ipInfoUrl: z.union([z.literal(''), webUrl()]).default(''),
   /** Per-service URL overrides (the lab's stand-ins); unset services use DEFAULT_IP_INFO_URLS. */
-  ipInfoUrls: z.partialRecord(z.enum([...IP_INFO_SERVICES, 'cloudflare-trace']), z.url()).default({}),
+  ipInfoUrls: z.partialRecord(z.enum([...IP_INFO_SERVICES, 'cloudflare-trace']), webUrl()).default({}),
   verifyIpv6: z.boolean().default(false),
   workers: z.number().int().min(1).max(64).default(10),
   urlTestTimeoutMs: durationMs.min(100).default(5000),
@@ -70,10 +72,21 @@ export type Settings = z.infer<typeof settingsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
 
+/**
+ * The same fields with every default removed: a patch names only what changes. (zod's
+ * `.partial()` keeps defaults, which would reset every field the patch does not mention.)
+ */
+function optionalWithoutDefaults<T extends z.ZodRawShape>(shape: T) {
+  return Object.fromEntries(
+    Object.entries(shape).map(([key, field]) => [key, ((field instanceof z.ZodDefault ? field.unwrap() : field) as z.ZodType).optional()]),
+  ) as unknown as { [K in keyof T]: z.ZodOptional<T[K] extends z.ZodDefault<infer Inner> ? Inner : T[K]> };
+}
+
 /** A partial settings change as the UI sends it. */
-export const settingsPatchSchema = settingsSchema
-  .omit({ monitor: true })
-  .partial()
-  .extend({ monitor: monitorSettingsSchema.partial().optional() })
+export const settingsPatchSchema = z
+  .object({
+    ...optionalWithoutDefaults(settingsSchema.omit({ monitor: true }).shape),
+    monitor: z.object(optionalWithoutDefaults(monitorSettingsSchema.shape)).strict().optional(),
+  })
   .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

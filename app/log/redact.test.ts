@@ -37,3 +37,14 @@ describe('Logger', () => {
     expect(lines[0]).toMatch(/ INFO TUNNEL connect with <secret> to 127\.0\.0\.1$/);
   });
 });
+
+describe('Redactor at scale', () => {
+  it('masks any of 20,000 registered secrets in a line', () => {
+    const r = new Redactor();
+    const secrets = Array.from({ length: 20_000 }, (_, i) => `pw-${i.toString(36)}-${(i * 7919).toString(36)}`);
+    r.add(...secrets);
+    expect(r.size()).toBe(20_000);
+    const line = `dial with ${secrets[12_345]} then ${secrets[3]} done`;
+    expect(r.apply(line)).toBe('dial with <secret> then <secret> done');
+  });
+});

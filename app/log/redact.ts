@@ -1,44 +1,64 @@
 /**
  * Keeps credentials out of everything the app writes outside its 0600 config: UUIDs always, and
  * every password or key the app has been told about (subscriptions register theirs as they load).
+ *
+ * Thousands of servers mean thousands of secrets, so matching does not build one regex of them:
+ * secrets are indexed by their first few characters, and a line is scanned once, looking up each
+ * position's prefix (a line costs O(length), whatever the number of secrets).
  */
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:]+)(?::([^\s/@]*))?@/gi;
 const MIN_SECRET_LENGTH = 4;
+const PREFIX = MIN_SECRET_LENGTH;
 
 export class Redactor {
-  private secrets = new Set<string>();
-  private pattern: RegExp | null = null;
+  /** prefix → secrets starting with it, longest first. */
+  private byPrefix = new Map<string, string[]>();
+  private count = 0;
 
   /** Registers secrets (passwords, keys) so they are masked wherever they appear. */
   add(...secrets: (string | undefined | null)[]): void {
-    let changed = false;
     for (const secret of secrets) {
-      if (!secret || secret.length < MIN_SECRET_LENGTH || this.secrets.has(secret)) continue;
-      this.secrets.add(secret);
-      changed = true;
+      if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
+      const key = secret.slice(0, PREFIX);
+      const bucket = this.byPrefix.get(key);
+      if (!bucket) {
+        this.byPrefix.set(key, [secret]);
+      } else if (!bucket.includes(secret)) {
+        bucket.push(secret);
+        bucket.sort((a, b) => b.length - a.length);
+      } else {
+        continue;
+      }
+      this.count++;
     }
-    if (changed) this.pattern = null;
+  }
+
+  /** How many secrets are registered. */
+  size(): number {
+    return this.count;
   }
 
   apply(text: string): string {
-    let out = text.replace(UUID, '<uuid>').replace(URL_USERINFO, (_m, scheme: string) => `${scheme}<credentials>@`);
-    const pattern = this.compiled();
-    if (pattern) out = out.replace(pattern, '<secret>');
-    return out;
+    const masked = this.count === 0 ? text : this.maskSecrets(text);
+    return masked.replace(UUID, '<uuid>').replace(URL_USERINFO, (_m, scheme: string) => `${scheme}<credentials>@`);
   }
 
-  private compiled(): RegExp | null {
-    if (this.secrets.size === 0) return null;
-    if (!this.pattern) {
-      // Longest first so a secret that contains another is masked whole.
-      const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
-      this.pattern = new RegExp(sorted.map(escapeRegExp).join('|'), 'g');
+  private maskSecrets(text: string): string {
+    let out = '';
+    let copiedUpTo = 0;
+    let i = 0;
+    while (i <= text.length - PREFIX) {
+      const bucket = this.byPrefix.get(text.slice(i, i + PREFIX));
+      const hit = bucket?.find((secret) => text.startsWith(secret, i));
+      if (hit) {
+        out += `${text.slice(copiedUpTo, i)}<secret>`;
+        i += hit.length;
+        copiedUpTo = i;
+      } else {
+        i++;
+      }
     }
-    return this.pattern;
+    return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -41,6 +41,8 @@ export class JsonFile<T> {
   private readonly mode: number;
   private readonly now: () => number;
   private writing: Promise<void> = Promise.resolve();
+  /** The file on disk is one we loaded as valid or wrote ourselves: it can become the backup as is. */
+  private diskIsGood = false;
 
   constructor(options: JsonFileOptions<T>) {
     this.path = options.path;
@@ -56,6 +58,7 @@ export class JsonFile<T> {
 
   async load(): Promise<LoadResult<T>> {
     const primary = await this.readValid(this.path);
+    this.diskIsGood = primary.kind === 'ok';
     if (primary.kind === 'ok') return { value: primary.value, source: 'file', problem: null, setAsideTo: null };
     if (primary.kind === 'missing') {
       const backup = await this.readValid(this.backupPath);
@@ -100,11 +103,13 @@ export class JsonFile<T> {
       } finally {
         await handle.close();
       }
-      // Keep the current good file as the backup before replacing it.
-      if ((await this.readValid(this.path)).kind === 'ok') {
+      // Keep the current good file as the backup before replacing it (validated only when we
+      // have not seen it, so large files are not re-parsed on every save).
+      if (this.diskIsGood || (await this.readValid(this.path)).kind === 'ok') {
         await copyFile(this.path, this.backupPath).catch(() => undefined);
       }
       await rename(tmp, this.path);
+      this.diskIsGood = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EISDIR') await unlink(tmp).catch(() => undefined);
       throw new Error(`could not save ${this.path}: ${describeFsError(error)}`, { cause: error });

@@ -23,7 +23,7 @@ export const invokeSchemas = {
   getSnapshot: z.object({}).strict(),
   addSubscription: z
     .object({
-      url: z.url().max(8192).optional(),
+      url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(8192).optional(),
       text: z.string().max(MAX_PASTED_TEXT).optional(),
       name: z.string().max(200).optional(),
     })
