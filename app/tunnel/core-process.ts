@@ -71,6 +71,7 @@ export class CoreProcess {
   private stopping = false;
   private startedSeen = false;
   private knownCorePid: number | null = null;
+  private onStarted: () => void = () => undefined;
   private exitInfo: CoreExit | null = null;
   private readonly exited: Promise<CoreExit>;
   /** Milliseconds from spawn to accepting connections. */
@@ -123,17 +124,17 @@ export class CoreProcess {
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
     const deadline = performance.now() + (options.readyTimeoutMs ?? 5000);
     const host = options.readyHost ?? '127.0.0.1';
-    let firstAccept: number | null = null;
+    const started = new Promise<void>((resolve) => (core.onStarted = resolve));
     for (;;) {
       if (core.exitInfo) {
         throw new CoreStartError(`${options.label} exited while starting (${core.exitInfo.description})${core.reason()}`, core.lastLines());
       }
-      // Ready = it says it started and its inbound accepts. The port alone is not enough: two
-      // v2ray processes can share a port (SO_REUSEPORT), so another core already listening there
-      // would answer for ours. A core that logs nothing gets a grace period instead of the line.
-      const accepting = await accepts(options.readyPort, host, 200);
-      if (accepting) firstAccept ??= performance.now();
-      if (accepting && (core.startedSeen || performance.now() - (firstAccept as number) > QUIET_CORE_GRACE_MS)) {
+      // Ready = it says it started (v2ray-family cores print that once every inbound listens)
+      // and its inbound accepts. The port alone is not enough: two v2ray processes can share a
+      // port (SO_REUSEPORT), so another core already listening there would answer for ours. A
+      // core that logs nothing is polled on its port after a grace period instead.
+      const quiet = performance.now() - began > QUIET_CORE_GRACE_MS;
+      if ((core.startedSeen || quiet) && (await accepts(options.readyPort, host, 200))) {
         core.startMs = Math.round((performance.now() - began) * 10) / 10;
         core.knownCorePid = core.corePid();
         options.logger.debug(options.logTag, `${options.label} ready in ${core.startMs} ms`);
@@ -143,7 +144,7 @@ export class CoreProcess {
         await core.stop();
         throw new CoreStartError(`${options.label} did not accept connections within ${options.readyTimeoutMs ?? 5000} ms${core.reason()}`, core.lastLines());
       }
-      const failed = await Promise.race([spawnError, new Promise<null>((r) => setTimeout(() => r(null), 10))]);
+      const failed = await Promise.race([spawnError, started.then(() => null), new Promise<null>((r) => setTimeout(() => r(null), 10))]);
       if (failed) throw new CoreStartError(`${options.label} could not be started: ${failed.message}`, []);
     }
   }
@@ -181,7 +182,10 @@ export class CoreProcess {
       this.lineListeners.add(arg);
       return () => void this.lineListeners.delete(arg);
     }
-    if (!this.startedSeen && interpretCoreLine(arg)?.type === 'started') this.startedSeen = true;
+    if (!this.startedSeen && interpretCoreLine(arg)?.type === 'started') {
+      this.startedSeen = true;
+      this.onStarted();
+    }
     this.recent.push(arg);
     if (this.recent.length > KEEP_LINES) this.recent.shift();
     this.options.logger.debug(this.options.logTag, `core: ${arg}`);

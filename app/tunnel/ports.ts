@@ -43,23 +43,32 @@ export async function assertPortFree(port: number, host: string, purpose: string
 }
 
 /**
- * `count` distinct ports free on `host` right now (held together while they are picked, so no
- * two are the same). Another program could take one before the core binds it; the core then
- * fails to start with a "failed to listen" line, which is reported.
+ * `count` distinct ports free on `host` right now. They are picked in batches of listeners held
+ * open together (so a batch has no repeats, and a thousand servers do not need a thousand file
+ * descriptors at once), repeats across batches skipped. Another program could take one before
+ * the core binds it; the core then fails to start with a "failed to listen" line, which is
+ * reported.
  */
 export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
-  const servers: Server[] = [];
-  try {
-    for (let i = 0; i < count; i++) servers.push(await listenOn(0, host));
-    return servers.map((s) => {
-      const address = s.address();
-      if (!address || typeof address === 'string') throw new Error('no port assigned');
-      return address.port;
-    });
-  } finally {
-    await Promise.all(servers.map(close));
+  const ports = new Set<number>();
+  while (ports.size < count) {
+    const servers: Server[] = [];
+    try {
+      const batch = Math.min(FREE_PORT_BATCH, count - ports.size);
+      for (let i = 0; i < batch; i++) servers.push(await listenOn(0, host));
+      for (const s of servers) {
+        const address = s.address();
+        if (!address || typeof address === 'string') throw new Error('no port assigned');
+        ports.add(address.port);
+      }
+    } finally {
+      await Promise.all(servers.map(close));
+    }
   }
+  return [...ports].slice(0, count);
 }
+
+const FREE_PORT_BATCH = 200;
 
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   const [port] = await freePorts(1, host);

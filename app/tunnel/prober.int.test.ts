@@ -93,11 +93,18 @@ describe('CoreProber against the lab', () => {
     console.info(`blackhole: timeout after ${Math.round(ms)} ms (deadline 2000)`);
   });
 
-  it.each(['vmess', 'vless', 'trojan', 'shadowsocks'])('a reset %s server fails as reset at once', async (protocol) => {
+  // A reset usually comes after the dial succeeded: the core says so at once. Under load the RST
+  // can beat the dial's own completion, and the core then retries the dial like a refused one.
+  it.each([
+    ['vmess', 2000],
+    ['vless', 2000],
+    ['trojan', 1000],
+    ['shadowsocks', 1000],
+  ] as const)('a reset %s server fails as reset as soon as the core gives up (at once, at most ~%i ms)', async (protocol, givesUpMs) => {
     const i = index(protocol);
     const { outcome, ms } = await withFault(i, { fault: 'reset' }, () => timed(() => prober.probe(servers[i]!.id, { url: lab.info.target, timeoutMs: 5000 })));
-    expect(outcome).toMatchObject({ ok: false, error: { kind: 'reset', message: expect.stringContaining(lab.info.servers[i]!.relay) } });
-    expect(ms).toBeLessThan(500);
+    expect(outcome, `after ${Math.round(ms)} ms`).toMatchObject({ ok: false, error: { kind: 'reset', message: expect.stringContaining(lab.info.servers[i]!.relay) } });
+    expect(ms, JSON.stringify(outcome)).toBeLessThan(givesUpMs + 400);
     console.info(`reset (${protocol}): ${Math.round(ms)} ms`);
   });
 
