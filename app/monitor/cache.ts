@@ -63,7 +63,8 @@ export function emptyMonitorCache(): MonitorCacheData {
 }
 
 export function monitorCacheFile(dataDir: string): JsonFile<MonitorCacheData> {
-  return new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, fallback: emptyMonitorCache });
+  // 0600: exit addresses and which servers a user has are nobody else's business on a shared machine.
+  return new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, fallback: emptyMonitorCache, mode: 0o600 });
 }
 
 /** Puts loaded results into the records, every one marked from cache. */
@@ -103,6 +104,7 @@ export function exportCache(records: ServerRecords, present: ReadonlySet<ServerI
 export class DebouncedSaver {
   private timer: TimerHandle | null = null;
   private lastSave: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly file: JsonFile<MonitorCacheData>,
@@ -113,13 +115,24 @@ export class DebouncedSaver {
   ) {}
 
   schedule(): void {
+    if (this.closed) return;
     this.timer ??= this.clock.after(this.delayMs, () => {
       this.timer = null;
       void this.saveNow();
     });
   }
 
-  /** Writes now if a save is pending (shutdown), and waits for the write. */
+  /** Writes what is pending and takes no more saves (shutdown: a late result must not write after it). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  reopen(): void {
+    this.closed = false;
+  }
+
+  /** Writes now if a save is pending, and waits for the write. */
   async flush(): Promise<void> {
     if (this.timer) {
       this.timer.cancel();

@@ -186,6 +186,7 @@ export class Monitor {
   /** Loads the cache, tests what selections reach, then runs cycles every `interval`. */
   async start(): Promise<void> {
     if (this.running) return;
+    this.saver?.reopen();
     this.refreshIndex(true);
     if (this.options.cacheFile) {
       const loaded = await this.options.cacheFile.load();
@@ -212,7 +213,7 @@ export class Monitor {
     this.lookups.stop();
     this.publisher.flush();
     this.publisher.stop();
-    await this.saver?.flush();
+    await this.saver?.close();
   }
 
   setSettings(settings: MonitorSettings): void {
