@@ -6,6 +6,7 @@
  * `state`, `traffic`, `dialFailure`, `coreExit` and `restarted`.
  */
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
@@ -242,7 +243,7 @@ export class TunnelController {
     session.restartTimer?.cancel();
     this.stopMeter(session);
     if (session.core) await session.core.stop();
-    await rm(`${this.options.runtimeDir}/tunnel.json`, { force: true }).catch(() => undefined);
+    await rm(join(this.options.runtimeDir, 'tunnel.json'), { force: true }).catch(() => undefined);
   }
 
   private stopMeter(session: Session): void {

@@ -23,6 +23,33 @@ const V2RAY_434 = {
   banner: 'V2Ray 4.34.0 (user) 20230518-074445 (go1.19.8 linux/amd64)',
 };
 
+// Captured from the lab (relays on 127.0.2.x) through the tunnel core at info level.
+const LAB = {
+  vlessReset:
+    '2026/11/30 14:20:32 [Info] [4152905306] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vless/outbound: connection ends > v2ray.com/core/proxy/vless/outbound: failed to decode response header > v2ray.com/core/proxy/vless/encoding: failed to read response version > read tcp 127.0.0.1:53602->127.0.2.2:40673: read: connection reset by peer',
+  wsRefused:
+    '2026/11/30 14:20:34 [Warning] [4117281031] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [v2ray.com/core/transport/internet/websocket: failed to dial WebSocket > v2ray.com/core/transport/internet/websocket: failed to dial to (ws://127.0.2.5:39791/ws/b2):  > dial tcp 127.0.2.5:39791: connect: connection refused] > v2ray.com/core/common/retry: all retry attempts failed',
+  // The WebSocket upgrade is part of the dial, so a reset is retried (and once even beat the connect).
+  wsReset:
+    '2026/11/30 14:20:36 [Warning] [1558281910] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [v2ray.com/core/transport/internet/websocket: failed to dial WebSocket > v2ray.com/core/transport/internet/websocket: failed to dial to (ws://127.0.2.5:39791/ws/b2):  > read tcp 127.0.0.1:47338->127.0.2.5:39791: read: connection reset by peer v2ray.com/core/transport/internet/websocket: failed to dial WebSocket > v2ray.com/core/transport/internet/websocket: failed to dial to (ws://127.0.2.5:39791/ws/b2):  > dial tcp 127.0.2.5:39791: connect: connection reset by peer] > v2ray.com/core/common/retry: all retry attempts failed',
+  trojanTlsRefused:
+    '2026/11/30 14:20:38 [Warning] [2138058478] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: failed to find an available destination > v2ray.com/core/common/retry: [dial tcp 127.0.2.7:44715: connect: connection refused] > v2ray.com/core/common/retry: all retry attempts failed',
+  trojanTlsReset:
+    '2026/11/30 14:20:38 [Warning] [1247297301] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: connection ends > v2ray.com/core/proxy/trojan: failed to flush payload > write tcp 127.0.0.1:57152->127.0.2.7:44715: write: connection reset by peer',
+};
+
+describe('interpretCoreLine on lines from the lab', () => {
+  it.each([
+    ['vless reset', LAB.vlessReset, 'reset', '127.0.2.2:40673'],
+    ['WebSocket refused', LAB.wsRefused, 'refused', '127.0.2.5:39791'],
+    ['WebSocket reset during the upgrade', LAB.wsReset, 'reset', '127.0.2.5:39791'],
+    ['trojan over TLS refused', LAB.trojanTlsRefused, 'refused', '127.0.2.7:44715'],
+    ['trojan over TLS reset', LAB.trojanTlsReset, 'reset', '127.0.2.7:44715'],
+  ])('%s', (_name, line, kind, address) => {
+    expect(interpretCoreLine(line)).toMatchObject({ type: 'outbound-failure', kind, address });
+  });
+});
+
 describe('parseCoreLogLine', () => {
   it('splits level, session and text', () => {
     expect(parseCoreLogLine(V2RAY_434.dialing)).toEqual({

@@ -118,7 +118,7 @@ export class CoreProcess {
     const began = performance.now();
     // Its own process group: a Ctrl-C in the terminal goes to the app, which stops the core in
     // order, instead of killing the core behind the app's back (which would look like a crash).
-    const child = spawnSupervised(options.core.path, args, { detached: true });
+    const child = spawnSupervised(options.core.path, args, { detached: process.platform !== 'win32' });
     const core = new CoreProcess(child, options);
     child.stdin?.on('error', () => undefined);
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
