@@ -140,8 +140,9 @@ export type VpnClient = {
 
 /** Validates a request; throws an Error naming the channel and the field at fault. */
 export function parseRequest<C extends InvokeChannel>(channel: C, payload: unknown): z.output<(typeof invokeSchemas)[C]> {
+  // An own-property check: a plain lookup finds Object.prototype's toString, constructor, … .
+  if (!isInvokeChannel(channel)) throw new Error(`unknown channel "${String(channel).slice(0, 64)}"`);
   const schema = invokeSchemas[channel];
-  if (!schema) throw new Error(`unknown channel "${String(channel)}"`);
   const result = schema.safeParse(payload);
   if (!result.success) {
     const issue = result.error.issues[0];
