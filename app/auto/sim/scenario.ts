@@ -28,7 +28,9 @@ export function durationMs(text: string): number {
 
 const duration = z
   .union([z.number().nonnegative(), z.string().regex(DURATION, { error: DURATION_ERROR })], { error: DURATION_ERROR })
-  .transform((v) => (typeof v === 'number' ? v : durationMs(v)));
+  .transform((v) => (typeof v === 'number' ? v : durationMs(v)))
+  // "9999…9h" is spelled like a duration but is Infinity ms: a run that would never end.
+  .refine(Number.isFinite, { error: 'expected a finite duration' });
 
 const id = z.string({ error: 'expected an id (a string)' }).min(1, { error: 'expected a non-empty id' });
 
