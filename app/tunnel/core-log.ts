@@ -103,7 +103,8 @@ export function outboundFailureKind(detail: string): OutboundFailureKind | null 
  * server), `lookup host.example`. IPv6 stays in brackets, as the core writes it.
  */
 export function remoteAddressIn(detail: string): string | null {
-  let m = /\b(?:read|write) (?:tcp|udp)\d? \S+->(\S+?):? /.exec(detail);
+  // The local address never contains ">": `\S+->` here backtracked quadratically on a long "->->…" run.
+  let m = /\b(?:read|write) (?:tcp|udp)\d? [^\s>]+->(\S+?):? /.exec(detail);
   if (m) return m[1] as string;
   m = /\bdial (?:tcp|udp)\d? (\S+?):? /.exec(detail);
   if (m) return m[1] as string;
