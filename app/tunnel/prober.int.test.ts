@@ -105,7 +105,7 @@ describe('CoreProber against the lab', () => {
     const { outcome, ms } = await withFault(i, { fault: 'reset' }, () => timed(() => prober.probe(servers[i]!.id, { url: lab.info.target, timeoutMs: 5000 })));
     expect(outcome, `after ${Math.round(ms)} ms`).toMatchObject({ ok: false, error: { kind: 'reset', message: expect.stringContaining(lab.info.servers[i]!.relay) } });
     expect(ms, JSON.stringify(outcome)).toBeLessThan(givesUpMs + 400);
-    console.info(`reset (${protocol}): ${Math.round(ms)} ms`);
+    console.info(`reset (${protocol}): ${Math.round(ms)} ms: ${outcome.ok ? '' : outcome.error.message}`);
   });
 
   it.each([
