@@ -65,7 +65,7 @@ function parseText(text: string, outermost: boolean): ParseResult | null {
   const first = trimmed[0];
   if (first === '{' || first === '[') {
     const json = parseJsonLoosely(trimmed);
-    if (json.ok) return parseJsonDocument(json.value);
+    if (json.ok) return parseJsonDocument(json.value, trimmed);
     if (!hasLinkLine(text)) return wholeBodyRejected('unknown', `the body starts like JSON but is not valid JSON (${json.error})`, trimmed);
   }
   if (first === '<') return null;
@@ -126,7 +126,8 @@ function stripJsonComments(text: string): string {
   return out.replace(/,(\s*[}\]])/g, '$1');
 }
 
-function parseJsonDocument(value: unknown): ParseResult {
+/** `text` is the document as served: the excerpt of a refusal (re-serialising a deeply nested value overflows the stack). */
+function parseJsonDocument(value: unknown, text: string): ParseResult {
   let configs: Record<string, unknown>[];
   let isArray = false;
   const hasOutbounds = (v: unknown) => Array.isArray(asObject(v).outbounds) || Array.isArray(asObject(v).endpoints);
@@ -136,10 +137,10 @@ function parseJsonDocument(value: unknown): ParseResult {
       configs = value.map(asObject);
       isArray = true;
     } else if (value.some(isOutbound)) configs = [{ outbounds: value }];
-    else return wholeBodyRejected('unknown', 'JSON without outbounds: not an Xray or sing-box config', JSON.stringify(value).slice(0, 200));
+    else return wholeBodyRejected('unknown', 'JSON without outbounds: not an Xray or sing-box config', text);
   } else if (hasOutbounds(value)) configs = [asObject(value)];
   else if (isOutbound(value)) configs = [{ outbounds: [value] }];
-  else return wholeBodyRejected('unknown', 'JSON without outbounds: not an Xray or sing-box config', JSON.stringify(value).slice(0, 200));
+  else return wholeBodyRejected('unknown', 'JSON without outbounds: not an Xray or sing-box config', text);
 
   const isXray = configs.some((c) => asArray(c.outbounds).some((o) => typeof asObject(o).protocol === 'string'));
   return isXray ? finish('xray-json', parseXrayConfigs(configs, isArray)) : finish('sing-box-json', parseSingBoxConfigs(configs, isArray));
