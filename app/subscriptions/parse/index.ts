@@ -7,6 +7,7 @@ import { parseSingBoxConfigs } from './sing-box';
 import { asArray, asObject, bytesToText, decodeBase64Text, maskedExcerpt, splitLines } from './text';
 import type { FormatOutput, ParseResult } from './types';
 import { parseXrayConfigs } from './xray';
+import { yamlNestingBound } from './yaml-depth';
 
 export type { ParseNote, ParseResult } from './types';
 
@@ -146,7 +147,14 @@ function parseJsonDocument(value: unknown, text: string): ParseResult {
   return isXray ? finish('xray-json', parseXrayConfigs(configs, isArray)) : finish('sing-box-json', parseSingBoxConfigs(configs, isArray));
 }
 
+/** Real Clash configs nest about five levels; the YAML library recurses per level (see yaml-depth.ts). */
+const MAX_YAML_NESTING = 64;
+
 function parseClashText(text: string): ParseResult {
+  const nesting = yamlNestingBound(text);
+  if (nesting > MAX_YAML_NESTING) {
+    return wholeBodyRejected('clash-yaml', `the Clash YAML nests ${nesting} levels deep (at most ${MAX_YAML_NESTING} are read; a real config nests a few)`, text);
+  }
   let doc: unknown;
   try {
     doc = parseYaml(text, { uniqueKeys: false, maxAliasCount: 1000, prettyErrors: false });
