@@ -67,6 +67,7 @@ describe('scenario parsing', () => {
     ['a negative delay', (s: Record<string, unknown>) => ((s.world as { servers?: unknown }[])[1]!.servers = { fi: -5 }), /^world\[1\]\.servers\.fi: /],
     ['a bad until', (s: Record<string, unknown>) => (s.until = 'soon'), /^until: expected a duration such as/],
     ['a missing until', (s: Record<string, unknown>) => delete s.until, /^until: expected a duration/],
+    ['an until beyond 7 days', (s: Record<string, unknown>) => (s.until = '169h'), /^until: at most 7 days/],
     ['a bad time', (s: Record<string, unknown>) => ((s.world as { at: unknown }[])[2]!.at = '14 minutes'), /^world\[2\]\.at: expected a duration/],
     ['an unknown network state', (s: Record<string, unknown>) => ((s.world as { network?: unknown }[])[0]!.network = 'wifi'), /^world\[0\]\.network: expected "online", "offline" or "none"$/],
     ['an unknown traffic state', (s: Record<string, unknown>) => ((s.world as { traffic?: unknown }[])[0]!.traffic = 'busy'), /^world\[0\]\.traffic: /],

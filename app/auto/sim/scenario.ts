@@ -17,6 +17,7 @@ import { z } from 'zod';
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const MAX_UNTIL_MS = 7 * 24 * 3_600_000;
 const DURATION_ERROR = 'expected a duration such as "250ms", "5s", "2m", "1h" or "2m30s"';
 
 export function durationMs(text: string): number {
@@ -72,7 +73,8 @@ const scenarioSchema = z.object({
   excluded: z.array(id).optional(),
   history: z.record(id, z.array(z.number().nonnegative().nullable(), { error: 'expected a list of delays in ms or null' })).optional(),
   world: z.array(worldEntry, { error: 'expected a list of changes' }).default([]),
-  until: duration,
+  /** At most 7 days (about 10 s of simulation): a typo such as "100000h" must not run for hours. */
+  until: duration.refine((ms) => ms <= MAX_UNTIL_MS, { error: 'at most 7 days ("168h")' }),
   reconnect: duration.default(1000),
 });
 export type Scenario = z.infer<typeof scenarioSchema>;

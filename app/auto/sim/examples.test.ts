@@ -1,0 +1,89 @@
+/** The example scenarios shipped beside the seed's two (app/auto/sim/scenarios/), each pinned to its story. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { brief } from '../testing/simulate';
+import { runScenario, type SimLine } from './run';
+import { parseScenario } from './scenario';
+
+const folder = new URL('./scenarios/', import.meta.url);
+
+async function run(name: string): Promise<SimLine[]> {
+  const parsed = parseScenario(readFileSync(new URL(name, folder), 'utf8'));
+  if (!parsed.ok) throw new Error(`${name}: ${parsed.error}`);
+  return runScenario(parsed.scenario);
+}
+
+const decisions = (lines: SimLine[]) => brief(lines, { results: false, end: true });
+
+describe('shipped example scenarios', () => {
+  it('rate-limit.json: servers fall one after another; the fourth switch waits for the 3-minute window', async () => {
+    expect(decisions(await run('rate-limit.json'))).toEqual([
+      '65000 check stall s1,s2,s3,s4,s5',
+      '70000 switch s1>s2 current-silent',
+      '85000 check stall s2,s3,s4,s5,s1',
+      '90000 switch s2>s3 current-silent',
+      '105000 check stall s3,s4,s5,s2,s1',
+      '110000 switch s3>s4 current-silent',
+      '125000 check stall s4,s5,s3,s2,s1',
+      '130000 rate-limited until 250000',
+      '250000 check stall s4,s5,s3,s2,s1',
+      '255000 switch s4>s5 current-silent',
+      'end current=s5',
+    ]);
+  });
+
+  it('exclusions.json: marking the current server moves Auto, the last unmarked one cannot be marked, only marked ones left → chosen among them', async () => {
+    expect(decisions(await run('exclusions.json'))).toEqual([
+      '60000 switch fi>nl excluded',
+      '180000 refused exclude',
+      '240000 switch nl>fi server-removed',
+      'end current=fi',
+    ]);
+  });
+
+  it('server-removed.json: the current server vanishes in an update → the best remaining at once', async () => {
+    expect(decisions(await run('server-removed.json'))).toEqual(['120000 switch fi>nl server-removed', 'end current=nl']);
+  });
+
+  it('neighbour-subscription.json: own subscription down → widened → neighbour; own retries pause after 5 failures; back after two answers', async () => {
+    const lines = await run('neighbour-subscription.json');
+    expect(decisions(lines).filter((l) => !/ (stay|check) .*(current-answered|scheduled)/.test(l))).toEqual([
+      '125000 check stall a1,a2,a3',
+      '130000 check neighbour-sub b1,b2',
+      '130070 stay a1 own-subscription-silent',
+      '130070 pause after-check until 145070',
+      '145500 check widened a1,a2,a3',
+      '150500 check neighbour-sub b1,b2',
+      '150570 switch a1>b1 neighbour-subscription',
+      '210570 check own-sub-retry b1,a1,a2,a3',
+      '215570 stay b1 own-subscription-silent',
+      '270570 check own-sub-retry b1,a1,a2,a3',
+      '275570 stay b1 own-subscription-silent',
+      '330570 check own-sub-retry b1,a1,a2,a3',
+      '335570 stay b1 own-subscription-silent',
+      '390570 check own-sub-retry b1,a1,a2,a3',
+      '395570 stay b1 own-subscription-silent',
+      '450570 check own-sub-retry b1,a1,a2,a3',
+      '455570 stay b1 own-subscription-silent',
+      '455570 pause own-sub-retry until 1355570',
+      // A is back at 20 m; the retries resume after the 15 min pause.
+      '1355570 check own-sub-retry b1,a1,a2,a3',
+      '1355620 stay b1 return-pending a1 1/2',
+      '1415570 check own-sub-retry b1,a1,a2,a3',
+      '1415620 switch b1>a1 return',
+      'end current=a1',
+    ]);
+  });
+
+  it('idle.json: an idle device is never probed, even when its server dies', async () => {
+    const lines = await run('idle.json');
+    expect(decisions(lines)).toEqual(['end current=fi']);
+    expect(lines.at(-1)).toMatchObject({ history: { fi: [60, 61, 62], de: [20, 25, 300], nl: [70, 72, 71] } });
+  });
+
+  it('every shipped scenario is valid', () => {
+    const names = readdirSync(folder).filter((n) => n.endsWith('.json'));
+    expect(names.sort()).toEqual(['exclusions.json', 'idle.json', 'neighbour-subscription.json', 'network-lost.json', 'rate-limit.json', 'server-removed.json', 'server-silent.json']);
+    for (const name of names) expect(parseScenario(readFileSync(new URL(name, folder), 'utf8'))).toMatchObject({ ok: true });
+  });
+});
