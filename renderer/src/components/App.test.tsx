@@ -1,10 +1,13 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot } from '../testing/sample-world';
 import { App } from './App';
+
+// jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
+vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(cleanup);
 

@@ -6,6 +6,9 @@ import { sampleSnapshot } from '../testing/sample-world';
 import { Dialogs } from './Dialogs';
 import { SubscriptionHeader } from './SubscriptionHeader';
 
+// jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
+vi.setConfig({ testTimeout: 20_000 });
+
 const NOW = Date.now();
 
 afterEach(() => {

@@ -1,8 +1,11 @@
 import { cleanup, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot, seedTimeline, server, subscription } from '../testing/sample-world';
 import { AutoTimeline } from './AutoTimeline';
+
+// jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
+vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(cleanup);
 
@@ -25,11 +28,12 @@ describe('the Auto timeline', () => {
   it('lists the decisions newest first, in words, with their reasons', () => {
     renderWithStore(<AutoTimeline />, snapshotWithSeedServers());
     const list = document.querySelector('.decision-list') as HTMLElement;
-    const text = [...list.children].map((li) => li.textContent);
+    const text = [...list.children].map((li) => li.textContent?.replace(/[\u2068\u2069]/g, ''));
     expect(text[0]).toContain('Stayed on Finland');
     expect(text.some((t) => t?.includes('Switched Netherlands → Finland: Finland answered twice in a row'))).toBe(true);
     expect(text.some((t) => t?.includes('Check (traffic stalled)') && t.includes('Switched Finland → Netherlands: Finland stopped answering'))).toBe(true);
-    expect(text.some((t) => t?.includes('the network is gone') && t.includes('Next try in 15 sec (attempt 1)'))).toBe(true);
+    expect(text.filter((t) => t?.includes('the network is gone'))).toHaveLength(1);
+    expect(text.some((t) => t?.includes('the network is gone') && t.includes('Next try in 2 min (attempt 4)'))).toBe(true);
     expect(text.some((t) => t?.includes('Finland: no answer (not recorded)'))).toBe(true);
     expect(text.at(-1)).toContain('Connected to Finland: Auto was turned on');
   });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Server, ServerId } from '../../../shared/domain/server';
-import type { Formatters } from '../format/format';
+import { type Formatters, isolate } from '../format/format';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { buildTimeline, type Episode, episodes, timeTicks } from '../store/auto.timeline';
@@ -86,7 +86,7 @@ export function AutoTimeline() {
         </div>
       </header>
       {!auto.subscriptionId && <p className="muted">{t('timeline.off')}</p>}
-      <div ref={ref} className="timeline-figure">
+      <div ref={ref} className="timeline-figure" hidden={auto.timeline.length === 0}>
         <svg width={width} height={height} role="img" aria-label={t('timeline.figure', { span: format.duration(windowMs) })}>
           <defs>
             <pattern id="loss-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -156,7 +156,7 @@ export function AutoTimeline() {
             <g key={tick}>
               <line x1={x(tick)} x2={x(tick)} y1={band.top + band.height + 19} y2={band.top + band.height + 25} className="axis" />
               <text x={x(tick)} y={band.top + band.height + 37} textAnchor="middle" className="tick-label">
-                {format.time(tick).replace(/:\d\d$/, '')}
+                {format.clock(tick)}
               </text>
             </g>
           ))}
@@ -177,7 +177,7 @@ export function AutoTimeline() {
         </ul>
       </div>
       {auto.networkLostUntil && auto.networkLostUntil > now && <p className="note">{t('timeline.networkLostUntil', { time: format.time(auto.networkLostUntil) })}</p>}
-      {auto.returnCandidate && <p className="note">{t('timeline.returnCandidate', { server: nameOf(auto.returnCandidate) })}</p>}
+      {auto.returnCandidate && <p className="note">{t('timeline.returnCandidate', { server: isolate(nameOf(auto.returnCandidate)) })}</p>}
       <h3 className="decisions-title">{t('timeline.decisions')}</h3>
       {list.length === 0 ? (
         <p className="muted">{t('timeline.empty')}</p>
@@ -195,7 +195,7 @@ export function AutoTimeline() {
 
 function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<ServerId, Server>; format: Formatters }) {
   const { t } = useTranslation();
-  const nameOf = (id: ServerId | null) => (id ? index.get(id)?.name ?? id : '—');
+  const nameOf = (id: ServerId | null) => isolate(id ? index.get(id)?.name ?? id : '—');
   const outcome = episode.outcome;
   let headline: string | null = null;
   let tone = 'neutral';
@@ -204,7 +204,7 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
     headline = `${outcome.from ? t('decision.switch', { from: nameOf(outcome.from), to: nameOf(outcome.to) }) : t('decision.connectTo', { to: nameOf(outcome.to) })}: ${reason}`;
     tone = outcome.reason === 'return' ? 'return' : 'switch';
   } else if (outcome?.type === 'stay') {
-    headline = `${t('decision.stay', { server: nameOf(outcome.id) })}${outcome.reason ? `: ${outcome.reason}` : ''}`;
+    headline = `${t('decision.stay', { server: nameOf(outcome.id) })}${outcome.reason ? `: ${isolate(outcome.reason)}` : ''}`;
   } else if (outcome?.type === 'network-lost') {
     headline = t('decision.networkLost', { next: format.duration(outcome.next_in_ms), attempt: format.number(outcome.attempt) });
     tone = 'loss';
@@ -212,7 +212,7 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
     headline = t('decision.rateLimited', { time: format.time(outcome.until) });
     tone = 'loss';
   } else if (outcome?.type === 'pause') {
-    headline = `${t('decision.pause', { time: format.time(outcome.until) })}${outcome.reason ? `: ${outcome.reason}` : ''}`;
+    headline = `${t('decision.pause', { time: format.time(outcome.until) })}${outcome.reason ? `: ${isolate(outcome.reason)}` : ''}`;
   }
   return (
     <li className={`decision tone-${tone}`}>

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SubscriptionId } from '../../../shared/domain/server';
+import { isolate } from '../format/format';
 import { useAppStore } from '../store/context';
 import { selectSubscription } from '../store/servers.selectors';
 import { Modal } from './Modal';
@@ -50,7 +51,7 @@ export function ConfirmRemoveDialog({ subscriptionId }: { subscriptionId: Subscr
   const removeSubscription = useAppStore((s) => s.removeSubscription);
   return (
     <Confirm
-      title={t('remove.title', { name })}
+      title={t('remove.title', { name: isolate(name) })}
       body={t('remove.body')}
       confirmLabel={t('common.remove')}
       onConfirm={() => removeSubscription(subscriptionId)}
@@ -64,7 +65,7 @@ export function ConfirmEmptyDialog({ subscriptionId }: { subscriptionId: Subscri
   const confirmEmpty = useAppStore((s) => s.confirmEmptySubscription);
   return (
     <Confirm
-      title={t('empty.title', { name })}
+      title={t('empty.title', { name: isolate(name) })}
       body={t('empty.body')}
       confirmLabel={t('common.replace')}
       onConfirm={() => confirmEmpty(subscriptionId)}

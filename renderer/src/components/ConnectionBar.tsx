@@ -23,8 +23,7 @@ function CopyField({ label, value }: { label: string; value: string }) {
     }
   };
   return (
-    <span className="proxy-field">
-      <span className="proxy-label">{label}</span>
+    <span className="proxy-field" title={label}>
       <bdi className="proxy-value" dir="ltr">
         {value}
       </bdi>
@@ -72,10 +71,10 @@ export function ConnectionBar() {
         <PowerIcon />
         <span>{active ? t('connection.disconnect') : t('connection.connect')}</span>
       </button>
-      <div className="connection-status" aria-live="polite">
+      <div className="connection-status">
         <span className="state-line">
           <span className="state-dot" aria-hidden="true" />
-          <strong>{t(`connection.state.${connection.state}`)}</strong>
+          <strong role="status">{t(`connection.state.${connection.state}`)}</strong>
           {serverName && active && (
             <span className="via">
               <Trans i18nKey="connection.via" values={{ server: serverName }} components={{ server: <bdi dir="auto" /> }} />
@@ -85,17 +84,17 @@ export function ConnectionBar() {
             <span className="since muted">{t('connection.since', { duration: format.duration(now - connection.since) })}</span>
           )}
         </span>
-        {connection.error && connection.state !== 'connected' && (
+        {connection.state === 'connected' && (connection.httpProxy || connection.socksProxy) ? (
+          <span className="proxies">
+            {connection.httpProxy && <CopyField label={t('connection.httpProxy')} value={connection.httpProxy} />}
+            {connection.socksProxy && <CopyField label={t('connection.socksProxy')} value={connection.socksProxy} />}
+          </span>
+        ) : connection.error && connection.state !== 'connected' ? (
           <span className="connection-error">{t('connection.error', { error: connection.error })}</span>
-        )}
-        {!core && ready && <span className="connection-error">{t('connection.noCore')}</span>}
+        ) : !core && ready ? (
+          <span className="connection-error">{t('connection.noCore')}</span>
+        ) : null}
       </div>
-      {connection.state === 'connected' && (connection.httpProxy || connection.socksProxy) && (
-        <div className="proxies">
-          {connection.httpProxy && <CopyField label={t('connection.httpProxy')} value={connection.httpProxy} />}
-          {connection.socksProxy && <CopyField label={t('connection.socksProxy')} value={connection.socksProxy} />}
-        </div>
-      )}
       <div className="rates" role="group" aria-label={t('connection.rates')}>
         <span className="rate" title={t('connection.upload')}>
           <ArrowUpIcon />

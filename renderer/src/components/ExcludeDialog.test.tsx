@@ -1,11 +1,14 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppSnapshot } from '../../../shared/ipc/contract';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot, server, subscription } from '../testing/sample-world';
 import { Dialogs } from './Dialogs';
 import { SubscriptionHeader } from './SubscriptionHeader';
+
+// jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
+vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(cleanup);
 

@@ -1,11 +1,11 @@
-import { useSyncExternalStore } from 'react';
+import { memo, useSyncExternalStore } from 'react';
 import { flagSvg, flagsLoaded, subscribeFlags } from './flags';
 
 /**
  * A country's flag: an image whose accessible name is the country's name, with the ISO code in
  * `data-country`. The SVG comes from the package's own constants, never from the network.
  */
-export function Flag({ code, name }: { code: string; name: string }) {
+function FlagImage({ code, name }: { code: string; name: string }) {
   const loaded = useSyncExternalStore(subscribeFlags, flagsLoaded, flagsLoaded);
   const svg = loaded ? flagSvg(code) : null;
   return (
@@ -21,3 +21,5 @@ export function Flag({ code, name }: { code: string; name: string }) {
     </span>
   );
 }
+
+export const Flag = memo(FlagImage);

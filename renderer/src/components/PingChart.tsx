@@ -28,7 +28,7 @@ export function PingChart({ measurements, name, rtl }: { measurements: readonly 
           scale="time"
           domain={['dataMin', 'dataMax']}
           reversed={rtl}
-          tickFormatter={(value: number) => format.time(value)}
+          tickFormatter={(value: number) => format.clock(value)}
           stroke="var(--text-muted)"
           fontSize={11}
           minTickGap={40}
@@ -36,10 +36,11 @@ export function PingChart({ measurements, name, rtl }: { measurements: readonly 
         <YAxis
           domain={[0, ceiling]}
           orientation={rtl ? 'right' : 'left'}
-          tickFormatter={(value: number) => format.ms(value)}
+          tickFormatter={(value: number) => format.number(value)}
           stroke="var(--text-muted)"
           fontSize={11}
-          width={64}
+          width={48}
+          label={{ value: t('details.axisMs'), angle: -90, position: rtl ? 'insideRight' : 'insideLeft', fill: 'var(--text-muted)', fontSize: 11 }}
         />
         <ReferenceLine y={PING_GOOD_BELOW_MS} stroke="var(--good)" strokeDasharray="4 4" strokeOpacity={0.6} />
         <ReferenceLine y={PING_FAIR_BELOW_MS} stroke="var(--fair)" strokeDasharray="4 4" strokeOpacity={0.6} />

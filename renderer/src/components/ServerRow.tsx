@@ -2,37 +2,115 @@ import { type KeyboardEvent, memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
-import type { ServerStatus } from '../../../shared/domain/status';
+import type { ServerStatus, Verdict } from '../../../shared/domain/status';
 import { useFormat } from '../hooks/useFormat';
-import { useAppStore } from '../store/context';
+import { useAppStore, useAppStoreApi } from '../store/context';
 import { countryOf, ipInfoDetails, pingClass, selectServerRow } from '../store/servers.selectors';
 import { Flag } from './Flag';
 import { InfoIcon, RetestIcon } from './icons';
 
 export const ROW_HEIGHT = 58;
 
-/** The ping cell: "63 ms" coloured by thresholds, or what is known instead of a ping. */
-export function PingText({ status }: { status: ServerStatus | undefined }) {
+interface PingProps {
+  delayMs: number | null | undefined;
+  downForNow: boolean;
+  testing: boolean;
+  failed: boolean;
+}
+
+/** The ping: "63 ms" coloured by thresholds, or what is known instead of a ping. */
+export const PingValue = memo(function PingValue({ delayMs, downForNow, testing, failed }: PingProps) {
   const { t } = useTranslation();
   const format = useFormat();
-  if (status?.downForNow) {
+  if (downForNow) {
     return (
       <span className="ping poor down-for-now" title={t('row.downForNowHint')}>
         {t('row.downForNow')}
       </span>
     );
   }
-  if (status?.delayMs !== null && status?.delayMs !== undefined) {
+  if (delayMs !== null && delayMs !== undefined) {
     return (
-      <span className={`ping ${pingClass(status.delayMs)}`} title={t('row.ping')}>
-        {format.ms(status.delayMs)}
+      <span className={`ping ${pingClass(delayMs)}`} title={t('row.ping')}>
+        {format.ms(delayMs)}
       </span>
     );
   }
-  if (status?.testing) return <span className="ping none">{t('row.testing')}</span>;
-  if (status?.error) return <span className="ping poor">{t('row.noAnswer')}</span>;
+  if (testing) return <span className="ping none">{t('row.testing')}</span>;
+  if (failed) return <span className="ping poor">{t('row.noAnswer')}</span>;
   return <span className="ping none">{t('row.notTested')}</span>;
+});
+
+/** The ping of a status (for dialogs that hold the whole status). */
+export function PingText({ status }: { status: ServerStatus | undefined }) {
+  return <PingValue delayMs={status?.delayMs} downForNow={status?.downForNow ?? false} testing={status?.testing ?? false} failed={Boolean(status?.error)} />;
 }
+
+const PingCell = memo(function PingCell(props: PingProps & { fromCache: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="row-ping">
+      <PingValue {...props} />
+      {props.fromCache && !props.downForNow && (
+        <span className="badge badge-cache" title={t('row.fromCacheHint')}>
+          {t('row.fromCache')}
+        </span>
+      )}
+    </div>
+  );
+});
+
+interface ExitProps {
+  countryCode: string | undefined;
+  countryName: string | undefined;
+  ip: string | undefined;
+  unconfirmed: boolean;
+  details: string;
+}
+
+/** Exit country (flag + name) and exit IP; ASN, provider and city in the tooltip. */
+const ExitCell = memo(function ExitCell({ countryCode, countryName, ip, unconfirmed, details }: ExitProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="row-exit" title={details || undefined}>
+      <div className="exit-line">
+        {countryCode && countryName ? (
+          <>
+            <Flag code={countryCode} name={countryName} />
+            <span className="country-name">{countryName}</span>
+          </>
+        ) : (
+          <span className="muted">{t('row.unknownCountry')}</span>
+        )}
+      </div>
+      {ip && (
+        <div className="exit-line">
+          <bdi className="exit-ip" dir="ltr">
+            {ip}
+          </bdi>
+          {unconfirmed && (
+            <span className="badge badge-unconfirmed" title={t('row.ipNotConfirmedHint')}>
+              {t('row.ipNotConfirmed')}
+            </span>
+          )}
+        </div>
+      )}
+    </div>
+  );
+});
+
+const VerdictCell = memo(function VerdictCell({ verdict, reason }: { verdict: Verdict | undefined; reason: string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <div className="row-verdict">
+      {verdict && (
+        <span className={`verdict verdict-${verdict}`} title={reason}>
+          {t(`verdict.${verdict}`)}
+        </span>
+      )}
+    </div>
+  );
+});
 
 interface ServerRowProps {
   serverId: ServerId;
@@ -43,15 +121,14 @@ interface ServerRowProps {
 
 /**
  * One server. The row itself connects on click or Enter (choosing a server by hand turns Auto off
- * for its subscription: the host does that); its buttons retest or open the details.
+ * for its subscription: the host does that); its buttons retest or open the details. The cells
+ * are memoized on plain values, so a burst of ping updates repaints only the ping cells.
  */
 export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, index, onNavigate }: ServerRowProps) {
   const { t, i18n } = useTranslation();
+  const store = useAppStoreApi();
   const row = useAppStore(useShallow((s) => selectServerRow(s, serverId, subscriptionId)));
   const coreName = useAppStore((s) => (s.core ? `${s.core.family} ${s.core.version}` : null));
-  const connect = useAppStore((s) => s.connect);
-  const testServer = useAppStore((s) => s.testServer);
-  const openDialog = useAppStore((s) => s.openDialog);
   const { server, status, unsupported } = row;
   if (!server) return null;
 
@@ -70,12 +147,13 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
           ? verdict.reason
           : null;
   const noteDetail = status?.error ? status.error.message : undefined;
+  const connect = () => void store.getState().connect(server.id);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
     if (event.key === 'Enter') {
       event.preventDefault();
-      void connect(server.id);
+      connect();
     } else if (['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].includes(event.key)) {
       event.preventDefault();
       onNavigate(index, event.key);
@@ -96,7 +174,7 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
       data-server-id={server.id}
       aria-current={row.isCurrent ? 'true' : undefined}
       aria-describedby="row-hint"
-      onClick={() => void connect(server.id)}
+      onClick={connect}
       onKeyDown={onKeyDown}
     >
       <span className={row.isCurrent ? `current-marker ${row.connectionState}` : 'current-marker'} aria-hidden="true" />
@@ -115,41 +193,21 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
           {note}
         </div>
       </div>
-      <div className="row-exit" title={ipInfoDetails(ipInfo) || undefined}>
-        {country ? (
-          <>
-            <Flag code={country.code} name={country.name} />
-            <span className="country-name">{country.name}</span>
-          </>
-        ) : ipInfo ? null : (
-          <span className="muted">{t('row.unknownCountry')}</span>
-        )}
-        {ipInfo && (
-          <bdi className="exit-ip" dir="ltr">
-            {ipInfo.ip}
-          </bdi>
-        )}
-        {ipInfo?.fromCache && (
-          <span className="badge badge-unconfirmed" title={t('row.ipNotConfirmedHint')}>
-            {t('row.ipNotConfirmed')}
-          </span>
-        )}
-      </div>
-      <div className="row-verdict">
-        {verdict && (
-          <span className={`verdict verdict-${verdict.verdict}`} title={verdict.reason}>
-            {t(`verdict.${verdict.verdict}`)}
-          </span>
-        )}
-      </div>
-      <div className="row-ping">
-        <PingText status={status} />
-        {status?.fromCache && !status.downForNow && (
-          <span className="badge badge-cache" title={t('row.fromCacheHint')}>
-            {t('row.fromCache')}
-          </span>
-        )}
-      </div>
+      <ExitCell
+        countryCode={country?.code}
+        countryName={country?.name}
+        ip={ipInfo?.ip}
+        unconfirmed={ipInfo?.fromCache ?? false}
+        details={ipInfoDetails(ipInfo)}
+      />
+      <VerdictCell verdict={verdict?.verdict} reason={verdict?.reason} />
+      <PingCell
+        delayMs={status?.delayMs}
+        downForNow={status?.downForNow ?? false}
+        testing={status?.testing ?? false}
+        failed={Boolean(status?.error)}
+        fromCache={status?.fromCache ?? false}
+      />
       <div className="row-actions">
         <button
           type="button"
@@ -159,7 +217,7 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
           disabled={status?.testing}
           onClick={(event) => {
             event.stopPropagation();
-            void testServer(server.id);
+            void store.getState().testServer(server.id);
           }}
           onKeyDown={(event) => event.stopPropagation()}
         >
@@ -172,7 +230,7 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
           title={t('details.title')}
           onClick={(event) => {
             event.stopPropagation();
-            openDialog({ kind: 'server-details', serverId: server.id });
+            store.getState().openDialog({ kind: 'server-details', serverId: server.id });
           }}
           onKeyDown={(event) => event.stopPropagation()}
         >

@@ -1,9 +1,12 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot } from '../testing/sample-world';
 import { Dialogs } from './Dialogs';
+
+// jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
+vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(cleanup);
 
@@ -105,7 +108,7 @@ describe('the confirmations', () => {
   it('removes a subscription only after Remove; Cancel has the focus', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'confirm-remove', subscriptionId: 'B' }));
-    const dialog = screen.getByRole('dialog', { name: 'Remove Backup B?' });
+    const dialog = screen.getByRole('dialog', { name: /^Remove \u2068Backup B\u2069\?$/ });
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     expect(client.callsTo('removeSubscription')).toEqual([{ id: 'B' }]);
@@ -114,7 +117,7 @@ describe('the confirmations', () => {
   it('replaces with the empty list only after Replace', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'confirm-empty', subscriptionId: 'B' }));
-    const dialog = screen.getByRole('dialog', { name: 'Replace Backup B with an empty list?' });
+    const dialog = screen.getByRole('dialog', { name: /^Replace \u2068Backup B\u2069 with an empty list\?$/ });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(client.callsTo('confirmEmptySubscription')).toEqual([]);
     act(() => store.getState().openDialog({ kind: 'confirm-empty', subscriptionId: 'B' }));

@@ -11,11 +11,11 @@ describe('formatters', () => {
 
   it('scales sizes and rates by 1000 with one decimal below 100', () => {
     const en = formattersFor('en');
-    expect(en.bytes(512)).toBe('512 byte');
+    expect(en.bytes(512)).toBe('0.5 kB');
     expect(en.bytes(33.5e9)).toBe('33.5 GB');
     expect(en.bytes(100e9)).toBe('100 GB');
     expect(en.rate(1_234_567)).toBe('1.2 MB/s');
-    expect(en.rate(0)).toBe('0 byte/s');
+    expect(en.rate(0)).toBe('0 kB/s');
   });
 
   it('says durations the short way', () => {

@@ -6,7 +6,7 @@ export interface Formatters {
   language: string;
   /** "63 ms" */
   ms(value: number): string;
-  /** "12.3 MB" */
+  /** "12.3 MB" (kB and up) */
   bytes(value: number): string;
   /** "1.2 MB/s" */
   rate(bytesPerSecond: number): string;
@@ -16,6 +16,8 @@ export interface Formatters {
   percent(fraction: number): string;
   /** "14:02:05" */
   time(epochMs: number): string;
+  /** "14:02" (axis ticks) */
+  clock(epochMs: number): string;
   /** "Mar 3, 2025" */
   date(epochMs: number): string;
   /** "Mar 3, 2025, 14:02" */
@@ -26,10 +28,11 @@ export interface Formatters {
   duration(ms: number): string;
 }
 
-const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+const SIZE_UNITS = ['kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
+/** Sizes in kB and up (decimal units, as network speeds are quoted). */
 function scaled(value: number): { amount: number; unit: (typeof SIZE_UNITS)[number] } {
-  let amount = Math.max(0, value);
+  let amount = Math.max(0, value) / 1000;
   let step = 0;
   while (amount >= 1000 && step < SIZE_UNITS.length - 1) {
     amount /= 1000;
@@ -53,6 +56,7 @@ export function formattersFor(language: string): Formatters {
     return sizeFormats.get(key)!;
   };
   const timeFormat = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const clockFormat = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' });
   const dateFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
   const dateTimeFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   const relativeFormat = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
@@ -67,16 +71,17 @@ export function formattersFor(language: string): Formatters {
     ms: (value) => msFormat.format(Math.round(value)),
     bytes: (value) => {
       const { amount, unit: u } = scaled(value);
-      return sizeFormat(u, amount < 100 && u !== 'byte' ? 1 : 0).format(amount);
+      return sizeFormat(u, amount < 100 ? 1 : 0).format(amount);
     },
     rate: (bytesPerSecond) => {
       const { amount, unit: u } = scaled(bytesPerSecond);
-      return sizeFormat(`${u}-per-second`, amount < 100 && u !== 'byte' ? 1 : 0).format(amount);
+      return sizeFormat(`${u}-per-second`, amount < 100 ? 1 : 0).format(amount);
     },
     number: (value, fractionDigits = 0) =>
       new Intl.NumberFormat(language, { maximumFractionDigits: fractionDigits }).format(value),
     percent: (fraction) => percentFormat.format(fraction),
     time: (epochMs) => timeFormat.format(epochMs),
+    clock: (epochMs) => clockFormat.format(epochMs),
     date: (epochMs) => dateFormat.format(epochMs),
     dateTime: (epochMs) => dateTimeFormat.format(epochMs),
     relative: (epochMs, nowMs) => {
@@ -105,4 +110,13 @@ export function formattersFor(language: string): Formatters {
   };
   cache.set(language, formatters);
   return formatters;
+}
+
+/**
+ * Wraps a name (a server, a subscription, a host's free text) in Unicode first-strong isolates,
+ * so a Latin server name inside a Persian sentence (or the reverse) keeps its own direction and
+ * does not scramble the punctuation around it. For text; in markup use <bdi>.
+ */
+export function isolate(text: string): string {
+  return `\u2068${text}\u2069`;
 }

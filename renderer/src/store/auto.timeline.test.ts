@@ -65,6 +65,10 @@ describe('the Auto timeline (the seed’s figure from live data)', () => {
     expect(firstCheck.outcome).toMatchObject({ type: 'switch', from: 'fi', to: 'nl', reason: 'current-silent' });
     const loss = list.find((e) => e.outcome?.type === 'network-lost')!;
     expect(loss.results.every((r) => !r.recorded)).toBe(true);
+    // the retries at 15 s, 30 s and 1 min fold into the check that found the network gone
+    expect(loss.retries).toBe(3);
+    expect(loss.outcome).toMatchObject({ attempt: 4, next_in_ms: 120_000 });
+    expect(list.filter((e) => e.outcome?.type === 'network-lost')).toHaveLength(1);
     expect(list[0]).toMatchObject({ outcome: { type: 'stay', id: 'fi' } });
   });
 

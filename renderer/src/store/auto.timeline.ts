@@ -121,6 +121,8 @@ export interface Episode {
   check: Of<'check'> | null;
   results: Of<'probe-result'>[];
   outcome: Of<'stay'> | Of<'switch'> | Of<'network-lost'> | Of<'rate-limited'> | Of<'pause'> | null;
+  /** Network-loss retries folded into this episode (the back-off's 15 s, 30 s, 1 min… attempts). */
+  retries: number;
 }
 
 /** The decisions as episodes, newest first: what the list under the figure reads out. */
@@ -128,7 +130,7 @@ export function episodes(entries: readonly TimelineEntry[]): Episode[] {
   const out: Episode[] = [];
   let current: Episode | null = null;
   const begin = (entry: TimelineEntry, check: Of<'check'> | null): Episode => {
-    const episode: Episode = { key: `${entry.at}:${out.length}`, at: entry.at, check, results: [], outcome: null };
+    const episode: Episode = { key: `${entry.at}:${out.length}`, at: entry.at, check, results: [], outcome: null, retries: 0 };
     out.push(episode);
     return episode;
   };
@@ -144,6 +146,18 @@ export function episodes(entries: readonly TimelineEntry[]): Episode[] {
       case 'pause':
         begin(entry, null).outcome = entry;
         break;
+      case 'network-lost': {
+        // A retry that found the network still gone says nothing new: it updates the open episode.
+        const last = out[out.length - 1];
+        if (current?.outcome && last === current && last.outcome?.type === 'network-lost') {
+          last.outcome = entry;
+          last.retries += 1;
+          break;
+        }
+        if (!current || current.outcome) current = begin(entry, null);
+        current.outcome = entry;
+        break;
+      }
       default:
         if (!current || current.outcome) current = begin(entry, null);
         current.outcome = entry;

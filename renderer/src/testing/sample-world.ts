@@ -40,8 +40,8 @@ export function subscription(id: string, name: string, servers: Server[], extra:
   };
 }
 
-export function ipInfo(ip: string, countryCode: string, extra: Partial<IpInfo> = {}, fromCache = false): ServerStatus['ipInfo'] {
-  return { ip, countryCode, source: 'ipapi.co', fromCache, at: 0, ...extra };
+export function ipInfo(ip: string, countryCode: string, extra: Partial<IpInfo> = {}, fromCache = false, at = Date.now() - 90_000): ServerStatus['ipInfo'] {
+  return { ip, countryCode, source: 'ipapi.co', fromCache, at, ...extra };
 }
 
 export function status(serverId: string, patch: Partial<ServerStatus> = {}): ServerStatus {

@@ -155,6 +155,7 @@ export const ar = {
     unknown: 'غير معروف',
   },
   details: {
+    axisMs: 'ملي ث',
     title: 'تفاصيل الخادم',
     protocol: 'البروتوكول',
     address: 'العنوان',

@@ -146,6 +146,7 @@ export const en = {
     unknown: 'unknown',
   },
   details: {
+    axisMs: 'ms',
     title: 'Server details',
     protocol: 'Protocol',
     address: 'Address',

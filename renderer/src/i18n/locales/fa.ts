@@ -143,6 +143,7 @@ export const fa = {
     unknown: 'نامعلوم',
   },
   details: {
+    axisMs: 'میلی‌ثانیه',
     title: 'جزئیات سرور',
     protocol: 'پروتکل',
     address: 'نشانی',

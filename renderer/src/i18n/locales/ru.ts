@@ -149,6 +149,7 @@ export const ru = {
     unknown: 'неясно',
   },
   details: {
+    axisMs: 'мс',
     title: 'О сервере',
     protocol: 'Протокол',
     address: 'Адрес',

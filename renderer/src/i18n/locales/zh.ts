@@ -139,6 +139,7 @@ export const zh = {
     unknown: '未知',
   },
   details: {
+    axisMs: '毫秒',
     title: '服务器详情',
     protocol: '协议',
     address: '地址',
