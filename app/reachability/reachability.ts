@@ -110,9 +110,13 @@ interface Episode {
 interface View {
   version: number;
   at: number;
+  servers: readonly Server[];
+  byId: Map<ServerId, Server>;
   statuses: Map<ServerId, ServerStatus>;
   here: Map<ServerId, HereResult[]>;
   network: NetworkAssessment;
+  /** Every server as a vantage candidate, in preference order; built when first needed. */
+  candidates: VantageCandidate[] | null;
 }
 
 const TAG = 'MONITORING';
@@ -128,7 +132,9 @@ export class ReachabilityRuntime {
   private readonly roundsInFlight = new Set<ServerId>();
   private readonly confirmsInFlight = new Set<ServerId>();
   private readonly episodes = new Map<ServerId, Episode>();
-  private readonly shown = new Map<ServerId, { reachability: Reachability; quiet: boolean }>();
+  /** The last derived value, only to notice changes (never read as a verdict). */
+  private readonly shown = new Map<ServerId, Reachability>();
+  private readonly logged = new Map<ServerId, { reachability: Reachability; quiet: boolean }>();
   private readonly listeners = new Set<(change: VerdictChange) => void>();
   private readonly totals = { vantageProbes: 0, inconclusiveProbes: 0, rounds: 0, confirmations: 0 };
   private readonly budgets: VerdictBudget[] = [];
@@ -176,9 +182,10 @@ export class ReachabilityRuntime {
 
   /** The verdict with its reason and vantage points, derived now (ServerStatus.reachability). */
   reachability(serverId: ServerId): Reachability | null {
-    const server = this.options.servers().find((s) => s.id === serverId);
+    const view = this.view();
+    const server = view.byId.get(serverId);
     if (!server) return null;
-    return this.derive(server, this.view(), this.options.clock.now());
+    return this.derive(server, view, this.options.clock.now());
   }
 
   rules(): ReachabilityRules {
@@ -223,7 +230,7 @@ export class ReachabilityRuntime {
     // looks at every other server).
     const streak = failureStreak(here, now, rules);
     const needsOutside = streak.counts && !view.network.lost;
-    const problem = needsOutside ? chooseVantages(this.targetOf(server, view), this.candidates(server, view, now), trustedCheckerId, rules).problem : null;
+    const problem = needsOutside ? chooseVantages(this.targetOf(server, view), this.candidates(view, now), trustedCheckerId, rules, this.unsupportedFor(server, view)).problem : null;
     return deriveVerdict(
       {
         target: { id: server.id, name: server.name },
@@ -257,7 +264,8 @@ export class ReachabilityRuntime {
         target: this.targetOf(server, view),
         streak,
         network: view.network,
-        candidates: mayAsk ? this.candidates(server, view, now) : [],
+        candidates: mayAsk ? this.candidates(view, now) : [],
+        unsupported: this.unsupportedFor(server, view),
         trustedCheckerId: this.options.settings().trustedCheckerId,
         lastRoundAt: this.lastRoundAt.get(server.id) ?? null,
         roundInFlight: this.roundsInFlight.has(server.id),
@@ -267,8 +275,7 @@ export class ReachabilityRuntime {
       now,
     );
     if (plan.kind === 'probe') {
-      const byId = new Map(servers.map((s) => [s.id, s]));
-      void this.round(server, plan.vantages, `${plan.why}${plan.problem ? `; ${plan.problem}` : ''}`, streak.failures, byId, rules);
+      void this.round(server, plan.vantages, `${plan.why}${plan.problem ? `; ${plan.problem}` : ''}`, streak.failures, view.byId, rules);
     } else if (plan.kind === 'wait') {
       wake = Math.min(wake, plan.until);
     } else if (plan.kind === 'confirm-first' && !this.confirmsInFlight.has(server.id)) {
@@ -356,25 +363,30 @@ export class ReachabilityRuntime {
 
   // ——— reporting ———
 
+  /**
+   * Listeners hear every change of verdict, reason or vantage points at once. The log gets a line
+   * when the verdict or its vantage points differ from the last line, once the votes of a round
+   * in flight are all in (not one line per arriving vote).
+   */
   private noteChange(server: Server, current: Reachability, streak: Streak, view: View, now: number): void {
-    const shown = this.shown.get(server.id);
-    const previous = shown?.reachability ?? null;
+    const previous = this.shown.get(server.id) ?? null;
     // ok, and unknown for lack of data or while the network is lost, are not worth a line per server.
     const isQuiet = current.verdict === 'ok' || (current.verdict === 'unknown' && current.vantagePoints.length === 0 && (view.network.lost || !streak.latest));
-    const episodeOver = !streak.latest || current.verdict === 'ok';
+    if (!this.roundsInFlight.has(server.id)) {
+      const logged = this.logged.get(server.id);
+      if (!logged || logged.reachability.verdict !== current.verdict || !sameVantages(logged.reachability, current)) {
+        if (!((logged?.quiet ?? true) && isQuiet)) {
+          const episode = this.episodes.get(server.id);
+          const cost = episode ? this.recordBudget(server, current.verdict, episode, now) : '';
+          this.log(`reachability: ${server.name} is ${describeVerdict(current.verdict)}: ${current.reason}${cost}`);
+        }
+        this.logged.set(server.id, { reachability: current, quiet: isQuiet });
+      }
+    }
+    if (!streak.latest || current.verdict === 'ok') this.episodes.delete(server.id);
     const changed = !previous || previous.verdict !== current.verdict || previous.reason !== current.reason || !sameVantages(previous, current);
-    if (!changed) {
-      if (episodeOver) this.episodes.delete(server.id);
-      return;
-    }
-    this.shown.set(server.id, { reachability: current, quiet: isQuiet });
-    const verdictChanged = previous?.verdict !== current.verdict || !sameVantages(previous, current);
-    if (verdictChanged && !((shown?.quiet ?? true) && isQuiet)) {
-      const episode = this.episodes.get(server.id);
-      const cost = episode ? this.recordBudget(server, current.verdict, episode, now) : '';
-      this.log(`reachability: ${server.name} is ${describeVerdict(current.verdict)}: ${current.reason}${cost}`);
-    }
-    if (episodeOver) this.episodes.delete(server.id);
+    if (!changed) return;
+    this.shown.set(server.id, current);
     for (const listener of [...this.listeners]) {
       try {
         listener({ serverId: server.id, previous, current });
@@ -422,15 +434,16 @@ export class ReachabilityRuntime {
     // Derived per call, but one pass over every server's results serves a whole burst of calls
     // (Auto ordering a queue asks for each server's verdict at the same moment).
     if (cached && cached.version === this.version && Math.abs(now - cached.at) < 1000) return cached;
+    const servers = this.options.servers();
     const statuses = new Map<ServerId, ServerStatus>();
     const here = new Map<ServerId, HereResult[]>();
-    for (const server of this.options.servers()) {
+    for (const server of servers) {
       const status = this.options.monitor.status(server.id);
       statuses.set(server.id, status);
       here.set(server.id, [...urlResults(status.recent), ...(this.confirmations.get(server.id) ?? [])]);
     }
     const network = assessNetwork(here, now, this.rules(), this.options.networkLost?.() ?? null);
-    const view = { version: this.version, at: now, statuses, here, network };
+    const view: View = { version: this.version, at: now, servers, byId: new Map(servers.map((s) => [s.id, s])), statuses, here, network, candidates: null };
     this.cachedView = view;
     return view;
   }
@@ -439,28 +452,30 @@ export class ReachabilityRuntime {
     return { id: server.id, name: server.name, network: exitNetworkOf(view.statuses.get(server.id)?.ipInfo, server.address) };
   }
 
-  private candidates(target: Server, view: View, now: number): VantageCandidate[] {
+  private candidates(view: View, now: number): VantageCandidate[] {
     const rules = this.rules();
-    return this.options.servers().flatMap((server, index) => {
-      if (server.id === target.id) return [];
-      const status = view.statuses.get(server.id);
-      return [
-        {
-          id: server.id,
-          name: server.name,
-          network: exitNetworkOf(status?.ipInfo, server.address),
-          workingDelayMs: workingDelay(status, now, rules),
-          unsupported: this.options.vantages.unsupported(server, target),
-          index,
-        },
-      ];
-    });
+    view.candidates ??= view.servers
+      .map((server, index) => {
+        const status = view.statuses.get(server.id);
+        return { id: server.id, name: server.name, network: exitNetworkOf(status?.ipInfo, server.address), workingDelayMs: workingDelay(status, now, rules), index };
+      })
+      // Pre-sorted the planner's way (ASN-known networks, then speed) so its sort has nothing to do.
+      .sort((a, b) => rankOf(a.network) - rankOf(b.network) || (a.workingDelayMs ?? Infinity) - (b.workingDelayMs ?? Infinity) || a.index - b.index);
+    return view.candidates;
+  }
+
+  /** Why the core cannot dial `target` through `candidate`. */
+  private unsupportedFor(target: Server, view: View): (candidate: VantageCandidate) => string | null {
+    return (candidate) => {
+      const vantage = view.byId.get(candidate.id);
+      return vantage ? this.options.vantages.unsupported(vantage, target) : 'not in the server list';
+    };
   }
 
   private prune(servers: readonly Server[], now: number): void {
     const present = new Set(servers.map((s) => s.id));
     const freshness = this.rules().freshnessMs;
-    for (const map of [this.confirmations, this.observations, this.lastRoundAt, this.episodes, this.shown] as Map<ServerId, unknown>[]) {
+    for (const map of [this.confirmations, this.observations, this.lastRoundAt, this.episodes, this.shown, this.logged] as Map<ServerId, unknown>[]) {
       for (const id of map.keys()) if (!present.has(id)) map.delete(id);
     }
     for (const [id, list] of this.observations) {
@@ -500,6 +515,10 @@ export class ReachabilityRuntime {
       this.dataChanged();
     });
   }
+}
+
+function rankOf(network: ExitNetwork): number {
+  return network.kind === 'asn' ? 0 : network.kind === 'prefix' ? 1 : 2;
 }
 
 function urlResults(recent: readonly Measurement[]): HereResult[] {

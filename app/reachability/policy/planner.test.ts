@@ -21,7 +21,6 @@ const cand = (id: string, asn: string | null, delay: number | null, extra: Parti
   name: id,
   network: exitNetworkOf(asn ? { ip: `203.0.${index}.1`, asn, source: 'ipapi.co' } : { ip: `198.51.${index}.1`, source: 'cloudflare-trace' }, `${id}.example`),
   workingDelayMs: delay,
-  unsupported: null,
   index: index++,
   ...extra,
 });
@@ -35,6 +34,7 @@ function plan(partial: Partial<RoundPlanInput>, now = NOW) {
       streak: TWO_FAILURES,
       network: online,
       candidates: [cand('A', 'AS1', 100), cand('B', 'AS2', 200), cand('C', 'AS3', 300)],
+      unsupported: () => null,
       trustedCheckerId: null,
       lastRoundAt: null,
       roundInFlight: false,
@@ -108,7 +108,7 @@ describe('chooseVantages: whom', () => {
     expect(chooseVantages(target, [cand('dead', 'AS2', null)], null, rules).problem).toBe('no other server works from here to check it through');
     expect(chooseVantages(target, [cand('sameNet', 'AS9', 20)], null, rules).problem).toBe('every other working server exits in the same network as X (AS9)');
     const why = 'not supported by v2ray 4.34.0: chaining a server over WebSocket needs v2ray ≥ 4.35 or Xray';
-    expect(chooseVantages(target, [cand('B', 'AS2', 20, { unsupported: why })], null, rules).problem).toBe(why);
+    expect(chooseVantages(target, [cand('B', 'AS2', 20)], null, rules, () => why).problem).toBe(why);
   });
 
   it('the trusted checker alone when it works (its single vote decides); the usual choice when it does not', () => {

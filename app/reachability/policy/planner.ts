@@ -26,8 +26,6 @@ export interface VantageCandidate {
   network: ExitNetwork;
   /** The latest fresh result from here answered in this many ms; null: not working now. */
   workingDelayMs: number | null;
-  /** Why the core cannot dial the target through this server, or null. */
-  unsupported: string | null;
   /** Position in the server list (ties keep list order). */
   index: number;
 }
@@ -38,6 +36,8 @@ export interface RoundPlanInput {
   network: NetworkAssessment;
   /** Every other server. */
   candidates: readonly VantageCandidate[];
+  /** Why the core cannot dial the target through this candidate, or null (asked only of the few about to be chosen). */
+  unsupported: (candidate: VantageCandidate) => string | null;
   trustedCheckerId: ServerId | null;
   /** When this target's last round started. */
   lastRoundAt: number | null;
@@ -68,7 +68,7 @@ export function planRound(input: RoundPlanInput, now: number): RoundPlan {
     return { kind: 'confirm-first', why: `the last failure from here is ${formatDuration(now - (streak.lastAt as number))} old: re-test from here before asking outside` };
   }
 
-  const choice = chooseVantages(target, input.candidates, input.trustedCheckerId, rules);
+  const choice = chooseVantages(target, input.candidates, input.trustedCheckerId, rules, input.unsupported);
   if (choice.chosen.length === 0) return none('no usable vantage point', choice.problem);
   let chosen = choice.chosen;
 
@@ -101,41 +101,47 @@ export function chooseVantages(
   candidates: readonly VantageCandidate[],
   trustedCheckerId: ServerId | null,
   rules: ReachabilityRules,
+  unsupported: (candidate: VantageCandidate) => string | null = () => null,
 ): VantageChoice {
-  const others = candidates.filter((c) => c.id !== target.id);
-  const working = others.filter((c) => c.workingDelayMs !== null);
-  const outside = working.filter((c) => !target.network || c.network.key !== target.network.key);
-  const usable = outside.filter((c) => c.unsupported === null);
-  if (usable.length === 0) {
+  const outside = candidates.filter(
+    (c) => c.id !== target.id && c.workingDelayMs !== null && (!target.network || c.network.key !== target.network.key),
+  );
+  let firstProblem: string | null = null;
+  const usable = (c: VantageCandidate): boolean => {
+    const why = unsupported(c);
+    firstProblem ??= why;
+    return why === null;
+  };
+  const trusted = trustedCheckerId ? outside.find((c) => c.id === trustedCheckerId) : undefined;
+  if (trusted && usable(trusted)) return { chosen: [trusted], why: `the trusted checker ${trusted.name} works: its vote decides`, problem: null };
+  // The fastest usable server of each exit network, ASN-known networks first, until enough.
+  const chosen: VantageCandidate[] = [];
+  const networks = new Set<string>();
+  for (const c of [...outside].sort(preference)) {
+    if (chosen.length >= rules.maxVantagesPerRound) break;
+    if (networks.has(c.network.key) || !usable(c)) continue;
+    networks.add(c.network.key);
+    chosen.push(c);
+  }
+  if (chosen.length === 0) {
+    const working = candidates.some((c) => c.id !== target.id && c.workingDelayMs !== null);
     const problem =
       outside.length > 0
-        ? (outside[0] as VantageCandidate).unsupported
-        : working.length > 0
+        ? firstProblem
+        : working
           ? `every other working server exits in the same network as ${target.name} (${target.network?.label ?? 'unknown'})`
           : 'no other server works from here to check it through';
     return { chosen: [], why: 'no usable vantage point', problem };
   }
-  const trusted = trustedCheckerId ? usable.find((c) => c.id === trustedCheckerId) : undefined;
-  if (trusted) return { chosen: [trusted], why: `the trusted checker ${trusted.name} works: its vote decides`, problem: null };
-  const networks = onePerNetwork(usable);
-  const chosen = networks.slice(0, rules.maxVantagesPerRound);
-  const problem = networks.length < 2 ? `only ${(networks[0] as VantageCandidate).name} works from here in another exit network` : null;
-  return { chosen, why: `${chosen.length} of ${usable.length} usable vantage point(s) in ${networks.length} exit network(s)`, problem };
+  const problem = chosen.length < 2 ? `only ${(chosen[0] as VantageCandidate).name} works from here in another exit network` : null;
+  return { chosen, why: `${chosen.length} vantage point(s) in as many exit networks`, problem };
 }
 
-/** The fastest working server of each exit network; ASN-known networks first, then by speed, then list order. */
-function onePerNetwork(candidates: readonly VantageCandidate[]): VantageCandidate[] {
-  const best = new Map<string, VantageCandidate>();
-  for (const c of candidates) {
-    const seen = best.get(c.network.key);
-    if (!seen || faster(c, seen) < 0) best.set(c.network.key, c);
-  }
-  const rank = { asn: 0, prefix: 1, unknown: 2 } as const;
-  return [...best.values()].sort((a, b) => rank[a.network.kind] - rank[b.network.kind] || faster(a, b));
-}
+const KIND_RANK = { asn: 0, prefix: 1, unknown: 2 } as const;
 
-function faster(a: VantageCandidate, b: VantageCandidate): number {
-  return (a.workingDelayMs as number) - (b.workingDelayMs as number) || a.index - b.index;
+/** ASN-known networks first, then fastest, then list order. */
+function preference(a: VantageCandidate, b: VantageCandidate): number {
+  return KIND_RANK[a.network.kind] - KIND_RANK[b.network.kind] || (a.workingDelayMs as number) - (b.workingDelayMs as number) || a.index - b.index;
 }
 
 function none(why: string, problem: string | null = null): RoundPlan {
