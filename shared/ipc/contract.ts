@@ -33,7 +33,8 @@ export const invokeSchemas = {
   removeSubscription: z.object({ id }).strict(),
   reorderSubscriptions: z.object({ ids: z.array(id).max(1000) }).strict(),
   confirmEmptySubscription: z.object({ id }).strict(),
-  connect: z.object({ serverId: id }).strict(),
+  /** With a server: the user's own choice (Auto turns off for its subscription). Without: connect to Auto's pick or the last server. */
+  connect: z.object({ serverId: id.optional() }).strict(),
   disconnect: z.object({}).strict(),
   setAuto: z.object({ subscriptionId: id.nullable() }).strict(),
   setExcluded: z.object({ subscriptionId: id, serverIds: z.array(id).max(100_000) }).strict(),

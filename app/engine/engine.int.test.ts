@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppSnapshot } from '../../shared/ipc/contract';
+import { type InProcessLab, startLab } from '../../e2e/lab';
+import { memoryLogger } from '../log/logger';
+import { requestThroughProxy } from '../tunnel/proxy-request';
+import { freePorts } from '../tunnel/ports';
+import { createEngine, type Engine } from './engine';
+
+// The whole engine against the lab: subscriptions fetched from the lab's server, real cores for
+// the tunnel and the prober, the monitor's results, and Auto failing over for real.
+
+let lab: InProcessLab;
+let engine: Engine;
+let dataDir = '';
+const log = memoryLogger('info');
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+const snapshot = (): Promise<AppSnapshot> => engine.getSnapshot({});
+
+/** The exit IP the lab's IP-info stand-in sees through the local HTTP proxy, or null. */
+async function exitIpThroughTunnel(timeoutMs = 3000): Promise<string | null> {
+  const proxy = (await snapshot()).connection.httpProxy;
+  if (!proxy) return null;
+  const result = await requestThroughProxy({ proxyUrl: proxy, url: lab.info.ipinfoUrls['api.country.is'], timeoutMs, maxBytes: 4096 });
+  return result.ok ? (JSON.parse(result.body.toString()) as { ip: string }).ip : null;
+}
+
+function labServerOf(address: string) {
+  const found = lab.info.servers.find((s) => s.relay.startsWith(`${address}:`));
+  if (!found) throw new Error(`no lab server at ${address}`);
+  return found;
+}
+
+function coresRunningFrom(dir: string): number {
+  try {
+    return Number(execFileSync('pgrep', ['-c', '-f', join(dir, 'runtime')], { encoding: 'utf8' }).trim());
+  } catch {
+    return 0;
+  }
+}
+
+beforeAll(async () => {
+  lab = await startLab({ servers: 12, subscriptions: 3, seed: 3, latency: [20, 80] });
+  dataDir = mkdtempSync(join(tmpdir(), 'engine-'));
+  const [httpPort, socksPort] = await freePorts(2);
+  engine = await createEngine({
+    dataDir,
+    logger: log.logger,
+    watchNetwork: false,
+    throughputUrl: (bytes) => `${lab.info.download}?bytes=${bytes}`,
+    settingsOverrides: {
+      httpPort,
+      socksPort,
+      monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, debounceWindowMs: 200 },
+    },
+  });
+  for (const subscription of lab.info.subscriptions) await engine.addSubscription({ url: subscription.url });
+}, 60_000);
+
+afterAll(async () => {
+  await engine?.stop();
+  await lab?.stop();
+});
+
+describe('the engine against the lab', () => {
+  it('loads the lab subscriptions in list order with every server', async () => {
+    const s = await snapshot();
+    expect(s.subscriptions.map((sub) => sub.servers.length)).toEqual([4, 4, 4]);
+    expect(s.subscriptions.every((sub) => sub.lastError === null)).toBe(true);
+    expect(s.core?.family).toBe('v2ray');
+    expect(s.unsupported).toEqual({});
+  });
+
+  it('connects through a server and the target sees that server’s exit IP', async () => {
+    const first = (await snapshot()).subscriptions[0]!.servers[0]!;
+    const state = await engine.connect({ serverId: first.id });
+    expect(state).toMatchObject({ state: 'connected', serverId: first.id });
+    expect(state.httpProxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await exitIpThroughTunnel()).toBe(labServerOf(first.address).exitIp);
+  });
+
+  it('tests every server: ping, exit IP and country as the lab set them', async () => {
+    await engine.testAll({});
+    const done = await until(
+      'every server with a ping and IP info',
+      async () => {
+        const s = await snapshot();
+        return Object.values(s.statuses).filter((st) => st.delayMs !== null && st.ipInfo !== null).length === 12 && s;
+      },
+      45_000,
+    );
+    for (const server of done.subscriptions.flatMap((sub) => sub.servers)) {
+      const status = done.statuses[server.id]!;
+      const expected = labServerOf(server.address);
+      expect(status.ipInfo).toMatchObject({ ip: expected.exitIp, countryCode: expected.country, fromCache: false });
+      expect(status.fromCache).toBe(false);
+      expect(status.delayMs).toBeGreaterThan(2 * expected.latencyMs * 0.8);
+    }
+  }, 60_000);
+
+  it('Auto leaves a blackholed server for another of its subscription and traffic flows again', async () => {
+    const subscriptionA = (await snapshot()).subscriptions[0]!;
+    await engine.setAuto({ subscriptionId: subscriptionA.id });
+    await engine.connect({});
+    // Auto's pick once the reconnect it asked for has settled.
+    await new Promise((r) => setTimeout(r, 1000));
+    const onServer = await until('Auto connected', async () => {
+      const s = await snapshot();
+      return s.connection.state === 'connected' && s.connection.serverId;
+    }, 15_000);
+    const current = subscriptionA.servers.find((s) => s.id === onServer)!;
+    await lab.setFault(labServerOf(current.address).id, { fault: 'blackhole' });
+
+    // Keep sending, as a user would: the stall is what Auto notices.
+    const started = Date.now();
+    let exitIp: string | null = null;
+    while (Date.now() - started < 30_000) {
+      exitIp = await exitIpThroughTunnel(1500);
+      if (exitIp && exitIp !== labServerOf(current.address).exitIp) break;
+    }
+    const recoveredMs = Date.now() - started;
+    const after = await snapshot();
+    if (process.env.DEBUG_ENGINE) console.log(log.lines.filter((l) => / (AUTO|TUNNEL|ENGINE) /.test(l)).join('\n'), recoveredMs);
+    expect(after.connection.serverId).not.toBe(current.id);
+    expect(subscriptionA.servers.map((s) => s.id)).toContain(after.connection.serverId);
+    expect(exitIp).toBe(labServerOf(subscriptionA.servers.find((s) => s.id === after.connection.serverId)!.address).exitIp);
+    expect(after.auto.timeline.some((e) => e.type === 'switch' && e.from === current.id && e.reason === 'current-silent')).toBe(true);
+    expect(log.lines.some((l) => / AUTO /.test(l) && /switch/.test(l))).toBe(true);
+    // Stall threshold 5 s, then a check of at most the probe timeout; well under the 30 s loop.
+    expect(recoveredMs).toBeLessThan(15_000);
+    await lab.setFault(labServerOf(current.address).id, { fault: 'none' });
+  }, 60_000);
+
+  it('keeps credentials out of its log', () => {
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+    expect(log.lines.filter((l) => uuid.test(l))).toEqual([]);
+  });
+
+  it('stops every core it started', async () => {
+    expect(coresRunningFrom(dataDir)).toBeGreaterThan(0);
+    await engine.stop();
+    await until('no core left', async () => coresRunningFrom(dataDir) === 0, 5000);
+  });
+});

@@ -1,0 +1,348 @@
+/**
+ * The composition root: builds every service of the engine with its collaborators and binds them
+ * to the IPC contract. Hosts (Electron, the headless host, the CLI) only create an engine and
+ * forward the contract to it; nothing above this file knows how the services are wired.
+ *
+ * The flow runs one way: the tunnel and the monitor publish (traffic, results, dial failures),
+ * Auto listens and commands, and every change reaches the hosts as a contract event.
+ */
+import { join } from 'node:path';
+import type { TrafficSample } from '../../shared/domain/connection';
+import type { Server, ServerId, SubscriptionId } from '../../shared/domain/server';
+import type { ServerStatus } from '../../shared/domain/status';
+import type { Subscription } from '../../shared/domain/subscription';
+import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, InvokeResponses, VpnClient } from '../../shared/ipc/contract';
+import type { Settings, SettingsPatch } from '../../shared/settings';
+import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
+import { NOTHING_PERSISTED, type PersistedAutoState } from '../auto/policy/state';
+import { persistedAutoStateSchema } from '../auto/persisted';
+import type { SubscriptionServers } from '../auto/policy/world';
+import { type Clock, systemClock } from '../clock';
+import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../core';
+import { type Logger, fileSink } from '../log/logger';
+import { Monitor } from '../monitor/monitor';
+import { CACHE_FILE_NAME, emptyMonitorCache, monitorCacheSchema } from '../monitor/cache';
+import { HttpDirectCheck } from '../monitor/direct-check';
+import { icmpPing } from '../monitor/icmp';
+import type { ServerProber } from '../monitor/ports';
+import { NetworkWatcher } from '../network/watcher';
+import { SettingsStore } from '../settings/store';
+import { JsonFile } from '../storage/json-file';
+import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
+import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
+import { TunnelController } from '../tunnel/controller';
+import { CoreProber } from '../tunnel/prober';
+import { Emitter } from '../tunnel/emitter';
+import { NoCoreProber } from './no-core-prober';
+import { ServerIndex } from './server-index';
+import { TunnelDriver } from './tunnel-driver';
+
+export interface EngineOptions {
+  /** The app's data folder (settings, subscriptions, cache, Auto's state, logs, runtime configs). */
+  dataDir: string;
+  /** The folder holding `core/<platform>-<arch>/` (bundled cores). */
+  resourcesDir?: string;
+  logger: Logger;
+  clock?: Clock;
+  /** Settings applied over the stored ones at start (the demo points test URLs at the lab). */
+  settingsOverrides?: SettingsPatch;
+  /** Where the throughput test downloads `bytes` from (the lab's /download in the demo). */
+  throughputUrl?: (bytes: number) => string;
+  /** Watch the OS's network for changes (default true). */
+  watchNetwork?: boolean;
+  /** The demo world's control, behind the contract's `labControl` (absent outside the demo). */
+  labControl?: (request: InvokeRequest<'labControl'>) => Promise<void>;
+}
+
+export type Engine = VpnClient & {
+  stop(): Promise<void>;
+  /** Auto's decisions as they are made (the CLI prints them). */
+  onDecision: AutoRuntime['onDecision'];
+  /** The tunnel's own events (the CLI prints restarts and dial failures). */
+  tunnel(): TunnelController | null;
+  /** Problems met at start (an unreadable file set aside, no core found), in words. */
+  startupProblems(): string[];
+};
+
+const TAG = 'ENGINE';
+
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const { dataDir, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const problems: string[] = [];
+  logger.addSink(fileSink(join(dataDir, 'app.log')));
+
+  // Settings first: everything else is configured from them.
+  const settingsStore = new SettingsStore(dataDir);
+  await settingsStore.load();
+  if (settingsStore.problem) problems.push(settingsStore.problem);
+  if (options.settingsOverrides) await settingsStore.update(options.settingsOverrides);
+  let settings = settingsStore.get();
+  logger.setLevel(settings.logLevel);
+
+  // The core: found and understood once at start (a changed core path takes a restart).
+  const core = await findCore(settings, options.resourcesDir, logger);
+  if ('problem' in core) problems.push(core.problem);
+  const profile: CoreProfile | null = 'profile' in core ? core.profile : null;
+  const noCoreReason = 'problem' in core ? core.problem : '';
+  const runtimeDir = join(dataDir, 'runtime');
+
+  // Subscriptions and the server index.
+  const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher: new HttpSubscriptionFetcher(), clock, logger });
+  await subscriptions.load();
+  if (subscriptions.problem) problems.push(subscriptions.problem);
+  const index = new ServerIndex();
+  index.rebuild(subscriptions.list());
+  // Auto reads the list on every step: keep its shape ready instead of rebuilding it each time.
+  let autoSubscriptions = autoViewOf(subscriptions.list());
+  let unsupported = computeUnsupported(index, profile);
+
+  // Tunnel and prober (a null-object prober without a core, so the monitor can say why).
+  const tunnel = profile
+    ? new TunnelController({ core: profile, runtimeDir, logger, clock, httpPort: settings.httpPort, socksPort: settings.socksPort, listen: listenAddress(settings) })
+    : null;
+  const prober: ServerProber & { close?(): Promise<void>; setServers?(s: readonly Server[]): void } = profile
+    ? new CoreProber({ core: profile, runtimeDir, logger, clock })
+    : new NoCoreProber(noCoreReason);
+  prober.setServers?.(index.all());
+  const driver = new TunnelDriver(() => tunnel, index, () => noCoreReason);
+
+  // The monitor.
+  const monitor = new Monitor({
+    prober,
+    clock,
+    logger,
+    settings: settings.monitor,
+    cacheFile: new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, fallback: emptyMonitorCache }),
+    servers: () => index.all(),
+    selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
+    directCheck: new HttpDirectCheck(),
+    icmp: icmpPing,
+    throughputUrl: options.throughputUrl,
+  });
+
+  // Auto, with its state persisted beside the rest.
+  const autoFile = new JsonFile<PersistedAutoState>({ path: join(dataDir, 'auto.json'), schema: persistedAutoStateSchema, fallback: () => NOTHING_PERSISTED });
+  const autoLoaded = await autoFile.load();
+  if (autoLoaded.problem) problems.push(autoLoaded.problem);
+  const auto = new AutoRuntime({
+    clock,
+    logger,
+    config: autoConfigFrom(settings),
+    probe: monitor,
+    measurements: monitor,
+    tunnel: driver,
+    subscriptions: { list: () => autoSubscriptions },
+    store: { save: (state) => autoFile.save(state).catch((error: unknown) => logger.error(TAG, String(error))) },
+    persisted: autoLoaded.value,
+  });
+
+  // Events: lower layers publish, the engine forwards to Auto, the monitor and the hosts.
+  const events = new Emitter<EventPayloads>((error, event) => logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
+  const emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => events.emit(event, payload);
+  const unsubscribers: (() => void)[] = [];
+
+  if (tunnel) {
+    unsubscribers.push(
+      tunnel.on('traffic', (sample: TrafficSample) => {
+        auto.traffic(sample);
+        if (sample.upBytes + sample.downBytes > 0) monitor.trafficSeen(sample.at);
+        emit('traffic', sample);
+      }),
+      tunnel.on('dialFailure', (failure) => {
+        auto.dialFailure(failure.serverId);
+        void monitor.testNow([failure.serverId], 'member-failed');
+      }),
+      tunnel.on('state', (state) => {
+        if (state.state === 'connected' && state.serverId) {
+          auto.tunnelConnected(state.serverId);
+          monitor.connectionActivity();
+        } else if (state.state === 'disconnected' || (state.state === 'failed' && !driver.isWanted())) {
+          auto.tunnelDisconnected();
+        }
+        emit('connection', state);
+      }),
+    );
+  }
+  unsubscribers.push(
+    monitor.subscribe((statuses) => emit('statuses', [...statuses])),
+    monitor.onProgress((progress) => emit('testProgress', progress)),
+    auto.onChange((snapshot) => emit('auto', snapshot)),
+    subscriptions.onChange((list) => {
+      index.rebuild(list);
+      autoSubscriptions = autoViewOf(list);
+      unsupported = computeUnsupported(index, profile);
+      prober.setServers?.(index.all());
+      monitor.serversChanged();
+      auto.subscriptionsUpdated();
+      emit('subscriptions', [...list]);
+      emit('unsupported', unsupported);
+    }),
+    settingsStore.onChange((next) => {
+      settings = next;
+      logger.setLevel(next.logLevel);
+      monitor.setSettings(next.monitor);
+      tunnel?.setPorts({ httpPort: next.httpPort, socksPort: next.socksPort, listen: listenAddress(next) });
+      emit('settings', next);
+    }),
+  );
+
+  const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
+  if (network) {
+    unsubscribers.push(
+      network.onChange((change) => {
+        logger.info(TAG, `network changed: ${change.state === 'none' ? 'no network' : `${change.addresses.length} address(es)`}`);
+        auto.networkChanged(change.state);
+        if (change.state === 'up') monitor.networkChanged();
+      }),
+    );
+    network.start();
+  }
+
+  for (const problem of problems) logger.warn(TAG, problem);
+  await monitor.start();
+  auto.start();
+
+  const statusesRecord = (): Record<ServerId, ServerStatus> => Object.fromEntries(monitor.snapshot().map((s) => [s.serverId, s]));
+  const connectionState = () =>
+    tunnel?.state() ?? { state: 'disconnected' as const, serverId: null, httpProxy: null, socksProxy: null, since: null, error: noCoreReason, core: null };
+
+  const snapshot = (): AppSnapshot => ({
+    subscriptions: [...subscriptions.list()],
+    statuses: statusesRecord(),
+    unsupported,
+    connection: connectionState(),
+    auto: auto.snapshot(),
+    settings,
+    core: profile ? { family: profile.family, version: profile.version, path: profile.path } : null,
+    testProgress: monitor.progress(),
+    demo: options.labControl !== undefined,
+  });
+
+  const firstServerOf = (subscriptionId: SubscriptionId | null): ServerId | null =>
+    (subscriptionId ? subscriptions.get(subscriptionId)?.servers[0]?.id : subscriptions.list()[0]?.servers[0]?.id) ?? null;
+
+  const requireSubscription = (id: SubscriptionId) => {
+    const found = subscriptions.get(id);
+    if (!found) throw new Error(`no subscription with id "${id}"`);
+    return found;
+  };
+
+  const handlers: { [C in keyof InvokeResponses]: (request: InvokeRequest<C>) => Promise<InvokeResponses[C]> } = {
+    getSnapshot: async () => snapshot(),
+    addSubscription: async (r) => subscriptions.add(r.url !== undefined ? { url: r.url } : { text: r.text ?? '' }, r.name),
+    updateSubscription: async (r) => subscriptions.update(requireSubscription(r.id).id),
+    removeSubscription: async (r) => {
+      requireSubscription(r.id);
+      await subscriptions.remove(r.id);
+      return null;
+    },
+    reorderSubscriptions: async (r) => {
+      await subscriptions.reorder(r.ids);
+      return null;
+    },
+    confirmEmptySubscription: async (r) => subscriptions.confirmEmpty(requireSubscription(r.id).id),
+    connect: async (r) => {
+      const serverId = r.serverId ?? driver.current() ?? firstServerOf(auto.snapshot().subscriptionId);
+      if (!serverId) throw new Error('choose a server to connect to, or turn Auto on for a subscription');
+      index.require(serverId);
+      const reason = unsupported[serverId];
+      if (reason) throw new Error(reason);
+      if (r.serverId !== undefined) auto.manualConnect(serverId);
+      await driver.connect(serverId);
+      void monitor.testNow([serverId], 'selection');
+      return connectionState();
+    },
+    disconnect: async () => {
+      await driver.disconnect();
+      return connectionState();
+    },
+    setAuto: async (r) => {
+      if (r.subscriptionId !== null) requireSubscription(r.subscriptionId);
+      const outcome = auto.setAuto(r.subscriptionId);
+      if (!outcome.ok) throw new Error(outcome.error);
+      return auto.snapshot();
+    },
+    setExcluded: async (r) => {
+      requireSubscription(r.subscriptionId);
+      const outcome = auto.setExcluded(r.subscriptionId, r.serverIds);
+      if (!outcome.ok) throw new Error(outcome.error);
+      return auto.snapshot();
+    },
+    testAll: async () => {
+      monitor.testAll();
+      return null;
+    },
+    testServer: async (r) => {
+      index.require(r.serverId);
+      return monitor.testStaged(r.serverId);
+    },
+    measureThroughput: async (r) => {
+      index.require(r.serverId);
+      return monitor.measureThroughput(r.serverId);
+    },
+    getHistory: async (r) => {
+      index.require(r.serverId);
+      return monitor.history(r.serverId);
+    },
+    exportObservation: async () => monitor.exportObservation(),
+    setSettings: async (patch) => settingsStore.update(patch),
+    labControl: async (r) => {
+      if (!options.labControl) throw new Error('the Lab panel exists only in the demo');
+      await options.labControl(r);
+      return null;
+    },
+  };
+
+  let stopped = false;
+  const engine = {
+    ...handlers,
+    on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => events.on(event, listener),
+    onDecision: (listener: Parameters<AutoRuntime['onDecision']>[0]) => auto.onDecision(listener),
+    tunnel: () => tunnel,
+    startupProblems: () => [...problems],
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      network?.stop();
+      auto.stop();
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      await Promise.allSettled([driver.disconnect(), monitor.stop()]);
+      await prober.close?.();
+      logger.info(TAG, 'stopped');
+    },
+  } as Engine;
+  logger.info(TAG, `started: ${profile ? coreLabel(profile) : 'no core'}, ${subscriptions.list().length} subscription(s), ${index.all().length} server(s)`);
+  return engine;
+}
+
+async function findCore(settings: Settings, resourcesDir: string | undefined, logger: Logger): Promise<{ profile: CoreProfile } | { problem: string }> {
+  const found = await locateCore({ settingPath: settings.corePath, resourcesDir });
+  if ('error' in found) return { problem: found.error };
+  try {
+    const profile = await detectCore(found.path);
+    logger.info(TAG, `core: ${coreLabel(profile)} at ${found.path} (${found.source})`);
+    return { profile };
+  } catch (error) {
+    return { problem: `the core at ${found.path} could not be used: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function computeUnsupported(index: ServerIndex, profile: CoreProfile | null): Record<ServerId, string> {
+  const out: Record<ServerId, string> = {};
+  if (!profile) return out;
+  for (const server of index.all()) {
+    const via = server.via ? index.get(server.via) : undefined;
+    const reason = unsupportedReason(server, profile, via);
+    if (reason) out[server.id] = reason;
+  }
+  return out;
+}
+
+function autoViewOf(list: readonly Subscription[]): SubscriptionServers[] {
+  return list.map((s) => ({ id: s.id, serverIds: s.servers.map((server) => server.id) }));
+}
+
+function listenAddress(settings: Settings): string {
+  return settings.allowLan ? '0.0.0.0' : '127.0.0.1';
+}

@@ -1,0 +1,1 @@
+export { createEngine, type Engine, type EngineOptions } from './engine';
