@@ -17,22 +17,26 @@
  * - Every verdict change and every probe is logged as a `MONITORING` line starting with
  *   `reachability:`, naming the vantage points; `budget()` reports the probes each verdict cost.
  *
- * Usage (the composition root):
+ * Usage (the composition root, app/engine/engine.ts):
  *
- *   const vantages = new ChainedProber({ core, runtimeDir, logger, url: () => settings.monitor.urls[0] });
+ *   import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
+ *   const vantages = profile
+ *     ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings.monitor.urls[0] as string })
+ *     : noVantageProber(noCoreReason);
  *   const reachability = new ReachabilityRuntime({
- *     clock: systemClock, logger,
- *     servers: () => store.servers(),                 // the same list the monitor gets
- *     monitor,                                         // MonitorResultsPort: subscribe + status
- *     here: monitor,                                   // HereProbePort: Monitor.probe
+ *     clock, logger,
+ *     servers: () => index.all(),                     // the list the monitor gets
+ *     monitor,                                         // MonitorResultsPort: subscribe, status, isActive
+ *     here: monitor,                                   // HereProbePort: Monitor.probe (not recorded)
  *     vantages,
- *     settings: () => ({ ...settings.monitor, trustedCheckerId: settings.trustedCheckerId }),
- *     networkLost: () => (autoSnapshot().networkLost ? 'Auto found the network lost' : null), // optional
+ *     settings: () => ({ intervalMs: settings.monitor.intervalMs, urlTestTimeoutMs: settings.monitor.urlTestTimeoutMs, trustedCheckerId: settings.trustedCheckerId }),
+ *     networkLost: () => ((auto.snapshot().networkLostUntil ?? 0) > clock.now() ? 'Auto found the network lost' : null),
  *   });
- *   reachability.start();
- *   reachability.onChange(({ serverId }) => pushStatus(serverId));   // ServerStatus.reachability = reachability.reachability(id)
- *   new AutoRuntime({ …, reachability });                             // blocked-here servers sink in the queue
- *   // on quit: reachability.stop(); await vantages.stop();
+ *   const auto = new AutoRuntime({ …, reachability });          // blocked-here servers sink in its queue
+ *   reachability.start();                                        // after monitor.start()
+ *   // ServerStatus.reachability: { ...monitor.status(id), reachability: reachability.reachability(id) }
+ *   reachability.onChange(({ serverId }) => emit('statuses', [withReachability(serverId)]));
+ *   // settings or server list changed: reachability.refresh();  quit: reachability.stop(); await vantages.stop?.();
  */
 import type { Measurement } from '../../shared/domain/measurement';
 import type { Server, ServerId } from '../../shared/domain/server';
