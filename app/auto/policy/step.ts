@@ -7,6 +7,11 @@
  * `world` is the read-only view of subscriptions and measurements owned by other services.
  *
  * Choices the spec leaves open, as a user would expect them:
+ * - A check waits for each probe as long as the monitor lets one URL test take
+ *   (`url_test_timeout`, 5 s): a check probes "the same way as an HTTP (URL) ping", and its
+ *   results join the monitor's history as URL measurements, so they must mean the same thing.
+ *   The probes of a check run in parallel; the check ends when the last one answers or times out.
+ * - "Traffic since the last scheduled check" is any stats interval with bytes either way.
  * - Turning Auto on picks the best score at once (no probe first); when the VPN is disconnected
  *   it only selects the server the next connect uses. Turning it on for another subscription
  *   turns it off for the previous one.
