@@ -8,6 +8,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   lab: async () => (await import('./lab.bench')).labBenchmark,
   sweep: async () => (await import('./sweep.bench')).sweepBenchmark,
   parse: async () => (await import('./parse.bench')).parseBenchmark,
+  fuzz: async () => (await import('./fuzz.bench')).fuzzBenchmark,
   switch: async () => (await import('./switch.bench')).switchBenchmark,
 };
 
