@@ -175,14 +175,17 @@ describe('reachability runtime (monitor + fake vantage prober, fake clock)', () 
     expect(w.runtime.verdict('A')).toBe('ok');
   });
 
-  it('freshness: when testing stops (idle) the verdict does not stick, it becomes unknown', async () => {
+  it('freshness: when testing stops (idle) nothing more is probed and the verdict does not stick, it becomes unknown', async () => {
     const w = await started();
     w.set('A', 'blocked-here');
     await w.clock.advance(2 * INTERVAL);
     expect(w.runtime.verdict('A')).toBe('blocked-here');
     await w.monitor.stop();
+    const spent = { vantage: w.vantages.calls.length, here: w.prober.probesOf('A').length };
     await w.clock.advance(2 * INTERVAL + S);
     expect(w.runtime.reachability('A')).toMatchObject({ verdict: 'unknown', reason: 'no result from here in the last 2 min: nothing to judge' });
+    // An idle device is not touched: no confirmation from here, no vantage probe.
+    expect({ vantage: w.vantages.calls.length, here: w.prober.probesOf('A').length }).toEqual(spent);
   });
 
   it('a target the core cannot chain: unknown, with the core\'s reason', async () => {
