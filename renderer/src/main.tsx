@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { pickClient } from './client/pick';
+import { MissingTokenError, pickClient } from './client/pick';
 import { App } from './components/App';
 import { createI18n } from './i18n';
 import { createAppStore } from './store';
@@ -11,8 +11,9 @@ import './styles.css';
 
 const container = document.getElementById('root')!;
 
-function showFatal(message: string) {
+function showFatal(error: unknown) {
   const i18n = createI18n(matchLanguage(navigator.language));
+  const message = error instanceof MissingTokenError ? i18n.t('fatal.noToken') : error instanceof Error ? error.message : String(error);
   container.innerHTML = '';
   const box = document.createElement('div');
   box.className = 'fatal';
@@ -43,5 +44,5 @@ try {
     </StrictMode>,
   );
 } catch (error) {
-  showFatal(error instanceof Error ? error.message : String(error));
+  showFatal(error);
 }

@@ -18,7 +18,7 @@ export function AppActions() {
       <div className="test-all">
         <button type="button" className="button" disabled={!ready || progress.running} onClick={() => void testAll()}>
           <RetestIcon />
-          <span>{t('toolbar.testAll')}</span>
+          <span className="collapsible-label">{t('toolbar.testAll')}</span>
         </button>
         {progress.running && (
           <span className="test-progress">
@@ -43,7 +43,7 @@ export function AppActions() {
       </div>
       <button type="button" className="button" disabled={!ready} onClick={() => openDialog({ kind: 'add-subscription' })}>
         <PlusIcon />
-        <span>{t('toolbar.addSubscription')}</span>
+        <span className="collapsible-label">{t('toolbar.addSubscription')}</span>
       </button>
       <button type="button" className="icon-button large" aria-label={t('toolbar.settings')} title={t('toolbar.settings')} onClick={() => openDialog({ kind: 'settings' })}>
         <GearIcon />

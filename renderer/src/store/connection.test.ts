@@ -51,16 +51,25 @@ describe('connection slice', () => {
     expect(store.getState().notices).toEqual([expect.objectContaining({ tone: 'error', what: 'connect', text: 'the core exited: bad config' })]);
   });
 
-  it('Connect picks the last server, else the fastest usable one of the Auto subscription', async () => {
-    const snapshot = sampleSnapshot(NOW);
-    const { store } = await storeWith({ ...snapshot, connection: { ...disconnectedState, serverId: 'jp' } });
-    expect(selectPreferredServer(store.getState())).toBe('jp');
-    store.getState().setConnection(disconnectedState);
-    expect(selectPreferredServer(store.getState())).toBe('fi'); // 63 ms, Auto on for A
+  it('Connect leaves the choice to the host when Auto is on or a last server exists', async () => {
+    const { store, client } = await storeWith({ ...sampleSnapshot(NOW), connection: disconnectedState });
+    await store.getState().connectPreferred(); // Auto is on for A
+    expect(client.callsTo('connect')).toEqual([{}]);
     store.setState({ auto: { ...store.getState().auto, subscriptionId: null } });
-    expect(selectPreferredServer(store.getState())).toBe('fi');
+    store.getState().setConnection({ ...disconnectedState, serverId: 'jp' });
+    await store.getState().connectPreferred(); // the last server
+    expect(client.callsTo('connect').at(-1)).toEqual({});
+    expect(store.getState().auto.subscriptionId).toBeNull();
+  });
+
+  it('with Auto off and no last server, Connect picks the fastest usable server itself', async () => {
+    const { store, client } = await storeWith({ ...sampleSnapshot(NOW), connection: disconnectedState });
+    store.setState({ auto: { ...store.getState().auto, subscriptionId: null } });
+    expect(selectPreferredServer(store.getState())).toBe('fi'); // 63 ms
     store.setState({ auto: { ...store.getState().auto, excluded: { A: ['fi'] } } });
     expect(selectPreferredServer(store.getState())).toBe('b1'); // 95 ms, next fastest anywhere
+    await store.getState().connectPreferred();
+    expect(client.callsTo('connect')).toEqual([{ serverId: 'b1' }]);
   });
 
   it('says so when there is nothing to connect to', async () => {

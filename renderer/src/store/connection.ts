@@ -17,8 +17,12 @@ export interface ConnectionSliceState {
 export interface ConnectionActions {
   setConnection(connection: ConnectionState): void;
   pushTraffic(sample: TrafficSample): void;
+  /** The user's own choice of server (the host turns Auto off for its subscription). */
   connect(serverId: ServerId): Promise<ActionResult<ConnectionState>>;
-  /** The Connect button: the last server, else the best-answering one (see selectPreferredServer). */
+  /**
+   * The Connect button: the host's choice (Auto's pick, or the last server) when it has one to
+   * make; else the fastest answering server we know of.
+   */
   connectPreferred(): Promise<ActionResult<ConnectionState>>;
   disconnect(): Promise<ActionResult<ConnectionState>>;
 }
@@ -42,8 +46,8 @@ export const connectionInitialState: ConnectionSliceState = {
 
 export function createConnectionSlice(deps: SliceDeps): ConnectionSlice {
   const { set, get, client } = deps;
-  const connect = async (serverId: ServerId) => {
-    const result = await request(deps, 'connect', () => client.connect({ serverId }));
+  const connect = async (serverId?: ServerId) => {
+    const result = await request(deps, 'connect', () => client.connect(serverId === undefined ? {} : { serverId }));
     if (result.ok) get().setConnection(result.value);
     return result;
   };
@@ -57,9 +61,13 @@ export function createConnectionSlice(deps: SliceDeps): ConnectionSlice {
       const traffic = [...get().traffic, sample];
       set({ traffic: traffic.length > TRAFFIC_SAMPLES_KEPT ? traffic.slice(-TRAFFIC_SAMPLES_KEPT) : traffic });
     },
-    connect,
+    connect: (serverId) => connect(serverId),
     connectPreferred: async () => {
-      const serverId = selectPreferredServer(get());
+      const state = get();
+      const known = state.connection.serverId !== null && selectServerIndex(state).has(state.connection.serverId);
+      const autoOn = state.subscriptions.some((s) => s.id === state.auto.subscriptionId && s.servers.length > 0);
+      if (autoOn || known) return connect();
+      const serverId = selectPreferredServer(state);
       if (!serverId) {
         get().pushNotice({ tone: 'error', what: 'connect', key: 'notice.noServer' });
         return { ok: false, error: 'no-server' };

@@ -90,13 +90,21 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       emit('subscriptions', snapshot.subscriptions);
       return emptied;
     },
-    connect: (request: { serverId: string }) => {
-      // As the host does: a manual choice turns Auto off for that subscription.
-      if (snapshot.auto.subscriptionId === subscriptionOf(request.serverId)?.id) setAuto({ ...snapshot.auto, subscriptionId: null });
+    connect: (request: { serverId?: string }) => {
+      // As the host does: a manual choice turns Auto off for that subscription; no choice means
+      // Auto's pick (here: the Auto subscription's first server) or the last server.
+      let serverId = request.serverId;
+      if (serverId !== undefined) {
+        if (snapshot.auto.subscriptionId === subscriptionOf(serverId)?.id) setAuto({ ...snapshot.auto, subscriptionId: null });
+      } else {
+        const autoFirst = snapshot.subscriptions.find((s) => s.id === snapshot.auto.subscriptionId)?.servers[0]?.id;
+        serverId = autoFirst ?? snapshot.connection.serverId ?? undefined;
+        if (!serverId) throw new Error('no server to connect to');
+      }
       const connection = {
         ...snapshot.connection,
         state: 'connected' as const,
-        serverId: request.serverId,
+        serverId,
         since: now(),
         httpProxy: 'http://127.0.0.1:10809',
         socksProxy: 'socks5://127.0.0.1:10808',

@@ -77,6 +77,14 @@ try {
     }
     await page.close();
   }
+  for (const [lang, width, height] of [['en', 1180, 780], ['fa', 1180, 780], ['en', 800, 560], ['fa', 800, 560]]) {
+    const page = await browser.newPage({ viewport: { width, height } });
+    page.on('pageerror', (error) => errors.push(`${lang} ${width}: ${error.message}`));
+    await page.goto(`${origin}/?lang=${lang}`);
+    await page.waitForSelector('.flag svg');
+    await page.screenshot({ path: join(out, `window-${width}x${height}-${lang}.png`) });
+    await page.close();
+  }
   const big = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const started = Date.now();
   await big.goto(`${origin}/?servers=5000`);

@@ -15,6 +15,7 @@ export const en = {
   },
   fatal: {
     title: 'This page cannot reach the app',
+    noToken: 'This page needs the address the app printed: it carries a one-time key. Open that address again.',
   },
   common: {
     done: 'Done',

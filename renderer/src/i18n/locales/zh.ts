@@ -11,6 +11,7 @@ export const zh = {
   },
   fatal: {
     title: '此页面无法连接到应用',
+    noToken: '此页面需要应用打印出的地址：其中带有一次性密钥。请重新打开该地址。',
   },
   common: {
     done: '完成',
