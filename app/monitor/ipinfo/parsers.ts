@@ -204,11 +204,12 @@ function countryCode(value: unknown): string | undefined {
   return candidate.toUpperCase();
 }
 
+/** AS numbers are 32-bit and AS0 is reserved: anything else (1e235, "AS0") is no ASN. */
+const MAX_ASN = 4_294_967_295;
+
 function asnOf(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return `AS${value}`;
-  const candidate = text(value);
-  const match = candidate?.match(/^(?:AS)?(\d+)$/i);
-  return match ? `AS${match[1]}` : undefined;
+  const candidate = typeof value === 'number' ? value : Number(text(value)?.match(/^(?:AS)?(\d{1,10})$/i)?.[1]);
+  return Number.isInteger(candidate) && candidate > 0 && candidate <= MAX_ASN ? `AS${candidate}` : undefined;
 }
 
 /** "AS16509 Amazon.com, Inc." → { asn: "AS16509", org: "Amazon.com, Inc." }. */
@@ -216,5 +217,5 @@ function splitAs(value: string | undefined): { asn?: string; org?: string } {
   if (!value) return {};
   const match = value.match(/^AS(\d+)\s*(.*)$/i);
   if (!match) return { org: value };
-  return { asn: `AS${match[1]}`, org: text(match[2]) };
+  return { asn: asnOf(match[1]), org: text(match[2]) };
 }
