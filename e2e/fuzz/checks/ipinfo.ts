@@ -17,7 +17,8 @@ export function checkIpInfo(input: IpInfoInput, result: IpInfoParse): void {
   const info = result.info;
   ensure(IPV4.test(info.ip) || (info.ip.includes(':') && IPV6.test(info.ip)), () => `ip ${show(info.ip)} is not an address`);
   if ('countryCode' in info) ensure(typeof info.countryCode === 'string' && /^[A-Z]{2}$/.test(info.countryCode) && info.countryCode !== 'XX', () => `countryCode ${show(info.countryCode)}`);
-  if ('asn' in info) ensure(typeof info.asn === 'string' && /^AS\d+$/.test(info.asn) && info.asn !== 'AS0', () => `asn ${show(info.asn)}`);
+  // AS numbers are 32-bit, and AS0 is reserved.
+  if ('asn' in info) ensure(typeof info.asn === 'string' && /^AS[1-9]\d{0,9}$/.test(info.asn) && Number(info.asn.slice(2)) <= 4_294_967_295, () => `asn ${show(info.asn)}`);
   for (const field of TEXT_FIELDS) {
     if (!(field in info)) continue;
     const value = info[field];
