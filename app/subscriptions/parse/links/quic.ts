@@ -50,7 +50,9 @@ export function mbps(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : undefined;
   if (typeof value !== 'string') return undefined;
   const match = /^\s*(\d+(?:\.\d+)?)\s*(mbps)?\s*$/i.exec(value);
-  return match ? Number(match[1]) : undefined;
+  // As for numbers: "0 Mbps" and "9999…9" (Infinity) are no bandwidth.
+  const n = match ? Number(match[1]) : Number.NaN;
+  return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /** `tuic://uuid:password@host:port?congestion_control=bbr&udp_relay_mode=native&alpn=h3&sni=…#name` */
