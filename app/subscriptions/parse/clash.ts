@@ -62,7 +62,7 @@ function clashEndpoint(type: string, o: Json, note: (n: string) => void): Endpoi
         protocol: 'vmess',
         ...server(),
         uuid: checkUuid(label, o.uuid),
-        alterId: Number.isInteger(alterId) && alterId >= 0 ? alterId : 0,
+        alterId: Number.isInteger(alterId) && alterId >= 0 && alterId <= 65535 ? alterId : 0,
         cipher: str(o.cipher).toLowerCase() || 'auto',
         ...stream(label, o, str(o.servername)),
       };
@@ -138,7 +138,7 @@ function clashEndpoint(type: string, o: Json, note: (n: string) => void): Endpoi
         localAddresses,
         ...(psk ? { preSharedKey: checkWireguardKey(label, 'pre-shared key', psk) } : {}),
         ...(reserved ? { reserved } : {}),
-        ...(Number.isInteger(mtu) && mtu >= 576 ? { mtu } : {}),
+        ...(Number.isInteger(mtu) && mtu >= 576 && mtu <= 65535 ? { mtu } : {}),
         transport: noStreamTransport(),
         security: noSecurity(),
       };

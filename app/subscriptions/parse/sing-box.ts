@@ -68,7 +68,7 @@ function singBoxEndpoint(type: string, o: Json, note: (n: string) => void): Endp
         protocol: 'vmess',
         ...server(),
         uuid: checkUuid(label, o.uuid),
-        alterId: Number.isInteger(alterId) && alterId >= 0 ? alterId : 0,
+        alterId: Number.isInteger(alterId) && alterId >= 0 && alterId <= 65535 ? alterId : 0,
         cipher: str(o.security).toLowerCase() || 'auto',
         ...stream(label, o),
       };
@@ -166,7 +166,7 @@ function wireguard(label: string, o: Json): Endpoint {
     localAddresses,
     ...(psk ? { preSharedKey: checkWireguardKey(label, 'pre-shared key', psk) } : {}),
     ...(reserved ? { reserved } : {}),
-    ...(Number.isInteger(mtu) && mtu >= 576 ? { mtu } : {}),
+    ...(Number.isInteger(mtu) && mtu >= 576 && mtu <= 65535 ? { mtu } : {}),
     transport: noStreamTransport(),
     security: noSecurity(),
   };

@@ -88,7 +88,7 @@ function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => voi
           address,
           port,
           uuid,
-          alterId: Number.isInteger(alterId) && alterId >= 0 ? alterId : 0,
+          alterId: Number.isInteger(alterId) && alterId >= 0 && alterId <= 65535 ? alterId : 0,
           cipher: str(user.security).toLowerCase() || 'auto',
           ...stream(),
         };
@@ -140,7 +140,7 @@ function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => voi
         localAddresses,
         ...(psk ? { preSharedKey: checkWireguardKey(label, 'pre-shared key', psk) } : {}),
         ...(reserved ? { reserved } : {}),
-        ...(Number.isInteger(mtu) && mtu >= 576 ? { mtu } : {}),
+        ...(Number.isInteger(mtu) && mtu >= 576 && mtu <= 65535 ? { mtu } : {}),
         transport: noStreamTransport(),
         security: noSecurity(),
       };
