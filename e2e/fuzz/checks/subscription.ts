@@ -80,7 +80,8 @@ function checkServer(s: ParsedServer, i: number, names: Set<string>): void {
   if (s.viaName !== undefined) ensure(names.has(s.viaName), () => `${where}: dials through ${show(s.viaName)}, which is not a server of the result`);
   switch (s.protocol) {
     case 'vmess':
-      ensure(Number.isInteger(s.alterId) && s.alterId >= 0, () => `${where}: alterId ${show(s.alterId)}`);
+      // Cores read alterId as a 16-bit number.
+      ensure(Number.isInteger(s.alterId) && s.alterId >= 0 && s.alterId <= 65535, () => `${where}: alterId ${show(s.alterId)}`);
       ensure(typeof s.cipher === 'string' && s.cipher.length > 0, () => `${where}: no cipher`);
       ensure(typeof s.uuid === 'string' && s.uuid.length > 0, () => `${where}: no uuid`);
       break;
@@ -98,6 +99,7 @@ function checkServer(s: ParsedServer, i: number, names: Set<string>): void {
       break;
     case 'wireguard':
       ensure(s.privateKey.length > 0 && s.publicKey.length > 0 && s.localAddresses.length > 0, () => `${where}: keys or local addresses missing`);
+      if (s.mtu !== undefined) ensure(Number.isInteger(s.mtu) && s.mtu >= 576 && s.mtu <= 65535, () => `${where}: mtu ${show(s.mtu)}`);
       if (s.reserved) ensure(s.reserved.length === 3 && s.reserved.every((b) => Number.isInteger(b) && b >= 0 && b <= 255), () => `${where}: reserved ${show(s.reserved)}`);
       break;
     case 'hysteria2':
