@@ -15,7 +15,7 @@ const DRAG_TYPE = 'application/x-steadfast-subscription';
 export function SubscriptionHeader({ subscriptionId, matched }: { subscriptionId: SubscriptionId; matched: number }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const now = useNow(60_000);
+  const now = useNow(10_000);
   const subscription = useAppStore((s) => selectSubscription(s, subscriptionId));
   const { position, count, collapsed, excludedCount } = useAppStore(
     useShallow((s) => ({
