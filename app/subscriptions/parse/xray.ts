@@ -48,7 +48,8 @@ export function parseXrayConfigs(configs: Json[], isArray: boolean): FormatOutpu
       try {
         const endpoint = xrayEndpoint(protocol, outbound, (note) => out.notes.push({ line, note, excerpt }));
         const fallback = hostPort(endpoint.address, endpoint.port);
-        const name = remarks ? (proxyCount > 1 && tag ? `${remarks} · ${tag}` : remarks) : tag || fallback;
+        // The tag is raw config text: cleaned like every other name (no control characters, at most 200).
+        const name = cleanName(remarks ? (proxyCount > 1 && tag ? `${remarks} · ${tag}` : remarks) : tag) || fallback;
         const server: ParsedServer = { name, ...endpoint };
         const stream = asObject(outbound.streamSettings);
         const via = str(asObject(outbound.proxySettings).tag) || str(asObject(stream.sockopt).dialerProxy);
