@@ -22,6 +22,13 @@ export const AUTO_RULES = {
   /** Neighbour subscriptions: the 2 best of the nearest above and of the nearest below. */
   neighbourBest: 2,
 
+  /**
+   * Trigger 1's "data is being sent": the sending goes on while each pause between two intervals
+   * that sent is shorter than this share of the stall threshold (2.5 s on desktop, 1 s on mobile).
+   * Finer (the tunnel samples every 250 ms) would break every run at a browser's first short
+   * pause and leave a dead server to the 30 s trigger; a sender quieter than this is trigger 3's.
+   */
+  sendingGapShare: 0.5,
   /** Trigger 3: nothing received for 30 s although something was sent. */
   noReceiveMs: 30_000,
   /** Trigger 4: 5 min since the last scheduled check, and traffic in that time. */

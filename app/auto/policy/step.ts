@@ -82,7 +82,7 @@ function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState 
 
 function onTraffic(state: AutoState, sample: TrafficSample): AutoState {
   if (!state.connected) return state;
-  const next = { ...state, traffic: observeSample(state.traffic, sample) };
+  const next = { ...state, traffic: observeSample(state.traffic, sample, state.config.stallThresholdMs) };
   // Data came back through the current server: the network is back, the loss pause is over.
   if (sample.downBytes > 0 && next.networkLoss) return { ...next, networkLoss: null, announcedHold: null };
   return next;

@@ -4,7 +4,8 @@
  *
  * - stall: data is being sent and nothing comes back, `stallThresholdMs` in a row (5 s on
  *   desktop). The run starts at the beginning of the first interval that sent without receiving
- *   and breaks on any interval that received, or that sent nothing ("data is being sent").
+ *   and breaks on any interval that received, or when a pause in sending reaches half the
+ *   threshold ("data is being sent"; see AUTO_RULES.sendingGapShare).
  * - no-receive-30s: something was sent and nothing has come back for 30 s since, even if the
  *   sending was sporadic. Counted from the first unanswered send, not from the last receive, so an
  *   idle evening followed by one request does not count as 30 s of silence.
@@ -22,21 +23,31 @@ export interface TrafficTracker {
   unansweredSince: number | null;
   /** End of the last interval with any bytes either way. */
   lastActivityAt: number | null;
+  /** End of the last interval that sent. */
+  lastSendAt: number | null;
 }
 
-export const QUIET_TRACKER: TrafficTracker = { stallSince: null, unansweredSince: null, lastActivityAt: null };
+export const QUIET_TRACKER: TrafficTracker = { stallSince: null, unansweredSince: null, lastActivityAt: null, lastSendAt: null };
 
-export function observeSample(tracker: TrafficTracker, sample: TrafficSample): TrafficTracker {
+export function observeSample(tracker: TrafficTracker, sample: TrafficSample, stallThresholdMs: number): TrafficTracker {
+  const maxPauseMs = stallThresholdMs * AUTO_RULES.sendingGapShare;
   const start = sample.at - sample.intervalMs;
   const sent = sample.upBytes > 0;
   const received = sample.downBytes > 0;
   const lastActivityAt = sent || received ? sample.at : tracker.lastActivityAt;
-  if (received) return { stallSince: null, unansweredSince: null, lastActivityAt };
-  if (!sent) return { ...tracker, stallSince: null, lastActivityAt };
+  const lastSendAt = sent ? sample.at : tracker.lastSendAt;
+  if (received) return { stallSince: null, unansweredSince: null, lastActivityAt, lastSendAt };
+  const sendingStopped = (until: number) => tracker.lastSendAt === null || until - tracker.lastSendAt >= maxPauseMs;
+  if (!sent) {
+    const stallSince = tracker.stallSince !== null && sendingStopped(sample.at) ? null : tracker.stallSince;
+    return { ...tracker, stallSince, lastActivityAt };
+  }
+  const continues = tracker.stallSince !== null && !sendingStopped(start);
   return {
-    stallSince: tracker.stallSince ?? start,
+    stallSince: continues ? tracker.stallSince : start,
     unansweredSince: tracker.unansweredSince ?? start,
     lastActivityAt,
+    lastSendAt,
   };
 }
 
