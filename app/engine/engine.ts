@@ -30,6 +30,7 @@ import { SettingsStore } from '../settings/store';
 import { JsonFile } from '../storage/json-file';
 import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
+import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
 import { TunnelController } from '../tunnel/controller';
 import { CoreProber } from '../tunnel/prober';
 import { Emitter } from '../tunnel/emitter';
@@ -121,6 +122,26 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     throughputUrl: options.throughputUrl,
   });
 
+  // Reachability verdicts: the outside view through other servers (spec/reachability.md).
+  const vantages = profile
+    ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings.monitor.urls[0] as string })
+    : noVantageProber(noCoreReason);
+  let autoRef: AutoRuntime | null = null;
+  const reachability = new ReachabilityRuntime({
+    clock,
+    logger,
+    servers: () => index.all(),
+    monitor,
+    here: monitor,
+    vantages,
+    settings: () => ({
+      intervalMs: settings.monitor.intervalMs,
+      urlTestTimeoutMs: settings.monitor.urlTestTimeoutMs,
+      trustedCheckerId: settings.trustedCheckerId,
+    }),
+    networkLost: () => ((autoRef?.snapshot().networkLostUntil ?? 0) > clock.now() ? 'Auto found the network lost' : null),
+  });
+
   // Auto, with its state persisted beside the rest.
   const autoFile = new JsonFile<PersistedAutoState>({ path: join(dataDir, 'auto.json'), schema: persistedAutoStateSchema, fallback: () => NOTHING_PERSISTED });
   const autoLoaded = await autoFile.load();
@@ -133,8 +154,32 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     measurements: monitor,
     tunnel: driver,
     subscriptions: { list: () => autoSubscriptions },
+    reachability,
     store: { save: (state) => autoFile.save(state).catch((error: unknown) => logger.error(TAG, String(error))) },
     persisted: autoLoaded.value,
+  });
+
+  autoRef = auto;
+
+  // Auto's keep/take decisions as the monitor's LOWEST lines (spec/monitor.md), with the fastest
+  // member beside them so the log shows when Auto stayed on a slower server, and why.
+  const fastestOf = (subscriptionId: SubscriptionId | null): ServerId | null => {
+    let best: { id: ServerId; delay: number } | null = null;
+    for (const server of (subscriptionId && subscriptions.get(subscriptionId)?.servers) || []) {
+      const delay = monitor.status(server.id).delayMs;
+      if (delay !== null && (!best || delay < best.delay)) best = { id: server.id, delay };
+    }
+    return best?.id ?? null;
+  };
+  auto.onDecision((decision) => {
+    if (decision.type !== 'stay' && decision.type !== 'switch') return;
+    const subscriptionId = auto.snapshot().subscriptionId;
+    const group = `Auto (${(subscriptionId && subscriptions.get(subscriptionId)?.name) || 'off'})`;
+    monitor.reportSelection(
+      decision.type === 'stay'
+        ? { group, decision: 'kept', serverId: decision.id, fastestId: fastestOf(subscriptionId), reason: decision.reason }
+        : { group, decision: 'taken', serverId: decision.to, fastestId: fastestOf(subscriptionId), reason: decision.reason },
+    );
   });
 
   // Events: lower layers publish, the engine forwards to Auto, the monitor and the hosts.
@@ -164,8 +209,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       }),
     );
   }
+  const withReachability = (status: ServerStatus): ServerStatus => ({ ...status, reachability: reachability.reachability(status.serverId) });
   unsubscribers.push(
-    monitor.subscribe((statuses) => emit('statuses', [...statuses])),
+    monitor.subscribe((statuses) => emit('statuses', statuses.map(withReachability))),
+    reachability.onChange(({ serverId }) => {
+      if (index.get(serverId)) emit('statuses', [withReachability(monitor.status(serverId))]);
+    }),
     monitor.onProgress((progress) => emit('testProgress', progress)),
     auto.onChange((snapshot) => emit('auto', snapshot)),
     subscriptions.onChange((list) => {
@@ -174,6 +223,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       unsupported = computeUnsupported(index, profile);
       prober.setServers?.(index.all());
       monitor.serversChanged();
+      reachability.refresh();
       auto.subscriptionsUpdated();
       emit('subscriptions', [...list]);
       emit('unsupported', unsupported);
@@ -182,6 +232,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       settings = next;
       logger.setLevel(next.logLevel);
       monitor.setSettings(next.monitor);
+      reachability.refresh();
       tunnel?.setPorts({ httpPort: next.httpPort, socksPort: next.socksPort, listen: listenAddress(next) });
       emit('settings', next);
     }),
@@ -201,9 +252,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   for (const problem of problems) logger.warn(TAG, problem);
   await monitor.start();
+  reachability.start();
   auto.start();
+  if (network?.state() === 'none') auto.networkChanged('none');
 
-  const statusesRecord = (): Record<ServerId, ServerStatus> => Object.fromEntries(monitor.snapshot().map((s) => [s.serverId, s]));
+  const statusesRecord = (): Record<ServerId, ServerStatus> => Object.fromEntries(monitor.snapshot().map((s) => [s.serverId, withReachability(s)]));
   const connectionState = () =>
     tunnel?.state() ?? { state: 'disconnected' as const, serverId: null, httpProxy: null, socksProxy: null, since: null, error: noCoreReason, core: null };
 
@@ -275,17 +328,20 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     testServer: async (r) => {
       index.require(r.serverId);
-      return monitor.testStaged(r.serverId);
+      return withReachability(await monitor.testStaged(r.serverId));
     },
     measureThroughput: async (r) => {
       index.require(r.serverId);
-      return monitor.measureThroughput(r.serverId);
+      return withReachability(await monitor.measureThroughput(r.serverId));
     },
     getHistory: async (r) => {
       index.require(r.serverId);
       return monitor.history(r.serverId);
     },
-    exportObservation: async () => monitor.exportObservation(),
+    exportObservation: async () => {
+      const observation = monitor.exportObservation();
+      return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: reachability.reachability(s.serverId) })) };
+    },
     setSettings: async (patch) => settingsStore.update(patch),
     labControl: async (r) => {
       if (!options.labControl) throw new Error('the Lab panel exists only in the demo');
@@ -306,9 +362,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       stopped = true;
       network?.stop();
       auto.stop();
+      reachability.stop();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([driver.disconnect(), monitor.stop()]);
-      await prober.close?.();
+      await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined]);
       logger.info(TAG, 'stopped');
     },
   } as Engine;
