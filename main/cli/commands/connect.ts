@@ -185,6 +185,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  // With Auto the whole engine runs (monitor, Auto, reachability): its own command file.
+  if (argv.includes('--auto')) return (await import('./connect-auto')).runAuto(argv);
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
@@ -245,7 +247,7 @@ function formatBytes(n: number): string {
   return `${(n / 1024 ** 2).toFixed(1)} MiB`;
 }
 
-function waitForStopSignal(): { promise: Promise<NodeJS.Signals>; dispose(): void } {
+export function waitForStopSignal(): { promise: Promise<NodeJS.Signals>; dispose(): void } {
   let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
   const promise = new Promise<NodeJS.Signals>((resolve) => {
     onSignal = (signal) => resolve(signal);
@@ -262,6 +264,6 @@ function waitForStopSignal(): { promise: Promise<NodeJS.Signals>; dispose(): voi
 }
 
 /** The repository's resources/ (bundled cores in development). */
-function repositoryResources(): string {
+export function repositoryResources(): string {
   return fileURLToPath(new URL('../../../resources', import.meta.url));
 }

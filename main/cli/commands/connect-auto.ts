@@ -1,0 +1,151 @@
+/**
+ * `npm run cli -- connect --auto --subscription URL [--subscription URL …] [--http-port N]
+ * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--verbose]`: the whole engine (tunnel, monitor, Auto,
+ * reachability) without a UI. The subscriptions are put first in the order given (that order
+ * defines Auto's neighbours), Auto is turned on for the first one and the VPN connects to its
+ * pick. Prints the local proxy addresses on their own lines, then every `AUTO` line as Auto
+ * decides; Ctrl-C or SIGTERM stops everything (no core left behind).
+ *
+ * The CLI keeps its own profile (`<app data>/cli` unless `--data-dir`), so the monitor's cache and
+ * Auto's marks carry over between runs without touching the desktop app's subscriptions.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SubscriptionId } from '../../../shared/domain/server';
+import { createEngine, type Engine } from '../../../app/engine';
+import { type LogLevel, Logger } from '../../../app/log/logger';
+import { defaultDataDir } from '../../../app/paths';
+import { repositoryResources, waitForStopSignal } from './connect';
+
+const USAGE =
+  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--verbose]';
+
+export interface AutoArgs {
+  subscriptions: string[];
+  httpPort?: number;
+  socksPort?: number;
+  dataDir?: string;
+  /** Test URLs for the monitor, in order of preference (a URL reachable from where the servers are). */
+  testUrls: string[];
+  verbose: boolean;
+}
+
+export class UsageError extends Error {}
+
+export function parseAutoArgs(argv: readonly string[]): AutoArgs {
+  const out: AutoArgs = { subscriptions: [], testUrls: [], verbose: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] as string;
+    const value = () => {
+      const v = argv[i + 1];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value\n${USAGE}`);
+      i++;
+      return v;
+    };
+    const port = () => {
+      const raw = value();
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`${flag} needs a port number (1-65535), got "${raw}"`);
+      return n;
+    };
+    switch (flag) {
+      case '--auto':
+        break;
+      case '--subscription':
+        out.subscriptions.push(value());
+        break;
+      case '--http-port':
+        out.httpPort = port();
+        break;
+      case '--socks-port':
+        out.socksPort = port();
+        break;
+      case '--data-dir':
+        out.dataDir = value();
+        break;
+      case '--test-url':
+        out.testUrls.push(value());
+        break;
+      case '--verbose':
+        out.verbose = true;
+        break;
+      default:
+        throw new UsageError(`unknown option ${flag}\n${USAGE}`);
+    }
+  }
+  if (out.subscriptions.length === 0) throw new UsageError(USAGE);
+  if (out.httpPort !== undefined && out.httpPort === out.socksPort) throw new UsageError('--http-port and --socks-port must differ');
+  return out;
+}
+
+/** AUTO lines to stdout (they are the point of this command); the rest to stderr by level. */
+function cliLogger(verbose: boolean): Logger {
+  const level: LogLevel = verbose ? 'debug' : 'info';
+  return new Logger({
+    level,
+    sinks: [
+      (record, line) => {
+        if (record.tag === 'AUTO') process.stdout.write(`${line}\n`);
+        else if (verbose || record.level === 'warning' || record.level === 'error') process.stderr.write(`${line}\n`);
+      },
+    ],
+  });
+}
+
+async function addAll(engine: Engine, sources: readonly string[]): Promise<SubscriptionId[]> {
+  const ids: SubscriptionId[] = [];
+  for (const source of sources) {
+    const subscription = /^https?:\/\//i.test(source)
+      ? await engine.addSubscription({ url: source })
+      : await engine.addSubscription({ text: await readFile(source, 'utf8'), name: source });
+    // A URL added earlier is not fetched again by add(): bring it up to date.
+    const current = subscription.updatedAt === null || subscription.url === undefined ? subscription : await engine.updateSubscription({ id: subscription.id });
+    const problem = current.lastError ? ` (${current.lastError})` : '';
+    console.log(`subscription ${current.name}: ${current.servers.length} server(s)${problem}`);
+    ids.push(current.id);
+  }
+  return ids;
+}
+
+export async function runAuto(argv: readonly string[]): Promise<number> {
+  let args: AutoArgs;
+  try {
+    args = parseAutoArgs(argv);
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  const logger = cliLogger(args.verbose);
+  let engine: Engine | null = null;
+  const stop = waitForStopSignal();
+  try {
+    engine = await createEngine({
+      dataDir: args.dataDir ?? join(defaultDataDir(), 'cli'),
+      resourcesDir: repositoryResources(),
+      logger,
+      settingsOverrides: {
+        ...(args.httpPort !== undefined ? { httpPort: args.httpPort } : {}),
+        ...(args.socksPort !== undefined ? { socksPort: args.socksPort } : {}),
+        ...(args.testUrls.length > 0 ? { monitor: { urls: args.testUrls } } : {}),
+      },
+    });
+    for (const problem of engine.startupProblems()) console.error(problem);
+    const ids = await addAll(engine, args.subscriptions);
+    const all = (await engine.getSnapshot({})).subscriptions.map((s) => s.id);
+    await engine.reorderSubscriptions({ ids: [...ids, ...all.filter((id) => !ids.includes(id))] });
+    await engine.setAuto({ subscriptionId: ids[0] as string });
+    const state = await engine.connect({});
+    console.log(`connected with Auto on ${(await engine.getSnapshot({})).subscriptions[0]?.name}; Ctrl-C disconnects`);
+    console.log(state.httpProxy);
+    console.log(state.socksProxy);
+    const signal = await stop.promise;
+    console.log(`${signal}: disconnecting`);
+    return 0;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  } finally {
+    stop.dispose();
+    await engine?.stop();
+  }
+}
