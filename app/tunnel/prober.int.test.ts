@@ -84,6 +84,30 @@ describe('CoreProber against the lab', () => {
     console.info(`probe delay: ${at50} ms at 50 ms latency, ${at200} ms at 200 ms`);
   });
 
+  it('the delay is one round trip whatever the transport: TLS and WebSocket handshakes are not counted', async () => {
+    // Servers 0..7: tcp and ws / tls variants of each protocol (the lab changes variants every 4).
+    const byTransport = new Map<string, number>();
+    for (let i = 0; i < servers.length; i++) {
+      const s = servers[i]!;
+      byTransport.set(`${s.transport.network}+${s.security.type}`, i);
+    }
+    expect(byTransport.size).toBeGreaterThanOrEqual(3);
+    for (const [kind, i] of byTransport) {
+      const delay = await withFault(i, { fault: 'none', latencyMs: 100 }, async () => {
+        const delays: number[] = [];
+        for (let k = 0; k < 3; k++) {
+          const outcome = await prober.probe(servers[i]!.id, { url: lab.info.target, timeoutMs: 5000 });
+          if (!outcome.ok) throw new Error(`${kind}: ${outcome.error.message}`);
+          delays.push(outcome.delayMs);
+        }
+        return Math.min(...delays);
+      });
+      // 100 ms each way: one round trip is 200 ms; a cold TLS or WebSocket connection would be 400–600.
+      expect(delay, kind).toBeGreaterThanOrEqual(190);
+      expect(delay, kind).toBeLessThan(300);
+    }
+  });
+
   it('a blackholed server times out at the probe’s deadline (±10%)', async () => {
     const i = index('vmess');
     const { outcome, ms } = await withFault(i, { fault: 'blackhole' }, () => timed(() => prober.probe(servers[i]!.id, { url: lab.info.target, timeoutMs: 2000 })));

@@ -128,7 +128,8 @@ export class CoreProber implements ServerProber {
 
   async probe(serverId: ServerId, request: ProbeRequest): Promise<ProbeOutcome> {
     const expect = request.expectStatus ?? 204;
-    const result = await this.through(serverId, request.url, request.timeoutMs, 0, request.signal);
+    // The delay of a warm connection: comparable across protocols (see requestThroughProxy's warmUp).
+    const result = await this.through(serverId, request.url, request.timeoutMs, 0, request.signal, true);
     if (!result.ok) return { ok: false, error: result.error };
     if (result.status !== expect) {
       return { ok: false, error: { kind: 'http-status', message: `HTTP ${result.status} instead of ${expect}` } };
@@ -165,6 +166,7 @@ export class CoreProber implements ServerProber {
     timeoutMs: number,
     maxBytes: number,
     signal?: AbortSignal,
+    warmUp = false,
   ): Promise<{ ok: true; status: number; body: Buffer; headersMs: number; elapsedMs: number } | { ok: false; error: ProbeError; elapsedMs: number }> {
     const readiness = this.readiness(serverId);
     const generation = this.current;
@@ -176,7 +178,7 @@ export class CoreProber implements ServerProber {
     const end = generation.begin();
     const began = performance.now();
     try {
-      const result: ProxiedResult = await requestThroughProxy({ proxyUrl, url, timeoutMs, maxBytes, signal, proxyLabel: 'the prober’s inbound' });
+      const result: ProxiedResult = await requestThroughProxy({ proxyUrl, url, timeoutMs, maxBytes, signal, warmUp, proxyLabel: 'the prober’s inbound' });
       if (result.ok) return result;
       const failure = result.failure;
       if (!failure.closedEarly) return { ok: false, error: { kind: failure.kind, message: failure.message }, elapsedMs: result.elapsedMs };

@@ -20,10 +20,16 @@ export interface ProxiedRequest {
   signal?: AbortSignal;
   /** Names the inbound in failure messages. */
   proxyLabel?: string;
+  /**
+   * Send the request twice on one fresh connection and time the second: one round trip through
+   * the server, without the TCP, TLS and proxy handshakes of a new connection, so the figure
+   * compares servers of any protocol by their latency ("unified delay"). The deadline covers both.
+   */
+  warmUp?: boolean;
 }
 
 export type ProxiedResult =
-  | { ok: true; status: number; body: Buffer; headersMs: number; elapsedMs: number; truncated: boolean }
+  | { ok: true; status: number; body: Buffer; headersMs: number; elapsedMs: number; truncated: boolean; coldHeadersMs?: number }
   | { ok: false; failure: RequestFailure; elapsedMs: number };
 
 export async function requestThroughProxy(req: ProxiedRequest): Promise<ProxiedResult> {
@@ -36,12 +42,14 @@ export async function requestThroughProxy(req: ProxiedRequest): Promise<ProxiedR
   req.signal?.addEventListener('abort', onCancel, { once: true });
 
   const limit = Math.max(1, req.timeoutMs);
+  // One connection per request (per pair with warmUp: pipelining 0 would close it after the first),
+  // never reused beyond this call, with timeouts that cannot outlive the deadline.
+  const pipelining = req.warmUp ? 1 : 0;
   const agent = new ProxyAgent({
     uri: req.proxyUrl,
-    // The connection to the inbound: one, never kept, with timeouts that cannot outlive the deadline.
-    clientFactory: (origin, options) => new Pool(origin, { ...options, connections: 1, pipelining: 0, headersTimeout: limit, bodyTimeout: limit }),
+    clientFactory: (origin, options) => new Pool(origin, { ...options, connections: 1, pipelining, headersTimeout: limit, bodyTimeout: limit }),
     connections: 1,
-    pipelining: 0,
+    pipelining,
     connect: { timeout: limit },
     headersTimeout: limit,
     bodyTimeout: limit,
@@ -51,15 +59,22 @@ export async function requestThroughProxy(req: ProxiedRequest): Promise<ProxiedR
     stop.signal.addEventListener('abort', () => reject(stop.signal.reason), { once: true });
   });
   const work = (async () => {
+    let coldHeadersMs: number | undefined;
+    if (req.warmUp) {
+      const warm = await request(req.url, { method: 'GET', dispatcher: agent, signal: stop.signal, headers: { 'cache-control': 'no-cache' } });
+      coldHeadersMs = elapsed();
+      await warm.body.dump();
+    }
+    const sentAt = performance.now();
     const response = await request(req.url, {
       method: 'GET',
       dispatcher: agent,
       signal: stop.signal,
       headers: { 'cache-control': 'no-cache', connection: 'close' },
     });
-    const headersMs = elapsed();
+    const headersMs = req.warmUp ? Math.round((performance.now() - sentAt) * 10) / 10 : elapsed();
     const { body, truncated } = await readLimited(response.body, req.maxBytes);
-    return { status: response.statusCode, headersMs, body, truncated };
+    return { status: response.statusCode, headersMs, body, truncated, ...(coldHeadersMs !== undefined ? { coldHeadersMs } : {}) };
   })();
   work.catch(() => undefined);
 

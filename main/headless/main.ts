@@ -1,0 +1,73 @@
+/**
+ * `npm run headless -- [--subscription URL …] [--port N] [--data-dir DIR] [--test-url URL …]`:
+ * the engine with the UI served to a browser instead of an Electron window. Prints the URL to
+ * open (with this run's token) on a line of its own; Ctrl-C or SIGTERM stops everything.
+ */
+import { fileURLToPath } from 'node:url';
+import { createEngine, type Engine } from '../../app/engine';
+import { Logger, stderrSink } from '../../app/log/logger';
+import { defaultDataDir } from '../../app/paths';
+import { type HeadlessHost, startHeadlessHost } from './host';
+import { ensureRendererBuilt, RENDERER_DIST } from './renderer-build';
+
+interface Args {
+  subscriptions: string[];
+  port: number;
+  dataDir: string;
+  testUrls: string[];
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { subscriptions: [], port: 0, dataDir: defaultDataDir(), testUrls: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === '--subscription') args.subscriptions.push(value);
+    else if (flag === '--test-url') args.testUrls.push(value);
+    else if (flag === '--data-dir') args.dataDir = value;
+    else if (flag === '--port' && /^\d+$/.test(value) && Number(value) < 65536) args.port = Number(value);
+    else throw new Error(`unknown or invalid option ${flag} ${value}\nusage: npm run headless -- [--subscription URL …] [--port N] [--data-dir DIR] [--test-url URL …]`);
+  }
+  return args;
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const logger = new Logger({ sinks: [stderrSink] });
+  await ensureRendererBuilt((line) => logger.info('HOST', line));
+  let engine: Engine | null = null;
+  let host: HeadlessHost | null = null;
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  try {
+    engine = await createEngine({
+      dataDir: args.dataDir,
+      resourcesDir: fileURLToPath(new URL('../../resources', import.meta.url)),
+      logger,
+      settingsOverrides: args.testUrls.length > 0 ? { monitor: { urls: args.testUrls } } : undefined,
+    });
+    for (const url of args.subscriptions) {
+      const subscription = await engine.addSubscription({ url });
+      logger.info('HOST', `subscription ${subscription.name}: ${subscription.servers.length} server(s)${subscription.lastError ? `; ${subscription.lastError}` : ''}`);
+    }
+    host = await startHeadlessHost({ service: engine, rendererDir: RENDERER_DIST, port: args.port, logger });
+    console.log('Open the app in a browser (this address carries the access token; do not share it):');
+    console.log(host.url);
+    logger.info('HOST', `stopping on ${await stopped}`);
+    return 0;
+  } finally {
+    await host?.close();
+    await engine?.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);
