@@ -1,5 +1,17 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { cspMetaTag } from '../shared/security/csp';
+
+/**
+ * The built page carries the app's Content-Security-Policy as a meta tag: under Electron it loads
+ * from file://, where response headers may not apply. Only in builds: the dev server's React
+ * refresh preamble is an inline script the policy would block.
+ */
+const contentSecurityPolicy: Plugin = {
+  name: 'steadfast-csp-meta',
+  apply: 'build',
+  transformIndexHtml: (html) => html.replace('<meta charset="UTF-8" />', `<meta charset="UTF-8" />\n    ${cspMetaTag()}`),
+};
 
 // The renderer is served from file:// under Electron and from the headless host's root, so every
 // asset URL is relative (`base: './'`). Paths are resolved from this file, not from the caller's
@@ -9,7 +21,7 @@ const here = decodeURIComponent(new URL('.', import.meta.url).pathname).replace(
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicy],
   build: {
     outDir: `${here}../dist/renderer`,
     emptyOutDir: true,

@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
 
 /**
  * The security decisions of the desktop shell as pure functions, so a checklist can test them
@@ -32,18 +33,7 @@ export const SECURE_WEB_PREFERENCES = {
   safeDialogs: true,
 } as const;
 
-/** Production policy: everything from the app's own files, nothing from anywhere else. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+export { CONTENT_SECURITY_POLICY };
 
 /**
  * The policy for a source. With the Vite dev server, its React refresh preamble is an inline

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from '../../app/log/logger';
+import { cspMetaTag } from '../../shared/security/csp';
 import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, resolveRendererSource } from './security';
 import { fake, FakeBrowserWindow, resetFakeElectron } from './testing/fake-electron';
 import { createMainWindow, hardenWebContents, installSessionPolicies } from './window';
@@ -128,7 +128,8 @@ describe('Content-Security-Policy', () => {
   });
 
   it("the UI's own page carries the same policy in a meta tag (for file://, where headers may not apply)", () => {
-    const html = readFileSync(join(process.cwd(), 'renderer', 'index.html'), 'utf8');
+    // The build adds it (renderer/vite.config.ts); here, the tag it adds.
+    const html = cspMetaTag();
     const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
     expect(meta, 'renderer/index.html has a CSP meta tag').not.toBeNull();
     const page = directives(meta![1]!);

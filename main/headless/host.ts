@@ -17,6 +17,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENT_NAMES, type EventName, type EventPayloads, isInvokeChannel, parseRequest, type VpnClient } from '../../shared/ipc/contract';
 import { clientMessageSchema, type HostMessage, MAX_CLIENT_MESSAGE_BYTES, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
+import { policyConnectingTo } from '../../shared/security/csp';
 import type { Logger } from '../../app/log/logger';
 
 export interface HeadlessHostOptions {
@@ -175,17 +176,7 @@ async function serveStatic(req: IncomingMessage, res: ServerResponse, root: stri
     'Cross-Origin-Opener-Policy': 'same-origin',
     ...(type.startsWith('text/html')
       ? {
-          'Content-Security-Policy': [
-            "default-src 'self'",
-            "script-src 'self'",
-            "style-src 'self' 'unsafe-inline'",
-            "img-src 'self' data:",
-            `connect-src 'self' ${origin.replace('http:', 'ws:')}`,
-            "object-src 'none'",
-            "base-uri 'none'",
-            "frame-ancestors 'none'",
-            "form-action 'none'",
-          ].join('; '),
+          'Content-Security-Policy': policyConnectingTo(origin.replace('http:', 'ws:')),
           'X-Frame-Options': 'DENY',
         }
       : {}),
