@@ -8,7 +8,8 @@
  * file (dist/main/preload.cjs) by scripts/build-electron.mjs.
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
-import { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type VpnClient } from '../../shared/ipc/contract';
+import { EVENT_NAMES, type EventName, INVOKE_CHANNELS } from '../../shared/ipc/channels';
+import type { VpnClient } from '../../shared/ipc/contract';
 import { EXPOSED_API_NAME, eventChannelName, invokeChannelName } from './ipc/channels';
 
 type Invoke = (channel: string, payload: unknown) => Promise<unknown>;

@@ -12,6 +12,9 @@ import type { ServerStatus } from '../domain/status';
 import type { ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
 import { type Settings, settingsPatchSchema } from '../settings';
+import { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel } from './channels';
+
+export { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel };
 
 const id = z.string().min(1).max(128);
 const MAX_PASTED_TEXT = 16 * 1024 * 1024;
@@ -49,9 +52,8 @@ export const invokeSchemas = {
       z.object({ action: z.literal('fault'), serverId: id, fault: z.enum(LAB_FAULTS) }).strict(),
       z.object({ action: z.literal('network'), state: z.enum(['online', 'offline']) }).strict(),
     ]),
-} as const;
+} as const satisfies Record<InvokeChannel, z.ZodType>;
 
-export type InvokeChannel = keyof typeof invokeSchemas;
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeSchemas)[C]>;
 
 /** Progress of a "test all" run. */
@@ -117,20 +119,13 @@ export interface EventPayloads {
   testProgress: TestProgress;
   unsupported: Record<ServerId, string>;
 }
-export type EventName = keyof EventPayloads;
-export const EVENT_NAMES = [
-  'snapshot',
-  'subscriptions',
-  'statuses',
-  'connection',
-  'traffic',
-  'auto',
-  'settings',
-  'testProgress',
-  'unsupported',
-] as const satisfies readonly EventName[];
 
-export const INVOKE_CHANNELS = Object.keys(invokeSchemas) as InvokeChannel[];
+// Compile-time checks that the schemas, responses and events cover exactly the declared names.
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemasCoverChannels: Exactly<keyof typeof invokeSchemas, InvokeChannel> = true;
+const responsesCoverChannels: Exactly<keyof InvokeResponses, InvokeChannel> = true;
+const payloadsCoverEvents: Exactly<keyof EventPayloads, EventName> = true;
+void [schemasCoverChannels, responsesCoverChannels, payloadsCoverEvents];
 
 /** The typed client the renderer talks through (`window.vpn` under Electron, a WebSocket client in a browser). */
 export type VpnClient = {

@@ -1,0 +1,28 @@
+/**
+ * The names of the contract's operations and events, without their schemas: what the sandboxed
+ * preload needs to expose one function per operation, kept free of zod so the preload stays small.
+ * `contract.ts` checks at compile time that its schemas and payload types cover exactly these.
+ */
+export const INVOKE_CHANNELS = [
+  'getSnapshot',
+  'addSubscription',
+  'updateSubscription',
+  'removeSubscription',
+  'reorderSubscriptions',
+  'confirmEmptySubscription',
+  'connect',
+  'disconnect',
+  'setAuto',
+  'setExcluded',
+  'testAll',
+  'testServer',
+  'measureThroughput',
+  'getHistory',
+  'exportObservation',
+  'setSettings',
+  'labControl',
+] as const;
+export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
+
+export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'unsupported'] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
