@@ -29,6 +29,7 @@ import { NetworkWatcher } from '../network/watcher';
 import { SettingsStore } from '../settings/store';
 import { JsonFile } from '../storage/json-file';
 import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
+import { SubscriptionRefresher } from '../subscriptions/refresher';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
 import { TunnelController } from '../tunnel/controller';
@@ -251,6 +252,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   for (const problem of problems) logger.warn(TAG, problem);
+  const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
+  refresher.start();
   await monitor.start();
   reachability.start();
   auto.start();
@@ -361,6 +364,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       if (stopped) return;
       stopped = true;
       network?.stop();
+      refresher.stop();
       auto.stop();
       reachability.stop();
       for (const unsubscribe of unsubscribers) unsubscribe();

@@ -46,6 +46,8 @@ const subscription = z.object({
   usage: z.object({ upload: count.optional(), download: count.optional(), total: count.optional(), expire: count.optional() }).nullable(),
   rejected: z.array(z.object({ line: z.number().int(), reason: z.string(), excerpt: z.string() })),
   updatedAt: z.number().nullable(),
+  lastAttemptAt: z.number().nullable().optional(),
+  updateIntervalHours: z.number().positive().nullable().optional(),
   lastError: z.string().nullable(),
   pendingEmpty: z.boolean(),
 });

@@ -203,8 +203,13 @@ export class SubscriptionStore {
     const before = this.require(id);
     if (!before.url) return before; // pasted text: nothing to fetch
     const outcome = await this.fetcher.fetch(before.url);
-    const current = this.get(id);
-    if (!current) return before; // removed while fetching
+    const fetched = this.get(id);
+    if (!fetched) return before; // removed while fetching
+    const current: Subscription = {
+      ...fetched,
+      lastAttemptAt: this.clock.now(),
+      updateIntervalHours: outcome.ok ? outcome.updateIntervalHours : (fetched.updateIntervalHours ?? null),
+    };
     const kept = current.servers.length;
     const keptText = kept > 0 ? ` The previous ${plural(kept, 'server')} ${kept === 1 ? 'is' : 'are'} kept.` : '';
 

@@ -30,6 +30,10 @@ export interface Subscription extends SubscriptionSource {
   /** Entries rejected by the last successful parse. */
   rejected: RejectedEntry[];
   updatedAt: number | null;
+  /** When an update was last tried, successful or not (epoch ms). */
+  lastAttemptAt?: number | null;
+  /** How often the provider asks to be fetched (`profile-update-interval`, hours). */
+  updateIntervalHours?: number | null;
   /** The last update's failure, when it failed; the previous server list is kept. */
   lastError: string | null;
   /**
