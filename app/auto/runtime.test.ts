@@ -101,6 +101,16 @@ describe('AutoRuntime', () => {
     expect(autoConfigFrom(DEFAULT_SETTINGS)).toEqual({ stallThresholdMs: 5000, probeTimeoutMs: 5000 });
   });
 
+  it('takes a new stall threshold from the settings without a restart', async () => {
+    const w = setup();
+    w.ports.delays.set('fi', null);
+    w.runtime.reconfigure({ stallThresholdMs: 8000, probeTimeoutMs: 5000 });
+    await w.traffic(7500, () => false);
+    expect(w.ports.probesStarted).toEqual([]);
+    await w.traffic(1000, () => false);
+    expect(w.ports.probesStarted.map((p) => p.at - w.start)).toEqual([8000, 8000, 8000]);
+  });
+
   it('runs a check end to end: parallel probes, results recorded, the switch carried out, every decision an AUTO line', async () => {
     const w = setup();
     w.ports.delays.set('fi', null);

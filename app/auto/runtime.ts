@@ -118,6 +118,11 @@ export class AutoRuntime {
   manualConnect(serverId: ServerId): void {
     this.dispatch({ type: 'manual-connect', serverId });
   }
+  /** New settings (stall threshold, probe timeout) take effect from the next sample and check. */
+  reconfigure(config: AutoConfig): void {
+    this.state = { ...this.state, config };
+  }
+
   /** A check now, whatever the cooldowns say. */
   checkNow(): void {
     this.dispatch({ type: 'check-now' });

@@ -233,6 +233,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       settings = next;
       logger.setLevel(next.logLevel);
       monitor.setSettings(next.monitor);
+      auto.reconfigure(autoConfigFrom(next));
       reachability.refresh();
       tunnel?.setPorts({ httpPort: next.httpPort, socksPort: next.socksPort, listen: listenAddress(next) });
       emit('settings', next);
