@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const root = new URL('../../../', import.meta.url).pathname;
 
 function sim(...args: string[]) {
-  return execa('npx', ['tsx', 'main/cli/sim.ts', ...args], { cwd: root, reject: false });
+  return execa('node', ['scripts/sim.mjs', ...args], { cwd: root, reject: false });
 }
 
 describe('npm run sim', () => {
