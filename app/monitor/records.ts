@@ -186,6 +186,7 @@ export class ServerRecords {
       statistics: computeStatistics(record?.history ?? [], statisticsSince),
       recent: (record?.recent ?? []).map((m) => ({ ...m })),
       reachability: null,
+      ipv6: null,
     };
   }
 

@@ -154,6 +154,12 @@ export type ParsedServer = Endpoint & {
    * "detour"), as the source format names it; resolved to `via` once ids exist.
    */
   viaName?: string;
+  /**
+   * Whether the server carries IPv6 traffic, as its subscription declares it (`ipv6=1` /
+   * `ipv6=0` on a share link, or a sing-box config's `experimental.monitoring.ipv6_declared`).
+   * Absent when the subscription says nothing; the monitor may then verify it (verify_ipv6).
+   */
+  ipv6?: boolean;
 };
 
 export type ServerId = string;

@@ -15,6 +15,23 @@ export interface Reachability {
 }
 
 /**
+ * Whether a server carries IPv6 traffic (spec/monitor.md: verify_ipv6, ipv6_declared).
+ * `declared`: the subscription says so, known from the start and never verified. `verified`: the
+ * monitor fetched the test URL once more through the server via the host's IPv6 address.
+ */
+export interface Ipv6Support {
+  /** true: IPv6 works through the server; false: the server refuses it; null: unknown (see detail). */
+  supported: boolean | null;
+  source: 'declared' | 'verified';
+  /** What was seen, in words: the declaration, the answer, or why it is not known. */
+  detail: string;
+  /** When it was verified (epoch ms); null for a declaration. */
+  at: number | null;
+  /** Verified in the previous run (loaded from the cache) and not verified again in this one. */
+  fromCache: boolean;
+}
+
+/**
  * What the monitor knows about one server, as the UI and the observation API show it.
  * Everything here is data; wording is the renderer's job.
  */
@@ -41,4 +58,6 @@ export interface ServerStatus {
   /** The last measurements per method (at most 5 each), oldest first. */
   recent: Measurement[];
   reachability: Reachability | null;
+  /** IPv6 through the server: declared by the subscription or verified; null when nothing is known. */
+  ipv6: Ipv6Support | null;
 }

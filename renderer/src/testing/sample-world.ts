@@ -59,6 +59,7 @@ export function status(serverId: string, patch: Partial<ServerStatus> = {}): Ser
     statistics: { count: 0, failures: 0, averageMs: null, deviationMs: null, minMs: null, maxMs: null },
     recent: [],
     reachability: null,
+    ipv6: null,
     ...patch,
   };
 }
