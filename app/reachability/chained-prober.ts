@@ -198,6 +198,8 @@ export class ChainedProber implements VantageProber {
         runtimeDir: this.options.runtimeDir,
         logger: this.options.logger,
         readyTimeoutMs: this.options.readyTimeoutMs,
+        // Not the prober's "prober-<id>": both number their cores from 1 in the same folder.
+        fileName: 'vantage',
         onExit: (g, exit) => {
           if (!exit.expected) this.options.logger.warn(TAG, `reachability: the probe core ${exit.description}`);
           if (this.current?.generation === g) this.current = null;

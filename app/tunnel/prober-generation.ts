@@ -49,7 +49,19 @@ export class ProberGeneration {
   static async start(
     id: number,
     entries: readonly ProberEntryInput[],
-    o: { core: CoreProfile; runtimeDir: string; logger: Logger; readyTimeoutMs?: number; onExit: (generation: ProberGeneration, exit: CoreExit) => void },
+    o: {
+      core: CoreProfile;
+      runtimeDir: string;
+      logger: Logger;
+      readyTimeoutMs?: number;
+      /**
+       * The config file's name before `-<id>.json` (default "prober"). Each owner of generations in
+       * one runtime folder needs its own: ids restart at 1 per owner, a core reads its file as it
+       * starts, and each owner deletes its file when it retires the core.
+       */
+      fileName?: string;
+      onExit: (generation: ProberGeneration, exit: CoreExit) => void;
+    },
   ): Promise<ProberGeneration> {
     const generation = new ProberGeneration(id, entries);
     const ports = await freePorts(entries.length);
@@ -58,7 +70,7 @@ export class ProberGeneration {
     const config = proberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info' });
     // The access log names every destination probed; nothing here needs it.
     (config.log as Record<string, unknown>).access = 'none';
-    generation.file = await writeConfigFile(o.runtimeDir, `prober-${id}`, config);
+    generation.file = await writeConfigFile(o.runtimeDir, `${o.fileName ?? 'prober'}-${id}`, config);
     const tracker = new OutboundFailureTracker({ failure: (f) => generation.record(f) });
     generation.core = await CoreProcess.start({
       core: o.core,
