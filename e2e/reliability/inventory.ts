@@ -123,7 +123,10 @@ export function activeResources(): Record<string, number> {
   return counts;
 }
 
-/** Descendant processes of `pid` that are still alive (zombies excluded). */
+/**
+ * Descendant processes of `pid` that are still alive (zombies excluded), without tsx's esbuild
+ * service: the TypeScript loader starts it, not the app.
+ */
 export function liveDescendants(pid = process.pid): number[] {
-  return descendants(pid).filter((child) => !isZombie(child));
+  return descendants(pid).filter((child) => !isZombie(child) && !basename(cmdlineOf(child)?.[0] ?? '').startsWith('esbuild'));
 }
