@@ -122,6 +122,19 @@ describe('assignIds: duplicates', () => {
   });
 });
 
+describe('assignIds: declared IPv6 support', () => {
+  it('keeps a server\'s ipv6 declaration through identity assignment and updates it with the list', () => {
+    const first = assignIds(SUB, [], [{ ...A, ipv6: true }, { ...B, ipv6: false }, C]);
+    expect(first.map((s) => s.ipv6)).toEqual([true, false, undefined]);
+    const second = assignIds(SUB, first, [{ ...A, ipv6: false }, B, { ...C, ipv6: true }]);
+    expect(second.map((s) => [s.id, s.ipv6])).toEqual([
+      [first[0]?.id, false],
+      [first[1]?.id, undefined],
+      [first[2]?.id, true],
+    ]);
+  });
+});
+
 describe('assignIds: chains', () => {
   it('resolves viaName to the id of the named server in the same list', () => {
     const entry = vless('entry', 'entry.example.com', 'a7e505a9-d63f-48ac-92f3-85ebcd7d7018');

@@ -166,6 +166,30 @@ describe('sing-box JSON configs', () => {
     expect(result.rejected.map((r) => r.excerpt).join(' ')).not.toContain(UUID_2);
   });
 
+  it('experimental.monitoring.ipv6_declared (tag → bool) declares IPv6 support per server; unknown tags and non-bools are reported', () => {
+    const declared = parseSubscription(
+      JSON.stringify({
+        outbounds: [
+          { type: 'trojan', tag: 'v6-ok', server: 'a.example.com', server_port: 443, password: 'pw', tls: { enabled: true } },
+          { type: 'trojan', tag: 'v4-only', server: 'b.example.com', server_port: 443, password: 'pw', tls: { enabled: true } },
+          { type: 'trojan', tag: 'silent', server: 'c.example.com', server_port: 443, password: 'pw', tls: { enabled: true } },
+          { type: 'trojan', tag: 'odd', server: 'd.example.com', server_port: 443, password: 'pw', tls: { enabled: true } },
+        ],
+        experimental: { monitoring: { ipv6_declared: { 'v6-ok': true, 'v4-only': false, odd: 'perhaps', gone: true } } },
+      }),
+    );
+    expect(declared.servers.map((s) => [s.name, s.ipv6])).toEqual([
+      ['v6-ok', true],
+      ['v4-only', false],
+      ['silent', undefined],
+      ['odd', undefined],
+    ]);
+    expect(declared.notes.map((n) => [n.line, n.note])).toEqual([
+      [1, 'experimental.monitoring.ipv6_declared names "gone", which is no server of this config: ignored'],
+      [4, 'ipv6="perhaps" is neither 1 nor 0: IPv6 support not declared'],
+    ]);
+  });
+
   it('a bare array of outbounds is read as one config', () => {
     const bare = parseSubscription(JSON.stringify([{ type: 'trojan', tag: 't', server: 't.example.com', server_port: 443, password: 'pw', tls: { enabled: true } }]));
     expect(bare.format).toBe('sing-box-json');

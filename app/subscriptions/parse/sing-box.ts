@@ -1,5 +1,6 @@
 import type { Endpoint, ParsedServer, Security, Transport } from '../../../shared/domain/server';
 import { hostPort } from '../../../shared/domain/server';
+import { ipv6Declaration, unreadIpv6Note } from './ipv6';
 import { mbps } from './links/quic';
 import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
 import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
@@ -21,7 +22,8 @@ const NON_SERVERS: Record<string, NonServerKind> = {
  * sing-box JSON: `outbounds` of type vmess, vless, trojan, shadowsocks, hysteria2, tuic,
  * wireguard, socks, http (and WireGuard `endpoints`, sing-box 1.11+), with `tls` and
  * `transport`; `detour` is a chain. selector / urltest / direct / block / dns are skipped. The
- * name is the tag. Item numbers: position in `outbounds` (then `endpoints`), or the config's
+ * name is the tag. `experimental.monitoring.ipv6_declared` (tag → bool) declares servers' IPv6
+ * support. Item numbers: position in `outbounds` (then `endpoints`), or the config's
  * position in an array of configs.
  */
 export function parseSingBoxConfigs(configs: Json[], isArray: boolean): FormatOutput {
@@ -53,9 +55,31 @@ export function parseSingBoxConfigs(configs: Json[], isArray: boolean): FormatOu
         out.rejected.push({ line, reason, excerpt });
       }
     });
+    applyIpv6Declarations(config, scope, isArray ? configIndex + 1 : 1, out);
     out.scopes.push(scope);
   });
   return out;
+}
+
+/**
+ * `experimental.monitoring.ipv6_declared` (tag → bool), the seed's own field for servers whose
+ * IPv6 support the provider declares: each named server gets `ipv6`. A tag that names no server
+ * of this config, or a value that is not a bool, is reported and declares nothing.
+ */
+function applyIpv6Declarations(config: Json, scope: ConfigScope, line: number, out: FormatOutput): void {
+  const declared = asObject(asObject(asObject(config.experimental).monitoring).ipv6_declared);
+  const byTag = new Map(scope.entries.filter((e) => e.ref !== null).map((e) => [e.ref as string, e]));
+  for (const [tag, raw] of Object.entries(declared)) {
+    const excerpt = `ipv6_declared: ${cleanName(tag).slice(0, 60)}`;
+    const entry = byTag.get(tag);
+    if (!entry) {
+      out.notes.push({ line, note: `experimental.monitoring.ipv6_declared names "${cleanName(tag).slice(0, 60)}", which is no server of this config: ignored`, excerpt });
+      continue;
+    }
+    const value = ipv6Declaration(raw);
+    if (value === null) out.notes.push({ line: entry.line, note: unreadIpv6Note(raw), excerpt: entry.excerpt });
+    else entry.server.ipv6 = value;
+  }
 }
 
 function singBoxEndpoint(type: string, o: Json, note: (n: string) => void): Endpoint {

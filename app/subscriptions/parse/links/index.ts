@@ -7,7 +7,8 @@ import type { Note } from './common';
 import { parseHttpProxy, parseSocks, parseWireguard } from './plain-proxies';
 import { parseHysteria2, parseTuic } from './quic';
 import { parseShadowsocks } from './shadowsocks';
-import { schemeOf } from './split';
+import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
+import { schemeOf, splitLink } from './split';
 import { parseVmess } from './vmess';
 import { parseTrojan, parseVless } from './vless-trojan';
 
@@ -47,7 +48,24 @@ export function parseLink(line: string, note: Note): ParsedServer {
     const why = KNOWN_UNSUPPORTED[scheme];
     return reject(`unknown scheme ${scheme.slice(0, 20)}://${why ? ` (${why})` : ''}`);
   }
-  return parser(line, note);
+  return withDeclaredIpv6(parser(line, note), line, note);
+}
+
+/**
+ * `ipv6=1` / `ipv6=0` in a link's query declares whether the server carries IPv6 (spec/monitor.md,
+ * ipv6_declared). Read here once for every scheme; a vmess JSON payload carries it as a field
+ * (read by the vmess parser), which a query, when present, overrides.
+ */
+function withDeclaredIpv6(server: ParsedServer, line: string, note: Note): ParsedServer {
+  if (!/ipv6/i.test(line)) return server; // most links say nothing: skip the second split
+  const raw = splitLink(line)?.query.get('ipv6');
+  if (raw === undefined) return server;
+  const declared = ipv6Declaration(raw);
+  if (declared === null) {
+    note(unreadIpv6Note(raw));
+    return server;
+  }
+  return { ...server, ipv6: declared };
 }
 
 /** Whether a line of a list looks like it was meant to be a share link. */

@@ -373,3 +373,42 @@ describe('share links: rejected entries say why and mask credentials', () => {
     expect(excerpts).toContain('vmess://<base64,');
   });
 });
+
+describe('share links: declared IPv6 support (ipv6=1 / ipv6=0, spec/monitor.md ipv6_declared)', () => {
+  const DECLARED: [string, string, boolean][] = [
+    ['vless ipv6=1', `vless://${UUID_1}@v.example.com:443?security=tls&sni=v.example.com&ipv6=1#V`, true],
+    ['vless ipv6=0', `vless://${UUID_1}@v.example.com:443?security=tls&ipv6=0#V`, false],
+    ['trojan IPV6=true (any case)', `trojan://pw12@t.example.com:443?IPV6=true#T`, true],
+    ['vmess URL shape', `vmess://${UUID_1}@m.example.com:443?type=ws&ipv6=1#M`, true],
+    ['vmess JSON field', `vmess://${b64(JSON.stringify({ v: '2', ps: 'J', add: 'j.example.com', port: '443', id: UUID_1, aid: '0', net: 'tcp', ipv6: '0' }))}`, false],
+    ['vmess JSON field as a number', `vmess://${b64(JSON.stringify({ v: '2', ps: 'J', add: 'j.example.com', port: 443, id: UUID_1, ipv6: 1 }))}`, true],
+    ['shadowsocks SIP002', `ss://${b64url('chacha20-ietf-poly1305:pw')}@s.example.com:8388/?ipv6=1#S`, true],
+    ['hysteria2', `hysteria2://pw@h.example.com:443/?sni=h.example.com&ipv6=0#H`, false],
+    ['tuic', `tuic://${UUID_1}:pw@u.example.com:443?congestion_control=bbr&ipv6=1#U`, true],
+    ['socks', `socks://${b64('user:pass')}@k.example.com:1080?ipv6=0#K`, false],
+  ];
+
+  it.each(DECLARED)('%s', (_title, link, expected) => {
+    const { server, notes } = one(link);
+    expect(server?.ipv6).toBe(expected);
+    expect(notes).toEqual([]);
+  });
+
+  it('a link without ipv6 declares nothing (the monitor may verify it)', () => {
+    const { server } = one(`vless://${UUID_1}@v.example.com:443?security=tls#V`);
+    expect(server).toBeDefined();
+    expect(server && 'ipv6' in server).toBe(false);
+  });
+
+  it('a value that is neither 1 nor 0 declares nothing and says so; the server is kept', () => {
+    const { server, notes } = one(`vless://${UUID_1}@v.example.com:443?ipv6=maybe#V`);
+    expect(server?.name).toBe('V');
+    expect(server?.ipv6).toBeUndefined();
+    expect(notes).toEqual(['ipv6="maybe" is neither 1 nor 0: IPv6 support not declared']);
+  });
+
+  it('a query ipv6 on a vmess JSON link overrides the JSON field', () => {
+    const payload = b64(JSON.stringify({ v: '2', ps: 'J', add: 'j.example.com', port: '443', id: UUID_1, ipv6: '0' }));
+    expect(one(`vmess://${payload}?ipv6=1`).server?.ipv6).toBe(true);
+  });
+});

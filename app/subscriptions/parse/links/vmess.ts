@@ -2,7 +2,8 @@ import type { ParsedServer, SecurityType, VmessEndpoint } from '../../../../shar
 import { buildSecurity, buildTransport, networkOf, securityTypeOf } from '../stream';
 import { cleanName, decodeBase64Text, decodePercent, isTruthy, splitList, str } from '../text';
 import { checkHost, checkPort, checkUuid, reject } from '../validate';
-import { decodedUserinfo, linkName, streamFromQuery } from './common';
+import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
+import { decodedUserinfo, linkName, type Note, streamFromQuery } from './common';
 import { param, parseQuery, splitLink } from './split';
 
 /**
@@ -15,20 +16,20 @@ import { param, parseQuery, splitLink } from './split';
  * 3. base64 of `name = vmess, host, port, cipher, "uuid", over-tls=true, obfs=ws, …` (Quantumult);
  * 4. a plain URL `uuid@host:port?type=…&security=…#name`, parameters as vless.
  */
-export function parseVmess(line: string): ParsedServer {
+export function parseVmess(line: string, note: Note = () => undefined): ParsedServer {
   const rest = line.slice(line.indexOf('://') + 3);
   const beforeQuery = rest.split(/[?#]/, 1)[0] ?? '';
   if (beforeQuery.includes('@')) return parseVmessUrl(line);
   const decoded = decodeBase64Text(beforeQuery);
   if (decoded === null) return reject('vmess: the payload is neither base64 nor uuid@host:port');
   const text = decoded.trim();
-  if (text.startsWith('{')) return parseVmessJson(text);
+  if (text.startsWith('{')) return parseVmessJson(text, note);
   if (/=\s*vmess\s*,/i.test(text)) return parseVmessQuantumult(text);
   if (text.includes('@')) return parseVmessShadowrocket(text, rest.slice(beforeQuery.length));
   return reject('vmess: the base64 payload is not a JSON object or cipher:uuid@host:port');
 }
 
-function parseVmessJson(text: string): ParsedServer {
+function parseVmessJson(text: string, note: Note): ParsedServer {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -75,7 +76,14 @@ function parseVmessJson(text: string): ParsedServer {
     transport,
     security,
   };
-  return { name: cleanName(str(o.ps)) || linkName(null, address, port), ...endpoint };
+  const server: ParsedServer = { name: cleanName(str(o.ps)) || linkName(null, address, port), ...endpoint };
+  // The JSON payload is this shape's query: `"ipv6": "1"` declares IPv6 support as `ipv6=1` does.
+  if (o.ipv6 !== undefined && o.ipv6 !== null && o.ipv6 !== '') {
+    const declared = ipv6Declaration(o.ipv6);
+    if (declared === null) note(unreadIpv6Note(o.ipv6));
+    else server.ipv6 = declared;
+  }
+  return server;
 }
 
 function parseVmessShadowrocket(text: string, after: string): ParsedServer {
