@@ -19,6 +19,11 @@ export interface FetchThroughRequest {
   timeoutMs: number;
   /** Stop reading after this many bytes (the response is still measured). */
   maxBytes?: number;
+  /**
+   * The Host header (and, for https, the TLS server name) when the URL names an address instead
+   * of the host: the IPv6 check fetches `http(s)://[v6]:port/path` as the test URL's own host.
+   */
+  hostHeader?: string;
   signal?: AbortSignal;
 }
 

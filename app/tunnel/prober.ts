@@ -138,7 +138,7 @@ export class CoreProber implements ServerProber {
   }
 
   async fetchThrough(serverId: ServerId, request: FetchThroughRequest): Promise<FetchThroughResult> {
-    const result = await this.through(serverId, request.url, request.timeoutMs, request.maxBytes ?? DEFAULT_BODY_BYTES, request.signal);
+    const result = await this.through(serverId, request.url, request.timeoutMs, request.maxBytes ?? DEFAULT_BODY_BYTES, request.signal, false, request.hostHeader);
     if (!result.ok) return { ok: false, error: result.error, elapsedMs: result.elapsedMs };
     return { ok: true, status: result.status, body: result.body, headersMs: result.headersMs, elapsedMs: result.elapsedMs };
   }
@@ -167,6 +167,7 @@ export class CoreProber implements ServerProber {
     maxBytes: number,
     signal?: AbortSignal,
     warmUp = false,
+    hostHeader?: string,
   ): Promise<{ ok: true; status: number; body: Buffer; headersMs: number; elapsedMs: number } | { ok: false; error: ProbeError; elapsedMs: number }> {
     const readiness = this.readiness(serverId);
     const generation = this.current;
@@ -178,7 +179,7 @@ export class CoreProber implements ServerProber {
     const end = generation.begin();
     const began = performance.now();
     try {
-      const result: ProxiedResult = await requestThroughProxy({ proxyUrl, url, timeoutMs, maxBytes, signal, warmUp, proxyLabel: 'the prober’s inbound' });
+      const result: ProxiedResult = await requestThroughProxy({ proxyUrl, url, timeoutMs, maxBytes, signal, warmUp, proxyLabel: 'the prober’s inbound', hostHeader });
       if (result.ok) return result;
       const failure = result.failure;
       if (!failure.closedEarly) return { ok: false, error: { kind: failure.kind, message: failure.message }, elapsedMs: result.elapsedMs };

@@ -21,6 +21,11 @@ export interface ProxiedRequest {
   /** Names the inbound in failure messages. */
   proxyLabel?: string;
   /**
+   * Sent as the Host header when the URL names an address rather than the host; undici also
+   * takes the TLS server name (SNI, and the name the certificate is checked against) from it.
+   */
+  hostHeader?: string;
+  /**
    * Send the request twice on one fresh connection and time the second: one round trip through
    * the server, without the TCP, TLS and proxy handshakes of a new connection, so the figure
    * compares servers of any protocol by their latency ("unified delay"). The deadline covers both.
@@ -61,7 +66,7 @@ export async function requestThroughProxy(req: ProxiedRequest): Promise<ProxiedR
   const work = (async () => {
     let coldHeadersMs: number | undefined;
     if (req.warmUp) {
-      const warm = await request(req.url, { method: 'GET', dispatcher: agent, signal: stop.signal, headers: { 'cache-control': 'no-cache' } });
+      const warm = await request(req.url, { method: 'GET', dispatcher: agent, signal: stop.signal, headers: { 'cache-control': 'no-cache', ...(req.hostHeader ? { host: req.hostHeader } : {}) } });
       coldHeadersMs = elapsed();
       await warm.body.dump();
     }
@@ -70,7 +75,7 @@ export async function requestThroughProxy(req: ProxiedRequest): Promise<ProxiedR
       method: 'GET',
       dispatcher: agent,
       signal: stop.signal,
-      headers: { 'cache-control': 'no-cache', connection: 'close' },
+      headers: { 'cache-control': 'no-cache', connection: 'close', ...(req.hostHeader ? { host: req.hostHeader } : {}) },
     });
     const headersMs = req.warmUp ? Math.round((performance.now() - sentAt) * 10) / 10 : elapsed();
     const { body, truncated } = await readLimited(response.body, req.maxBytes);
