@@ -224,11 +224,13 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
           <ul className="probe-results">
             {episode.results.map((result, i) => (
               <li key={i} className={result.delay === null ? 'silent' : 'answered'}>
-                <bdi>
+                {/* A sentence in the UI's direction; the name inside is already isolated (a <bdi>
+                    here took the direction of the name's first letter: "ms 180 :A3 سرور" in English). */}
+                <span>
                   {result.delay === null
                     ? t('decision.silent', { server: nameOf(result.id) })
                     : t('decision.answered', { server: nameOf(result.id), delay: format.ms(result.delay) })}
-                </bdi>
+                </span>
                 {!result.recorded && <span className="muted"> ({t('decision.notRecorded')})</span>}
               </li>
             ))}
