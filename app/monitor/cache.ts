@@ -3,7 +3,8 @@
  * choose and the UI can show pings and countries before any fresh test finishes. Everything
  * loaded is marked "from cache" until the server is retested (results) or an IP lookup succeeds
  * in this run (IP info). A corrupt file never blocks start-up: JsonFile sets it aside and the
- * monitor starts empty, reporting the problem.
+ * monitor starts empty, reporting the problem. An IPv6 check's result is kept too, "from cache"
+ * until the server is checked again in this run.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -33,6 +34,12 @@ const ipInfoSchema = z.object({
   at: z.number(),
 });
 
+const ipv6Schema = z.object({
+  supported: z.boolean().nullable(),
+  detail: z.string().max(2000),
+  at: z.number(),
+});
+
 const entrySchema = z.object({
   last: z
     .object({
@@ -45,6 +52,8 @@ const entrySchema = z.object({
   history: z.array(measurementSchema).max(HISTORY_LENGTH),
   ipInfo: ipInfoSchema.nullable(),
   throughputBps: z.number().nonnegative().nullable(),
+  /** The IPv6 check's result (absent in caches written before verify_ipv6 existed). */
+  ipv6: ipv6Schema.nullable().default(null),
 });
 
 export const monitorCacheSchema = z.object({
@@ -78,6 +87,7 @@ export function importCache(records: ServerRecords, data: MonitorCacheData, pres
     record.history = entry.history.map((m) => ({ ...m }));
     record.ipInfo = entry.ipInfo ? { ...entry.ipInfo, fromCache: true } : null;
     record.throughputBps = entry.throughputBps;
+    record.ipv6 = entry.ipv6 ? { ...entry.ipv6, fromCache: true } : null;
     loaded++;
   }
   return loaded;
@@ -87,7 +97,7 @@ export function exportCache(records: ServerRecords, present: ReadonlySet<ServerI
   const servers: MonitorCacheData['servers'] = {};
   for (const record of records.all()) {
     if (!present.has(record.id)) continue;
-    if (!record.last && !record.ipInfo && record.recent.length === 0 && record.throughputBps === null) continue;
+    if (!record.last && !record.ipInfo && record.recent.length === 0 && record.throughputBps === null && !record.ipv6) continue;
     const ipInfo = record.ipInfo ? (({ fromCache: _fromCache, ...rest }) => rest)(record.ipInfo) : null;
     servers[record.id] = {
       last: record.last ? { delayMs: record.last.delayMs, at: record.last.at, error: record.last.error } : null,
@@ -95,6 +105,7 @@ export function exportCache(records: ServerRecords, present: ReadonlySet<ServerI
       history: record.history.map((m) => ({ ...m })),
       ipInfo,
       throughputBps: record.throughputBps,
+      ipv6: record.ipv6 ? { supported: record.ipv6.supported, detail: record.ipv6.detail, at: record.ipv6.at } : null,
     };
   }
   return { version: 1, savedAt: now, urlIndex, servers };

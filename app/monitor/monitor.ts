@@ -1,6 +1,7 @@
 /**
  * The monitor (spec/monitor.md, spec/observatory.md): every server tested in the background
- * through the server itself, exit IP and country through IP-info services, results persisted.
+ * through the server itself, exit IP and country through IP-info services, IPv6 through each
+ * server once a run (verify_ipv6) unless its subscription declares it, results persisted.
  *
  * Collaborators come through the constructor; all timing goes through the Clock so every rule is
  * tested on a fake clock with a fake prober (app/monitor/testing/). The rules themselves (order,
@@ -26,8 +27,11 @@ import { type FlightResult, Flights } from './flights';
 import type { IcmpPing } from './icmp';
 import { EventTests, type TestReason } from './event-tests';
 import { IpInfoLookups } from './ipinfo/lookups';
+import { Ipv6Checks } from './ipv6/checks';
+import { type Ipv6Resolver, systemIpv6Resolver } from './ipv6/resolver';
 import { DEFAULT_THROUGHPUT_URL, type MethodResult, measureDirect, measureThroughput } from './on-request';
 import { frontKey } from './policy/batch';
+import { needsIpv6Check } from './policy/ipv6';
 import { NETWORK_SETTLE_MS } from './policy/timing';
 import type { DirectCheck, Readiness, ServerProber } from './ports';
 import { type StatusListener, StatusPublisher, type SubscribeOptions } from './publisher';
@@ -69,6 +73,8 @@ export interface MonitorOptions {
   cacheSaveDelayMs?: number;
   /** Look up exit IP and country after successful tests (default true; off for sweep benchmarks). */
   ipInfo?: boolean;
+  /** Where the IPv6 check finds the test URL host's IPv6 address (default: the system resolver). */
+  resolveIpv6?: Ipv6Resolver;
 }
 
 const TAG = 'MONITORING';
@@ -82,6 +88,7 @@ export class Monitor {
   private readonly publisher: StatusPublisher;
   private readonly activity: ActivityTracker;
   private readonly lookups: IpInfoLookups;
+  private readonly ipv6Checks: Ipv6Checks;
   private readonly saver: DebouncedSaver | null;
   private readonly writer: ResultWriter;
   private readonly events: EventTests;
@@ -141,6 +148,13 @@ export class Monitor {
       random: options.random ?? Math.random,
       onResult: (request, lookup) => this.writer.ipInfoFound(request, lookup),
     });
+    this.ipv6Checks = new Ipv6Checks({
+      prober: options.prober,
+      clock,
+      settings: () => this.settings,
+      resolve: options.resolveIpv6 ?? systemIpv6Resolver,
+      onResult: (request, finding) => this.writer.ipv6Found(request, finding),
+    });
     this.saver = options.cacheFile
       ? new DebouncedSaver(
           options.cacheFile,
@@ -161,6 +175,7 @@ export class Monitor {
       serverList: () => this.serverList(),
       tested: (id) => this.scheduler.tested(id),
       retestChained: (ids) => void this.events.testNow(ids, 'chain-recovered'),
+      considerIpv6: (id, immediate) => this.considerIpv6(id, immediate),
       log: (line) => this.log(line),
     });
     this.events = new EventTests({
@@ -211,6 +226,7 @@ export class Monitor {
     this.scheduler.stop();
     this.flights.abortAll();
     this.lookups.stop();
+    this.ipv6Checks.stop();
     this.publisher.flush();
     this.publisher.stop();
     await this.saver?.close();
@@ -359,7 +375,7 @@ export class Monitor {
   }
 
   status(serverId: ServerId): ServerStatus {
-    return this.records.status(serverId, this.options.clock.now() - this.settings.intervalMs * 20);
+    return this.records.status(serverId, this.options.clock.now() - this.settings.intervalMs * 20, this.serverOf(serverId)?.ipv6);
   }
 
   snapshot(): ServerStatus[] {
@@ -406,6 +422,14 @@ export class Monitor {
   }
 
   // ——— helpers ———
+
+  /** verify_ipv6: once a run, after a successful URL test, unless the subscription declares it. */
+  private considerIpv6(id: ServerId, immediate: boolean): void {
+    const server = this.serverOf(id);
+    if (!server || !this.running || this.ipv6Checks.busy(id)) return;
+    if (!needsIpv6Check(this.settings.verifyIpv6, server.ipv6, this.records.get(id)?.ipv6 ?? null)) return;
+    this.ipv6Checks.request({ serverId: id, url: this.scheduler.url(), immediate });
+  }
 
   /** Joins the flight in the air (giving up at the caller's own deadline) or starts one. */
   private async joinOrProbe(serverId: ServerId, timeoutMs: number): Promise<FlightResult> {

@@ -6,6 +6,7 @@
 import type { IpInfo, Measurement, ProbeError, ProbeMethod, ProbeOutcome } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
+import { clipDetail, ipv6Status, type VerifiedIpv6 } from './policy/ipv6';
 import { computeStatistics } from './policy/statistics';
 import { HISTORY_LENGTH, RECENT_PER_METHOD } from './policy/timing';
 
@@ -32,6 +33,8 @@ export interface ServerRecord {
   history: Measurement[];
   ipInfo: (IpInfo & { fromCache: boolean; at: number }) | null;
   throughputBps: number | null;
+  /** The IPv6 check's last result (verify_ipv6); a declaration is the server's, not kept here. */
+  ipv6: VerifiedIpv6 | null;
   testing: boolean;
   downForNow: boolean;
   notReady: string | null;
@@ -65,6 +68,7 @@ export class ServerRecords {
         history: [],
         ipInfo: null,
         throughputBps: null,
+        ipv6: null,
         testing: false,
         downForNow: false,
         notReady: null,
@@ -160,6 +164,10 @@ export class ServerRecords {
     this.ensure(id).ipInfo = { ...info, fromCache: false, at };
   }
 
+  setIpv6(id: ServerId, supported: boolean | null, detail: string, at: number): void {
+    this.ensure(id).ipv6 = { supported, detail: clipDetail(detail), at, fromCache: false };
+  }
+
   setThroughput(id: ServerId, bytesPerSecond: number): void {
     this.ensure(id).throughputBps = bytesPerSecond;
   }
@@ -169,7 +177,8 @@ export class ServerRecords {
     return [...(this.records.get(id)?.history ?? [])];
   }
 
-  status(id: ServerId, statisticsSince: number): ServerStatus {
+  /** `declaredIpv6`: the server's own declaration (ParsedServer.ipv6), which wins over a verification. */
+  status(id: ServerId, statisticsSince: number, declaredIpv6?: boolean): ServerStatus {
     const record = this.records.get(id);
     const last = record?.last ?? null;
     return {
@@ -186,7 +195,7 @@ export class ServerRecords {
       statistics: computeStatistics(record?.history ?? [], statisticsSince),
       recent: (record?.recent ?? []).map((m) => ({ ...m })),
       reachability: null,
-      ipv6: null,
+      ipv6: ipv6Status(declaredIpv6, record?.ipv6 ?? null),
     };
   }
 

@@ -1,8 +1,8 @@
 /**
  * Where every result lands: writes it into the records (a late outcome never overwrites a newer
  * one), logs it as a MONITORING line, publishes it (at once for event-triggered tests, else after
- * the debounce window), schedules the cache write, starts the IP lookup a success calls for, and
- * retests servers chained through one that works again.
+ * the debounce window), schedules the cache write, starts the IP lookup and the IPv6 check a
+ * success calls for, and retests servers chained through one that works again.
  */
 import type { IpInfo, Measurement } from '../../shared/domain/measurement';
 import type { Server, ServerId } from '../../shared/domain/server';
@@ -12,6 +12,8 @@ import { describe } from './cycle';
 import type { FlightResult } from './flights';
 import type { IpInfoLookup } from './ipinfo/lookup';
 import type { IpInfoLookups, LookupRequest } from './ipinfo/lookups';
+import type { Ipv6CheckFinding, Ipv6CheckRequest } from './ipv6/checks';
+import { judgeIpv6Fetch } from './policy/ipv6';
 import { NOT_READY_MAX_TRIES, NOT_READY_RETRY_MS } from './policy/timing';
 import type { StatusPublisher } from './publisher';
 import type { ServerRecords } from './records';
@@ -29,6 +31,8 @@ export interface ResultWriterDeps {
   tested: (id: ServerId) => void;
   /** Retests servers chained through one that works again (an event-triggered test). */
   retestChained: (ids: ServerId[]) => void;
+  /** A URL test answered: the server's IPv6 check starts if it is due (verify_ipv6, once a run). */
+  considerIpv6: (id: ServerId, immediate: boolean) => void;
   log: (line: string) => void;
 }
 
@@ -91,10 +95,32 @@ export class ResultWriter {
     this.deps.saver?.schedule();
   }
 
+  /** An IPv6 check ended: its result is the server's IPv6 knowledge for this run. */
+  ipv6Found(request: Ipv6CheckRequest, finding: Ipv6CheckFinding): void {
+    const { records, clock } = this.deps;
+    const id = request.serverId;
+    if (!this.deps.serverOf(id)) return;
+    let verdict: { supported: boolean | null; detail: string };
+    let via = '';
+    if (finding.kind === 'no-address') verdict = { supported: null, detail: finding.reason };
+    else {
+      const last = records.get(id)?.last;
+      const failedMeanwhile = !!last && !last.fromCache && last.delayMs === null && last.at >= finding.startedAt;
+      verdict = judgeIpv6Fetch(finding.result, finding.address, failedMeanwhile);
+      via = ` (${finding.url}, Host ${finding.hostHeader})`;
+    }
+    records.setIpv6(id, verdict.supported, verdict.detail, clock.now());
+    const word = verdict.supported === null ? 'unknown' : verdict.supported ? 'supported' : 'refused';
+    this.deps.log(`IPv6 check of ${this.name(id)}: ${word}, ${verdict.detail}${via}`);
+    this.deps.publisher.changed(id, { definite: true, immediate: request.immediate });
+    this.deps.saver?.schedule();
+  }
+
   private afterUrlResult(id: ServerId, ok: boolean, at: number, recovered: boolean, immediate: boolean): void {
     if (!ok) return;
     const info = this.deps.records.get(id)?.ipInfo;
     if (this.deps.lookupIpInfo && (!info || info.fromCache)) this.deps.lookups.request({ serverId: id, measuredAt: at, immediate });
+    this.deps.considerIpv6(id, immediate);
     if (recovered) {
       const chained = this.deps.serverList().filter((s) => s.via === id).map((s) => s.id);
       if (chained.length > 0) {

@@ -24,12 +24,14 @@ export type FakeFetchAnswer =
   | { status: number; body: string | Buffer; afterMs?: number }
   | { fail: ProbeFailure; afterMs?: number; message?: string };
 
-export type FakeFetchHandler = (serverId: ServerId, url: string) => FakeFetchAnswer;
+export type FakeFetchHandler = (serverId: ServerId, url: string, request: FetchThroughRequest) => FakeFetchAnswer;
 
 export interface FakeCall {
   kind: 'probe' | 'fetch' | 'tcp';
   serverId: ServerId;
   url?: string;
+  /** The Host header a fetch asked for (the IPv6 check's address URLs). */
+  hostHeader?: string;
   at: number;
   timeoutMs: number;
   endedAt: number | null;
@@ -127,8 +129,9 @@ export class FakeProber implements ServerProber {
 
   fetchThrough(serverId: ServerId, request: FetchThroughRequest): Promise<FetchThroughResult> {
     const call: FakeCall = { kind: 'fetch', serverId, url: request.url, at: this.clock.now(), timeoutMs: request.timeoutMs, endedAt: null };
+    if (request.hostHeader !== undefined) call.hostHeader = request.hostHeader;
     this.calls.push(call);
-    const answer = this.fetchHandler(serverId, request.url);
+    const answer = this.fetchHandler(serverId, request.url, request);
     const after = Math.min(answer.afterMs ?? 50, request.timeoutMs);
     const timedOut = (answer.afterMs ?? 50) > request.timeoutMs;
     return new Promise((resolve) => {
