@@ -34,6 +34,14 @@ const LAB = {
     '2026/11/30 14:20:36 [Warning] [1558281910] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [v2ray.com/core/transport/internet/websocket: failed to dial WebSocket > v2ray.com/core/transport/internet/websocket: failed to dial to (ws://127.0.2.5:39791/ws/b2):  > read tcp 127.0.0.1:47338->127.0.2.5:39791: read: connection reset by peer v2ray.com/core/transport/internet/websocket: failed to dial WebSocket > v2ray.com/core/transport/internet/websocket: failed to dial to (ws://127.0.2.5:39791/ws/b2):  > dial tcp 127.0.2.5:39791: connect: connection reset by peer] > v2ray.com/core/common/retry: all retry attempts failed',
   trojanTlsRefused:
     '2026/11/30 14:20:38 [Warning] [2138058478] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: failed to find an available destination > v2ray.com/core/common/retry: [dial tcp 127.0.2.7:44715: connect: connection refused] > v2ray.com/core/common/retry: all retry attempts failed',
+  // Healthy connections through WebSocket servers, closed normally by the server after the answer.
+  vlessWsNormalClose:
+    '2026/11/30 15:18:49 [Info] [959641694] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vless/outbound: connection ends > v2ray.com/core/proxy/vless/outbound: failed to transfer response payload > websocket: close 1000 (normal)',
+  trojanWsNormalClose:
+    '2026/11/30 15:19:07 [Info] [545273085] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: connection ends > websocket: close 1000 (normal)',
+  // A vless/ws server rejecting a wrong id: the same close, before the answer's header.
+  vlessWsRejected:
+    '2026/11/30 15:19:32 [Info] [1518938433] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vless/outbound: connection ends > v2ray.com/core/proxy/vless/outbound: failed to decode response header > v2ray.com/core/proxy/vless/encoding: failed to read response version > websocket: close 1000 (normal)',
   trojanTlsReset:
     '2026/11/30 14:20:38 [Warning] [1247297301] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: connection ends > v2ray.com/core/proxy/trojan: failed to flush payload > write tcp 127.0.0.1:57152->127.0.2.7:44715: write: connection reset by peer',
 };
@@ -45,8 +53,14 @@ describe('interpretCoreLine on lines from the lab', () => {
     ['WebSocket reset during the upgrade', LAB.wsReset, 'reset', '127.0.2.5:39791'],
     ['trojan over TLS refused', LAB.trojanTlsRefused, 'refused', '127.0.2.7:44715'],
     ['trojan over TLS reset', LAB.trojanTlsReset, 'reset', '127.0.2.7:44715'],
+    ['vless over WebSocket rejecting the id', LAB.vlessWsRejected, 'handshake', null],
   ])('%s', (_name, line, kind, address) => {
     expect(interpretCoreLine(line)).toMatchObject({ type: 'outbound-failure', kind, address });
+  });
+
+  it('a WebSocket stream the server closed normally after the answer is no failure', () => {
+    expect(interpretCoreLine(LAB.vlessWsNormalClose)).toBeNull();
+    expect(interpretCoreLine(LAB.trojanWsNormalClose)).toBeNull();
   });
 });
 

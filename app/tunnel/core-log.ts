@@ -82,7 +82,8 @@ export function interpretCoreLine(raw: string): CoreLogEvent | null {
 
 /**
  * What a core's error chain says went wrong with the server, most specific first; null for a
- * close the client caused (`context canceled`) or a chain that names no cause.
+ * close the client caused (`context canceled`), a WebSocket stream the server ended normally, or
+ * a chain that names no cause.
  */
 export function outboundFailureKind(detail: string): OutboundFailureKind | null {
   const d = detail.toLowerCase();
@@ -94,6 +95,12 @@ export function outboundFailureKind(detail: string): OutboundFailureKind | null 
   if (/\btls\b|x509|certificate|handshake failure|first record does not look like a tls/.test(d)) return 'tls';
   if (/network is unreachable|no route to host|host is unreachable|host is down/.test(d)) return 'network';
   if (d.includes('context canceled')) return null;
+  // "websocket: close 1000 (normal)" is the server closing the stream on purpose. v2ray 4.34 logs
+  // it for many healthy connections through vless/ws and trojan/ws servers (after the answer:
+  // "failed to transfer response payload", or "connection ends"); taken as a failure it started
+  // an Auto check every 15 s on a working server. Only while the answer's header is still
+  // awaited does it mean the server turned the request away (a vless server rejecting the id).
+  if (/\bclose 1000\b/.test(d) && !/failed to (?:read|decode) response/.test(d)) return null;
   if (/\beof\b|failed to read (response|header)|failed to decode response|invalid (user|response)|not a valid user|unexpected/.test(d)) return 'handshake';
   return 'network';
 }
