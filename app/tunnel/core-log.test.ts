@@ -34,6 +34,8 @@ const LAB = {
     '2026/11/30 14:20:36 [Warning] [1558281910] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vmess/outbound: failed to find an available destination > v2ray.com/core/common/retry: [v2ray.com/core/transport/internet/websocket: failed to dial WebSocket > v2ray.com/core/transport/internet/websocket: failed to dial to (ws://127.0.2.5:39791/ws/b2):  > read tcp 127.0.0.1:47338->127.0.2.5:39791: read: connection reset by peer v2ray.com/core/transport/internet/websocket: failed to dial WebSocket > v2ray.com/core/transport/internet/websocket: failed to dial to (ws://127.0.2.5:39791/ws/b2):  > dial tcp 127.0.2.5:39791: connect: connection reset by peer] > v2ray.com/core/common/retry: all retry attempts failed',
   trojanTlsRefused:
     '2026/11/30 14:20:38 [Warning] [2138058478] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: failed to find an available destination > v2ray.com/core/common/retry: [dial tcp 127.0.2.7:44715: connect: connection refused] > v2ray.com/core/common/retry: all retry attempts failed',
+  // Each attempt of a WebSocket dial (a reset upgrade is retried like a refused connect).
+  wsDialing: '2026/11/30 15:05:24 [Info] [3674192718] v2ray.com/core/transport/internet/websocket: creating connection to tcp:127.0.2.5:39223',
   // Healthy connections through WebSocket servers, closed normally by the server after the answer.
   vlessWsNormalClose:
     '2026/11/30 15:18:49 [Info] [959641694] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/vless/outbound: connection ends > v2ray.com/core/proxy/vless/outbound: failed to transfer response payload > websocket: close 1000 (normal)',
@@ -56,6 +58,10 @@ describe('interpretCoreLine on lines from the lab', () => {
     ['vless over WebSocket rejecting the id', LAB.vlessWsRejected, 'handshake', null],
   ])('%s', (_name, line, kind, address) => {
     expect(interpretCoreLine(line)).toMatchObject({ type: 'outbound-failure', kind, address });
+  });
+
+  it('a WebSocket dial attempt is a dial like a TCP one', () => {
+    expect(interpretCoreLine(LAB.wsDialing)).toEqual({ type: 'dialing', sessionId: '3674192718', address: '127.0.2.5:39223' });
   });
 
   it('a WebSocket stream the server closed normally after the answer is no failure', () => {

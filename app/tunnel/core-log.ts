@@ -6,7 +6,8 @@
  * What Debian's v2ray 4.34 writes (captured from real runs, see core-log.test.ts):
  * - a routed connection: `[Info] [sid] .../app/dispatcher: taking detour [tag] for [tcp:host:port]`
  *   (or `default route for [tcp:host:port]` when no rule matched);
- * - each dial attempt: `[Info] [sid] .../transport/internet/tcp: dialing TCP to tcp:host:port`;
+ * - each dial attempt: `[Info] [sid] .../transport/internet/tcp: dialing TCP to tcp:host:port`
+ *   (`.../transport/internet/websocket: creating connection to tcp:host:port` for WebSocket);
  *   a refused (or unresolvable) server is dialled 5 times over ~2 s, so a second `dialing` line
  *   for the same session ~200 ms after the first is the earliest sign that the dial failed;
  * - the outbound giving up: `[Warning] [sid] .../proxyman/outbound: failed to process outbound
@@ -50,7 +51,8 @@ export function parseCoreLogLine(line: string): CoreLogLine {
 const STARTED = /\b(?:V2Ray|Xray) (\d+\.\d+\.\d+\S*) started\b/;
 const DETOUR = /app\/dispatcher: taking detour \[([^\]]*)\] for \[([^\]]*)\]/;
 const DEFAULT_ROUTE = /app\/dispatcher: default route for \[?([^\]\s]+)\]?/;
-const DIALING = /transport\/internet\/\w+: dialing (?:TCP )?to (?:tcp:|udp:)?(\S+)/;
+// TCP (and TLS over it) says "dialing TCP to"; WebSocket says "creating connection to", once per attempt too.
+const DIALING = /transport\/internet\/\w+: (?:dialing (?:TCP )?to|creating connection to) (?:tcp:|udp:)?(\S+)/;
 const OUTBOUND_FAILURE = /proxyman\/outbound: failed to process outbound traffic > (.*)$/;
 const LISTEN_FAILED = /failed to listen (?:TCP |UDP )?on (\S+) > (.*)$/;
 
