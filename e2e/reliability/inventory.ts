@@ -15,6 +15,8 @@ export interface CoreInfo {
   role: CoreRole;
   /** The config file it runs (basename). */
   config: string;
+  /** TCP sockets it listens on. */
+  listeners: number;
 }
 
 export interface Inventory {
@@ -73,7 +75,7 @@ export function coreProcesses(runtimeDir: string): { cores: CoreInfo[]; guards: 
     }
     const configArg = cmdline.find((part) => part.startsWith(runtimeDir)) ?? '';
     const config = basename(configArg);
-    cores.push({ pid, role: roleOf(config), config });
+    cores.push({ pid, role: roleOf(config), config, listeners: listenersOf([pid]).length });
   }
   return { cores, guards };
 }
