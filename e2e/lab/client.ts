@@ -150,7 +150,7 @@ export function fetchVia(proxyPort: number | null, url: string, timeoutMs: numbe
       resolve({ ok: error === null && status !== null && status < 400, status, body, ms: performance.now() - started, headersMs, headers: responseHeaders, error });
     };
     const req = request({
-      host: proxyPort === null ? target.hostname : '127.0.0.1',
+      host: proxyPort === null ? target.hostname.replace(/^\[|\]$/g, '') : '127.0.0.1', // URL keeps an IPv6 host in brackets
       port: proxyPort ?? Number(target.port || 80),
       path: proxyPort === null ? `${target.pathname}${target.search}` : url,
       method: 'GET',

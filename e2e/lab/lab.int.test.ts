@@ -12,6 +12,7 @@ import { descendants, isAlive, isLoopback, listenersOf, tcpListeners } from './p
 import { rawProbe } from './raw-probe';
 import { type SelftestContext, makeContext } from './selftest-context';
 import { checkBlackhole, checkBlockedHere, checkExitIps, checkFailFast, checkFlap, checkJitter, checkLatency, checkOffline, checkSlow } from './selftest-faults';
+import { checkIpv6 } from './selftest-ipv6';
 import { checkControlValidation, checkIpInfo, checkSubscriptions } from './selftest-services';
 import { assignRoles } from './selftest';
 import { spawnLab } from './spawn';
@@ -73,6 +74,9 @@ describe('the lab, in-process', () => {
     expect(Object.keys(info.ipinfoUrls).sort()).toEqual(['api.country.is', 'api.ip.sb', 'api.my-ip.io', 'cloudflare-trace', 'ip-api.com', 'ipapi.co', 'ipinfo.io', 'ipwho.is']);
     expect(info.ipinfo).toBe(info.ipinfoUrls['ipapi.co']);
     expect(info.target).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/generate_204$/);
+    const port = new URL(info.target).port;
+    expect(info.targetIpv6).toBe(`http://[::1]:${port}/generate_204`);
+    expect(info.targetByName).toBe(`http://localhost:${port}/generate_204`);
   });
 
   it('listens only on 127.0.0.0/8: every socket of the lab and its v2ray processes', () => {
@@ -86,6 +90,12 @@ describe('the lab, in-process', () => {
   it('leaves every server from its own exit IP, as the target sees it', async () => {
     const check = await checkExitIps(ctx);
     expect(check).toMatchObject({ ok: true, servers_checked: 12, wrong: [] });
+  });
+
+  it('answers on ::1 at the target\'s port; IPv6-capable servers reach it, the others refuse IPv6; offline cuts ::1 too', async () => {
+    const check = await checkIpv6(ctx);
+    expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
+    expect(lab.info.servers.filter((s) => s.ipv6).map((s) => s.id)).toEqual(['A2', 'B3', 'C4']);
   });
 
   it('answers every IP-info format for the calling server, rate-limits and times out on demand', async () => {
@@ -187,10 +197,14 @@ describe('the lab, in-process', () => {
   it('stops with no process and no listening port left', async () => {
     const v2rays = descendants(process.pid);
     const addresses = [...lab.info.servers.map((s) => s.relay), new URL(lab.info.control).host, new URL(lab.info.target).host];
+    const ipv6Port = Number(new URL(lab.info.targetIpv6 ?? 'http://[::1]:1/').port);
+    const onIpv6 = () => tcpListeners().some((l) => l.family === 6 && l.port === ipv6Port && isLoopback(l));
+    expect(onIpv6()).toBe(true);
     await client.stop();
     await lab.stop();
     expect(await waitFor(() => v2rays.every((pid) => !isAlive(pid)), 5000)).toBe(true);
     expect(addresses.filter(listeningOn)).toEqual([]);
+    expect(onIpv6()).toBe(false);
     const probe = await rawProbe(...splitAddress(lab.info.servers[0]?.relay ?? ''), { waitMs: 1000 });
     expect(probe.error).toBe('ECONNREFUSED');
   });

@@ -85,6 +85,8 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
       control: control.url,
       subscriptions: world.subscriptions.map((s) => ({ id: s.id, url: subscriptions.url(s.id) })),
       target: `${target.base}/generate_204`,
+      targetIpv6: target.ipv6Base ? `${target.ipv6Base}/generate_204` : null,
+      targetByName: `${target.baseByName}/generate_204`,
       ipinfo: ipinfoUrls['ipapi.co'],
       ipinfoUrls,
       download: `${target.base}/download`,
@@ -99,6 +101,7 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
           exitIp: spec.exitIp,
           country: spec.place.code,
           latencyMs: spec.latencyMs,
+          ipv6: spec.ipv6,
           shareLink: shareLink(spec, { host, port }),
         };
       }),

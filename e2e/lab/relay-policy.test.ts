@@ -3,6 +3,7 @@ import {
   type FaultMode,
   type FaultState,
   USER_ADDRESS,
+  USER_ADDRESS_V6,
   flapIsDown,
   newLaneClock,
   nextFlapChange,
@@ -50,6 +51,10 @@ describe('verdictFor: what a connection meets', () => {
     ['none', OTHER_EXIT, true, 0, 'pass'],
     ['blocked-here', OTHER_EXIT, true, 0, 'pass'],
     ['flap', USER_ADDRESS, true, 1500, 'blackhole'],
+    // the user over IPv6 loopback (the target's ::1 listener) is the user too
+    ['none', USER_ADDRESS_V6, true, 0, 'blackhole'],
+    ['none', USER_ADDRESS_V6, false, 0, 'pass'],
+    ['blocked-here', USER_ADDRESS_V6, false, 0, 'blackhole'],
   ] as const)('%s from %s (offline %s) at %d ms: %s', (fault, source, offline, now, verdict) => {
     expect(verdictFor(state(fault), source, offline, now)).toBe(verdict);
   });

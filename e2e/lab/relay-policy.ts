@@ -10,6 +10,17 @@ export type FaultMode = (typeof FAULT_MODES)[number];
 
 /** The user's own address: Linux sources every 127/8 connection of the user's apps from it. */
 export const USER_ADDRESS = '127.0.0.1';
+/**
+ * The user's own address over IPv6 loopback (the target also answers on ::1). An IPv6-capable
+ * lab server leaves from it too (::1 is the only IPv6 loopback address), which is harmless: the
+ * user's network being offline already cuts the user off from every server.
+ */
+export const USER_ADDRESS_V6 = '::1';
+
+export function isUserAddress(source: string): boolean {
+  const address = normalizeAddress(source);
+  return address === USER_ADDRESS || address === USER_ADDRESS_V6;
+}
 
 export const DEFAULT_PERIOD_MS = 10_000;
 export const DEFAULT_BANDWIDTH_KBPS = 256;
@@ -49,7 +60,7 @@ export function nextFlapChange(state: Pick<FaultState, 'periodMs' | 'since'>, no
 }
 
 export function verdictFor(state: FaultState, source: string, offline: boolean, now: number): Verdict {
-  const fromUser = normalizeAddress(source) === USER_ADDRESS;
+  const fromUser = isUserAddress(source);
   switch (state.fault) {
     case 'reset':
       return 'reset';

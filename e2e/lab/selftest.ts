@@ -9,6 +9,7 @@ import { type ClientRoute, startClient } from './client';
 import { type InProcessLab, splitAddress, startLab } from './lab';
 import { type Check, guarded, makeContext, round } from './selftest-context';
 import { checkBlackhole, checkBlockedHere, checkExitIps, checkFailFast, checkFlap, checkJitter, checkLatency, checkOffline, checkSlow } from './selftest-faults';
+import { checkIpv6 } from './selftest-ipv6';
 import { checkControlValidation, checkIpInfo, checkSubscriptions } from './selftest-services';
 import type { LabOptions } from './types';
 import type { ServerSpec } from './world';
@@ -61,7 +62,8 @@ function alive(pid: number): boolean {
 }
 
 function refused(address: string): Promise<boolean> {
-  const [host, port] = splitAddress(address);
+  const [bracketed, port] = splitAddress(address);
+  const host = bracketed.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });
     socket.once('connect', () => {
@@ -75,6 +77,7 @@ function refused(address: string): Promise<boolean> {
 async function checkCleanup(lab: InProcessLab): Promise<Check> {
   const relays = lab.info.servers.map((s) => s.relay);
   const others = [new URL(lab.info.control).host, new URL(lab.info.target).host, new URL(lab.info.subscriptions[0]?.url ?? lab.info.target).host];
+  if (lab.info.targetIpv6) others.push(new URL(lab.info.targetIpv6).host);
   const closed = await Promise.all([...relays, ...others].map(refused));
   const open = [...relays, ...others].filter((_, i) => !closed[i]);
   return { ok: open.length === 0 && !alive(lab.v2rayPid), still_listening: open, v2ray_alive: alive(lab.v2rayPid) };
@@ -116,6 +119,7 @@ export async function runSelftest(options: LabOptions): Promise<{ ok: boolean } 
 
     checks.control_validation = await guarded(() => checkControlValidation(ctx));
     checks.exit_ips = await guarded(() => checkExitIps(ctx));
+    checks.ipv6 = await guarded(() => checkIpv6(ctx));
     // Timing checks run alone: two cores shared with side-by-side checks would blur the figures.
     const latencyChecks: Check[] = [];
     for (const id of latency) latencyChecks.push(await guarded(() => checkLatency(ctx, id, LATENCY_SETTING_MS)));

@@ -1,7 +1,9 @@
 /**
  * The target: what the internet looks like from behind a server. `generate_204` for URL tests,
  * `download?bytes=N` for throughput, and the IP-info stand-ins answering for the caller's source
- * address (a server's exit IP) from the lab's geography.
+ * address (a server's exit IP) from the lab's geography. It answers on 127.0.0.1 and on ::1 at
+ * the same port, with the same handler: a host like the real test URLs', reachable over IPv4 and
+ * IPv6, so the monitor's IPv6 check has something real to reach through IPv6-capable servers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IpInfoService } from '../../shared/settings';
@@ -34,7 +36,7 @@ export class Target {
     private readonly placeOf: (source: string) => Place,
     private readonly now: () => number = Date.now,
   ) {
-    this.server = new GatedHttpServer((req, res, source) => this.handle(req, res, source), network);
+    this.server = new GatedHttpServer((req, res, source) => this.handle(req, res, source), network, { ipv6: true });
     this.counters = { generate204: 0, downloads: 0, downloadBytes: 0, ipinfo: {} as Record<IpInfoService, number> };
     for (const service of LAB_IP_INFO_SERVICES) {
       this.modes.set(service, 'ok');
@@ -47,6 +49,17 @@ export class Target {
 
   get base(): string {
     return `http://${this.server.address}`;
+  }
+
+  /** The same service on IPv6 loopback, "http://[::1]:PORT" (same port), or null where ::1 cannot be bound. */
+  get ipv6Base(): string | null {
+    const address = this.server.ipv6Address;
+    return address ? `http://${address}` : null;
+  }
+
+  /** The service by host name: "http://localhost:PORT" (the port both addresses share). */
+  get baseByName(): string {
+    return `http://localhost:${this.server.address.slice(this.server.address.lastIndexOf(':') + 1)}`;
   }
 
   get connections(): number {

@@ -30,6 +30,11 @@ export interface LabServerInfo {
   exitIp: string;
   country: string;
   latencyMs: number;
+  /**
+   * Whether the server carries IPv6 (its IPv6 traffic leaves from ::1); the others refuse IPv6.
+   * Share links do not declare it: the monitor's IPv6 check finds it out.
+   */
+  ipv6: boolean;
   shareLink: string;
 }
 
@@ -38,6 +43,13 @@ export interface LabInfo {
   subscriptions: { id: string; url: string }[];
   /** .../generate_204 */
   target: string;
+  /** The same target on IPv6 loopback, http://[::1]:P/generate_204 (same port); null where ::1 cannot be bound. */
+  targetIpv6: string | null;
+  /**
+   * The target by host name, http://localhost:P/generate_204: `localhost` resolves to 127.0.0.1,
+   * and to ::1 too where /etc/hosts says so (Debian's default; not every machine's).
+   */
+  targetByName: string;
   /** The ipapi.co-like stand-in. */
   ipinfo: string;
   /** Every IP-info service's stand-in URL. */

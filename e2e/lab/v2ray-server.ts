@@ -1,7 +1,9 @@
 /**
  * One v2ray process hosting every server inbound. Each inbound routes to its own freedom outbound
  * that leaves from the server's exit address (`sendThrough`), so every server has its own exit IP.
- * Started supervised: even a SIGKILLed lab leaves no v2ray behind.
+ * An IPv6-capable server (`ipv6`) routes IPv6 destinations to a second freedom outbound leaving
+ * from ::1; the others cannot dial IPv6 at all (an IPv4 sendThrough has no IPv6 source), so they
+ * refuse it. Started supervised: even a SIGKILLed lab leaves no v2ray behind.
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
@@ -64,9 +66,14 @@ export function serverConfig(servers: ServerSpec[], ports: number[], tls: TlsFil
       // The first outbound is v2ray's default; nothing should reach it, so it goes nowhere.
       { tag: 'unrouted', protocol: 'blackhole' },
       ...servers.map((s) => ({ tag: `out-${s.id}`, protocol: 'freedom', sendThrough: s.exitIp })),
+      ...servers.filter((s) => s.ipv6).map((s) => ({ tag: `out6-${s.id}`, protocol: 'freedom', sendThrough: '::1' })),
     ],
     routing: {
-      rules: servers.map((s) => ({ type: 'field', inboundTag: [inboundTag(s)], outboundTag: `out-${s.id}` })),
+      rules: servers.flatMap((s) => [
+        // First match wins: an IPv6 destination of an IPv6-capable server takes its IPv6 exit.
+        ...(s.ipv6 ? [{ type: 'field', inboundTag: [inboundTag(s)], ip: ['::/0'], outboundTag: `out6-${s.id}` }] : []),
+        { type: 'field', inboundTag: [inboundTag(s)], outboundTag: `out-${s.id}` },
+      ]),
     },
   };
 }

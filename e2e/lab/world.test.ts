@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { blockSizes, buildWorld, exitAddress, relayAddress } from './world';
+import { serverConfig } from './v2ray-server';
+import { blockSizes, buildWorld, carriesIpv6, exitAddress, relayAddress } from './world';
 
 const options = { servers: 12, subscriptions: 3, seed: 1, latency: [20, 300] as [number, number] };
 
@@ -73,5 +74,37 @@ describe('buildWorld', () => {
     [{ latency: [300, 20] as [number, number] }, /latency must be/],
   ])('rejects %j with a clear error', (bad, message) => {
     expect(() => buildWorld({ ...options, ...bad })).toThrow(message);
+  });
+});
+
+describe('IPv6-capable servers', () => {
+  it('one server in five carries IPv6 (A2 first), every protocol among them over 20 servers', () => {
+    const world = buildWorld({ ...options, servers: 20 });
+    const capable = world.servers.filter((s) => s.ipv6);
+    expect(capable.map((s) => s.index)).toEqual([1, 6, 11, 16]);
+    expect(capable.map((s) => s.id)[0]).toBe('A2');
+    expect(new Set(capable.map((s) => s.protocol))).toEqual(new Set(['vmess', 'vless', 'trojan', 'shadowsocks']));
+    expect(world.servers.every((s) => s.ipv6 === carriesIpv6(s.index))).toBe(true);
+  });
+
+  it('route IPv6 destinations to a freedom outbound leaving from ::1; the others have no IPv6 exit', () => {
+    const servers = buildWorld(options).servers.slice(0, 3);
+    const config = serverConfig(servers, [1001, 1002, 1003], null) as {
+      outbounds: { tag: string; sendThrough?: string }[];
+      routing: { rules: { inboundTag: string[]; ip?: string[]; outboundTag: string }[] };
+    };
+    expect(config.outbounds.filter((o) => o.sendThrough).map((o) => [o.tag, o.sendThrough])).toEqual([
+      ['out-A1', '127.0.0.11'],
+      ['out-A2', '127.0.0.12'],
+      ['out-A3', '127.0.0.13'],
+      ['out6-A2', '::1'],
+    ]);
+    // First match wins: A2's IPv6 rule comes before its catch-all.
+    expect(config.routing.rules.map((r) => [r.inboundTag[0], r.ip?.[0] ?? '*', r.outboundTag])).toEqual([
+      ['in-A1', '*', 'out-A1'],
+      ['in-A2', '::/0', 'out6-A2'],
+      ['in-A2', '*', 'out-A2'],
+      ['in-A3', '*', 'out-A3'],
+    ]);
   });
 });

@@ -42,6 +42,12 @@ export interface ServerSpec {
   wsPath: string;
   security: 'none' | 'tls';
   exitIp: string;
+  /**
+   * The server carries IPv6: its traffic to IPv6 destinations leaves from ::1. The others leave
+   * only from their IPv4 exit address, so they refuse IPv6 (v2ray cannot dial ::1 from an IPv4
+   * sendThrough), as many real servers do.
+   */
+  ipv6: boolean;
   relayAddress: string;
   place: Place;
   latencyMs: number;
@@ -68,6 +74,11 @@ export function exitAddress(index: number): string {
   if (index < 240) return `127.0.0.${11 + index}`;
   const j = index - 240;
   return `127.1.${Math.floor(j / 250)}.${1 + (j % 250)}`;
+}
+
+/** Server i carries IPv6 when i % 5 === 1 (A2, …): every protocol gets one over enough servers. */
+export function carriesIpv6(index: number): boolean {
+  return index % 5 === 1;
 }
 
 /** Front address of server i's relay: 127.0.2.1 … 127.0.2.250, then 127.0.3.x, … (one per server). */
@@ -155,6 +166,7 @@ export function buildWorld(options: WorldOptions): World {
         ssMethod: SS_METHODS[Math.floor(index / 4) % SS_METHODS.length] as (typeof SS_METHODS)[number],
         wsPath: `/ws/${id.toLowerCase()}`,
         exitIp: exitAddress(index),
+        ipv6: carriesIpv6(index),
         relayAddress: relayAddress(index),
         place,
         latencyMs: randomInt(seeded(seed, 'latency', index), lo, hi),
