@@ -1,0 +1,191 @@
+/**
+ * The fault matrix, the other half: the user's network gone and back, the tunnel core and the
+ * prober core killed with -9, the subscription server hanging or serving garbage, nothing or
+ * 50 MB during an update, and the IP-info services rate-limiting or hanging. Each with what the
+ * specs say the app does, and after each: no unhandled rejection, the engine's cores and sockets
+ * as before, every server and setting still on disk.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AutoDecision } from '../../shared/domain/auto';
+import type { IpInfoService, SubscriptionMode } from '../lab';
+import { ReliabilityWorld, STALL_MS, until } from './world';
+
+let w: ReliabilityWorld;
+let home = '';
+
+beforeAll(async () => {
+  w = await ReliabilityWorld.start();
+  await w.connectAndSettle();
+  home = (await w.snapshot()).subscriptions[0]!.id;
+  w.baseline = await w.coresSettled();
+}, 90_000);
+
+afterAll(async () => {
+  if (!w) return;
+  await w.stopEngine();
+  await until('no core left', () => w.inventory().cores.length === 0 && w.inventory().guards.length === 0, 10_000);
+  await w.stop();
+}, 60_000);
+
+const switchesOf = (ds: AutoDecision[]) => ds.filter((d) => d.type === 'switch');
+
+async function invariants(): Promise<void> {
+  expect(w.rejections, 'unhandled rejections').toEqual([]);
+  const inv = await w.coresSettled();
+  const listeners = (role: string, of = inv) => of.cores.find((c) => c.role === role)?.listeners;
+  expect(listeners('tunnel')).toBe(listeners('tunnel', w.baseline));
+  expect(listeners('prober')).toBe(listeners('prober', w.baseline));
+  expect(inv.ownListeners.map((l) => l.port)).toEqual(w.baseline.ownListeners.map((l) => l.port));
+  await w.socketsSettled();
+  expect(Object.values(w.persistedServers())).toEqual([4, 4, 4]);
+  expect(w.persistedSettings()).toMatchObject({ stallThresholdMs: STALL_MS });
+}
+
+describe('the network', () => {
+  it('offline: Auto stays and takes it for a lost network, nothing is recorded against any server; back online, traffic resumes on the same server', async () => {
+    const current = await w.freshAuto(home);
+    const offlineAt = Date.now();
+    await w.lab.setNetwork('offline');
+    let onlineAt = 0;
+    try {
+      const lost = await w.waitForDecision(offlineAt, 'network lost', (d) => d.type === 'network-lost' || d.type === 'switch', 20_000);
+      expect(lost).toMatchObject({ type: 'network-lost', attempt: 1 });
+      // Let a monitor test or two fail meanwhile: they must not count either.
+      await w.engine.testAll({});
+      await new Promise((r) => setTimeout(r, 4000));
+    } finally {
+      onlineAt = Date.now();
+      await w.lab.setNetwork('online');
+    }
+    await until('traffic again', () => w.traffic.lastAnswerAt > onlineAt, 15_000);
+    const since = w.decisionsSince(offlineAt);
+    expect(switchesOf(since)).toEqual([]);
+    expect(since.filter((d) => d.type === 'probe-result').every((d) => d.type === 'probe-result' && !d.recorded)).toBe(true);
+    expect(await w.current()).toBe(current);
+    // "The network returns, everything is as it was (no penalties recorded)" (spec/auto.md).
+    for (const id of await w.serverIds()) {
+      const penalties = (await w.engine.getHistory({ serverId: id })).filter((m) => m.at >= offlineAt && m.at <= onlineAt && m.delayMs === null);
+      expect(penalties, `failures recorded against ${id} while offline`).toEqual([]);
+    }
+    await invariants();
+  }, 60_000);
+});
+
+describe.each([
+  ['tunnel', 'the connection comes back on the same server, no switch'],
+  ['prober', 'it is restarted and tests go on'],
+] as const)('the %s core killed with -9', (role, outcome) => {
+  it(outcome, async () => {
+    const current = await w.freshAuto(home);
+    const before = (await w.coresSettled()).cores.find((c) => c.role === role)!;
+    const mark = Date.now();
+    process.kill(before.pid, 'SIGKILL');
+    const after = await until(`a new ${role} core`, () => {
+      const core = w.inventory().cores.find((c) => c.role === role);
+      return core && core.pid !== before.pid && core;
+    }, 10_000);
+    expect(after.listeners).toBe(before.listeners);
+    const label = role === 'tunnel' ? 'TUNNEL tunnel core' : 'PROBER prober core';
+    await until('a log line saying so', () => w.log.lines.some((l) => l.includes(`WARNING ${label} killed by SIGKILL; restart 1 in`)), 5000);
+    if (role === 'tunnel') {
+      await until('traffic again', () => w.traffic.lastAnswerAt > mark + 200, 10_000);
+      expect(await w.current()).toBe(current);
+    } else {
+      const testFrom = Date.now();
+      await w.engine.testAll({});
+      const s = await until('every server tested again', async () => {
+        const snap = await w.snapshot();
+        return Object.values(snap.statuses).every((st) => (st.testedAt ?? 0) >= testFrom && !st.testing) && snap;
+      }, 30_000);
+      expect(Object.values(s.statuses).filter((st) => st.delayMs !== null)).toHaveLength(12);
+    }
+    expect(switchesOf(w.decisionsSince(mark))).toEqual([]);
+    await invariants();
+  }, 60_000);
+});
+
+describe.each([
+  ['hang', /^Could not update: .* did not answer within \d+ s\. The previous 4 servers are kept\.$/],
+  ['garbage', /^Could not update: no usable server in the provider's response \(.+\)\. The previous 4 servers are kept\.$/],
+  ['empty', /^Could not update: the provider sent an empty response\. The previous 4 servers are kept\.$/],
+  ['huge', /^Could not update: .*(large|big|limit).*\. The previous 4 servers are kept\.$/i],
+] as [SubscriptionMode, RegExp][])('the subscription server serving %s during an update', (mode, message) => {
+  it('keeps every server, says why in a sentence, and the connection is untouched', async () => {
+    const snapshot = await w.snapshot();
+    const target = snapshot.subscriptions[1]!;
+    const labSub = w.lab.info.subscriptions.find((s) => s.url === target.url)!.id;
+    const before = target.servers.map((s) => s.id);
+    await w.lab.setSubscription(labSub, { mode });
+    try {
+      const updated = await w.engine.updateSubscription({ id: target.id });
+      expect(updated.lastError).toMatch(message);
+      expect(updated.servers.map((s) => s.id)).toEqual(before);
+      expect(updated.pendingEmpty).toBe(false);
+      const after = Date.now();
+      await until('the connection still carrying traffic', () => w.traffic.lastAnswerAt > after, 5000);
+      const persisted = (await w.snapshot()).subscriptions.find((s) => s.id === target.id)!;
+      expect(persisted.servers.map((s) => s.id)).toEqual(before);
+    } finally {
+      await w.lab.setSubscription(labSub, { mode: 'ok' });
+    }
+    const again = await w.engine.updateSubscription({ id: target.id });
+    expect(again.lastError).toBeNull();
+    expect(again.servers.map((s) => s.id)).toEqual(before);
+    await invariants();
+  }, 60_000);
+});
+
+/** The lab's IP-info stand-ins got no new request for 3 s (a hanging one is given up after 2 s). */
+async function lookupsSettled(): Promise<void> {
+  const requests = async () => Object.values((await w.lab.counters()).ipinfo).reduce((a, b) => a + b, 0);
+  let last = await requests();
+  let stableSince = Date.now();
+  await until('IP-info lookups settled', async () => {
+    const now = await requests();
+    if (now !== last) {
+      last = now;
+      stableSince = Date.now();
+    }
+    return Date.now() - stableSince >= 3000;
+  }, 45_000, 250);
+}
+
+const SERVICES: IpInfoService[] = ['ipapi.co', 'ip-api.com', 'ipinfo.io', 'api.ip.sb', 'ipwho.is', 'api.country.is', 'api.my-ip.io', 'cloudflare-trace'];
+
+describe.each([
+  {
+    // One hangs (each lookup waits out its timeout there), the rest answer 429 at once.
+    name: 'every IP-info service rate-limiting, one hanging',
+    modes: Object.fromEntries(SERVICES.map((s) => [s, s === 'ip-api.com' ? 'timeout' : '429'])) as Record<IpInfoService, '429' | 'timeout'>,
+    fresh: false,
+  },
+  {
+    name: 'the first IP-info services rate-limiting or hanging',
+    modes: { 'ipapi.co': '429', 'ip-api.com': 'timeout', 'ipinfo.io': '429' } as Record<IpInfoService, '429' | 'timeout'>,
+    fresh: true,
+  },
+])('$name', ({ modes, fresh }) => {
+  it(fresh ? 'exit IP and country still come, from another service' : 'pings still come; last run’s exit IP and country are kept, marked from cache', async () => {
+    const ipOf = new Map(w.lab.info.servers.map((s) => [s.relay, s]));
+    for (const [service, mode] of Object.entries(modes)) await w.lab.setIpInfo(service as IpInfoService, mode);
+    try {
+      // A new run: IP info is looked up again for servers that only have last run's.
+      await w.restartEngine();
+      const testFrom = Date.now();
+      await w.engine.testAll({});
+      const s = await until('every server tested with IP info settled', async () => {
+        const snap = await w.snapshot();
+        const done = Object.values(snap.statuses).every((st) => (st.testedAt ?? 0) >= testFrom && st.delayMs !== null && (!fresh || st.ipInfo?.fromCache === false));
+        return done && snap;
+      }, 30_000);
+      await lookupsSettled();
+      for (const server of s.subscriptions.flatMap((sub) => sub.servers)) {
+        const lab = ipOf.get(`${server.address}:${server.port}`)!;
+        expect(s.statuses[server.id]!.ipInfo, server.id).toMatchObject({ ip: lab.exitIp, countryCode: lab.country, fromCache: !fresh });
+      }
+    } finally {
+      for (const service of Object.keys(modes)) await w.lab.setIpInfo(service as IpInfoService, 'ok');
+    }
+    await invariants();
+  }, 90_000);
+});
