@@ -58,7 +58,7 @@ describe('verify_ipv6: the IPv6 check through each server', () => {
     const h = harness({ servers: [fakeServer('a')], v6: { fail: 'network', message: 'the server closed the connection without answering', afterMs: 1200 } });
     await h.monitor.start();
     await h.clock.advance(3 * S);
-    expect(h.monitor.status('a').ipv6).toMatchObject({ supported: false, source: 'verified', detail: `no answer via ${V6}: the server closed the connection without answering` });
+    expect(h.monitor.status('a').ipv6).toMatchObject({ supported: false, source: 'verified', detail: `no answer via ${V6}: the connection failed (the server closed the connection without answering)` });
     expect(h.monitoringLines().some((l) => l.includes('IPv6 check of server a: refused, no answer via'))).toBe(true);
   });
 

@@ -71,11 +71,17 @@ describe('what a fetch via the IPv6 address means', () => {
     expect(judged.detail).toContain(`why ${kind}`);
   });
 
-  it('refused names the address and the reason', () => {
-    expect(judgeIpv6Fetch({ ok: false, error: { kind: 'network', message: 'the server closed the connection' }, elapsedMs: 5 }, '::1', false)).toEqual({
+  it('refused names the address and the reason in the check\'s words, keeping the core\'s own detail', () => {
+    expect(judgeIpv6Fetch({ ok: false, error: { kind: 'network', message: 'the connection closed before any answer' }, elapsedMs: 5 }, '::1', false)).toEqual({
       supported: false,
-      detail: 'no answer via ::1: the server closed the connection',
+      detail: 'no answer via ::1: the connection failed (the connection closed before any answer)',
     });
+    // The prober's URL-test explanation (credentials) is wrong here: the server just answered over IPv4.
+    const handshake = { kind: 'handshake' as const, message: 'the server closed the connection without answering (credentials rejected, or not this protocol): connection ends > failed to read IV > EOF' };
+    expect(judgeIpv6Fetch({ ok: false, error: handshake, elapsedMs: 5 }, '::1', false).detail).toBe('no answer via ::1: the server closed the connection (connection ends > failed to read IV > EOF)');
+    expect(judgeIpv6Fetch({ ok: false, error: { kind: 'timeout', message: 'no answer within 5000 ms' }, elapsedMs: 5000 }, '::1', false).detail).toBe(
+      'no answer via ::1: no answer in time (no answer within 5000 ms)',
+    );
   });
 
   it('a failure while the server stopped answering its own URL tests says nothing about IPv6', () => {

@@ -3,7 +3,7 @@
  * checked, what URL the check fetches and with which Host, and what an answer or a failure
  * means. The runtime (../ipv6/checks.ts) resolves names and fetches through the prober.
  */
-import type { ProbeError } from '../../../shared/domain/measurement';
+import type { ProbeError, ProbeFailure } from '../../../shared/domain/measurement';
 import type { Ipv6Support } from '../../../shared/domain/status';
 
 /** What the monitor remembers of a verification (the status adds `source: 'verified'`). */
@@ -101,8 +101,30 @@ export function judgeIpv6Fetch(result: Ipv6FetchResult, address: string, serverF
     case 'tls':
       return { supported: null, detail: `TLS with ${address} failed, so it is not clear whether IPv6 went through: ${why}` };
     default:
-      return { supported: false, detail: `no answer via ${address}: ${why}` };
+      return { supported: false, detail: `no answer via ${address}: ${REFUSAL_WORDS[result.error.kind] ?? result.error.kind}${coreDetail(result.error.message)}` };
   }
+}
+
+/**
+ * A refusal in the check's own words. The prober explains a closed tunnel as a URL test would
+ * ("credentials rejected, or not this protocol"), but this server has just answered over IPv4:
+ * what failed is the IPv6 destination, so only the core's own detail is kept.
+ */
+const REFUSAL_WORDS: Partial<Record<ProbeFailure, string>> = {
+  timeout: 'no answer in time',
+  refused: 'the connection was refused',
+  reset: 'the connection was reset',
+  handshake: 'the server closed the connection',
+  network: 'the connection failed',
+  dns: 'the address could not be resolved',
+  'http-status': 'an unexpected answer',
+};
+
+/** The core's own words from a prober message ("<explanation>: <core detail>"), in parentheses. */
+function coreDetail(message: string): string {
+  const at = message.indexOf(': ');
+  const detail = (at >= 0 ? message.slice(at + 2) : message).trim();
+  return detail ? ` (${detail})` : '';
 }
 
 /** Keeps details short enough for the cache and the UI. */
