@@ -256,6 +256,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
   refresher.start();
   await monitor.start();
+  // The monitor reads its result cache as it starts (and logs its own warning about it).
+  problems.push(...monitor.problems);
   reachability.start();
   auto.start();
   if (network?.state() === 'none') auto.networkChanged('none');
