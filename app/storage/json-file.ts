@@ -168,6 +168,10 @@ export function describeFsError(error: unknown): string {
       return 'the disk is full';
     case 'EISDIR':
       return 'a folder is in the way';
+    // A file where the data folder (or one above it) should be: open() says ENOTDIR, mkdir EEXIST.
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a file is in the way of its folder';
     default:
       return error instanceof Error ? error.message : String(error);
   }
