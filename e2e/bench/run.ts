@@ -10,6 +10,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   parse: async () => (await import('./parse.bench')).parseBenchmark,
   fuzz: async () => (await import('./fuzz.bench')).fuzzBenchmark,
   switch: async () => (await import('./switch.bench')).switchBenchmark,
+  ui: async () => (await import('./ui.bench')).uiBenchmark,
   failover: async () => (await import('./failover.bench')).failoverBenchmark,
   soak: async () => (await import('./soak.bench')).soakBenchmark,
 };

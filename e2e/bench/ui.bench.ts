@@ -1,0 +1,320 @@
+/**
+ * The UI with 5,000 servers, measured in Debian's Chromium with the page's own performance API:
+ * - `first_render`: navigation start → the first frame that shows server rows (a MutationObserver
+ *   sees the first `listitem`, the next requestAnimationFrame is that frame, a message posted from
+ *   it runs once the frame is done). Also split: the snapshot's arrival over the WebSocket, and the
+ *   renderer's own part from there (`list_after_snapshot`).
+ * - `frames` while the ping results of all 5,000 servers arrive: every requestAnimationFrame
+ *   timestamp during a Test all (the interval between two frames is what a user sees; 16.7 ms is
+ *   one frame at 60 Hz, so a frame "over budget" is one that took longer than that and delayed the
+ *   next), and per burst (one `statuses` message): `burst_task` = the app's handling of it (parse,
+ *   store update and React's render, to the end of the microtasks it queued), `burst_until_idle` =
+ *   from its arrival until a message posted then is served (its task plus whatever was queued,
+ *   e.g. the frame's style, layout and paint).
+ *
+ * The world is the real one: the lab (12 real v2ray servers behind relays), the real engine with a
+ * pasted text subscription of 5,000 lab-shaped share links (each lab server listed ~417 times under
+ * its own name, so every one of the 5,000 answers), the real headless host and the built UI. The
+ * ping updates are the monitor's own results, batched by its publisher into bursts (500 ms window)
+ * and sent over the real WebSocket; their rate is what the engine achieves on this machine, with
+ * the engine, both v2ray cores and Chromium sharing its cores.
+ *
+ *   npm run bench -- ui [--servers 5000] [--runs 5] [--workers 32] [--timeout-s 400]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { createEngine, type Engine } from '../../app/engine';
+import { Logger } from '../../app/log/logger';
+import { freePorts } from '../../app/tunnel/ports';
+import { type HeadlessHost, startHeadlessHost } from '../../main/headless/host';
+import { ensureRendererBuilt, RENDERER_DIST } from '../../main/headless/renderer-build';
+import { type InProcessLab, startLab } from '../lab';
+import { type Benchmark, median, option, quantile, round } from './harness';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+/** One frame at 60 Hz (headless Chromium's begin-frame rate). */
+const VSYNC_MS = 1000 / 60;
+
+/**
+ * In the page before the app: WebSocket messages observed (snapshot arrival, status entries and
+ * their main-thread time), the first frame with rows, and requestAnimationFrame timestamps on demand.
+ */
+const INSTRUMENT = `
+(() => {
+  const b = (window.__bench = {
+    socketOpenAt: null, snapshotAt: null, snapshotBytes: 0, firstRowAt: null, firstFrameAt: null, firstRenderDoneAt: null,
+    recording: false, frames: [], bursts: [], pingUpdates: 0, statusEntries: 0, lastTested: new Map(), longTasks: [],
+  });
+  const afterTask = (callback) => { const channel = new MessageChannel(); channel.port1.onmessage = () => callback(performance.now()); channel.port2.postMessage(null); };
+  const ENTRY = /"serverId":"([^"]*)","delayMs":(?:null|[0-9.]+),"testedAt":(null|[0-9]+)/g;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('open', () => { if (b.socketOpenAt === null) b.socketOpenAt = performance.now(); });
+      // Registered before the app's onmessage, so it runs first: the burst's time starts here.
+      this.addEventListener('message', (event) => {
+        const at = performance.now();
+        const data = typeof event.data === 'string' ? event.data : '';
+        if (b.snapshotAt === null && data.startsWith('{"kind":"result"') && data.includes('"subscriptions":[')) {
+          b.snapshotAt = at;
+          b.snapshotBytes = data.length;
+        }
+        if (!b.recording || data.indexOf('"event":"statuses"') < 0 || data.indexOf('"event":"statuses"') > 40) return;
+        let entries = 0;
+        let pings = 0;
+        for (const match of data.matchAll(ENTRY)) {
+          entries += 1;
+          if (match[2] !== 'null' && b.lastTested.get(match[1]) !== match[2]) {
+            b.lastTested.set(match[1], match[2]);
+            pings += 1;
+          }
+        }
+        b.statusEntries += entries;
+        b.pingUpdates += pings;
+        const burst = { at, entries, pings, taskMs: null, busyMs: null };
+        b.bursts.push(burst);
+        this.__pending = burst;
+        afterTask((done) => (burst.busyMs = done - at));
+      });
+      // The app's own handler, timed to the end of the microtasks it queues (React's render of an
+      // update from outside a React event runs in one).
+      const slot = Object.getOwnPropertyDescriptor(Native.prototype, 'onmessage');
+      let handler = null;
+      Object.defineProperty(this, 'onmessage', {
+        get: () => handler,
+        set: (next) => {
+          handler = next;
+          slot.set.call(this, next === null ? null : (event) => {
+            try { return next.call(this, event); } finally {
+              const burst = this.__pending;
+              this.__pending = null;
+              if (burst) queueMicrotask(() => (burst.taskMs = performance.now() - burst.at));
+            }
+          });
+        },
+      });
+    }
+  };
+  new MutationObserver((_records, observer) => {
+    if (b.firstRowAt !== null || !document.querySelector('[role="listitem"][data-server-id]')) return;
+    b.firstRowAt = performance.now();
+    observer.disconnect();
+    requestAnimationFrame((frameAt) => { b.firstFrameAt = frameAt; afterTask((done) => (b.firstRenderDoneAt = done)); });
+  }).observe(document, { childList: true, subtree: true });
+  try {
+    new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (b.recording) b.longTasks.push(entry.duration); }).observe({ type: 'longtask', buffered: false });
+  } catch {}
+  const tick = (at) => { if (b.recording) b.frames.push(at); requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})();
+`;
+
+/** What INSTRUMENT keeps in the page. */
+interface BenchState {
+  socketOpenAt: number;
+  snapshotAt: number;
+  snapshotBytes: number;
+  firstRenderDoneAt: number | null;
+  recording: boolean;
+  frames: number[];
+  bursts: { entries: number; pings: number; taskMs: number | null; busyMs: number | null }[];
+  longTasks: number[];
+  pingUpdates: number;
+  statusEntries: number;
+}
+
+// Functions, not strings, go into the page: the app's CSP forbids eval (as it should).
+const rendered = () => (window as unknown as { __bench: BenchState }).__bench.firstRenderDoneAt !== null;
+
+interface FirstRender {
+  first_render_ms: number;
+  dom_content_loaded_ms: number;
+  socket_open_ms: number;
+  snapshot_ms: number;
+  list_after_snapshot_ms: number;
+  snapshot_bytes: number;
+  rows_in_dom: number;
+}
+
+/** `count` share links of the lab's servers, in turn, each under its own name. */
+export function benchLinks(lab: InProcessLab, count: number): string[] {
+  const links: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const server = lab.info.servers[i % lab.info.servers.length]!;
+    const name = `Bench ${i + 1} · ${server.id}`;
+    if (server.shareLink.startsWith('vmess://')) {
+      const body = JSON.parse(Buffer.from(server.shareLink.slice('vmess://'.length), 'base64').toString('utf8')) as Record<string, unknown>;
+      links.push(`vmess://${Buffer.from(JSON.stringify({ ...body, ps: name }), 'utf8').toString('base64')}`);
+    } else {
+      links.push(`${server.shareLink.replace(/#.*$/, '')}#${encodeURIComponent(name)}`);
+    }
+  }
+  return links;
+}
+
+async function openInstrumented(browser: Browser, url: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', deviceScaleFactor: 1 });
+  const host = new URL(url).host;
+  // The page may reach nothing but the host.
+  await context.route('**/*', (route) => (new URL(route.request().url()).host === host ? route.continue() : route.abort('blockedbyclient')));
+  // tsx keeps function names with a `__name` helper the page lacks.
+  await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
+  await context.addInitScript(INSTRUMENT);
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
+
+async function measureFirstRender(browser: Browser, url: string): Promise<FirstRender> {
+  const page = await openInstrumented(browser, url);
+  try {
+    await page.waitForFunction(rendered, undefined, { timeout: 60_000 });
+    const b = await page.evaluate(() => {
+      const { socketOpenAt, snapshotAt, snapshotBytes, firstRenderDoneAt } = (window as unknown as { __bench: BenchState }).__bench;
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      return { socketOpenAt, snapshotAt, snapshotBytes, firstRenderDoneAt: firstRenderDoneAt as number, domContentLoaded: navigation?.domContentLoadedEventEnd ?? Number.NaN };
+    });
+    return {
+      first_render_ms: b.firstRenderDoneAt,
+      dom_content_loaded_ms: b.domContentLoaded,
+      socket_open_ms: b.socketOpenAt,
+      snapshot_ms: b.snapshotAt,
+      list_after_snapshot_ms: b.firstRenderDoneAt - b.snapshotAt,
+      snapshot_bytes: b.snapshotBytes,
+      rows_in_dom: await page.locator('[role="listitem"][data-server-id]').count(),
+    };
+  } finally {
+    await page.context().close();
+  }
+}
+
+function firstRenderFigures(prefix: string, runs: FirstRender[]): Record<string, number> {
+  const pick = (key: keyof FirstRender) => runs.map((r) => r[key]);
+  return {
+    [`${prefix}_median_ms`]: round(median(pick('first_render_ms'))),
+    [`${prefix}_p95_ms`]: round(quantile(pick('first_render_ms'), 0.95)),
+    [`${prefix}_max_ms`]: round(Math.max(...pick('first_render_ms'))),
+    [`${prefix}_dom_content_loaded_median_ms`]: round(median(pick('dom_content_loaded_ms'))),
+    [`${prefix}_socket_open_median_ms`]: round(median(pick('socket_open_ms'))),
+    [`${prefix}_snapshot_arrived_median_ms`]: round(median(pick('snapshot_ms'))),
+    [`${prefix}_list_after_snapshot_median_ms`]: round(median(pick('list_after_snapshot_ms'))),
+    [`${prefix}_list_after_snapshot_p95_ms`]: round(quantile(pick('list_after_snapshot_ms'), 0.95)),
+    [`${prefix}_snapshot_kib`]: round(median(pick('snapshot_bytes')) / 1024),
+    [`${prefix}_rows_in_dom`]: median(pick('rows_in_dom')),
+  };
+}
+
+/** Test all from the UI, and the page's frames until every server has a new result. */
+async function measureBursts(browser: Browser, engine: Engine, url: string, servers: number, timeoutMs: number): Promise<Record<string, number>> {
+  const page = await openInstrumented(browser, url);
+  try {
+    await page.waitForFunction(rendered, undefined, { timeout: 60_000 });
+    await page.waitForTimeout(500);
+    await page.evaluate(() => {
+      (window as unknown as { __bench: BenchState }).__bench.recording = true;
+    });
+    const startedAt = Date.now();
+    await page.getByRole('button', { name: 'Test all', exact: true }).click();
+    let pings = 0;
+    while (Date.now() - startedAt < timeoutMs) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      pings = await page.evaluate(() => (window as unknown as { __bench: BenchState }).__bench.pingUpdates);
+      const progress = (await engine.getSnapshot({})).testProgress;
+      if (pings >= servers || (!progress.running && Date.now() - startedAt > 5000)) break;
+    }
+    await page.waitForTimeout(1000); // the last burst's frames
+    const b = await page.evaluate(() => {
+      const { frames, bursts, longTasks, pingUpdates, statusEntries } = (window as unknown as { __bench: BenchState }).__bench;
+      return { frames, bursts, longTasks, pingUpdates, statusEntries };
+    });
+    const seconds = (Date.now() - startedAt) / 1000;
+    const intervals = b.frames.slice(1).map((at, i) => at - (b.frames[i] as number));
+    const tasks = b.bursts.map((burst) => burst.taskMs).filter((ms): ms is number => ms !== null);
+    const busy = b.bursts.map((burst) => burst.busyMs).filter((ms): ms is number => ms !== null);
+    const sizes = b.bursts.map((burst) => burst.entries);
+    return {
+      ping_updates: b.pingUpdates,
+      status_entries: b.statusEntries,
+      bursts: b.bursts.length,
+      burst_entries_median: median(sizes),
+      burst_entries_max: Math.max(0, ...sizes),
+      duration_s: round(seconds),
+      frames: intervals.length,
+      frame_median_ms: round(median(intervals)),
+      frame_p95_ms: round(quantile(intervals, 0.95)),
+      frame_p99_ms: round(quantile(intervals, 0.99)),
+      frame_max_ms: round(Math.max(0, ...intervals)),
+      frames_over_one_vsync: intervals.filter((ms) => ms > VSYNC_MS * 1.5).length,
+      burst_task_median_ms: round(median(tasks)),
+      burst_task_p95_ms: round(quantile(tasks, 0.95)),
+      burst_task_max_ms: round(Math.max(0, ...tasks)),
+      burst_until_idle_median_ms: round(median(busy)),
+      burst_until_idle_p95_ms: round(quantile(busy, 0.95)),
+      long_tasks: b.longTasks.length,
+      long_task_max_ms: round(Math.max(0, ...b.longTasks)),
+    };
+  } finally {
+    await page.context().close();
+  }
+}
+
+export const uiBenchmark: Benchmark = {
+  name: 'ui',
+  description: 'the UI with 5,000 servers (real engine, host and lab): first render of the list, frame times while 5,000 ping results arrive',
+  async run(args) {
+    const servers = option(args, 'servers', 5000);
+    const runs = option(args, 'runs', 5);
+    const workers = option(args, 'workers', 32);
+    const timeoutMs = option(args, 'timeout-s', 400) * 1000;
+    const logger = new Logger({ level: 'warning', sinks: [(record, line) => (record.level === 'error' ? process.stderr.write(`${line}\n`) : undefined)] });
+    await ensureRendererBuilt((line) => process.stderr.write(`${line}\n`));
+    const lab = await startLab({ servers: 12, subscriptions: 1, seed: 1, latency: [5, 30] });
+    const dataDir = mkdtempSync(join(tmpdir(), 'steadfast-bench-ui-'));
+    let engine: Engine | null = null;
+    let host: HeadlessHost | null = null;
+    let browser: Browser | null = null;
+    try {
+      const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+      engine = await createEngine({
+        dataDir,
+        logger,
+        resourcesDir: fileURLToPath(new URL('../../resources', import.meta.url)),
+        watchNetwork: false,
+        settingsOverrides: { httpPort, socksPort, language: 'en', monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, workers } },
+      });
+      const subscription = await engine.addSubscription({ text: benchLinks(lab, servers).join('\n'), name: `Bench ${servers}` });
+      if (subscription.servers.length !== servers) throw new Error(`the subscription has ${subscription.servers.length} servers, not ${servers}`);
+      host = await startHeadlessHost({ service: engine, rendererDir: RENDERER_DIST, port: 0, logger });
+      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+
+      const untested: FirstRender[] = [];
+      for (let i = 0; i < runs; i += 1) untested.push(await measureFirstRender(browser, host.url));
+      const bursts = await measureBursts(browser, engine, host.url, servers, timeoutMs);
+      const tested: FirstRender[] = [];
+      for (let i = 0; i < runs; i += 1) tested.push(await measureFirstRender(browser, host.url));
+
+      return {
+        world: 'real engine + headless host + lab (12 v2ray servers listed as 5,000 links); ping results from the monitor',
+        servers,
+        runs,
+        monitor_workers: workers,
+        ...firstRenderFigures('first_render', untested),
+        ...firstRenderFigures('first_render_with_results', tested),
+        ...bursts,
+        target_first_render_ms: 300,
+        target_frame_p95_ms: 16,
+        vsync_ms: round(VSYNC_MS, 2),
+      };
+    } finally {
+      await browser?.close();
+      await host?.close();
+      await engine?.stop();
+      await lab.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};
