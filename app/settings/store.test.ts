@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,32 @@ describe('SettingsStore', () => {
     expect(await store.load()).toEqual(DEFAULT_SETTINGS);
     expect(store.problem).toMatch(/unreadable/);
     expect(readdirSync(d).some((n) => n.startsWith('settings.json.corrupt-'))).toBe(true);
+  });
+
+  it('a change that cannot be saved changes nothing, and the next change does not carry it to disk', async () => {
+    const d = dir();
+    const store = new SettingsStore(d);
+    await store.load();
+    await store.update({ language: 'fa' });
+    const seen: string[] = [];
+    store.onChange((s) => seen.push(s.language));
+    // A folder where the file must go: the save fails.
+    const file = join(d, 'settings.json');
+    rmSync(file);
+    mkdirSync(file);
+    await expect(store.update({ language: 'ru' })).rejects.toThrow(/could not save .*settings\.json: a folder is in the way/);
+    expect(store.get().language).toBe('fa');
+    expect(seen).toEqual([]);
+    rmdirSync(file);
+    await store.update({ theme: 'dark' });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ language: 'fa', theme: 'dark' });
+  });
+
+  it('changes made at once are applied one on the other', async () => {
+    const store = new SettingsStore(dir());
+    await store.load();
+    await Promise.all([store.update({ language: 'fa' }), store.update({ theme: 'dark' }), store.update({ monitor: { workers: 2 } })]);
+    expect(store.get()).toMatchObject({ language: 'fa', theme: 'dark', monitor: { workers: 2 } });
   });
 
   it('tells listeners about a change', async () => {

@@ -28,8 +28,20 @@ export class SettingsStore {
     return this.current;
   }
 
-  /** Applies a validated patch, persists it and tells listeners. Throws with the field at fault. */
-  async update(patch: SettingsPatch): Promise<Settings> {
+  /**
+   * Applies a validated patch, persists it and tells listeners. Throws with the field at fault, or
+   * when the file cannot be saved: then nothing changes (the caller was told the change failed,
+   * so a later patch must not carry it to disk). Updates run one at a time, each on the last.
+   */
+  update(patch: SettingsPatch): Promise<Settings> {
+    const run = this.updating.catch(() => undefined).then(() => this.apply(patch));
+    this.updating = run;
+    return run;
+  }
+
+  private updating: Promise<unknown> = Promise.resolve();
+
+  private async apply(patch: SettingsPatch): Promise<Settings> {
     const parsedPatch = settingsPatchSchema.safeParse(patch);
     if (!parsedPatch.success) throw new Error(describe(parsedPatch.error.issues[0]));
     const merged = {
@@ -39,8 +51,9 @@ export class SettingsStore {
     };
     const parsed = settingsSchema.safeParse(merged);
     if (!parsed.success) throw new Error(describe(parsed.error.issues[0]));
-    this.current = Object.freeze(parsed.data);
-    await this.file.save(this.current);
+    const next = Object.freeze(parsed.data);
+    await this.file.save(next);
+    this.current = next;
     for (const listener of this.listeners) listener(this.current);
     return this.current;
   }
