@@ -2,6 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { hostPort, type ServerId } from '../../../shared/domain/server';
+import type { Ipv6Support } from '../../../shared/domain/status';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
@@ -23,7 +24,32 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** A server up close: ping history, statistics, exit IP info, reachability and throughput. */
+/** "supported (verified)" and friends: whether IPv6 goes through the server, and how that is known. */
+function Ipv6Field({ ipv6, now }: { ipv6: Ipv6Support | null; now: number }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (!ipv6) return <Field label={t('details.ipv6')}>{t('ipv6.notChecked')}</Field>;
+  const state = ipv6.supported === null ? 'unknown' : ipv6.supported ? 'supported' : 'refused';
+  return (
+    <Field label={t('details.ipv6')}>
+      <span className={`ipv6 ipv6-${state}`} data-ipv6={state}>
+        {t('ipv6.value', { state: t(`ipv6.${state}`), source: t(`ipv6.${ipv6.source}`) })}
+      </span>
+      {ipv6.at !== null && <span className="muted"> · {format.relative(ipv6.at, now)}</span>}{' '}
+      {ipv6.fromCache && (
+        <span className="badge badge-cache" title={t('ipv6.fromCacheHint')}>
+          {t('row.fromCache')}
+        </span>
+      )}
+      <br />
+      <small className="muted">
+        <bdi>{ipv6.detail}</bdi>
+      </small>
+    </Field>
+  );
+}
+
+/** A server up close: ping history, statistics, exit IP info, IPv6, reachability and throughput. */
 export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
   const { t, i18n } = useTranslation();
   const format = useFormat();
@@ -156,6 +182,9 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
           ) : (
             <p className="muted">{t('row.unknownCountry')}</p>
           )}
+          <dl>
+            <Ipv6Field ipv6={status?.ipv6 ?? null} now={now} />
+          </dl>
         </section>
       </div>
 

@@ -18,6 +18,7 @@ interface Draft {
   intervalMin: string;
   idleTimeoutMin: string;
   systemProxy: boolean;
+  verifyIpv6: boolean;
   trustedCheckerId: string;
   logLevel: Settings['logLevel'];
 }
@@ -36,6 +37,7 @@ function draftOf(settings: Settings): Draft {
     intervalMin: trim(settings.monitor.intervalMs / 60_000),
     idleTimeoutMin: trim(settings.monitor.idleTimeoutMs / 60_000),
     systemProxy: settings.systemProxy,
+    verifyIpv6: settings.monitor.verifyIpv6,
     trustedCheckerId: settings.trustedCheckerId ?? '',
     logLevel: settings.logLevel,
   };
@@ -75,6 +77,7 @@ export function patchFromDraft(draft: Draft, settings: Settings): { patch: Setti
   if (interval !== undefined && interval !== settings.monitor.intervalMs) monitor.intervalMs = interval;
   const idle = num(draft.idleTimeoutMin, 60_000, 'monitor.idleTimeoutMs');
   if (idle !== undefined && idle !== settings.monitor.idleTimeoutMs) monitor.idleTimeoutMs = idle;
+  if (draft.verifyIpv6 !== settings.monitor.verifyIpv6) monitor.verifyIpv6 = draft.verifyIpv6;
   if (draft.systemProxy !== settings.systemProxy) patch.systemProxy = draft.systemProxy;
   const checker = draft.trustedCheckerId === '' ? null : draft.trustedCheckerId;
   if (checker !== settings.trustedCheckerId) patch.trustedCheckerId = checker;
@@ -204,6 +207,11 @@ export function SettingsDialog() {
                 <input type="number" min={0} step={0.5} value={draft.idleTimeoutMin} aria-invalid={invalid('monitor.idleTimeoutMs')} onChange={(e) => set('idleTimeoutMin', e.target.value)} />
               </Field>
             </div>
+            <label className="check-field">
+              <input type="checkbox" checked={draft.verifyIpv6} onChange={(e) => set('verifyIpv6', e.target.checked)} />
+              <span>{t('settings.verifyIpv6')}</span>
+              <span className="hint">{t('settings.verifyIpv6Hint')}</span>
+            </label>
           </fieldset>
           <fieldset>
             <legend>{t('settings.advanced')}</legend>

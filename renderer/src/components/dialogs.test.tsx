@@ -140,4 +140,39 @@ describe('the server details dialog', () => {
     expect(client.callsTo('measureThroughput')).toEqual([{ serverId: 'de' }]);
     expect(dialog.textContent).toContain('3.4 MB/s');
   });
+
+  it.each([
+    ['de', 'refused (declared)', 'the subscription declares no IPv6 support (ipv6=0)', false],
+    ['fi', 'supported (verified)', 'answered HTTP 204 via 2001:4860:4802:32::78 in 71 ms', false],
+    ['nl', 'unknown (verified)', 'www.gstatic.com has no IPv6 address (AAAA)', true],
+    ['ir', 'not checked', null, false],
+  ] as const)('says whether IPv6 goes through %s and how that is known: %s', (serverId, shown, detail, fromCache) => {
+    const { store } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId }));
+    const dialog = screen.getByRole('dialog');
+    const row = [...dialog.querySelectorAll('dt')].find((dt) => dt.textContent === 'IPv6')?.nextElementSibling;
+    expect(row?.textContent).toContain(shown);
+    if (detail) expect(row?.textContent).toContain(detail);
+    expect(row?.textContent?.includes('from cache')).toBe(fromCache);
+  });
+
+  it('shows the IPv6 line in the user\'s language (Persian)', () => {
+    const { store } = renderWithStore(<Dialogs />, sampleSnapshot(NOW), { language: 'fa' });
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    const row = [...screen.getByRole('dialog').querySelectorAll('dt')].find((dt) => dt.textContent === 'IPv6')?.nextElementSibling;
+    expect(row?.textContent).toContain('رد می‌شود (اعلام‌شده)');
+  });
+});
+
+describe('the settings dialog: IPv6 checks', () => {
+  it('turns verify_ipv6 on as a monitor setting', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    const box = within(dialog).getByRole('checkbox', { name: /Check IPv6 through each server/ });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    await userEvent.click(box);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(client.callsTo('setSettings')).toEqual([{ monitor: { verifyIpv6: true } }]);
+  });
 });
