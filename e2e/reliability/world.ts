@@ -33,6 +33,8 @@ export interface WorldOptions {
   /** Settings over the tests' defaults. */
   settings?: SettingsPatch;
   logLevel?: 'debug' | 'info';
+  /** The engine's data folder; by default a fresh temporary one. It need not exist yet. */
+  dataDir?: string;
 }
 
 export interface Decision {
@@ -112,7 +114,7 @@ export class ReliabilityWorld {
   static async start(options: WorldOptions = {}): Promise<ReliabilityWorld> {
     const shape = { servers: options.servers ?? 12, subscriptions: options.subscriptions ?? 3, seed: options.seed ?? 5, latency: options.latency ?? ([10, 40] as [number, number]) };
     const lab = await spawnLab(['--servers', String(shape.servers), '--subscriptions', String(shape.subscriptions), '--seed', String(shape.seed), '--latency', shape.latency.join('-')]);
-    const w = new ReliabilityWorld(lab, buildWorld(shape), mkdtempSync(join(tmpdir(), 'steadfast-reliability-')), options);
+    const w = new ReliabilityWorld(lab, buildWorld(shape), options.dataDir ?? mkdtempSync(join(tmpdir(), 'steadfast-reliability-')), options);
     process.on('unhandledRejection', w.onRejection);
     await w.silentSite.start();
     w.engine = await w.createEngine();
