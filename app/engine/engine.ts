@@ -17,7 +17,7 @@ import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { NOTHING_PERSISTED, type PersistedAutoState } from '../auto/policy/state';
 import { persistedAutoStateSchema } from '../auto/persisted';
 import type { SubscriptionServers } from '../auto/policy/world';
-import { type Clock, systemClock } from '../clock';
+import { type Clock, systemClock, type TimerHandle } from '../clock';
 import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../core';
 import { type Logger, fileSink } from '../log/logger';
 import { Monitor } from '../monitor/monitor';
@@ -38,6 +38,7 @@ import { Emitter } from '../tunnel/emitter';
 import { NoCoreProber } from './no-core-prober';
 import { ServerIndex } from './server-index';
 import { TunnelDriver } from './tunnel-driver';
+import { subscriptionForUi } from './ui-view';
 
 export interface EngineOptions {
   /** The app's data folder (settings, subscriptions, cache, Auto's state, logs, runtime configs). */
@@ -211,11 +212,22 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     );
   }
   const withReachability = (status: ServerStatus): ServerStatus => ({ ...status, reachability: reachability.reachability(status.serverId) });
+  // Verdicts change one server at a time (a round of votes, a test all): one message per burst.
+  const verdictChanges = new Set<ServerId>();
+  let verdictFlush: TimerHandle | null = null;
+  const flushVerdicts = () => {
+    verdictFlush = null;
+    const ids = [...verdictChanges].filter((id) => index.get(id));
+    verdictChanges.clear();
+    if (ids.length > 0) emit('statuses', ids.map((id) => withReachability(monitor.status(id))));
+  };
+  const noteVerdictChange = (id: ServerId) => {
+    verdictChanges.add(id);
+    verdictFlush ??= clock.after(settings.monitor.debounceWindowMs, flushVerdicts);
+  };
   unsubscribers.push(
     monitor.subscribe((statuses) => emit('statuses', statuses.map(withReachability))),
-    reachability.onChange(({ serverId }) => {
-      if (index.get(serverId)) emit('statuses', [withReachability(monitor.status(serverId))]);
-    }),
+    reachability.onChange(({ serverId }) => noteVerdictChange(serverId)),
     monitor.onProgress((progress) => emit('testProgress', progress)),
     auto.onChange((snapshot) => emit('auto', snapshot)),
     subscriptions.onChange((list) => {
@@ -226,7 +238,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       monitor.serversChanged();
       reachability.refresh();
       auto.subscriptionsUpdated();
-      emit('subscriptions', [...list]);
+      emit('subscriptions', list.map(subscriptionForUi));
       emit('unsupported', unsupported);
     }),
     settingsStore.onChange((next) => {
@@ -267,7 +279,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     tunnel?.state() ?? { state: 'disconnected' as const, serverId: null, httpProxy: null, socksProxy: null, since: null, error: noCoreReason, core: null };
 
   const snapshot = (): AppSnapshot => ({
-    subscriptions: [...subscriptions.list()],
+    subscriptions: subscriptions.list().map(subscriptionForUi),
     statuses: statusesRecord(),
     unsupported,
     connection: connectionState(),
@@ -289,8 +301,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   const handlers: { [C in keyof InvokeResponses]: (request: InvokeRequest<C>) => Promise<InvokeResponses[C]> } = {
     getSnapshot: async () => snapshot(),
-    addSubscription: async (r) => subscriptions.add(r.url !== undefined ? { url: r.url } : { text: r.text ?? '' }, r.name),
-    updateSubscription: async (r) => subscriptions.update(requireSubscription(r.id).id),
+    addSubscription: async (r) => subscriptionForUi(await subscriptions.add(r.url !== undefined ? { url: r.url } : { text: r.text ?? '' }, r.name)),
+    updateSubscription: async (r) => subscriptionForUi(await subscriptions.update(requireSubscription(r.id).id)),
     removeSubscription: async (r) => {
       requireSubscription(r.id);
       await subscriptions.remove(r.id);
@@ -300,7 +312,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await subscriptions.reorder(r.ids);
       return null;
     },
-    confirmEmptySubscription: async (r) => subscriptions.confirmEmpty(requireSubscription(r.id).id),
+    confirmEmptySubscription: async (r) => subscriptionForUi(await subscriptions.confirmEmpty(requireSubscription(r.id).id)),
     connect: async (r) => {
       const serverId = r.serverId ?? driver.current() ?? firstServerOf(auto.snapshot().subscriptionId);
       if (!serverId) throw new Error('choose a server to connect to, or turn Auto on for a subscription');
@@ -368,6 +380,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       stopped = true;
       network?.stop();
       refresher.stop();
+      verdictFlush?.cancel();
       auto.stop();
       reachability.stop();
       for (const unsubscribe of unsubscribers) unsubscribe();
