@@ -8,6 +8,7 @@
  *   `dialRetrying` / `dialFailure` signals and the core's own give-up time for new dials;
  * - `reset-ws`: the same with Auto on the subscription holding WebSocket servers (its others
  *   marked), where v2ray retries a failing dial for ~2 s (subscription A is all plain TCP);
+ *   `--trials-reset-ws`, 5 by default, to keep a full run near 20 minutes;
  * - `offline`: the network gone for 60 s (`--offline-ms`): no switch, nothing recorded, the
  *   back-off schedule, traffic back through the same server ≤ 2 s after it returns; plus one
  *   longer loss (`--offline-long-ms`, 290 s; 0 skips it) so the 60 s and 2 min waits are seen too;
@@ -47,10 +48,11 @@ type Scenario = (typeof SCENARIOS)[number];
 
 export const failoverBenchmark: Benchmark = {
   name: 'failover',
-  description: 'Auto failing over in the lab: blackhole, reset, network offline, whole subscription down (--trials, --trials-offline, --seed)',
+  description: 'Auto failing over in the lab: blackhole, reset, network offline, whole subscription down (--trials, --trials-offline, --scenarios, --seed)',
   async run(args) {
     const trials = option(args, 'trials', 10);
     const offlineTrials = option(args, 'trials-offline', 3);
+    const resetWsTrials = option(args, 'trials-reset-ws', 5);
     const seed = option(args, 'seed', 1);
     const offlineMs = option(args, 'offline-ms', 60_000);
     const offlineLongMs = option(args, 'offline-long-ms', 290_000);
@@ -87,7 +89,7 @@ export const failoverBenchmark: Benchmark = {
       };
       out.setup_s = round((Date.now() - began) / 1000);
       for (const scenario of chosen) {
-        const n = scenario === 'offline' ? offlineTrials : trials;
+        const n = scenario === 'offline' ? offlineTrials : scenario === 'reset-ws' ? resetWsTrials : trials;
         const results: unknown[] = [];
         const started = Date.now();
         const ws = scenario === 'reset-ws' ? await preferWebSocket(world) : null;
@@ -148,7 +150,7 @@ async function preferWebSocket(world: FailoverWorld): Promise<{ subscriptionInde
 }
 
 const METHOD = [
-  'recovery: fault confirmed by the lab → first answer through the local proxy whose exit IP (api.country.is stand-in) is another server’s',
+  'recovery: the bench asks the lab for the fault → first answer through the local proxy whose exit IP (api.country.is stand-in) is another server’s',
   'detect: fault → Auto’s check line; check: that check → its switch line; reconnect: switch line → that first answer',
   'each trial: faults lifted, Auto off and on for A (fresh episode), cooldowns over, a seeded 0–1 s pause, then the fault',
   'auto_probes: servers in Auto’s check lines; prober_dials / tunnel_dials: TCP dials in the cores’ own logs (PROBER / TUNNEL tags); lab_connections: relay /counters',
