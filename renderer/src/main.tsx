@@ -4,7 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { MissingTokenError, pickClient } from './client/pick';
 import { App } from './components/App';
 import { createI18n } from './i18n';
-import { createAppStore } from './store';
+import { animationFrames, createAppStore } from './store';
 import { StoreProvider } from './store/context';
 import { matchLanguage, selectLanguage } from './store/ui';
 import './styles.css';
@@ -28,7 +28,7 @@ function showFatal(error: unknown) {
 try {
   const picked = pickClient(window);
   const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
-  const store = createAppStore(picked.client, { systemLanguage: navigator.language, prefersDark: darkQuery.matches });
+  const store = createAppStore(picked.client, { systemLanguage: navigator.language, prefersDark: darkQuery.matches }, animationFrames(window));
   darkQuery.addEventListener('change', (event) => store.getState().setPrefersDark(event.matches));
   store.getState().setLink(picked.link());
   picked.onLink((link) => store.getState().setLink(link));

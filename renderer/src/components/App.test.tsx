@@ -95,9 +95,13 @@ describe('the app frame', () => {
   });
 
   it('Test all shows its progress from the host’s events', async () => {
-    const { client } = renderApp();
+    const { client, frames } = renderApp();
     await userEvent.click(screen.getByRole('button', { name: 'Test all' }));
-    act(() => client.emit('testProgress', { running: true, done: 4, total: 9 }));
+    act(() => {
+      client.emit('testProgress', { running: true, done: 3, total: 9 });
+      client.emit('testProgress', { running: true, done: 4, total: 9 });
+      frames.next();
+    });
     const bar = screen.getByRole('progressbar', { name: 'Test progress' });
     expect(bar.getAttribute('aria-valuenow')).toBe('4');
     expect(bar.getAttribute('aria-valuetext')).toBe('Testing 4 of 9');

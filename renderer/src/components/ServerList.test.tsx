@@ -44,13 +44,16 @@ describe('a server row', () => {
   });
 
   it('marks a cached result "from cache" and cached IP info "IP not yet confirmed", until fresh data replaces them', () => {
-    const { client } = renderWithStore(<ServerList />, sampleSnapshot(NOW));
+    const { client, frames } = renderWithStore(<ServerList />, sampleSnapshot(NOW));
     const nl = row(/Netherlands/);
     expect(within(nl).getByText('from cache')).toBeTruthy();
     expect(within(nl).getByText('IP not yet confirmed')).toBeTruthy();
     expect(within(row(/Finland/)).queryByText('from cache')).toBeNull();
     const fresh = client.snapshot.statuses.nl!;
-    act(() => client.emit('statuses', [{ ...fresh, fromCache: false, ipInfo: { ...fresh.ipInfo!, fromCache: false } }]));
+    act(() => {
+      client.emit('statuses', [{ ...fresh, fromCache: false, ipInfo: { ...fresh.ipInfo!, fromCache: false } }]);
+      frames.next();
+    });
     expect(within(row(/Netherlands/)).queryByText('from cache')).toBeNull();
     expect(within(row(/Netherlands/)).queryByText('IP not yet confirmed')).toBeNull();
   });
@@ -64,9 +67,12 @@ describe('a server row', () => {
   });
 
   it('shows "down for now" during a staged test, then the late answer replaces it', () => {
-    const { client } = renderWithStore(<ServerList />, sampleSnapshot(NOW));
+    const { client, frames } = renderWithStore(<ServerList />, sampleSnapshot(NOW));
     expect(within(row(/United States/)).getByText('down for now')).toBeTruthy();
     act(() => client.emit('statuses', [status('us', { delayMs: 1480, testedAt: NOW })]));
+    // Applied with the next frame, not later.
+    expect(within(row(/United States/)).getByText('down for now')).toBeTruthy();
+    act(() => void frames.next());
     expect(within(row(/United States/)).queryByText('down for now')).toBeNull();
     expect(within(row(/United States/)).getByText('1,480 ms')).toBeTruthy();
   });

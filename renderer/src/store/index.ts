@@ -3,6 +3,8 @@ import type { VpnClient } from '../../../shared/ipc/contract';
 import { createAutoSlice } from './auto';
 import { createConnectionSlice } from './connection';
 import { createDialogsSlice } from './dialogs';
+import type { FrameScheduler } from './frames';
+import { createIncomingBatch } from './incoming';
 import { createLabSlice } from './lab';
 import { createServersSlice } from './servers';
 import { createSettingsSlice } from './settings';
@@ -12,11 +14,16 @@ import type { AppState, AppStore } from './types';
 import { createUiSlice, type UiEnvironment } from './ui';
 
 export type { AppState, AppStore } from './types';
+export { animationFrames, type FrameScheduler } from './frames';
 
-/** The one store of the window, built from its slices around the contract client. */
-export function createAppStore(client: VpnClient, env: UiEnvironment): AppStore {
+/**
+ * The one store of the window, built from its slices around the contract client. `frames` decides
+ * when bursts from the host are applied (requestAnimationFrame in the window, by hand in tests).
+ */
+export function createAppStore(client: VpnClient, env: UiEnvironment, frames: FrameScheduler): AppStore {
   return createStore<AppState>()((set, get) => {
-    const deps = { set, get, client };
+    const incoming = createIncomingBatch({ getState: get, setState: set }, frames);
+    const deps = { set, get, client, incoming };
     return {
       ...createServersSlice(deps),
       ...createConnectionSlice(deps),

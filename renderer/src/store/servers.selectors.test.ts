@@ -89,13 +89,15 @@ describe('selectListRows', () => {
   });
 
   it('returns the same rows for a burst of ping updates (no list rebuild), a new list when the order needs them', async () => {
-    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
     const before = selectListRows(store.getState());
     client.emit('statuses', [status('fi', { delayMs: 999 })]);
+    frames.next();
     expect(selectListRows(store.getState())).toBe(before);
     store.getState().setSort('ping');
     const sorted = selectListRows(store.getState());
     client.emit('statuses', [status('fi', { delayMs: 998 })]);
+    frames.next();
     expect(selectListRows(store.getState())).not.toBe(sorted);
   });
 });
@@ -110,9 +112,11 @@ describe('selectServerRow', () => {
   });
 
   it('keeps every field identical when nothing about the row changed', async () => {
-    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
     const first = selectServerRow(store.getState(), 'nl', 'A');
     client.emit('statuses', [status('fi', { delayMs: 10 })]);
+    frames.next();
+    expect(store.getState().statuses.fi?.delayMs).toBe(10);
     const second = selectServerRow(store.getState(), 'nl', 'A');
     for (const key of Object.keys(first) as (keyof typeof first)[]) expect(second[key]).toBe(first[key]);
   });

@@ -15,9 +15,10 @@ describe('servers slice', () => {
   });
 
   it('patches only the statuses an event carries and keeps the others as they were', async () => {
-    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
     const before = store.getState().statuses;
     client.emit('statuses', [status('nl', { delayMs: 90 })]);
+    frames.next();
     const after = store.getState().statuses;
     expect(after.nl?.delayMs).toBe(90);
     expect(after.fi).toBe(before.fi);

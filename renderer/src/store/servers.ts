@@ -1,6 +1,6 @@
 /**
  * Subscriptions (in list order), what the monitor knows of each server, and what the core cannot
- * run. The host is the source of truth: snapshots replace, `statuses` events patch.
+ * run. The host is the source of truth: snapshots replace, `statuses` events patch (once a frame).
  */
 import type { InvokeRequest } from '../../../shared/ipc/contract';
 import type { CoreInfo } from '../../../shared/domain/connection';
@@ -8,6 +8,7 @@ import type { Measurement } from '../../../shared/domain/measurement';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { ServerStatus } from '../../../shared/domain/status';
 import type { Subscription } from '../../../shared/domain/subscription';
+import { withStatuses } from './incoming';
 import { type ActionResult, request, type SliceDeps } from './types';
 
 export interface ServersState {
@@ -21,6 +22,10 @@ export interface ServersState {
 
 export interface ServersActions {
   setSubscriptions(subscriptions: Subscription[]): void;
+  /**
+   * Applies status patches now (an action's own result), after whatever the host sent before
+   * them. The host's `statuses` events go through the per-frame batch instead (see incoming.ts).
+   */
   patchStatuses(changed: ServerStatus[]): void;
   setUnsupported(unsupported: Record<ServerId, string>): void;
   addSubscription(input: InvokeRequest<'addSubscription'>): Promise<ActionResult<Subscription>>;
@@ -56,7 +61,7 @@ function upsert(list: Subscription[], subscription: Subscription): Subscription[
 }
 
 export function createServersSlice(deps: SliceDeps): ServersSlice {
-  const { set, get, client } = deps;
+  const { set, get, client, incoming } = deps;
 
   const reorder = async (ids: SubscriptionId[]): Promise<ActionResult<null>> => {
     const before = get().subscriptions;
@@ -75,10 +80,8 @@ export function createServersSlice(deps: SliceDeps): ServersSlice {
     ...serversInitialState,
     setSubscriptions: (subscriptions) => set({ subscriptions }),
     patchStatuses: (changed) => {
-      if (changed.length === 0) return;
-      const statuses = { ...get().statuses };
-      for (const status of changed) statuses[status.serverId] = status;
-      set({ statuses });
+      incoming.flush();
+      if (changed.length > 0) set({ statuses: withStatuses(get().statuses, changed) });
     },
     setUnsupported: (unsupported) => set({ unsupported }),
     addSubscription: async (input) => {

@@ -22,20 +22,23 @@ function keepDialog(state: AppState, next: Pick<AppState, 'subscriptions'>): Pic
 }
 
 export function createSyncSlice(deps: SliceDeps): SyncSlice {
-  const { set, get, client } = deps;
+  const { set, get, client, incoming } = deps;
   const follow = (c: VpnClient): (() => void)[] => [
     c.on('snapshot', (snapshot) => get().applySnapshot(snapshot)),
     c.on('subscriptions', (subscriptions) => set({ subscriptions, ...keepDialog(get(), { subscriptions }) })),
-    c.on('statuses', (statuses) => get().patchStatuses(statuses)),
+    // The two streams that come in bursts: merged and applied once per frame.
+    c.on('statuses', (statuses) => incoming.statuses(statuses)),
     c.on('connection', (connection) => get().setConnection(connection)),
     c.on('traffic', (sample) => get().pushTraffic(sample)),
     c.on('auto', (auto) => set({ auto })),
     c.on('settings', (settings) => set({ settings })),
-    c.on('testProgress', (testProgress) => set({ testProgress })),
+    c.on('testProgress', (testProgress) => incoming.progress(testProgress)),
     c.on('unsupported', (unsupported) => set({ unsupported })),
   ];
   return {
     applySnapshot: (snapshot) => {
+      // Whatever was queued arrived before this snapshot, which already contains it.
+      incoming.drop();
       get().setConnection(snapshot.connection);
       set({
         subscriptions: snapshot.subscriptions,

@@ -7,15 +7,17 @@ const NOW = 1_000_000;
 
 describe('test progress slice', () => {
   it('starts a run, shows it at once and follows the host’s progress to the end', async () => {
-    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
     expect(selectProgressView(store.getState())).toEqual({ running: false, done: 0, total: 0, fraction: null });
     const pending = store.getState().testAll();
     expect(store.getState().testProgress.running).toBe(true);
     await pending;
     expect(client.callsTo('testAll')).toEqual([{}]);
     client.emit('testProgress', { running: true, done: 3, total: 9 });
+    frames.next();
     expect(selectProgressView(store.getState())).toEqual({ running: true, done: 3, total: 9, fraction: 1 / 3 });
     client.emit('testProgress', { running: false, done: 9, total: 9 });
+    frames.next();
     expect(selectProgressView(store.getState())).toMatchObject({ running: false, fraction: 1 });
   });
 

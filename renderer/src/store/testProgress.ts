@@ -13,12 +13,17 @@ export const testProgressInitialState: Pick<TestProgressSlice, 'testProgress'> =
 };
 
 export function createTestProgressSlice(deps: SliceDeps): TestProgressSlice {
-  const { set, get, client } = deps;
+  const { set, get, client, incoming } = deps;
   return {
     ...testProgressInitialState,
-    setTestProgress: (testProgress) => set({ testProgress }),
+    setTestProgress: (testProgress) => {
+      incoming.flush();
+      set({ testProgress });
+    },
     testAll: async () => {
-      // Shown as started at once; the host's progress events take over from here.
+      // Shown as started at once; the host's progress events take over from here (progress still
+      // queued for the next frame is older than this click, so it lands first, not over it).
+      incoming.flush();
       const before = get().testProgress;
       if (!before.running) set({ testProgress: { running: true, done: 0, total: before.total } });
       const result = await request(deps, 'testAll', () => client.testAll({}));

@@ -3,6 +3,7 @@ import type { VpnClient } from '../../../shared/ipc/contract';
 import type { AutoSlice } from './auto';
 import type { ConnectionSlice } from './connection';
 import type { DialogsSlice } from './dialogs';
+import type { IncomingBatch } from './incoming';
 import type { LabSlice } from './lab';
 import type { ServersSlice } from './servers';
 import type { SettingsSlice } from './settings';
@@ -22,11 +23,13 @@ export type AppState = ServersSlice &
 
 export type AppStore = StoreApi<AppState>;
 
-/** What every slice is built from: the store's set/get and the contract client. */
+/** What every slice is built from: the store's set/get, the contract client and the per-frame batch. */
 export interface SliceDeps {
   set: AppStore['setState'];
   get: AppStore['getState'];
   client: VpnClient;
+  /** The host's high-rate streams (statuses, test progress), applied once per frame. */
+  incoming: IncomingBatch;
 }
 
 /** An action's outcome, for dialogs that show the host's error inline. */

@@ -8,15 +8,19 @@ import { createI18n } from '../i18n';
 import { createAppStore, type AppStore } from '../store';
 import { StoreProvider } from '../store/context';
 import { createFakeClient, type FakeClient } from './fake-client';
+import { type ManualFrames, manualFrames } from './frames';
 
 export interface Rendered extends RenderResult {
   store: AppStore;
   client: FakeClient;
+  /** The store applies the host's bursts on `frames.next()` (wrap it in act()). */
+  frames: ManualFrames;
 }
 
 export function renderWithStore(ui: ReactNode, snapshot: AppSnapshot, options: { language?: Language } = {}): Rendered {
   const client = createFakeClient(snapshot);
-  const store = createAppStore(client, { systemLanguage: options.language ?? 'en-US', prefersDark: false });
+  const frames = manualFrames();
+  const store = createAppStore(client, { systemLanguage: options.language ?? 'en-US', prefersDark: false }, frames);
   store.getState().applySnapshot(client.snapshot);
   store.getState().follow();
   const i18n = createI18n(options.language ?? 'en');
@@ -25,5 +29,5 @@ export function renderWithStore(ui: ReactNode, snapshot: AppSnapshot, options: {
       <StoreProvider store={store}>{ui}</StoreProvider>
     </I18nextProvider>,
   );
-  return { ...result, store, client };
+  return { ...result, store, client, frames };
 }

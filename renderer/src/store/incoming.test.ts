@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { sampleSnapshot, status } from '../testing/sample-world';
+import { storeWith } from '../testing/store';
+import { animationFrames, type FrameHost } from './frames';
+
+const NOW = 1_000_000;
+
+describe('bursts from the host are applied once per frame', () => {
+  it('merges every statuses and progress event of a frame into one store update, the latest of each server winning', async () => {
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
+    const before = store.getState().statuses;
+    let updates = 0;
+    store.subscribe(() => (updates += 1));
+    for (let done = 1; done <= 50; done += 1) {
+      client.emit('statuses', [status('nl', { delayMs: 100 + done }), status('b2', { delayMs: done })]);
+      client.emit('testProgress', { running: true, done, total: 50 });
+    }
+    // Nothing drawn yet, nothing applied yet: the store was not touched 100 times for one frame.
+    expect(updates).toBe(0);
+    expect(store.getState().statuses).toBe(before);
+    expect(frames.waiting).toBe(1);
+
+    frames.next();
+    expect(updates).toBe(1);
+    const state = store.getState();
+    expect(state.statuses.nl?.delayMs).toBe(150);
+    expect(state.statuses.b2?.delayMs).toBe(50);
+    expect(state.statuses.fi).toBe(before.fi);
+    expect(state.testProgress).toEqual({ running: true, done: 50, total: 50 });
+    // An empty frame changes nothing.
+    expect(frames.next()).toBe(0);
+    expect(updates).toBe(1);
+  });
+
+  it('asks for one frame per burst, and another for the next burst', async () => {
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
+    client.emit('statuses', [status('nl', { delayMs: 1 })]);
+    client.emit('statuses', [status('nl', { delayMs: 2 })]);
+    expect(frames.waiting).toBe(1);
+    frames.next();
+    client.emit('statuses', [status('nl', { delayMs: 3 })]);
+    expect(frames.waiting).toBe(1);
+    frames.next();
+    expect(store.getState().statuses.nl?.delayMs).toBe(3);
+  });
+
+  it('shows a late answer over "down for now" with the next frame', async () => {
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
+    expect(store.getState().statuses.us?.downForNow).toBe(true);
+    client.emit('statuses', [status('us', { delayMs: 1480, testedAt: NOW })]);
+    frames.next();
+    expect(store.getState().statuses.us).toMatchObject({ downForNow: false, delayMs: 1480 });
+  });
+
+  it('forgets what was queued when a snapshot arrives after it (the snapshot already holds it)', async () => {
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
+    client.emit('statuses', [status('nl', { delayMs: 1 })]);
+    client.emit('testProgress', { running: true, done: 1, total: 9 });
+    client.emit('snapshot', sampleSnapshot(NOW));
+    frames.next();
+    expect(store.getState().statuses.nl?.delayMs).toBe(sampleSnapshot(NOW).statuses.nl?.delayMs);
+    expect(store.getState().testProgress.running).toBe(false);
+  });
+
+  it('applies an action’s own result at once, after what the host sent before it', async () => {
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
+    // Older news of fi and nl is waiting for the frame when the retest of fi answers.
+    client.emit('statuses', [status('fi', { delayMs: 999, testing: true }), status('nl', { delayMs: 77 })]);
+    const result = await store.getState().testServer('fi');
+    expect(result.ok).toBe(true);
+    // The answer (70 ms) came last and wins; nl's news landed with it, in order.
+    expect(store.getState().statuses.fi).toMatchObject({ delayMs: 70, testing: false });
+    expect(store.getState().statuses.nl?.delayMs).toBe(77);
+    frames.next();
+    expect(store.getState().statuses.fi?.delayMs).toBe(70);
+  });
+
+  it('keeps "Test all" shown as started when older progress was still waiting for a frame', async () => {
+    const { store, client, frames } = await storeWith(sampleSnapshot(NOW));
+    client.emit('testProgress', { running: false, done: 9, total: 9 });
+    const pending = store.getState().testAll();
+    frames.next();
+    expect(store.getState().testProgress.running).toBe(true);
+    await pending;
+  });
+});
+
+describe('animationFrames', () => {
+  function fakeWindow() {
+    const frames: (() => void)[] = [];
+    const timers = new Map<number, () => void>();
+    let nextId = 1;
+    const host: FrameHost = {
+      requestAnimationFrame: (callback) => frames.push(callback),
+      setTimeout: (callback) => {
+        timers.set(nextId, callback);
+        return nextId++;
+      },
+      clearTimeout: (id) => void timers.delete(id),
+    };
+    return { host, frames, timers };
+  }
+
+  it('runs the callback in the next animation frame, once, and cancels its fallback timer', () => {
+    const { host, frames, timers } = fakeWindow();
+    let runs = 0;
+    animationFrames(host).request(() => (runs += 1));
+    expect(runs).toBe(0);
+    frames.shift()!();
+    expect(runs).toBe(1);
+    expect(timers.size).toBe(0);
+  });
+
+  it('runs it from the timer when no frame comes (a hidden window), and not again when one does', () => {
+    const { host, frames, timers } = fakeWindow();
+    let runs = 0;
+    animationFrames(host).request(() => (runs += 1));
+    [...timers.values()][0]!();
+    expect(runs).toBe(1);
+    frames.shift()!();
+    expect(runs).toBe(1);
+  });
+});
