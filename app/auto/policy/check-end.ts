@@ -12,6 +12,12 @@
  * - an own-subscription check (while on a neighbour's server) returns once an own server has
  *   answered twice in a row, and after 5 silent ones in a row pauses for 15 min.
  *
+ * A check need not wait out every probe once the current server is known silent: its probe
+ * failed, or — in a check started by a sign of failure — it has not answered within a few of its
+ * usual delays (AUTO_RULES.silentAfter*) while another did. The check then ends as soon as no
+ * server still probing could beat the best switch score of those that answered (S' only grows
+ * with the delay); the late answers are recorded when they come.
+ *
  * A check's probe results are written to history only once it is known the network was there
  * (something answered); until then its lines are held, and they are logged together when it ends,
  * each with the time its answer came and whether it was recorded.
@@ -20,7 +26,7 @@ import type { AutoDecision, SwitchReason } from '../../../shared/domain/auto';
 import type { ServerId } from '../../../shared/domain/server';
 import { AUTO_RULES, networkLossBackoffMs } from './constants';
 import { activeHold, isRateLimitedReason, quietAfter, rateLimitedUntil } from './limits';
-import { switchScore } from './score';
+import { countedMeasurements, switchScore, upperMedian } from './score';
 import { log, queueOf, type StepContext } from './state';
 import { switchTo } from './switching';
 import type { AutoState, CheckInFlight } from './types';
@@ -32,7 +38,7 @@ export function onProbeResult(
   event: { checkId: number; serverId: ServerId; delayMs: number | null; error?: CheckInFlight['results'][string]['error'] },
 ): AutoState {
   const check = state.check;
-  if (!check || check.id !== event.checkId || !check.pending.includes(event.serverId)) return state;
+  if (!check || check.id !== event.checkId || !check.pending.includes(event.serverId)) return recordTrailing(state, ctx, event);
   const answer = { at: ctx.now, delayMs: event.delayMs, ...(event.error && event.delayMs === null ? { error: event.error } : {}) };
   const updated: CheckInFlight = {
     ...check,
@@ -41,8 +47,69 @@ export function onProbeResult(
     log: [...check.log, { kind: 'result', id: event.serverId }],
   };
   const next = { ...state, check: updated };
-  if (updated.pending.length > 0) return next;
+  if (updated.pending.length > 0) return concludeEarly(next, ctx);
   return updated.phase === 'own' ? concludeOwnPhase(next, ctx, updated) : concludeNeighbourPhase(next, ctx, updated);
+}
+
+const FAILURE_TRIGGERS: ReadonlySet<string> = new Set(['stall', 'dial-failure', 'no-receive-30s']);
+
+/** When a failure-triggered check may take its current server as silent (null: only at its timeout). */
+export function silentDeadline(state: AutoState, ctx: StepContext, check: CheckInFlight): number | null {
+  if (check.phase !== 'own' || !FAILURE_TRIGGERS.has(check.trigger) || !check.pending.includes(check.current)) return null;
+  const usual = countedMeasurements(ctx.world.measurements(check.current), ctx.now, 'url')
+    .flatMap((m) => (m.delayMs === null ? [] : [m.delayMs]))
+    .sort((a, b) => a - b);
+  if (usual.length === 0) return null;
+  const grace = Math.min(state.config.probeTimeoutMs, Math.max(AUTO_RULES.silentAfterMinMs, AUTO_RULES.silentAfterDelays * upperMedian(usual)));
+  return check.startedAt + grace;
+}
+
+/**
+ * Ends a check before all its probes returned once the current server is known silent (its probe
+ * failed, or it missed its deadline in a failure-triggered check), another server answered, and
+ * no server still probing could beat the best switch score of those that answered.
+ */
+export function concludeEarly(state: AutoState, ctx: StepContext): AutoState {
+  const check = state.check;
+  if (!check || check.phase !== 'own' || check.kind === 'own-sub-retry' || check.pending.length === 0) return state;
+  const own = check.results[check.current];
+  if (own ? own.delayMs !== null : !pastSilentDeadline(state, ctx, check)) return state;
+  const others = check.ownIds.filter((id) => id !== check.current && answered(check, id));
+  if (others.length === 0) return state;
+  const best = Math.min(...others.map((id) => switchScore(check.results[id]!.delayMs!, ctx.world.measurements(id), ctx.now)));
+  const elapsed = ctx.now - check.startedAt;
+  const stillProbing = check.pending.filter((id) => id !== check.current);
+  if (stillProbing.some((id) => switchScore(elapsed, ctx.world.measurements(id), ctx.now) < best)) return state;
+  const updated: CheckInFlight = own
+    ? { ...check, pending: [] }
+    : {
+        ...check,
+        pending: [],
+        results: { ...check.results, [check.current]: { at: ctx.now, delayMs: null, error: 'timeout' } },
+        log: [...check.log, { kind: 'result', id: check.current }],
+      };
+  const trailing = stillProbing.length > 0 ? { checkId: check.id, pending: stillProbing } : null;
+  return concludeWithAnswers({ ...state, check: updated, trailing }, ctx, updated);
+}
+
+function pastSilentDeadline(state: AutoState, ctx: StepContext, check: CheckInFlight): boolean {
+  const deadline = silentDeadline(state, ctx, check);
+  return deadline !== null && ctx.now >= deadline;
+}
+
+/** A late answer of a check that ended early: recorded like the check's own (the network was there). */
+function recordTrailing(
+  state: AutoState,
+  ctx: StepContext,
+  event: { checkId: number; serverId: ServerId; delayMs: number | null; error?: CheckInFlight['results'][string]['error'] },
+): AutoState {
+  const trailing = state.trailing;
+  if (!trailing || trailing.checkId !== event.checkId || !trailing.pending.includes(event.serverId)) return state;
+  const measurement = { at: ctx.now, method: 'url' as const, delayMs: event.delayMs, ...(event.error && event.delayMs === null ? { error: event.error } : {}) };
+  log(ctx, { type: 'probe-result', at: ctx.now, id: event.serverId, delay: event.delayMs, recorded: true });
+  ctx.out.push({ kind: 'record', results: [{ serverId: event.serverId, measurement }] });
+  const pending = trailing.pending.filter((id) => id !== event.serverId);
+  return { ...state, trailing: pending.length > 0 ? { ...trailing, pending } : null };
 }
 
 /** Ends a check early (the user acted, the tunnel or the network went away): what came in is logged, and recorded if anything answered. */

@@ -19,6 +19,7 @@
  */
 import type { CheckTrigger } from '../../../shared/domain/auto';
 import type { ServerId } from '../../../shared/domain/server';
+import { silentDeadline } from './check-end';
 import { AUTO_RULES } from './constants';
 import { activeHold, sameHold } from './limits';
 import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './state';
@@ -141,8 +142,12 @@ export function probeSet(state: AutoState, ctx: StepContext, kind: CheckKind): S
  * coming while connected, and a wake-up at the very moment a stall would complete could not yet
  * know whether the interval ending then brought data back.
  */
-export function nextWake(state: AutoState, now: number): number | null {
-  if (!watching(state) || state.check) return null;
+export function nextWake(state: AutoState, now: number, ctx?: StepContext): number | null {
+  if (!watching(state)) return null;
+  if (state.check) {
+    const deadline = ctx ? silentDeadline(state, ctx, state.check) : null;
+    return deadline !== null && deadline > now ? deadline : null;
+  }
   const raw = [
     state.lastScheduledAt + AUTO_RULES.scheduledIntervalMs,
     state.away?.nextRetryAt ?? null,

@@ -53,6 +53,17 @@ export const AUTO_RULES = {
    */
   ownRetryBest: 3,
 
+  /**
+   * A check started by a sign of failure (a stall, a dial failure, 30 s of silence) already holds
+   * seconds of evidence against the current server. It is taken as silent once another server has
+   * answered and it has not within this many of its usual delays (never sooner than
+   * `silentAfterMinMs`, never later than the probe timeout); without a usual delay it gets the
+   * whole probe timeout. A slow but live server answers well within three of its usual delays; a
+   * dead one would otherwise keep the user waiting the full timeout after the stall.
+   */
+  silentAfterDelays: 3,
+  silentAfterMinMs: 800,
+
   /** At most 3 switches per 3 minutes. */
   switchLimit: 3,
   switchWindowMs: 3 * 60_000,

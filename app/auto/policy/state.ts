@@ -38,6 +38,7 @@ export function initialState(config: AutoConfig, persisted: PersistedAutoState, 
     answerStreak: {},
     announcedHold: null,
     wakeAt: null,
+    trailing: null,
   };
 }
 

@@ -10,7 +10,9 @@
  * - A check waits for each probe as long as the monitor lets one URL test take
  *   (`url_test_timeout`, 5 s): a check probes "the same way as an HTTP (URL) ping", and its
  *   results join the monitor's history as URL measurements, so they must mean the same thing.
- *   The probes of a check run in parallel; the check ends when the last one answers or times out.
+ *   The probes of a check run in parallel; the check ends when the last one answers or times out,
+ *   except that a check started by a sign of failure takes the current server as silent once
+ *   another answered and it has not within three of its usual delays (check-end.ts).
  * - "Traffic since the last scheduled check" is any stats interval with bytes either way.
  * - Turning Auto on picks the best score at once (no probe first); when the VPN is disconnected
  *   it only selects the server the next connect uses. Turning it on for another subscription
@@ -30,7 +32,7 @@
  */
 import type { TrafficSample } from '../../../shared/domain/connection';
 import { AUTO_RULES } from './constants';
-import { abandonCheck, onProbeResult } from './check-end';
+import { abandonCheck, concludeEarly, onProbeResult } from './check-end';
 import { maybeStartCheck, nextWake, requestedCheck } from './check-start';
 import { forgetEpisode, homeOf, queueOf, snapshotChanged, type StepContext } from './state';
 import { connectManually, switchTo } from './switching';
@@ -42,7 +44,7 @@ export function step(state: AutoState, event: AutoEvent, now: number, world: Aut
   const ctx: StepContext = { now, world, out: [] };
   let next = apply(state, event, ctx);
   next = maybeStartCheck(next, ctx);
-  const wakeAt = nextWake(next, now);
+  const wakeAt = nextWake(next, now, ctx);
   if (wakeAt !== next.wakeAt) {
     ctx.out.push({ kind: 'wake', at: wakeAt });
     next = { ...next, wakeAt };
@@ -62,7 +64,7 @@ function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState 
     case 'probe-result':
       return onProbeResult(state, ctx, event);
     case 'wake':
-      return { ...state, wakeAt: null };
+      return concludeEarly({ ...state, wakeAt: null }, ctx);
     case 'network':
       return onNetwork(state, ctx, event.state);
     case 'tunnel-connected':

@@ -90,6 +90,12 @@ export interface AutoState {
   announcedHold: Hold | null;
   /** The wake-up last requested from the runtime. */
   wakeAt: number | null;
+  /**
+   * A check that ended before all its probes returned (its current server was silent by its
+   * deadline): the answers still to come are recorded when they arrive, so a dead candidate
+   * still carries its failure.
+   */
+  trailing: { checkId: number; pending: ServerId[] } | null;
 }
 
 export type AutoEvent =

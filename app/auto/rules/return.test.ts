@@ -10,7 +10,7 @@ describe('return to the server left', () => {
     const lines = await simulate(baseScenario({ until: '21m' }, [{ at: '2m', servers: { fi: 'down' } }, { at: '12m', servers: { fi: 60 } }]));
     expect(brief(lines, noResults)).toEqual([
       '125000 check stall fi,nl,de',
-      '130000 switch fi>nl current-silent',
+      '125800 switch fi>nl current-silent',
       '300000 check scheduled nl,fi,de',
       '305000 stay nl current-answered',
       '600000 check scheduled nl,fi,de',
@@ -33,7 +33,7 @@ describe('return to the server left', () => {
     );
     const decisions = brief(lines, noResults).filter((l) => !l.includes(' check '));
     expect(decisions).toEqual([
-      '130000 switch fi>nl current-silent',
+      '125800 switch fi>nl current-silent',
       '300071 stay nl return-pending fi 1/2',
       '605000 stay nl current-answered',
       '900071 stay nl return-pending fi 1/2',

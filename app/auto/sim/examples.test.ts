@@ -19,15 +19,15 @@ describe('shipped example scenarios', () => {
   it('rate-limit.json: servers fall one after another; the fourth switch waits for the 3-minute window', async () => {
     expect(decisions(await run('rate-limit.json'))).toEqual([
       '65000 check stall s1,s2,s3,s4,s5',
-      '70000 switch s1>s2 current-silent',
+      '65800 switch s1>s2 current-silent',
       '85000 check stall s2,s3,s4,s5,s1',
-      '90000 switch s2>s3 current-silent',
+      '85800 switch s2>s3 current-silent',
       '105000 check stall s3,s4,s5,s2,s1',
-      '110000 switch s3>s4 current-silent',
+      '105800 switch s3>s4 current-silent',
       '125000 check stall s4,s5,s3,s2,s1',
-      '130000 rate-limited until 250000',
-      '250000 check stall s4,s5,s3,s2,s1',
-      '255000 switch s4>s5 current-silent',
+      '125800 rate-limited until 245800',
+      '246000 check stall s4,s5,s3,s2,s1',
+      '246800 switch s4>s5 current-silent',
       'end current=s5',
     ]);
   });
