@@ -1,9 +1,10 @@
 /**
  * The Auto timeline drawn from live data (the seed's figure): a band of who carried the traffic,
  * markers for checks, switches and returns, shaded network-loss periods, and the decisions grouped
- * into readable episodes. Pure functions of the host's timeline and `now`.
+ * into readable episodes. Pure functions of the host's timeline, the connection and `now`.
  */
 import type { AutoDecision, TimelineEntry } from '../../../shared/domain/auto';
+import type { ConnectionState } from '../../../shared/domain/connection';
 import type { ServerId } from '../../../shared/domain/server';
 
 export interface TimelineSegment {
@@ -70,7 +71,25 @@ export function lossPeriods(entries: readonly TimelineEntry[], now: number): Los
   return periods;
 }
 
-export function buildTimeline(entries: readonly TimelineEntry[], now: number, windowMs: number): TimelineModel {
+/** The server the tunnel is up through, and since when: the band's truth from that moment on. */
+export interface Carrier {
+  serverId: ServerId;
+  since: number;
+}
+
+/** The connection as a carrier: only while connected (connecting and reconnecting carry nothing yet). */
+export function carrierOf(connection: Pick<ConnectionState, 'state' | 'serverId' | 'since'>): Carrier | null {
+  if (connection.state !== 'connected' || connection.serverId === null || connection.since === null) return null;
+  return { serverId: connection.serverId, since: connection.since };
+}
+
+/**
+ * The band, the markers and the loss periods inside the window ending at `now`. The band comes
+ * from the decisions (who carried the traffic after each) and, from `carrier.since` on, from the
+ * connection itself: Auto turned on over a working connection makes no decision until its first
+ * check, yet the traffic went through that server all along, and the figure says so from the start.
+ */
+export function buildTimeline(entries: readonly TimelineEntry[], now: number, windowMs: number, carrier: Carrier | null = null): TimelineModel {
   const end = now;
   const start = now - windowMs;
   const sorted = byTime(entries);
@@ -84,8 +103,10 @@ export function buildTimeline(entries: readonly TimelineEntry[], now: number, wi
       else segments.push({ serverId: carrying, start: since, end: at });
     }
   };
+  // From the moment the connection came up, it says who carries the traffic.
+  const connectedFrom = carrier ? Math.min(end, Math.max(start, carrier.since)) : end;
   for (const entry of sorted) {
-    if (entry.at > end) break;
+    if (entry.at > connectedFrom) break;
     const next = carryingAfter(entry);
     if (entry.at <= start) {
       carrying = next;
@@ -97,7 +118,12 @@ export function buildTimeline(entries: readonly TimelineEntry[], now: number, wi
       since = entry.at;
     }
   }
-  close(end);
+  close(connectedFrom);
+  if (carrier && connectedFrom < end) {
+    carrying = carrier.serverId;
+    since = connectedFrom; // the same server as before it carries on in one piece (see close)
+    close(end);
+  }
 
   const markers: TimelineMarker[] = [];
   for (const entry of sorted) {
