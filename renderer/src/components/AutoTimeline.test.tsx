@@ -36,6 +36,28 @@ describe('the Auto timeline', () => {
     expect(text.some((t) => t?.includes('the network is gone') && t.includes('Next try in 2 min (attempt 4)'))).toBe(true);
     expect(text.some((t) => t?.includes('Finland: no answer (not recorded)'))).toBe(true);
     expect(text.at(-1)).toContain('Connected to Finland: Auto was turned on');
+    // Auto's reason codes in words, with the names of this window.
+    expect(text[0]).toContain('Stayed on Finland: it answered');
+    expect(text.some((t) => t?.includes('Stayed on Netherlands: Finland answered 1 time in a row; going back needs 2'))).toBe(true);
+    expect(text.some((t) => /current-answered|return-pending/.test(t ?? ''))).toBe(false);
+  });
+
+  it('says the reasons in the user’s language', () => {
+    renderWithStore(<AutoTimeline />, snapshotWithSeedServers(), { language: 'ru' });
+    const list = document.querySelector('.decision-list') as HTMLElement;
+    const text = [...list.children].map((li) => li.textContent?.replace(/[\u2068\u2069]/g, '')).join('\n');
+    expect(text).toContain('Остаёмся на Finland: он ответил');
+    expect(text).toContain('Finland ответил 1 раз подряд; для возврата нужно 2');
+  });
+
+  it('draws the connected server before Auto has decided anything', () => {
+    const snapshot = snapshotWithSeedServers();
+    const since = Date.now() - 5 * 60_000;
+    renderWithStore(<AutoTimeline />, { ...snapshot, auto: { ...snapshot.auto, timeline: [] }, connection: { ...snapshot.connection, serverId: 'nl', since } });
+    const figure = screen.getByRole('img', { name: 'Which server carried the traffic over the last 30 min' });
+    const segments = [...figure.querySelectorAll('rect title')].map((t) => t.textContent?.split(':')[0]);
+    expect(segments).toEqual(['Netherlands']);
+    expect(screen.getByText('No decisions yet.')).toBeTruthy();
   });
 
   it('says Auto is off when it is', () => {

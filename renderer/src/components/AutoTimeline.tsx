@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
 import type { Server, ServerId } from '../../../shared/domain/server';
 import { type Formatters, isolate } from '../format/format';
+import { pauseReasonText, stayReasonText, switchReasonText, triggerText } from '../format/reasons';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
-import { buildTimeline, type Episode, episodes, timeTicks } from '../store/auto.timeline';
+import { buildTimeline, carrierOf, type Episode, episodes, timeTicks } from '../store/auto.timeline';
 import { useAppStore } from '../store/context';
 import { selectServerIndex } from '../store/servers.selectors';
 import { directionOf, selectLanguage } from '../store/ui';
@@ -45,6 +47,7 @@ export function AutoTimeline() {
   const format = useFormat();
   const now = useNow(5000);
   const auto = useAppStore((s) => s.auto);
+  const carrier = useAppStore(useShallow((s) => carrierOf(s.connection)));
   const index = useAppStore(selectServerIndex);
   const autoName = useAppStore((s) => s.subscriptions.find((x) => x.id === s.auto.subscriptionId)?.name ?? null);
   const rtl = useAppStore((s) => directionOf(selectLanguage(s)) === 'rtl');
@@ -52,7 +55,7 @@ export function AutoTimeline() {
   const { ref, width } = useWidth(360);
   const nameOf = (id: ServerId | null) => (id ? index.get(id)?.name ?? id : '—');
 
-  const model = useMemo(() => buildTimeline(auto.timeline, now, windowMs), [auto.timeline, now, windowMs]);
+  const model = useMemo(() => buildTimeline(auto.timeline, now, windowMs, carrier), [auto.timeline, now, windowMs, carrier]);
   const list = useMemo(() => episodes(auto.timeline), [auto.timeline]);
 
   const height = 118;
@@ -86,7 +89,7 @@ export function AutoTimeline() {
         </div>
       </header>
       {!auto.subscriptionId && <p className="muted">{t('timeline.off')}</p>}
-      <div ref={ref} className="timeline-figure" hidden={auto.timeline.length === 0}>
+      <div ref={ref} className="timeline-figure" hidden={auto.timeline.length === 0 && !(auto.subscriptionId && carrier)}>
         <svg width={width} height={height} role="img" aria-label={t('timeline.figure', { span: format.duration(windowMs) })}>
           <defs>
             <pattern id="loss-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -200,11 +203,13 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
   let headline: string | null = null;
   let tone = 'neutral';
   if (outcome?.type === 'switch') {
-    const reason = t(`switchReason.${outcome.reason}`, { from: nameOf(outcome.from), to: nameOf(outcome.to) });
-    headline = `${outcome.from ? t('decision.switch', { from: nameOf(outcome.from), to: nameOf(outcome.to) }) : t('decision.connectTo', { to: nameOf(outcome.to) })}: ${reason}`;
+    const names = { from: nameOf(outcome.from), to: nameOf(outcome.to) };
+    const action = outcome.from ? t('decision.switch', names) : t('decision.connectTo', names);
+    headline = `${action}: ${switchReasonText(t, outcome, names)}`;
     tone = outcome.reason === 'return' ? 'return' : 'switch';
   } else if (outcome?.type === 'stay') {
-    headline = `${t('decision.stay', { server: nameOf(outcome.id) })}${outcome.reason ? `: ${isolate(outcome.reason)}` : ''}`;
+    const reason = stayReasonText(t, outcome, (id) => index.get(id)?.name ?? id);
+    headline = `${t('decision.stay', { server: nameOf(outcome.id) })}${reason ? `: ${reason}` : ''}`;
   } else if (outcome?.type === 'network-lost') {
     headline = t('decision.networkLost', { next: format.duration(outcome.next_in_ms), attempt: format.number(outcome.attempt) });
     tone = 'loss';
@@ -212,13 +217,14 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
     headline = t('decision.rateLimited', { time: format.time(outcome.until) });
     tone = 'loss';
   } else if (outcome?.type === 'pause') {
-    headline = `${t('decision.pause', { time: format.time(outcome.until) })}${outcome.reason ? `: ${isolate(outcome.reason)}` : ''}`;
+    const reason = pauseReasonText(t, outcome.reason);
+    headline = `${t('decision.pause', { time: format.time(outcome.until) })}${reason ? `: ${reason}` : ''}`;
   }
   return (
     <li className={`decision tone-${tone}`}>
       <time dateTime={new Date(episode.at).toISOString()}>{format.time(episode.at)}</time>
       <div>
-        {episode.check && <div className="decision-check">{t('decision.check', { trigger: t(`trigger.${episode.check.trigger}`) })}</div>}
+        {episode.check && <div className="decision-check">{t('decision.check', { trigger: triggerText(t, episode.check.trigger) })}</div>}
         {headline && <div className="decision-outcome">{headline}</div>}
         {episode.results.length > 0 && (
           <ul className="probe-results">

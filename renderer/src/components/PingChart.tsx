@@ -1,6 +1,7 @@
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTranslation } from 'react-i18next';
 import type { Measurement } from '../../../shared/domain/measurement';
+import { failureText } from '../format/reasons';
 import { useFormat } from '../hooks/useFormat';
 import { chartData, type ChartPoint } from '../store/history';
 import { PING_FAIR_BELOW_MS, PING_GOOD_BELOW_MS } from '../store/servers.selectors';
@@ -51,7 +52,7 @@ export function PingChart({ measurements, name, rtl }: { measurements: readonly 
             return (
               <div className="chart-tooltip">
                 <div>{format.dateTime(point.at)}</div>
-                <strong>{point.delay !== null ? format.ms(point.delay) : `${t('details.failedMark')}${point.error ? ` (${t(`failure.${point.error}`)})` : ''}`}</strong>
+                <strong>{point.delay !== null ? format.ms(point.delay) : `${t('details.failedMark')}${point.error ? ` (${failureText(t, point.error)})` : ''}`}</strong>
               </div>
             );
           }}

@@ -8,6 +8,7 @@ import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
 import { countryOf, selectServer, selectServerIndex } from '../store/servers.selectors';
 import { directionOf, selectLanguage } from '../store/ui';
+import { describeVerdict, failureText } from '../format/reasons';
 import { Flag } from './Flag';
 import { Modal } from './Modal';
 import { PingText } from './ServerRow';
@@ -59,6 +60,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
   const history = useAppStore((s) => s.history[serverId]);
   const subscriptionName = useAppStore((s) => s.subscriptions.find((x) => x.id === server?.subscriptionId)?.name ?? '');
   const index = useAppStore(selectServerIndex);
+  const trustedCheckerId = useAppStore((s) => s.settings.trustedCheckerId);
   const rtl = useAppStore((s) => directionOf(selectLanguage(s)) === 'rtl');
   const actions = useAppStore(
     useShallow((s) => ({
@@ -82,6 +84,8 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
   const ipInfo = status?.ipInfo ?? null;
   const country = countryOf(ipInfo, i18n.language);
   const verdict = status?.reachability ?? null;
+  const nameOf = (id: ServerId) => index.get(id)?.name ?? id;
+  const verdictWords = verdict && describeVerdict(verdict, { t, language: i18n.language, server: server.name, nameOf, trustedCheckerId });
   const ms = (value: number | null | undefined) => (value === null || value === undefined ? '—' : format.ms(value));
 
   return (
@@ -100,7 +104,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
         {status?.testedAt && <span className="muted">{t('details.checkedAt', { time: format.relative(status.testedAt, now) })}</span>}
         {status?.error && (
           <span className="bad" title={status.error.message}>
-            {t('row.failed', { reason: t(`failure.${status.error.kind}`) })}
+            {t('row.failed', { reason: failureText(t, status.error.kind, status.error.message) })}
           </span>
         )}
         <span className="spacer" />
@@ -188,17 +192,20 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
         </section>
       </div>
 
-      {verdict && (
+      {verdict && verdictWords && (
         <section aria-labelledby="details-reach">
           <h3 id="details-reach">{t('details.reachability')}</h3>
-          <p>
-            <span className={`verdict verdict-${verdict.verdict}`}>{t(`verdict.${verdict.verdict}`)}</span> {verdict.reason}
+          <p className="verdict-line">
+            <span className={`verdict verdict-${verdict.verdict}`}>{t(`verdict.${verdict.verdict}`, { defaultValue: verdict.verdict })}</span>{' '}
+            <span className="verdict-sentence" title={verdictWords.detail}>
+              {verdictWords.sentence}
+            </span>
           </p>
           {verdict.vantagePoints.length > 0 && (
             <ul className="vantage-list" aria-label={t('details.seenFrom')}>
               {verdict.vantagePoints.map((point) => (
                 <li key={point.serverId}>
-                  <bdi>{index.get(point.serverId)?.name ?? point.serverId}</bdi>: {point.reached ? t('details.reached') : t('details.notReached')}
+                  <bdi>{nameOf(point.serverId)}</bdi>: {point.reached ? t('details.reached') : t('details.notReached')}
                 </li>
               ))}
             </ul>

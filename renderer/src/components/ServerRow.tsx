@@ -5,7 +5,8 @@ import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { ServerStatus, Verdict } from '../../../shared/domain/status';
 import { useFormat } from '../hooks/useFormat';
 import { useAppStore, useAppStoreApi } from '../store/context';
-import { countryOf, ipInfoDetails, pingClass, selectServerRow } from '../store/servers.selectors';
+import { describeVerdict, failureText } from '../format/reasons';
+import { countryOf, ipInfoDetails, pingClass, selectServerIndex, selectServerRow } from '../store/servers.selectors';
 import { Flag } from './Flag';
 import { InfoIcon, RetestIcon } from './icons';
 
@@ -99,18 +100,24 @@ const ExitCell = memo(function ExitCell({ countryCode, countryName, ip, unconfir
   );
 });
 
-const VerdictCell = memo(function VerdictCell({ verdict, reason }: { verdict: Verdict | undefined; reason: string | undefined }) {
+const VerdictCell = memo(function VerdictCell({ verdict, words }: { verdict: Verdict | undefined; words: string | undefined }) {
   const { t } = useTranslation();
   return (
     <div className="row-verdict">
       {verdict && (
-        <span className={`verdict verdict-${verdict}`} title={reason}>
+        <span className={`verdict verdict-${verdict}`} title={words}>
           {t(`verdict.${verdict}`)}
         </span>
       )}
     </div>
   );
 });
+
+/** "not supported by v2ray 4.34.0: hysteria2 needs Xray" (the host's words) → the core and the reason. */
+function unsupportedParts(text: string): { core: string; reason: string } | null {
+  const match = /^not supported by (.+?): (.+)$/is.exec(text.trim());
+  return match ? { core: match[1]!, reason: match[2]! } : null;
+}
 
 interface ServerRowProps {
   serverId: ServerId;
@@ -129,24 +136,29 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
   const store = useAppStoreApi();
   const row = useAppStore(useShallow((s) => selectServerRow(s, serverId, subscriptionId)));
   const coreName = useAppStore((s) => (s.core ? `${s.core.family} ${s.core.version}` : null));
+  const servers = useAppStore(selectServerIndex);
+  const trustedCheckerId = useAppStore((s) => s.settings.trustedCheckerId);
   const { server, status, unsupported } = row;
   if (!server) return null;
 
   const ipInfo = status?.ipInfo ?? null;
   const country = countryOf(ipInfo, i18n.language);
   const verdict = status?.reachability ?? null;
+  const verdictWords =
+    verdict &&
+    describeVerdict(verdict, { t, language: i18n.language, server: server.name, nameOf: (id) => servers.get(id)?.name ?? id, trustedCheckerId });
+  const core = unsupported ? unsupportedParts(unsupported) : null;
   const note = unsupported
-    ? /^not supported by /i.test(unsupported)
-      ? unsupported
-      : t('row.unsupported', { core: coreName ?? t('row.thisCore'), reason: unsupported })
+    ? t('row.unsupported', { core: core?.core ?? coreName ?? t('row.thisCore'), reason: core?.reason ?? unsupported })
     : status?.error
-      ? t('row.failed', { reason: t(`failure.${status.error.kind}`) })
+      ? t('row.failed', { reason: failureText(t, status.error.kind, status.error.message) })
       : status?.notReady
         ? t('row.notReady', { reason: status.notReady })
-        : verdict && verdict.verdict !== 'ok'
-          ? verdict.reason
+        : verdictWords && verdict?.verdict !== 'ok'
+          ? verdictWords.summary
           : null;
-  const noteDetail = status?.error ? status.error.message : undefined;
+  // The host's own words (English), for a closer look: the prober's detail, the verdict's reasoning.
+  const noteDetail = status?.error ? status.error.message : note === verdictWords?.summary ? verdictWords?.detail : unsupported;
   const connect = () => void store.getState().connect(server.id);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -200,7 +212,7 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
         unconfirmed={ipInfo?.fromCache ?? false}
         details={ipInfoDetails(ipInfo)}
       />
-      <VerdictCell verdict={verdict?.verdict} reason={verdict?.reason} />
+      <VerdictCell verdict={verdict?.verdict} words={verdictWords?.summary} />
       <PingCell
         delayMs={status?.delayMs}
         downForNow={status?.downForNow ?? false}

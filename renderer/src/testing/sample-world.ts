@@ -78,10 +78,11 @@ export function seedTimeline(now: number): TimelineEntry[] {
     { type: 'switch', at: at(4, 6), from: 'fi', to: 'nl', reason: 'current-silent', carrying: 'nl' },
     { type: 'check', at: at(9, 6), trigger: 'scheduled', probe: ['nl', 'fi'], carrying: 'nl' },
     { type: 'probe-result', at: at(9, 7), id: 'fi', delay: null, recorded: true, carrying: 'nl' },
-    { type: 'stay', at: at(9, 8), id: 'nl', reason: 'current answered', carrying: 'nl' },
+    { type: 'stay', at: at(9, 8), id: 'nl', reason: 'current-answered', carrying: 'nl' },
     { type: 'check', at: at(14, 6), trigger: 'scheduled', probe: ['nl', 'fi'], carrying: 'nl' },
     { type: 'probe-result', at: at(14, 7), id: 'fi', delay: 61, recorded: true, carrying: 'nl' },
-    { type: 'stay', at: at(14, 8), id: 'nl', reason: 'Finland answered, 1 of 2', carrying: 'nl' },
+    // The engine adds how far the server it left is on its way back (app/auto/policy/check-end.ts).
+    { type: 'stay', at: at(14, 8), id: 'nl', reason: 'return-pending', carrying: 'nl', ...{ candidate: 'fi', answers: 1, needed: 2 } },
     { type: 'check', at: at(19, 6), trigger: 'scheduled', probe: ['nl', 'fi'], carrying: 'nl' },
     { type: 'probe-result', at: at(19, 7), id: 'fi', delay: 60, recorded: true, carrying: 'nl' },
     { type: 'switch', at: at(19, 8), from: 'nl', to: 'fi', reason: 'return', carrying: 'fi' },
@@ -94,7 +95,7 @@ export function seedTimeline(now: number): TimelineEntry[] {
     { type: 'network-lost', at: at(25, 6), attempt: 4, next_in_ms: 120_000, carrying: 'fi' },
     { type: 'check', at: at(27, 6), trigger: 'stall', probe: ['fi'], carrying: 'fi' },
     { type: 'probe-result', at: at(27, 7), id: 'fi', delay: 62, recorded: true, carrying: 'fi' },
-    { type: 'stay', at: at(27, 8), id: 'fi', reason: 'the network is back; nothing recorded while it was gone', carrying: 'fi' },
+    { type: 'stay', at: at(27, 8), id: 'fi', reason: 'current-answered', carrying: 'fi' },
   ];
 }
 
@@ -123,7 +124,7 @@ export function sampleSnapshot(now: number): AppSnapshot {
   const statuses: Record<string, ServerStatus> = {
     fi: status('fi', { delayMs: 63, testedAt: now - 40_000, ipInfo: ipInfo('185.220.101.4', 'FI', { city: 'Helsinki', region: 'Uusimaa', asn: 'AS24940', org: 'Hetzner Online GmbH' }), statistics: stats(62), recent: measurementsFor(1, now, 5), reachability: { verdict: 'ok', reason: 'answers from here', vantagePoints: [], derivedAt: now }, ipv6: { supported: true, source: 'verified', detail: 'answered HTTP 204 via 2001:4860:4802:32::78 in 71 ms', at: now - 39_000, fromCache: false } }),
     nl: status('nl', { delayMs: 182, testedAt: now - 50_000, fromCache: true, ipInfo: ipInfo('45.83.91.20', 'NL', { city: 'Amsterdam', asn: 'AS49981', org: 'WorldStream' }, true), statistics: stats(180), ipv6: { supported: null, source: 'verified', detail: 'www.gstatic.com has no IPv6 address (AAAA)', at: now - 86_400_000, fromCache: true } }),
-    de: status('de', { delayMs: null, testedAt: now - 20_000, error: { kind: 'timeout', message: 'no answer within 5 s' }, ipInfo: ipInfo('88.198.2.7', 'DE', { city: 'Frankfurt', asn: 'AS24940', org: 'Hetzner' }), reachability: { verdict: 'blocked-here', reason: 'Reached through B1 (Stockholm) and B2 (Warsaw), not from this network', vantagePoints: [{ serverId: 'b1', reached: true }, { serverId: 'b2', reached: true }], derivedAt: now }, ipv6: { supported: false, source: 'declared', detail: 'the subscription declares no IPv6 support (ipv6=0)', at: null, fromCache: false } }),
+    de: status('de', { delayMs: null, testedAt: now - 20_000, error: { kind: 'timeout', message: 'no answer within 5 s' }, ipInfo: ipInfo('88.198.2.7', 'DE', { city: 'Frankfurt', asn: 'AS24940', org: 'Hetzner' }), reachability: { verdict: 'blocked-here', reason: 'reached through B1 · Stockholm (AS8473 Bahnhof) and B2 · Warsaw (AS16276 OVH) but it failed from here 3 times in a row over 2 min: blocked on your network', vantagePoints: [{ serverId: 'b1', reached: true }, { serverId: 'b2', reached: true }], derivedAt: now }, ipv6: { supported: false, source: 'declared', detail: 'the subscription declares no IPv6 support (ipv6=0)', at: null, fromCache: false } }),
     ir: status('ir', { delayMs: 512, testedAt: now - 10_000, ipInfo: ipInfo('5.160.12.9', 'IR', { city: 'Tehran', asn: 'AS58224', org: 'TCI' }) }),
     us: status('us', { testing: true, downForNow: true, ipInfo: ipInfo('23.129.64.12', 'US', { city: 'Ashburn', asn: 'AS396982', org: 'Google Cloud' }, true) }),
     jp: status('jp', { delayMs: 248, testedAt: now - 70_000, ipInfo: ipInfo('139.162.77.1', 'JP', { city: 'Tokyo', asn: 'AS63949', org: 'Akamai (Linode)' }) }),
@@ -149,7 +150,8 @@ export function sampleSnapshot(now: number): AppSnapshot {
       serverId: 'fi',
       httpProxy: 'http://127.0.0.1:10809',
       socksProxy: 'socks5://127.0.0.1:10808',
-      since: now - 27 * 60_000,
+      // Up since the return to fi in seedTimeline (minute 19:08 of its 30), a second after it.
+      since: now - 30 * 60_000 + 19 * 60_000 + 9_000,
       error: null,
       core: { family: 'v2ray', version: '4.34.0', path: '/usr/bin/v2ray' },
     },
