@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../shared/domain/auto';
 import type { IpInfoService, SubscriptionMode } from '../lab';
-import { ReliabilityWorld, STALL_MS, until } from './world';
+import { ReliabilityWorld, until } from './world';
 
 let w: ReliabilityWorld;
 let home = '';
@@ -29,21 +29,12 @@ afterAll(async () => {
 
 const switchesOf = (ds: AutoDecision[]) => ds.filter((d) => d.type === 'switch');
 
-async function invariants(): Promise<void> {
-  expect(w.rejections, 'unhandled rejections').toEqual([]);
-  const inv = await w.coresSettled();
-  const listeners = (role: string, of = inv) => of.cores.find((c) => c.role === role)?.listeners;
-  expect(listeners('tunnel')).toBe(listeners('tunnel', w.baseline));
-  expect(listeners('prober')).toBe(listeners('prober', w.baseline));
-  expect(inv.ownListeners.map((l) => l.port)).toEqual(w.baseline.ownListeners.map((l) => l.port));
-  await w.socketsSettled();
-  expect(Object.values(w.persistedServers())).toEqual([4, 4, 4]);
-  expect(w.persistedSettings()).toMatchObject({ stallThresholdMs: STALL_MS });
-}
-
 describe('the network', () => {
   it('offline: Auto stays and takes it for a lost network, nothing is recorded against any server; back online, traffic resumes on the same server', async () => {
     const current = await w.freshAuto(home);
+    // No background cycle half done: one that already had a success records what fails after
+    // the network went (the known defect pinned by the next test).
+    await until('no background cycle running', async () => !(await w.snapshot()).testProgress.running, 30_000);
     const offlineAt = Date.now();
     await w.lab.setNetwork('offline');
     let onlineAt = 0;
@@ -65,9 +56,42 @@ describe('the network', () => {
     // "The network returns, everything is as it was (no penalties recorded)" (spec/auto.md).
     for (const id of await w.serverIds()) {
       const penalties = (await w.engine.getHistory({ serverId: id })).filter((m) => m.at >= offlineAt && m.at <= onlineAt && m.delayMs === null);
-      expect(penalties, `failures recorded against ${id} while offline`).toEqual([]);
+      const context = () => w.log.lines.filter((l) => Date.parse(l.slice(0, 24)) >= offlineAt - 3000 && / (MONITORING|AUTO|TUNNEL|PROBER) /.test(l)).join('\n');
+      expect(penalties, `failures recorded against ${id} while offline (${offlineAt}–${onlineAt}):\n${context()}`).toEqual([]);
     }
-    await invariants();
+    await w.assertSound();
+  }, 60_000);
+
+  /**
+   * Known defect (reported to the lead): the monitor holds a cycle's failures only until the
+   * cycle's first success, and asks the direct connectivity check only when every test failed.
+   * A cycle that got an answer just before the network went records the failures of every test
+   * still in flight, so the best servers carry Auto's +1000 ms penalty for 24 h after an
+   * elevator ride (spec/auto.md). `it.fails` until each failure after a success is confirmed
+   * against the network, as spec/observatory.md's connectivity check does.
+   */
+  it.fails('offline in the middle of a background cycle: nothing is recorded against any server', async () => {
+    await until('no background cycle running', async () => !(await w.snapshot()).testProgress.running, 30_000);
+    const from = Date.now();
+    await w.engine.testAll({});
+    await until('the cycle’s first answer', async () => Object.values((await w.snapshot()).statuses).some((s) => (s.testedAt ?? 0) >= from && s.delayMs !== null), 10_000, 5);
+    await w.lab.setNetwork('offline');
+    const offlineAt = Date.now();
+    let onlineAt = 0;
+    try {
+      await until('the cycle over', async () => !(await w.snapshot()).testProgress.running, 30_000);
+    } finally {
+      onlineAt = Date.now();
+      await w.lab.setNetwork('online');
+    }
+    const recorded: string[] = [];
+    for (const id of await w.serverIds()) {
+      const failures = (await w.engine.getHistory({ serverId: id })).filter((m) => m.at >= offlineAt && m.at <= onlineAt && m.delayMs === null);
+      if (failures.length > 0) recorded.push(`${id}: ${failures.length}`);
+    }
+    const resumedFrom = Date.now();
+    await until('traffic again', () => w.traffic.lastAnswerAt > resumedFrom, 15_000);
+    expect(recorded).toEqual([]);
   }, 60_000);
 });
 
@@ -100,7 +124,7 @@ describe.each([
       expect(Object.values(s.statuses).filter((st) => st.delayMs !== null)).toHaveLength(12);
     }
     expect(switchesOf(w.decisionsSince(mark))).toEqual([]);
-    await invariants();
+    await w.assertSound();
   }, 60_000);
 });
 
@@ -131,7 +155,7 @@ describe.each([
     const again = await w.engine.updateSubscription({ id: target.id });
     expect(again.lastError).toBeNull();
     expect(again.servers.map((s) => s.id)).toEqual(before);
-    await invariants();
+    await w.assertSound();
   }, 60_000);
 });
 
@@ -186,6 +210,6 @@ describe.each([
     } finally {
       for (const service of Object.keys(modes)) await w.lab.setIpInfo(service as IpInfoService, 'ok');
     }
-    await invariants();
+    await w.assertSound();
   }, 90_000);
 });

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../shared/domain/auto';
 import type { FaultSettings } from '../lab';
-import { ReliabilityWorld, sleep, STALL_MS, until } from './world';
+import { ReliabilityWorld, sleep, until } from './world';
 
 type Scope = 'current' | 'candidate' | 'subscription' | 'every';
 
@@ -53,22 +53,6 @@ afterAll(async () => {
 
 const switchesOf = (ds: AutoDecision[]) => ds.filter((d): d is Extract<AutoDecision, { type: 'switch' }> => d.type === 'switch');
 
-/** What must hold after every case, once the fault is lifted. */
-async function invariants(): Promise<void> {
-  expect(w.rejections, 'unhandled rejections').toEqual([]);
-  const inv = await w.coresSettled();
-  const listeners = (role: string, of = inv) => of.cores.find((c) => c.role === role)?.listeners;
-  // The same cores listening on as many sockets as before (the tunnel's HTTP, SOCKS and stats
-  // API; the prober's one inbound per server), and nothing new listening in this process (the
-  // test's silent site is the only listener here).
-  expect(listeners('tunnel')).toBe(listeners('tunnel', w.baseline));
-  expect(listeners('prober')).toBe(listeners('prober', w.baseline));
-  expect(inv.ownListeners.map((l) => l.port)).toEqual(w.baseline.ownListeners.map((l) => l.port));
-  await w.socketsSettled();
-  expect(Object.values(w.persistedServers())).toEqual([4, 4, 4]);
-  expect(w.persistedSettings()).toMatchObject({ stallThresholdMs: STALL_MS });
-}
-
 describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
   it('on the current server: Auto moves to another server of its subscription (a slow one that answers is kept)', async () => {
     const current = await w.freshAuto(home);
@@ -93,7 +77,7 @@ describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
     } finally {
       await w.clearFaults();
     }
-    await invariants();
+    await w.assertSound();
   });
 
   it('on a candidate: never a switch while the current server answers', async () => {
@@ -121,7 +105,7 @@ describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
       await w.clearFaults();
       w.traffic.start();
     }
-    await invariants();
+    await w.assertSound();
   });
 
   it('on the whole subscription: the neighbours are asked, and Auto moves to one of theirs when its own is silent again', async () => {
@@ -151,7 +135,7 @@ describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
     } finally {
       await w.clearFaults();
     }
-    await invariants();
+    await w.assertSound();
   }, 90_000);
 
   it('on every server: Auto stays, takes it for a lost network and records nothing; traffic resumes when it lifts', async () => {
@@ -183,6 +167,6 @@ describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
     const liftedAt = Date.now();
     await until('traffic again once the fault lifts', () => w.traffic.lastAnswerAt > liftedAt, 15_000);
     if (fault.name !== 'flap') expect(await w.current()).toBe(current);
-    await invariants();
+    await w.assertSound();
   }, 60_000);
 });

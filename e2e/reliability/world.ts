@@ -16,6 +16,7 @@ import type { AutoDecision } from '../../shared/domain/auto';
 import type { ServerId, SubscriptionId } from '../../shared/domain/server';
 import type { AppSnapshot } from '../../shared/ipc/contract';
 import type { SettingsPatch } from '../../shared/settings';
+import { expect } from 'vitest';
 import { queueOrder } from '../../app/auto/policy/queue';
 import { worldOf } from '../../app/auto/policy/world';
 import { createEngine, type Engine } from '../../app/engine';
@@ -222,6 +223,25 @@ export class ReliabilityWorld {
   async clearFaults(): Promise<void> {
     for (const id of this.faulted) await this.lab.setFault(id, { fault: 'none' });
     this.faulted.clear();
+  }
+
+  /**
+   * What must hold after every fault, once it is lifted: no unhandled rejection; the same cores
+   * listening on as many sockets as at the start (the tunnel's HTTP, SOCKS and stats API; the
+   * prober's one inbound per server), each under its guard; nothing new listening in this process
+   * (the test's silent site is the only listener here); this process's sockets back near the
+   * baseline; every server and the settings still on disk.
+   */
+  async assertSound(): Promise<void> {
+    expect(this.rejections, 'unhandled rejections').toEqual([]);
+    const inv = await this.coresSettled();
+    const listeners = (role: string, of = inv) => of.cores.find((c) => c.role === role)?.listeners;
+    expect(listeners('tunnel')).toBe(listeners('tunnel', this.baseline));
+    expect(listeners('prober')).toBe(listeners('prober', this.baseline));
+    expect(inv.ownListeners.map((l) => l.port)).toEqual(this.baseline.ownListeners.map((l) => l.port));
+    await this.socketsSettled();
+    expect(Object.values(this.persistedServers())).toEqual(this.world.subscriptions.map((sub) => sub.serverIds.length));
+    expect(this.persistedSettings()).toMatchObject({ stallThresholdMs: STALL_MS });
   }
 
   async stopSilentTraffic(): Promise<void> {
