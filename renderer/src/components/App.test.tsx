@@ -87,8 +87,16 @@ describe('the app frame', () => {
     const bar = document.querySelector('.connection-bar') as HTMLElement;
     expect(bar.textContent).toContain('Connected');
     expect(bar.textContent).toContain('through Finland · Helsinki 1');
-    expect(bar.textContent).toContain('http://127.0.0.1:10809');
-    expect(bar.textContent).toContain('socks5://127.0.0.1:10808');
+    // Each address: its kind, host:port and a copy button; the whole URL in the tooltip and on the clipboard.
+    const fields = [...bar.querySelectorAll('.proxy-field')].map((field) => [field.textContent, field.getAttribute('title')]);
+    expect(fields).toEqual([
+      ['HTTP127.0.0.1:10809', 'HTTP proxy: http://127.0.0.1:10809'],
+      ['SOCKS5127.0.0.1:10808', 'SOCKS5 proxy: socks5://127.0.0.1:10808'],
+    ]);
+    const user = userEvent.setup();
+    await user.click(within(bar).getByRole('button', { name: 'Copy the SOCKS5 proxy address' }));
+    expect(await navigator.clipboard.readText()).toBe('socks5://127.0.0.1:10808');
+    expect(within(bar).getByText('Copied').getAttribute('role')).toBe('status');
     await userEvent.click(within(bar).getByRole('button', { name: 'Disconnect' }));
     expect(client.callsTo('disconnect')).toEqual([{}]);
     expect(within(bar).getByRole('button', { name: 'Connect' })).toBeTruthy();

@@ -6,8 +6,9 @@ import { type Formatters, isolate } from '../format/format';
 import { pauseReasonText, stayReasonText, switchReasonText, triggerText } from '../format/reasons';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
-import { buildTimeline, carrierOf, type Episode, episodes, timeTicks } from '../store/auto.timeline';
+import { buildTimeline, carrierOf, type Episode, episodes } from '../store/auto.timeline';
 import { useAppStore } from '../store/context';
+import { localUtcOffsetMs, timeTicks } from '../store/ticks';
 import { selectServerIndex } from '../store/servers.selectors';
 import { directionOf, selectLanguage } from '../store/ui';
 
@@ -68,7 +69,7 @@ export function AutoTimeline() {
     return rtl ? width - px : px;
   };
   const colours = new Map<ServerId, number>();
-  const ticks = timeTicks(model.start, model.end, Math.max(2, Math.floor(width / 90)));
+  const ticks = timeTicks(model.start, model.end, Math.max(2, Math.floor(width / 90)), localUtcOffsetMs(model.end));
 
   return (
     <section className="panel timeline-panel" aria-labelledby="timeline-title">
@@ -205,11 +206,12 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
   if (outcome?.type === 'switch') {
     const names = { from: nameOf(outcome.from), to: nameOf(outcome.to) };
     const action = outcome.from ? t('decision.switch', names) : t('decision.connectTo', names);
-    headline = `${action}: ${switchReasonText(t, outcome, names)}`;
+    headline = t('decision.because', { what: action, why: switchReasonText(t, outcome, names) });
     tone = outcome.reason === 'return' ? 'return' : 'switch';
   } else if (outcome?.type === 'stay') {
     const reason = stayReasonText(t, outcome, (id) => index.get(id)?.name ?? id);
-    headline = `${t('decision.stay', { server: nameOf(outcome.id) })}${reason ? `: ${reason}` : ''}`;
+    const stay = t('decision.stay', { server: nameOf(outcome.id) });
+    headline = reason ? t('decision.because', { what: stay, why: reason }) : stay;
   } else if (outcome?.type === 'network-lost') {
     headline = t('decision.networkLost', { next: format.duration(outcome.next_in_ms), attempt: format.number(outcome.attempt) });
     tone = 'loss';
@@ -218,7 +220,8 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
     tone = 'loss';
   } else if (outcome?.type === 'pause') {
     const reason = pauseReasonText(t, outcome.reason);
-    headline = `${t('decision.pause', { time: format.time(outcome.until) })}${reason ? `: ${reason}` : ''}`;
+    const pause = t('decision.pause', { time: format.time(outcome.until) });
+    headline = reason ? t('decision.because', { what: pause, why: reason }) : pause;
   }
   return (
     <li className={`decision tone-${tone}`}>

@@ -6,9 +6,19 @@ import { useNow } from '../hooks/useNow';
 import { isActive, selectTrafficRates } from '../store/connection';
 import { useAppStore } from '../store/context';
 import { selectServer } from '../store/servers.selectors';
-import { ArrowDownIcon, ArrowUpIcon, CopyIcon, PowerIcon } from './icons';
+import { ArrowDownIcon, ArrowUpIcon, CheckIcon, CopyIcon, PowerIcon } from './icons';
 
-function CopyField({ label, value }: { label: string; value: string }) {
+/** "socks5://127.0.0.1:10808" → "127.0.0.1:10808": the kind is said by the label beside it. */
+function withoutScheme(url: string): string {
+  return url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+}
+
+/**
+ * A local proxy address: its kind, host:port and a copy button (which copies the whole URL). When
+ * the bar is narrow the host:port gives way (CSS container query) and the kind and the button stay;
+ * the full address is always in the tooltip.
+ */
+function CopyField({ kind, label, value }: { kind: string; label: string; value: string }) {
   const { t } = useTranslation();
   const pushNotice = useAppStore((s) => s.pushNotice);
   const [copied, setCopied] = useState(false);
@@ -23,14 +33,15 @@ function CopyField({ label, value }: { label: string; value: string }) {
     }
   };
   return (
-    <span className="proxy-field" title={label}>
+    <span className="proxy-field" title={`${label}: ${value}`}>
+      <span className="proxy-kind">{kind}</span>
       <bdi className="proxy-value" dir="ltr">
-        {value}
+        {withoutScheme(value)}
       </bdi>
-      <button type="button" className="icon-button small" aria-label={t('connection.copy', { what: label })} onClick={copy}>
-        <CopyIcon />
+      <button type="button" className={copied ? 'icon-button small copied' : 'icon-button small'} aria-label={t('connection.copy', { what: label })} onClick={copy}>
+        {copied ? <CheckIcon /> : <CopyIcon />}
       </button>
-      <span className="copied" role="status">
+      <span className="visually-hidden" role="status">
         {copied ? t('connection.copied') : ''}
       </span>
     </span>
@@ -76,7 +87,7 @@ export function ConnectionBar() {
           <span className="state-dot" aria-hidden="true" />
           <strong role="status">{t(`connection.state.${connection.state}`)}</strong>
           {serverName && active && (
-            <span className="via">
+            <span className="via" title={serverName}>
               <Trans i18nKey="connection.via" values={{ server: serverName }} components={{ server: <bdi dir="auto" /> }} />
             </span>
           )}
@@ -86,8 +97,8 @@ export function ConnectionBar() {
         </span>
         {connection.state === 'connected' && (connection.httpProxy || connection.socksProxy) ? (
           <span className="proxies">
-            {connection.httpProxy && <CopyField label={t('connection.httpProxy')} value={connection.httpProxy} />}
-            {connection.socksProxy && <CopyField label={t('connection.socksProxy')} value={connection.socksProxy} />}
+            {connection.httpProxy && <CopyField kind="HTTP" label={t('connection.httpProxy')} value={connection.httpProxy} />}
+            {connection.socksProxy && <CopyField kind="SOCKS5" label={t('connection.socksProxy')} value={connection.socksProxy} />}
           </span>
         ) : connection.error && connection.state !== 'connected' ? (
           <span className="connection-error">{t('connection.error', { error: connection.error })}</span>

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Measurement } from '../../../shared/domain/measurement';
 import { failureText } from '../format/reasons';
 import { useFormat } from '../hooks/useFormat';
-import { chartData, type ChartPoint } from '../store/history';
+import { chartData, type ChartPoint, timeAxis } from '../store/history';
+import { localUtcOffsetMs } from '../store/ticks';
 import { PING_FAIR_BELOW_MS, PING_GOOD_BELOW_MS } from '../store/servers.selectors';
 
 interface TooltipPayload {
@@ -19,6 +20,8 @@ export function PingChart({ measurements, name, rtl }: { measurements: readonly 
   const format = useFormat();
   const { points, ceiling } = chartData(measurements);
   if (points.length === 0) return <p className="muted">{t('details.noHistory')}</p>;
+  const axis = timeAxis(points, 8, localUtcOffsetMs(points[points.length - 1]!.at));
+  const tickLabel = axis.label === 'seconds' ? format.time : axis.label === 'date-time' ? format.dateTime : format.clock;
   return (
     <figure className="ping-chart" aria-label={t('details.chartLabel', { name })}>
       <LineChart responsive data={points} style={{ inlineSize: '100%', blockSize: 220 }} margin={{ top: 12, right: 12, left: 12, bottom: 4 }}>
@@ -27,12 +30,13 @@ export function PingChart({ measurements, name, rtl }: { measurements: readonly 
           dataKey="at"
           type="number"
           scale="time"
-          domain={['dataMin', 'dataMax']}
+          domain={axis.domain}
+          ticks={axis.ticks}
+          interval={0}
           reversed={rtl}
-          tickFormatter={(value: number) => format.clock(value)}
+          tickFormatter={(value: number) => tickLabel(value)}
           stroke="var(--text-muted)"
           fontSize={11}
-          minTickGap={40}
         />
         <YAxis
           domain={[0, ceiling]}

@@ -98,22 +98,26 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
           <span className="protocol">{server.protocol}</span> · <bdi dir="ltr">{hostPort(server.address, server.port)}</bdi> · <bdi>{subscriptionName}</bdi>
         </p>
       </header>
+      {/* What is known on the one side (it wraps), what can be done on the other (it stays whole). */}
       <div className="details-summary">
-        <PingText status={status} />
-        {status?.fromCache && <span className="badge badge-cache">{t('row.fromCache')}</span>}
-        {status?.testedAt && <span className="muted">{t('details.checkedAt', { time: format.relative(status.testedAt, now) })}</span>}
-        {status?.error && (
-          <span className="bad" title={status.error.message}>
-            {t('row.failed', { reason: failureText(t, status.error.kind, status.error.message) })}
-          </span>
-        )}
-        <span className="spacer" />
-        <button type="button" className="button" disabled={status?.testing} onClick={() => void actions.testServer(serverId)}>
-          {t('details.retest')}
-        </button>
-        <button type="button" className="button primary" onClick={() => void actions.connect(serverId).then((r) => r.ok && actions.closeDialog())}>
-          {t('details.connect')}
-        </button>
+        <div className="details-facts">
+          <PingText status={status} />
+          {status?.fromCache && <span className="badge badge-cache">{t('row.fromCache')}</span>}
+          {status?.testedAt && <span className="muted">{t('details.checkedAt', { time: format.relative(status.testedAt, now) })}</span>}
+          {status?.error && (
+            <span className="bad" title={status.error.message}>
+              {t('row.failed', { reason: failureText(t, status.error.kind, status.error.message) })}
+            </span>
+          )}
+        </div>
+        <div className="details-actions">
+          <button type="button" className="button" disabled={status?.testing} onClick={() => void actions.testServer(serverId)}>
+            {t('details.retest')}
+          </button>
+          <button type="button" className="button primary" onClick={() => void actions.connect(serverId).then((r) => r.ok && actions.closeDialog())}>
+            {t('details.connect')}
+          </button>
+        </div>
       </div>
 
       <section aria-labelledby="details-history">

@@ -77,6 +77,11 @@ export const CopyIcon = () => (
     <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
   </Icon>
 );
+export const CheckIcon = () => (
+  <Icon>
+    <path d="m5 12.5 4.5 4.5L19 7.5" />
+  </Icon>
+);
 export const PowerIcon = () => (
   <Icon>
     <path d="M12 3v9" />

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineEntry } from '../../../shared/domain/auto';
 import { seedTimeline } from '../testing/sample-world';
-import { buildTimeline, episodes, lossPeriods, timeTicks } from './auto.timeline';
+import { buildTimeline, episodes, lossPeriods } from './auto.timeline';
+import { timeTicks } from './ticks';
 
 const MIN = 60_000;
 const NOW = 100 * MIN;
@@ -75,5 +76,12 @@ describe('the Auto timeline (the seed’s figure from live data)', () => {
   it('puts round time ticks on the axis', () => {
     expect(timeTicks(0, 30 * MIN, 6)).toEqual([0, 5, 10, 15, 20, 25, 30].map((m) => m * MIN));
     expect(timeTicks(0, 10 * MIN, 6)).toEqual([0, 2, 4, 6, 8, 10].map((m) => m * MIN));
+  });
+
+  it('puts the ticks on round times of the user’s clock, half-hour zones included', () => {
+    const tehran = 210 * MIN; // UTC+3:30: an hourly tick at 12:00 local is 08:30 UTC
+    const ticks = timeTicks(8 * 60 * MIN, 14 * 60 * MIN, 6, tehran);
+    expect(ticks.map((t) => ((t + tehran) / MIN) % 60)).toEqual(ticks.map(() => 0));
+    expect(ticks[0]).toBe(8 * 60 * MIN + 30 * MIN);
   });
 });

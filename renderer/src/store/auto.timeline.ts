@@ -192,13 +192,3 @@ export function episodes(entries: readonly TimelineEntry[]): Episode[] {
   }
   return out.reverse();
 }
-
-/** Time ticks for the figure's axis: a round step that gives about `count` ticks. */
-export function timeTicks(start: number, end: number, count = 6): number[] {
-  const span = Math.max(1, end - start);
-  const steps = [15_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 30 * 60_000, 3_600_000, 2 * 3_600_000, 6 * 3_600_000];
-  const step = steps.find((s) => span / s <= count) ?? steps[steps.length - 1]!;
-  const ticks: number[] = [];
-  for (let t = Math.ceil(start / step) * step; t <= end; t += step) ticks.push(t);
-  return ticks;
-}

@@ -326,6 +326,7 @@ export const ar = {
     'server-removed': 'خرج الخادم من الاشتراك',
   },
   decision: {
+    because: '{{what}}: {{why}}',
     check: 'فحص ({{trigger}})',
     stay: 'البقاء على {{server}}',
     switch: 'تبديل {{from}} ← {{to}}',

@@ -305,6 +305,7 @@ export const en = {
     'server-removed': 'the server left the subscription',
   },
   decision: {
+    because: '{{what}}: {{why}}',
     check: 'Check ({{trigger}})',
     stay: 'Stayed on {{server}}',
     switch: 'Switched {{from}} → {{to}}',

@@ -302,6 +302,7 @@ export const fa = {
     'server-removed': 'سرور از اشتراک حذف شد',
   },
   decision: {
+    because: '{{what}}: {{why}}',
     check: 'بررسی ({{trigger}})',
     stay: 'روی {{server}} ماند',
     switch: 'تعویض {{from}} ← {{to}}',

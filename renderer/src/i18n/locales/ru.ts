@@ -314,6 +314,7 @@ export const ru = {
     'server-removed': 'сервер исчез из подписки',
   },
   decision: {
+    because: '{{what}}: {{why}}',
     check: 'Проверка ({{trigger}})',
     stay: 'Остаёмся на {{server}}',
     switch: 'Переключение {{from}} → {{to}}',

@@ -295,6 +295,7 @@ export const zh = {
     'server-removed': '服务器已从订阅中移除',
   },
   decision: {
+    because: '{{what}}：{{why}}',
     check: '检查（{{trigger}}）',
     stay: '保持在 {{server}}',
     switch: '从 {{from}} → {{to}}',
