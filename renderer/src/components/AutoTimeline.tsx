@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShallow } from 'zustand/react/shallow';
 import type { Server, ServerId } from '../../../shared/domain/server';
 import { type Formatters, isolate } from '../format/format';
 import { pauseReasonText, stayReasonText, switchReasonText, triggerText } from '../format/reasons';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
-import { buildTimeline, carrierOf, type Episode, episodes } from '../store/auto.timeline';
+import { buildTimeline, type Episode, episodes } from '../store/auto.timeline';
 import { useAppStore } from '../store/context';
 import { localUtcOffsetMs, timeTicks } from '../store/ticks';
 import { selectServerIndex } from '../store/servers.selectors';
@@ -48,7 +47,7 @@ export function AutoTimeline() {
   const format = useFormat();
   const now = useNow(5000);
   const auto = useAppStore((s) => s.auto);
-  const carrier = useAppStore(useShallow((s) => carrierOf(s.connection)));
+  const sessions = useAppStore((s) => s.sessions);
   const index = useAppStore(selectServerIndex);
   const autoName = useAppStore((s) => s.subscriptions.find((x) => x.id === s.auto.subscriptionId)?.name ?? null);
   const rtl = useAppStore((s) => directionOf(selectLanguage(s)) === 'rtl');
@@ -56,7 +55,7 @@ export function AutoTimeline() {
   const { ref, width } = useWidth(360);
   const nameOf = (id: ServerId | null) => (id ? index.get(id)?.name ?? id : '—');
 
-  const model = useMemo(() => buildTimeline(auto.timeline, now, windowMs, carrier), [auto.timeline, now, windowMs, carrier]);
+  const model = useMemo(() => buildTimeline(auto.timeline, now, windowMs, sessions), [auto.timeline, now, windowMs, sessions]);
   const list = useMemo(() => episodes(auto.timeline), [auto.timeline]);
 
   const height = 118;
@@ -90,7 +89,7 @@ export function AutoTimeline() {
         </div>
       </header>
       {!auto.subscriptionId && <p className="muted">{t('timeline.off')}</p>}
-      <div ref={ref} className="timeline-figure" hidden={auto.timeline.length === 0 && !(auto.subscriptionId && carrier)}>
+      <div ref={ref} className="timeline-figure" hidden={auto.timeline.length === 0 && !(auto.subscriptionId && model.segments.length > 0)}>
         <svg width={width} height={height} role="img" aria-label={t('timeline.figure', { span: format.duration(windowMs) })}>
           <defs>
             <pattern id="loss-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">

@@ -4,7 +4,6 @@
  * into readable episodes. Pure functions of the host's timeline, the connection and `now`.
  */
 import type { AutoDecision, TimelineEntry } from '../../../shared/domain/auto';
-import type { ConnectionState } from '../../../shared/domain/connection';
 import type { ServerId } from '../../../shared/domain/server';
 
 export interface TimelineSegment {
@@ -71,25 +70,42 @@ export function lossPeriods(entries: readonly TimelineEntry[], now: number): Los
   return periods;
 }
 
-/** The server the tunnel is up through, and since when: the band's truth from that moment on. */
-export interface Carrier {
+/** A stretch of time the tunnel was up through a server (`until` null: up to now). */
+export interface CarrierSpan {
   serverId: ServerId;
   since: number;
+  until: number | null;
 }
 
-/** The connection as a carrier: only while connected (connecting and reconnecting carry nothing yet). */
-export function carrierOf(connection: Pick<ConnectionState, 'state' | 'serverId' | 'since'>): Carrier | null {
-  if (connection.state !== 'connected' || connection.serverId === null || connection.since === null) return null;
-  return { serverId: connection.serverId, since: connection.since };
+/** `segments` with [from, to) carried by `serverId`, whatever they said there before. */
+function paint(segments: TimelineSegment[], from: number, to: number, serverId: ServerId): TimelineSegment[] {
+  const out: TimelineSegment[] = [];
+  for (const segment of segments) {
+    if (segment.end <= from || segment.start >= to) out.push(segment);
+    else {
+      if (segment.start < from) out.push({ ...segment, end: from });
+      if (segment.end > to) out.push({ ...segment, start: to });
+    }
+  }
+  out.push({ serverId, start: from, end: to });
+  out.sort((a, b) => a.start - b.start);
+  const merged: TimelineSegment[] = [];
+  for (const segment of out) {
+    const last = merged[merged.length - 1];
+    if (last && last.serverId === segment.serverId && last.end === segment.start) last.end = segment.end;
+    else merged.push({ ...segment });
+  }
+  return merged;
 }
 
 /**
  * The band, the markers and the loss periods inside the window ending at `now`. The band comes
- * from the decisions (who carried the traffic after each) and, from `carrier.since` on, from the
- * connection itself: Auto turned on over a working connection makes no decision until its first
- * check, yet the traffic went through that server all along, and the figure says so from the start.
+ * from the decisions (who carried the traffic after each) and, where the tunnel was up, from the
+ * connection itself (`carriers`, see ConnectionSession): Auto turned on over a working connection
+ * makes no decision until its first check, yet the traffic went through that server all along,
+ * and the figure says so from the first second.
  */
-export function buildTimeline(entries: readonly TimelineEntry[], now: number, windowMs: number, carrier: Carrier | null = null): TimelineModel {
+export function buildTimeline(entries: readonly TimelineEntry[], now: number, windowMs: number, carriers: readonly CarrierSpan[] = []): TimelineModel {
   const end = now;
   const start = now - windowMs;
   const sorted = byTime(entries);
@@ -103,10 +119,8 @@ export function buildTimeline(entries: readonly TimelineEntry[], now: number, wi
       else segments.push({ serverId: carrying, start: since, end: at });
     }
   };
-  // From the moment the connection came up, it says who carries the traffic.
-  const connectedFrom = carrier ? Math.min(end, Math.max(start, carrier.since)) : end;
   for (const entry of sorted) {
-    if (entry.at > connectedFrom) break;
+    if (entry.at > end) break;
     const next = carryingAfter(entry);
     if (entry.at <= start) {
       carrying = next;
@@ -118,11 +132,13 @@ export function buildTimeline(entries: readonly TimelineEntry[], now: number, wi
       since = entry.at;
     }
   }
-  close(connectedFrom);
-  if (carrier && connectedFrom < end) {
-    carrying = carrier.serverId;
-    since = connectedFrom; // the same server as before it carries on in one piece (see close)
-    close(end);
+  close(end);
+  // Where the tunnel was up, it says who carried the traffic.
+  let band = segments;
+  for (const span of [...carriers].sort((a, b) => a.since - b.since)) {
+    const from = Math.max(start, span.since);
+    const to = Math.min(end, span.until ?? end);
+    if (to > from) band = paint(band, from, to, span.serverId);
   }
 
   const markers: TimelineMarker[] = [];
@@ -137,7 +153,7 @@ export function buildTimeline(entries: readonly TimelineEntry[], now: number, wi
     .filter((p) => p.end >= start && p.start <= end)
     .map((p) => ({ ...p, start: Math.max(p.start, start), end: Math.min(p.end, end) }));
 
-  return { start, end, segments, markers, losses };
+  return { start, end, segments: band, markers, losses };
 }
 
 /** One check and what came of it, or a decision that stands alone (a switch on "Auto on"). */

@@ -25,6 +25,19 @@ describe('connection slice', () => {
     expect(store.getState().traffic).toEqual([]);
   });
 
+  it('remembers the connections it has seen, for the timeline: the snapshot’s and those after it', async () => {
+    const snapshot = sampleSnapshot(NOW);
+    const { store, client } = await storeWith(snapshot);
+    const since = snapshot.connection.since!;
+    expect(store.getState().sessions).toEqual([{ serverId: 'fi', since, until: null }]);
+    client.emit('connection', { ...snapshot.connection, state: 'connecting', serverId: 'nl', since: NOW + 1000, httpProxy: null, socksProxy: null });
+    client.emit('connection', { ...snapshot.connection, serverId: 'nl', since: NOW + 3000 });
+    expect(store.getState().sessions).toEqual([
+      { serverId: 'fi', since, until: NOW + 1000 },
+      { serverId: 'nl', since: NOW + 3000, until: null },
+    ]);
+  });
+
   it('keeps at most 30 samples', async () => {
     const { store, client } = await storeWith(sampleSnapshot(NOW));
     for (let i = 0; i < 50; i++) client.emit('traffic', { at: i, intervalMs: 1000, upBytes: i, downBytes: i });

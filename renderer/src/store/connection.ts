@@ -9,9 +9,25 @@ const TRAFFIC_SAMPLES_KEPT = 30;
 /** The rate is averaged over this many latest samples. */
 const RATE_WINDOW_SAMPLES = 3;
 
+/** A stretch of time the tunnel was up through one server (`until` null: it still is). */
+export interface ConnectionSession {
+  serverId: ServerId;
+  since: number;
+  until: number | null;
+}
+
+/** Sessions kept for the Auto timeline's band (its longest window is 2 h). */
+const SESSIONS_KEPT = 50;
+
 export interface ConnectionSliceState {
   connection: ConnectionState;
   traffic: TrafficSample[];
+  /**
+   * The connections this window has seen, oldest first: the current one (from the snapshot, with
+   * the time it came up) and those after it. The timeline draws who carried the traffic from
+   * them, also for the time before Auto's first decision.
+   */
+  sessions: ConnectionSession[];
 }
 
 export interface ConnectionActions {
@@ -42,7 +58,23 @@ export const disconnectedState: ConnectionState = {
 export const connectionInitialState: ConnectionSliceState = {
   connection: disconnectedState,
   traffic: [],
+  sessions: [],
 };
+
+/**
+ * The sessions after a new connection state: a connection that came up opens a session (closing
+ * the open one when it came up); any other state closes the open one when it began.
+ */
+export function sessionsAfter(sessions: readonly ConnectionSession[], connection: ConnectionState): ConnectionSession[] {
+  const last = sessions[sessions.length - 1];
+  const open = last && last.until === null ? last : null;
+  const closedAt = (at: number | null) => (open ? [...sessions.slice(0, -1), { ...open, until: Math.max(open.since, at ?? open.since) }] : [...sessions]);
+  if (connection.state === 'connected' && connection.serverId !== null && connection.since !== null) {
+    if (open && open.serverId === connection.serverId && open.since === connection.since) return sessions as ConnectionSession[];
+    return [...closedAt(connection.since), { serverId: connection.serverId, since: connection.since, until: null }].slice(-SESSIONS_KEPT);
+  }
+  return open ? closedAt(connection.since) : (sessions as ConnectionSession[]);
+}
 
 export function createConnectionSlice(deps: SliceDeps): ConnectionSlice {
   const { set, get, client } = deps;
@@ -55,7 +87,8 @@ export function createConnectionSlice(deps: SliceDeps): ConnectionSlice {
     ...connectionInitialState,
     setConnection: (connection) => {
       const sameSession = connection.state === 'connected' && get().connection.serverId === connection.serverId;
-      set(sameSession ? { connection } : { connection, traffic: [] });
+      const sessions = sessionsAfter(get().sessions, connection);
+      set(sameSession ? { connection, sessions } : { connection, sessions, traffic: [] });
     },
     pushTraffic: (sample) => {
       const traffic = [...get().traffic, sample];
