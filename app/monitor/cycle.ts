@@ -8,6 +8,9 @@
  *   batch, before it counts (both outcomes are counted for the observation).
  * - Failures are held until the cycle has its first success: when every test of the cycle failed,
  *   the caller decides (network down → discard; another URL left → repeat; else record).
+ * - A failure after that first success counts only if the network is still there (the direct
+ *   connectivity check of spec/observatory.md): a network lost in the middle of a cycle must not
+ *   leave every test still in flight as a failure, the 24 h penalty Auto's rules forbid.
  *
  * The hung-test guard and single-flight joining live in Flights; the cycle only waits.
  */
@@ -34,6 +37,8 @@ export interface CycleDeps {
   exists: (id: ServerId) => boolean;
   /** A result was written at or after `since` (an event test got there first). */
   testedSince: (id: ServerId, since: number) => boolean;
+  /** Whether the user's network is up right now (a direct request answers); absent: assumed up. */
+  networkUp?: () => Promise<boolean>;
   log: (line: string) => void;
 }
 
@@ -54,6 +59,8 @@ export interface CycleSummary {
   held: Map<ServerId, FlightResult>;
   confirmedFailures: number;
   overturnedFailures: number;
+  /** Failures not written because the network itself was down when they came. */
+  discarded: number;
   cancelled: boolean;
 }
 
@@ -81,7 +88,7 @@ export class CycleRun {
     this.queue = [...config.ids];
     this.total = config.ids.length;
     this.startedAt = deps.clock.now();
-    this.summary = { tested: 0, successes: 0, failures: 0, held: this.held, confirmedFailures: 0, overturnedFailures: 0, cancelled: false };
+    this.summary = { tested: 0, successes: 0, failures: 0, held: this.held, confirmedFailures: 0, overturnedFailures: 0, discarded: 0, cancelled: false };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
@@ -138,11 +145,14 @@ export class CycleRun {
     this.running.add(entry);
     for (const other of this.running) other.peak = Math.max(other.peak, this.running.size);
     const result = await this.deps.flights.probe(id, this.config.url, this.config.timeoutMs).promise;
+    const trusted = result.outcome.ok || !this.successSeen || this.cancelled || (await this.networkUp());
     this.running.delete(entry);
     const busy = isBusyBatch(entry.peak, this.config.workers);
     this.active--;
     this.summary.tested++;
-    if (this.cancelled) {
+    if (!trusted) {
+      this.discard(id, result);
+    } else if (this.cancelled) {
       // Stopped for idle or a network change: successes still count, failures are not trusted.
       if (result.outcome.ok) this.deps.record(id, result, note);
     } else if (result.outcome.ok) {
@@ -159,6 +169,15 @@ export class CycleRun {
       this.failed(id, result, busy, note);
     }
     this.pump();
+  }
+
+  private networkUp(): Promise<boolean> {
+    return this.deps.networkUp ? this.deps.networkUp() : Promise.resolve(true);
+  }
+
+  private discard(id: ServerId, result: FlightResult): void {
+    this.summary.discarded++;
+    this.deps.log(`${describe(result.outcome)} for ${id} while a direct request failed too: the network is down, not counted`);
   }
 
   private failed(id: ServerId, result: FlightResult, busy: boolean, note: string): void {
@@ -184,6 +203,10 @@ export class CycleRun {
       if (!this.deps.exists(id)) continue;
       const result = await this.deps.flights.probe(id, this.config.url, this.config.timeoutMs).promise;
       if (this.cancelled && !result.outcome.ok) break;
+      if (!result.outcome.ok && !(await this.networkUp())) {
+        this.discard(id, result);
+        continue;
+      }
       if (result.outcome.ok) {
         this.summary.overturnedFailures++;
         this.summary.successes++;

@@ -69,4 +69,30 @@ describe('no false timeouts in batch tests', () => {
     expect(h.directCheck.calls).toBe(1);
     expect(h.monitor.snapshot().map((s) => s.error?.kind)).toEqual(['timeout', 'timeout', 'timeout']);
   });
+
+  it('does not count the failures of a network lost in the middle of a cycle (one direct check for the burst)', async () => {
+    const h = monitorHarness();
+    h.prober.set('a', { answerMs: 100 });
+    h.prober.set('b', { silent: true });
+    h.prober.set('c', { silent: true });
+    h.directCheck.up = false;
+    await h.monitor.start();
+    await h.clock.advance(6 * S);
+    expect(h.monitor.status('a')).toMatchObject({ delayMs: 100 });
+    expect(['b', 'c'].map((id) => [h.monitor.status(id).error, h.monitor.status(id).recent.length])).toEqual([
+      [null, 0],
+      [null, 0],
+    ]);
+    expect(h.directCheck.calls).toBe(1);
+    expect(h.monitoringLines().some((l) => l.includes('2 failure(s) not counted: the network was down'))).toBe(true);
+  });
+
+  it('counts a failure after a success when the direct request answers', async () => {
+    const h = monitorHarness();
+    h.prober.set('a', { answerMs: 100 });
+    h.prober.set('b', { silent: true });
+    await h.monitor.start();
+    await h.clock.advance(6 * S);
+    expect(h.monitor.status('b').error?.kind).toBe('timeout');
+  });
 });

@@ -16,6 +16,8 @@ import { NETWORK_SETTLE_MS } from './policy/timing';
 import type { DirectCheck } from './ports';
 import type { ServerRecords } from './records';
 
+const CONNECTIVITY_REUSE_MS = 3000;
+
 export interface SchedulerDeps {
   clock: Clock;
   flights: Flights;
@@ -46,6 +48,8 @@ export class CycleScheduler {
   private marked = new Set<ServerId>();
   private settleTimer: TimerHandle | null = null;
   private settleWaiters: (() => void)[] = [];
+  /** The last direct connectivity check, shared by the failures of a few seconds. */
+  private connectivity: { at: number; up: Promise<boolean> } | null = null;
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -176,6 +180,7 @@ export class CycleScheduler {
           const last = records.get(id)?.last;
           return !!last && !last.fromCache && last.at >= since;
         },
+        networkUp: () => this.networkUp(settings),
         log: (line) => this.deps.log(`${label}: ${line}`),
       },
       { label, ids, url, workers: settings.workers, timeoutMs: settings.urlTestTimeoutMs },
@@ -185,6 +190,7 @@ export class CycleScheduler {
     const summary = await run.start();
     this.batch.confirmedFailures += summary.confirmedFailures;
     this.batch.overturnedFailures += summary.overturnedFailures;
+    if (summary.discarded > 0) this.deps.log(`${label}: ${summary.discarded} failure(s) not counted: the network was down when they came`);
     if (summary.confirmedFailures + summary.overturnedFailures > 0) {
       this.deps.log(`${label}: ${summary.confirmedFailures} failure(s) confirmed alone, ${summary.overturnedFailures} overturned`);
     }
@@ -208,8 +214,17 @@ export class CycleScheduler {
   }
 
   private async networkIsDown(settings: MonitorSettings): Promise<boolean> {
+    return !(await this.networkUp(settings));
+  }
+
+  /** A direct request (no proxy) to the test URL answers: one check serves the failures of 3 s. */
+  private networkUp(settings: MonitorSettings): Promise<boolean> {
     const check = this.deps.directCheck;
-    if (!check) return false;
-    return !(await check.reachable(settings.urls[0] as string, settings.urlTestTimeoutMs));
+    if (!check) return Promise.resolve(true);
+    const now = this.deps.clock.now();
+    if (this.connectivity && now - this.connectivity.at < CONNECTIVITY_REUSE_MS) return this.connectivity.up;
+    const up = check.reachable(settings.urls[0] as string, settings.urlTestTimeoutMs).catch(() => false);
+    this.connectivity = { at: now, up };
+    return up;
   }
 }
