@@ -8,7 +8,7 @@
  * Auto's own numbers (quiet 5 s after a switch and 15 s after a check, 3 switches per 3 min) are
  * the spec's and stay as they are.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -362,5 +362,7 @@ export class ReliabilityWorld {
     await this.silentSite.stop();
     await this.lab.stop();
     process.off('unhandledRejection', this.onRejection);
+    // A folder this world made is its to remove; one the caller gave is the caller's.
+    if (!this.options.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
