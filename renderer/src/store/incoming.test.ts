@@ -86,38 +86,34 @@ describe('bursts from the host are applied once per frame', () => {
 });
 
 describe('animationFrames', () => {
-  function fakeWindow() {
+  function fakeWindow(hidden: boolean) {
     const frames: (() => void)[] = [];
-    const timers = new Map<number, () => void>();
-    let nextId = 1;
+    const timers: { callback: () => void; ms: number }[] = [];
     const host: FrameHost = {
       requestAnimationFrame: (callback) => frames.push(callback),
-      setTimeout: (callback) => {
-        timers.set(nextId, callback);
-        return nextId++;
-      },
-      clearTimeout: (id) => void timers.delete(id),
+      setTimeout: (callback, ms) => timers.push({ callback, ms }),
+      document: { hidden },
     };
     return { host, frames, timers };
   }
 
-  it('runs the callback in the next animation frame, once, and cancels its fallback timer', () => {
-    const { host, frames, timers } = fakeWindow();
+  it('runs the callback in the next animation frame of a shown window, with no timer beside it', () => {
+    const { host, frames, timers } = fakeWindow(false);
     let runs = 0;
     animationFrames(host).request(() => (runs += 1));
     expect(runs).toBe(0);
     frames.shift()!();
     expect(runs).toBe(1);
-    expect(timers.size).toBe(0);
+    expect(timers).toEqual([]);
   });
 
-  it('runs it from the timer when no frame comes (a hidden window), and not again when one does', () => {
-    const { host, frames, timers } = fakeWindow();
+  it('runs it from a timer in a hidden window, which draws no frames', () => {
+    const { host, frames, timers } = fakeWindow(true);
     let runs = 0;
-    animationFrames(host).request(() => (runs += 1));
-    [...timers.values()][0]!();
-    expect(runs).toBe(1);
-    frames.shift()!();
+    animationFrames(host, 250).request(() => (runs += 1));
+    expect(frames).toEqual([]);
+    expect(timers.map((t) => t.ms)).toEqual([250]);
+    timers[0]!.callback();
     expect(runs).toBe(1);
   });
 });
