@@ -69,7 +69,10 @@ describe('the lab servers in the UI', () => {
     expect(snapshot.connection.state).toBe('connected');
     const current = rowOf(app.page, snapshot.connection.serverId as string);
     expect(await current.getAttribute('aria-current')).toBe('true');
-    expect(await app.page.getByText(snapshot.connection.httpProxy as string).count()).toBeGreaterThan(0);
+    // Shown as "HTTP 127.0.0.1:PORT" beside its copy button (the whole URL is in its tooltip).
+    const httpAddress = (snapshot.connection.httpProxy as string).replace(/^http:\/\//, '');
+    expect(await app.page.getByText(httpAddress, { exact: true }).count()).toBeGreaterThan(0);
+    expect(await app.page.getByTitle(snapshot.connection.httpProxy as string).count()).toBeGreaterThan(0);
   });
 
   it('has every listening socket of the run (lab, cores, host, browser) on loopback', () => {
