@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react';
+import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot, seedTimeline, server, subscription } from '../testing/sample-world';
@@ -48,6 +48,24 @@ describe('the Auto timeline', () => {
     const text = [...list.children].map((li) => li.textContent?.replace(/[\u2068\u2069]/g, '')).join('\n');
     expect(text).toContain('Остаёмся на Finland: он ответил');
     expect(text).toContain('Finland ответил 1 раз подряд; для возврата нужно 2');
+  });
+
+  it('draws a new connection when it comes, not at the clock’s next tick', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const snapshot = snapshotWithSeedServers();
+      const mounted = Date.now();
+      const { client } = renderWithStore(<AutoTimeline />, { ...snapshot, auto: { ...snapshot.auto, timeline: [] }, connection: { ...snapshot.connection, since: mounted - 60_000 } });
+      const figure = () => screen.getByRole('img', { name: 'Which server carried the traffic over the last 30 min' });
+      const segments = () => [...figure().querySelectorAll('rect title')].map((t) => t.textContent?.split(':')[0]);
+      expect(segments()).toEqual(['Finland']);
+      // 3 s later (the clock ticks every 5 s) the tunnel is up through nl since a second ago.
+      vi.setSystemTime(mounted + 3000);
+      await act(async () => client.emit('connection', { ...snapshot.connection, serverId: 'nl', since: mounted + 2000 }));
+      expect(segments()).toEqual(['Finland', 'Netherlands']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('draws the connected server before Auto has decided anything', () => {

@@ -45,9 +45,13 @@ function useWidth(fallback: number) {
 export function AutoTimeline() {
   const { t } = useTranslation();
   const format = useFormat();
-  const now = useNow(5000);
   const auto = useAppStore((s) => s.auto);
   const sessions = useAppStore((s) => s.sessions);
+  const latestEvent = useMemo(
+    () => [...auto.timeline.map((entry) => entry.at), ...sessions.map((session) => session.since)].reduce((latest, at) => Math.max(latest, at), 0),
+    [auto.timeline, sessions],
+  );
+  const now = useNow(5000, latestEvent);
   const index = useAppStore(selectServerIndex);
   const autoName = useAppStore((s) => s.subscriptions.find((x) => x.id === s.auto.subscriptionId)?.name ?? null);
   const rtl = useAppStore((s) => directionOf(selectLanguage(s)) === 'rtl');
@@ -55,7 +59,8 @@ export function AutoTimeline() {
   const { ref, width } = useWidth(360);
   const nameOf = (id: ServerId | null) => (id ? index.get(id)?.name ?? id : '—');
 
-  const model = useMemo(() => buildTimeline(auto.timeline, now, windowMs, sessions), [auto.timeline, now, windowMs, sessions]);
+  // The clock ticks every 5 s, and at once with a new decision or connection (see useNow).
+  const model = useMemo(() => buildTimeline(auto.timeline, Math.max(now, latestEvent), windowMs, sessions), [auto.timeline, now, latestEvent, windowMs, sessions]);
   const list = useMemo(() => episodes(auto.timeline), [auto.timeline]);
 
   const height = 118;
