@@ -36,6 +36,7 @@ import { TunnelController } from '../tunnel/controller';
 import { CoreProber } from '../tunnel/prober';
 import { Emitter } from '../tunnel/emitter';
 import { NoCoreProber } from './no-core-prober';
+import { ProblemBoard } from './problems';
 import { ServerIndex } from './server-index';
 import { TunnelDriver } from './tunnel-driver';
 import { subscriptionForUi } from './ui-view';
@@ -73,7 +74,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const { dataDir, logger } = options;
   const clock = options.clock ?? systemClock;
   const problems: string[] = [];
+  const board = new ProblemBoard(clock);
   logger.addSink(fileSink(join(dataDir, 'app.log')));
+  const removeSaveSink = logger.addSink(board.saveFailures());
 
   // Settings first: everything else is configured from them.
   const settingsStore = new SettingsStore(dataDir);
@@ -226,6 +229,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     verdictFlush ??= clock.after(settings.monitor.debounceWindowMs, flushVerdicts);
   };
   unsubscribers.push(
+    board.onChange((list) => emit('problems', list)),
+    removeSaveSink,
     monitor.subscribe((statuses) => emit('statuses', statuses.map(withReachability))),
     reachability.onChange(({ serverId }) => noteVerdictChange(serverId)),
     monitor.onProgress((progress) => emit('testProgress', progress)),
@@ -264,12 +269,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     network.start();
   }
 
-  for (const problem of problems) logger.warn(TAG, problem);
+  for (const problem of problems) {
+    logger.warn(TAG, problem);
+    board.add(`startup:${problem}`, problem);
+  }
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
   refresher.start();
   await monitor.start();
   // The monitor reads its result cache as it starts (and logs its own warning about it).
-  problems.push(...monitor.problems);
+  for (const problem of monitor.problems) {
+    problems.push(problem);
+    board.add(`startup:${problem}`, problem);
+  }
   reachability.start();
   auto.start();
   if (network?.state() === 'none') auto.networkChanged('none');
@@ -288,6 +299,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     core: profile ? { family: profile.family, version: profile.version, path: profile.path } : null,
     testProgress: monitor.progress(),
     demo: options.labControl !== undefined,
+    problems: board.list(),
   });
 
   const firstServerOf = (subscriptionId: SubscriptionId | null): ServerId | null =>
@@ -361,6 +373,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: reachability.reachability(s.serverId) })) };
     },
     setSettings: async (patch) => settingsStore.update(patch),
+    dismissProblem: async (r) => {
+      board.dismiss(r.id);
+      return null;
+    },
     labControl: async (r) => {
       if (!options.labControl) throw new Error('the Lab panel exists only in the demo');
       await options.labControl(r);

@@ -44,6 +44,7 @@ function fakeEngine(options: { stop?: () => Promise<void> } = {}) {
     core: null,
     testProgress: { running: false, done: 0, total: 0 },
     demo: false,
+    problems: [],
   } satisfies AppSnapshot;
   const engine = {
     ...Object.fromEntries(

@@ -21,8 +21,9 @@ export const INVOKE_CHANNELS = [
   'exportObservation',
   'setSettings',
   'labControl',
+  'dismissProblem',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 
-export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'unsupported'] as const;
+export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'unsupported', 'problems'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

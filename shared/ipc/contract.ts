@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AutoSnapshot } from '../domain/auto';
 import type { ConnectionState, CoreInfo, TrafficSample } from '../domain/connection';
 import type { Measurement } from '../domain/measurement';
+import type { AppProblem } from '../domain/problem';
 import type { ServerStatus } from '../domain/status';
 import type { ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
@@ -47,6 +48,7 @@ export const invokeSchemas = {
   getHistory: z.object({ serverId: id }).strict(),
   exportObservation: z.object({}).strict(),
   setSettings: settingsPatchSchema,
+  dismissProblem: z.object({ id }).strict(),
   labControl: z
     .discriminatedUnion('action', [
       z.object({ action: z.literal('fault'), serverId: id, fault: z.enum(LAB_FAULTS) }).strict(),
@@ -76,6 +78,8 @@ export interface AppSnapshot {
   testProgress: TestProgress;
   /** The host runs the demo world: the Lab panel may be shown. */
   demo: boolean;
+  /** What the user should know (unreadable files set aside, failed saves, no core), until dismissed. */
+  problems: AppProblem[];
 }
 
 /** The observation API (spec/observatory.md): every server's status and statistics. */
@@ -104,6 +108,7 @@ export interface InvokeResponses {
   exportObservation: ObservationExport;
   setSettings: Settings;
   labControl: null;
+  dismissProblem: null;
 }
 
 /** What the host pushes, unasked. */
@@ -118,6 +123,8 @@ export interface EventPayloads {
   settings: Settings;
   testProgress: TestProgress;
   unsupported: Record<ServerId, string>;
+  /** The whole list of problems, whenever it changes. */
+  problems: AppProblem[];
 }
 
 // Compile-time checks that the schemas, responses and events cover exactly the declared names.

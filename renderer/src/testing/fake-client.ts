@@ -144,6 +144,11 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       return settings;
     },
     labControl: () => null,
+    dismissProblem: (request: { id: string }) => {
+      snapshot = { ...snapshot, problems: snapshot.problems.filter((p) => p.id !== request.id) };
+      emit('problems', snapshot.problems);
+      return null;
+    },
   };
 
   const client = {

@@ -160,6 +160,7 @@ export function sampleSnapshot(now: number): AppSnapshot {
     core: { family: 'v2ray', version: '4.34.0', path: '/usr/bin/v2ray' },
     testProgress: { running: false, done: 0, total: 0 },
     demo: true,
+    problems: [],
   };
 }
 
