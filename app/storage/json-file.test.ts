@@ -83,4 +83,14 @@ describe('JsonFile', () => {
     await nested.save({ servers: ['n'] });
     expect((await nested.load()).value).toEqual({ servers: ['n'] });
   });
+
+  it('removes the temporary files of writers that died mid-save, not those of live ones', async () => {
+    const { dir, file } = fresh();
+    await file.save({ servers: ['a'] });
+    writeFileSync(join(dir, 'doc.json.tmp-999999'), '{"servers": [');
+    writeFileSync(join(dir, `doc.json.tmp-${process.ppid}`), 'being written');
+    writeFileSync(join(dir, 'other.json.tmp-999999'), 'not ours');
+    expect((await file.load()).value).toEqual({ servers: ['a'] });
+    expect(readdirSync(dir).sort()).toEqual(['doc.json', `doc.json.tmp-${process.ppid}`, 'other.json.tmp-999999']);
+  });
 });

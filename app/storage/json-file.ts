@@ -1,6 +1,6 @@
 import { constants as fsConstants } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { copyFile, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 
 /** How a load went: what was used, and what the user should be told if anything was wrong. */
@@ -57,6 +57,7 @@ export class JsonFile<T> {
   }
 
   async load(): Promise<LoadResult<T>> {
+    await this.removeStaleTemporaries();
     const primary = await this.readValid(this.path);
     this.diskIsGood = primary.kind === 'ok';
     if (primary.kind === 'ok') return { value: primary.value, source: 'file', problem: null, setAsideTo: null };
@@ -140,6 +141,18 @@ export class JsonFile<T> {
     return { kind: 'ok', value: parsed.data };
   }
 
+  /** Temporary files of writers that died mid-save (`<name>.tmp-<pid>` of a pid no longer running). */
+  private async removeStaleTemporaries(): Promise<void> {
+    const prefix = `${basename(this.path)}.tmp-`;
+    const names = await readdir(dirname(this.path)).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.startsWith(prefix)) continue;
+      const pid = Number(name.slice(prefix.length));
+      if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+      await unlink(join(dirname(this.path), name)).catch(() => undefined);
+    }
+  }
+
   private async setAside(): Promise<string | null> {
     const target = `${this.path}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, '-')}`;
     try {
@@ -153,6 +166,15 @@ export class JsonFile<T> {
         return null;
       }
     }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
