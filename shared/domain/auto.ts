@@ -32,7 +32,16 @@ export type SwitchReason = (typeof SWITCH_REASONS)[number];
 export type AutoDecision =
   | { type: 'check'; at: number; trigger: CheckTrigger; probe: ServerId[] }
   | { type: 'probe-result'; at: number; id: ServerId; delay: number | null; recorded: boolean }
-  | { type: 'stay'; at: number; id: ServerId; reason: string }
+  | {
+      type: 'stay';
+      at: number;
+      id: ServerId;
+      reason: string;
+      /** With reason `return-pending`: the server Auto left, and how many answers in a row it has of those needed. */
+      candidate?: ServerId;
+      answers?: number;
+      needed?: number;
+    }
   | { type: 'switch'; at: number; from: ServerId | null; to: ServerId; reason: SwitchReason }
   | { type: 'network-lost'; at: number; attempt: number; next_in_ms: number }
   | { type: 'rate-limited'; at: number; until: number }
