@@ -16,7 +16,7 @@ const restrictedIn = (paths = [], patterns = []) => ({
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'release/', '.tsbuild/', 'coverage/', 'e2e/artifacts/', 'resources/'],
+    ignores: ['node_modules/', 'dist/', 'release/', '.tsbuild/', '.cache/', 'coverage/', 'e2e/artifacts/', 'resources/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
