@@ -8,6 +8,7 @@ import { ConnectionBar } from './ConnectionBar';
 import { Dialogs } from './Dialogs';
 import { LabPanel } from './LabPanel';
 import { LinkBanner, Notices } from './Notices';
+import { Problems } from './Problems';
 import { ServerList } from './ServerList';
 import { AppActions, ListToolbar } from './Toolbar';
 
@@ -56,6 +57,7 @@ export function App({ root = document.documentElement }: { root?: HTMLElement })
         <AppActions />
       </header>
       <LinkBanner />
+      <Problems />
       <main className="layout">
         <section className="servers-pane" aria-label={t('list.label')}>
           <ListToolbar />

@@ -120,3 +120,17 @@ export const ExcludedIcon = () => (
     <path d="m5.7 5.7 12.6 12.6" />
   </Icon>
 );
+/** A problem that may lose what the user did (a failed save): a stop sign's circle with "!". */
+export const ErrorIcon = () => (
+  <Icon>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7.5v5.5M12 16.5v.01" />
+  </Icon>
+);
+/** Something to know, the app keeps going (a file set aside): a triangle with "!". */
+export const WarningIcon = () => (
+  <Icon>
+    <path d="M10.3 3.9 2.4 17.5A2 2 0 0 0 4.1 20.5h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z" />
+    <path d="M12 9v4.5M12 17v.01" />
+  </Icon>
+);

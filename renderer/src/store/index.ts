@@ -6,6 +6,7 @@ import { createDialogsSlice } from './dialogs';
 import type { FrameScheduler } from './frames';
 import { createIncomingBatch } from './incoming';
 import { createLabSlice } from './lab';
+import { createProblemsSlice } from './problems';
 import { createServersSlice } from './servers';
 import { createSettingsSlice } from './settings';
 import { createSyncSlice } from './sync';
@@ -33,6 +34,7 @@ export function createAppStore(client: VpnClient, env: UiEnvironment, frames: Fr
       ...createTestProgressSlice(deps),
       ...createUiSlice(deps, env),
       ...createLabSlice(deps),
+      ...createProblemsSlice(deps),
       ...createSyncSlice(deps),
     };
   });

@@ -34,6 +34,8 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
     c.on('settings', (settings) => set({ settings })),
     c.on('testProgress', (testProgress) => incoming.progress(testProgress)),
     c.on('unsupported', (unsupported) => set({ unsupported })),
+    // The whole list each time: it replaces ours (a dismissed problem leaves here, not on the click).
+    c.on('problems', (problems) => get().setProblems(problems)),
   ];
   return {
     applySnapshot: (snapshot) => {
@@ -49,6 +51,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
         settings: snapshot.settings,
         testProgress: snapshot.testProgress,
         demo: snapshot.demo,
+        problems: snapshot.problems,
         ready: true,
         ...keepDialog(get(), snapshot),
       });

@@ -5,6 +5,7 @@ import type { ConnectionSlice } from './connection';
 import type { DialogsSlice } from './dialogs';
 import type { IncomingBatch } from './incoming';
 import type { LabSlice } from './lab';
+import type { ProblemsSlice } from './problems';
 import type { ServersSlice } from './servers';
 import type { SettingsSlice } from './settings';
 import type { SyncSlice } from './sync';
@@ -19,6 +20,7 @@ export type AppState = ServersSlice &
   TestProgressSlice &
   UiSlice &
   LabSlice &
+  ProblemsSlice &
   SyncSlice;
 
 export type AppStore = StoreApi<AppState>;

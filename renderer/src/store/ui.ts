@@ -22,7 +22,8 @@ export type NoticeAction =
   | 'settings'
   | 'snapshot'
   | 'lab'
-  | 'copy';
+  | 'copy'
+  | 'dismissProblem';
 
 export interface Notice {
   id: number;

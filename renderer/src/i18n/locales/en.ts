@@ -357,6 +357,11 @@ export const en = {
     'rate-limited': 'three switches in three minutes already',
     'own-sub-retry': 'its own subscription kept failing; it is tried again later',
   },
+  problems: {
+    heading: 'The app needs your attention',
+    error: 'Problem',
+    warning: 'Warning',
+  },
   lab: {
     title: 'Lab',
     intro: 'Demo mode: break the lab’s little internet and watch Auto and the timeline react.',
@@ -388,6 +393,7 @@ export const en = {
     copy: 'Could not copy',
     noServer: 'There is no server to connect to. Add a subscription first.',
     copyUnavailable: 'The clipboard is not available here.',
+    dismissProblem: 'Could not dismiss the problem',
   },
 };
 

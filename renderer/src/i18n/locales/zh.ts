@@ -346,6 +346,11 @@ export const zh = {
     'rate-limited': '三分钟内已切换三次',
     'own-sub-retry': '本订阅屡次无响应；稍后再试',
   },
+  problems: {
+    heading: '应用需要你的注意',
+    error: '问题',
+    warning: '警告',
+  },
   lab: {
     title: '实验室',
     intro: '演示模式：破坏实验室的小型互联网，观察“自动”和时间线如何反应。',
@@ -377,5 +382,6 @@ export const zh = {
     copy: '无法复制',
     noServer: '没有可连接的服务器。请先添加订阅。',
     copyUnavailable: '此处无法使用剪贴板。',
+    dismissProblem: '无法关闭此问题',
   },
 };

@@ -1,0 +1,132 @@
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AppProblem } from '../../../shared/domain/problem';
+import type { Language } from '../../../shared/settings';
+import { renderWithStore } from '../testing/render';
+import { sampleSnapshot } from '../testing/sample-world';
+import { App } from './App';
+import { Problems } from './Problems';
+
+vi.setConfig({ testTimeout: 20_000 });
+afterEach(cleanup);
+
+const NOW = Date.now();
+
+const unreadable: AppProblem = {
+  id: 'p1',
+  at: NOW - 60_000,
+  severity: 'warning',
+  message: 'settings.json was unreadable; it was set aside and the last good copy is used.',
+};
+const diskFull: AppProblem = {
+  id: 'p2',
+  at: NOW - 30_000,
+  severity: 'error',
+  message: 'Could not save cache.json (ENOSPC: no space left on device).',
+};
+
+function renderProblems(problems: AppProblem[], language: Language = 'en') {
+  return renderWithStore(<Problems />, { ...sampleSnapshot(NOW), problems }, { language });
+}
+
+const items = () => within(screen.getByRole('region', { name: 'The app needs your attention' })).getAllByRole('listitem');
+
+describe('the problems the app reports', () => {
+  it('shows nothing while there is no problem', () => {
+    renderProblems([]);
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('shows the snapshot’s problems under a heading, errors first, each with its severity, message and time', () => {
+    renderProblems([unreadable, diskFull]);
+    expect(screen.getByRole('heading', { name: 'The app needs your attention' })).toBeTruthy();
+    const [first, second] = items();
+    expect(first!.textContent).toContain('Problem');
+    expect(first!.textContent).toContain(diskFull.message);
+    expect(second!.textContent).toContain('Warning');
+    expect(second!.textContent).toContain(unreadable.message);
+    const time = first!.querySelector('time')!;
+    expect(time.getAttribute('datetime')).toBe(new Date(diskFull.at).toISOString());
+    expect(time.textContent).toMatch(/\d{1,2}:\d{2}:\d{2}/);
+  });
+
+  it('announces an error at once (alert) and a warning politely (status)', () => {
+    renderProblems([unreadable, diskFull]);
+    expect(screen.getByRole('alert').textContent).toContain(diskFull.message);
+    expect(screen.getByRole('status').textContent).toContain(unreadable.message);
+  });
+
+  it('shows the date too for a problem from another day', () => {
+    renderProblems([{ ...unreadable, at: NOW - 3 * 86_400_000 }]);
+    const time = items()[0]!.querySelector('time')!;
+    expect(time.textContent).toBe(time.getAttribute('title'));
+    expect(time.textContent).toMatch(/\d{4}/);
+  });
+
+  it('replaces the list with each problems event', () => {
+    const { client } = renderProblems([unreadable]);
+    act(() => client.emit('problems', [unreadable, diskFull]));
+    expect(items()).toHaveLength(2);
+    act(() => client.emit('problems', [diskFull]));
+    expect(items().map((item) => item.textContent)).toEqual([expect.stringContaining(diskFull.message)]);
+    act(() => client.emit('problems', []));
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('dismiss asks the host with the problem’s id; the problem leaves with the host’s list', async () => {
+    const { client } = renderProblems([unreadable, diskFull]);
+    const warning = items()[1]!;
+    await userEvent.click(within(warning).getByRole('button', { name: 'Dismiss' }));
+    expect(client.callsTo('dismissProblem')).toEqual([{ id: 'p1' }]);
+    expect(items()).toHaveLength(1);
+    expect(screen.queryByText(unreadable.message)).toBeNull();
+  });
+
+  it('keeps the problem while the host still lists it', async () => {
+    const { client } = renderProblems([unreadable]);
+    client.dismissProblem = async () => null; // answered; its new list not sent yet
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.getByText(unreadable.message)).toBeTruthy();
+    act(() => client.emit('problems', []));
+    expect(screen.queryByText(unreadable.message)).toBeNull();
+  });
+
+  it('each dismiss button is reached by Tab, named, and described by its message; Enter dismisses and the focus moves to the next', async () => {
+    const { client } = renderProblems([unreadable, diskFull]);
+    await userEvent.tab();
+    const focused = document.activeElement as HTMLElement;
+    expect(focused).toBe(screen.getByRole('button', { name: 'Dismiss', description: diskFull.message }));
+    expect(screen.getByRole('button', { name: 'Dismiss', description: unreadable.message })).toBeTruthy();
+    await userEvent.keyboard('{Enter}');
+    expect(client.callsTo('dismissProblem')).toEqual([{ id: 'p2' }]);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Dismiss', description: unreadable.message }));
+    await userEvent.keyboard(' ');
+    expect(client.callsTo('dismissProblem')).toEqual([{ id: 'p2' }, { id: 'p1' }]);
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it.each([
+    ['fa', 'برنامه به توجه شما نیاز دارد', 'هشدار', 'بستن'],
+    ['ar', 'يحتاج التطبيق إلى انتباهك', 'تحذير', 'إخفاء'],
+    ['ru', 'Приложению нужно ваше внимание', 'Предупреждение', 'Скрыть'],
+    ['zh', '应用需要你的注意', '警告', '关闭'],
+  ] as const)('%s: the surrounding words are translated, the engine’s English is isolated', (language, heading, severity, dismiss) => {
+    renderProblems([unreadable], language);
+    const region = screen.getByRole('region', { name: heading });
+    expect(region.textContent).toContain(severity);
+    expect(within(region).getByRole('button', { name: dismiss })).toBeTruthy();
+    const message = within(region).getByText(unreadable.message);
+    expect(message.tagName).toBe('BDI');
+  });
+
+  it('stands between the top bar and the server list in the window', () => {
+    const root = document.createElement('html');
+    const { container } = renderWithStore(<App root={root} />, { ...sampleSnapshot(NOW), problems: [diskFull] });
+    const region = screen.getByRole('region', { name: 'The app needs your attention' });
+    const banner = container.querySelector('.topbar')!;
+    const main = screen.getByRole('main');
+    expect(banner.compareDocumentPosition(region) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(region.compareDocumentPosition(main) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+});

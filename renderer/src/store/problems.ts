@@ -1,0 +1,38 @@
+/**
+ * What the engine says the user should know that is not an answer to their last action: a file
+ * set aside at start, a save that failed, no core. The host owns the list (it comes whole in the
+ * snapshot and in each `problems` event); dismissing asks the host, and the item leaves when the
+ * host's next list no longer has it, so two windows never disagree about what is still open.
+ */
+import type { AppProblem } from '../../../shared/domain/problem';
+import { memoSelector } from './memo';
+import { type ActionResult, request, type AppState, type SliceDeps } from './types';
+
+export interface ProblemsSlice {
+  problems: AppProblem[];
+  setProblems(problems: AppProblem[]): void;
+  /** Asks the host to drop the problem; a refusal becomes a notice and the problem stays. */
+  dismissProblem(id: string): Promise<ActionResult<null>>;
+}
+
+export const problemsInitialState: Pick<ProblemsSlice, 'problems'> = { problems: [] };
+
+export function createProblemsSlice(deps: SliceDeps): ProblemsSlice {
+  const { set, client } = deps;
+  return {
+    ...problemsInitialState,
+    setProblems: (problems) => set({ problems }),
+    dismissProblem: (id) => request(deps, 'dismissProblem', () => client.dismissProblem({ id })),
+  };
+}
+
+const SEVERITY_RANK: Record<AppProblem['severity'], number> = { error: 0, warning: 1 };
+
+/**
+ * The problems in the order they are shown: errors before warnings (an error means something the
+ * user did may be lost), the newest first within each. The same array until the list changes.
+ */
+export const selectProblemsShown = memoSelector(
+  (state: Pick<AppState, 'problems'>) => [state.problems] as const,
+  ([problems]): AppProblem[] => [...problems].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.at - a.at),
+);
