@@ -2,11 +2,12 @@
  * The tunnel against the lab: real v2ray servers behind fault relays, a real v2ray as our core,
  * real requests through its HTTP and SOCKS5 inbounds.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ProxyAgent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +61,15 @@ async function get(proxy: string, url: string, timeoutMs = 5000): Promise<{ stat
   }
 }
 
+/** The tunnel config files a process was started with (the core's `-config`). */
+function configArgsOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg.endsWith('/tunnel.json'));
+  } catch {
+    return []; // gone meanwhile
+  }
+}
+
 const labServer = (i: number) => lab.info.servers[i]!;
 
 describe('TunnelController against the lab', () => {
@@ -92,6 +102,41 @@ describe('TunnelController against the lab', () => {
     expect(tunnel.state().state).toBe('disconnected');
     await expect(stat(file)).rejects.toThrow();
     expect(processesMentioning(file).filter((pid) => isRunning(pid))).toEqual([]);
+  });
+
+  const canMount = process.getuid?.() === 0 && (() => {
+    try {
+      const probe = mkdtempSync(join(tmpdir(), 'mount-probe-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+      execFileSync('umount', [probe]);
+      rmSync(probe, { recursive: true });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.skipIf(!canMount)('connects on a full disk: the config goes to a private 0600 file elsewhere, traffic flows, the file leaves on disconnect', async () => {
+    const full = mkdtempSync(join(tmpdir(), 'steadfast-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', full]);
+    try {
+      mkdirSync(join(full, 'runtime'), { mode: 0o700 });
+      expect(() => writeFileSync(join(full, 'filler'), Buffer.alloc(128 * 1024))).toThrow(/ENOSPC/);
+      const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+      tunnel = new TunnelController({ core, runtimeDir: join(full, 'runtime'), logger: memoryLogger('debug').logger, httpPort, socksPort });
+      const state = await tunnel.connect(servers[2]!);
+      expect((await get(state.httpProxy!, lab.info.target)).status).toBe(204);
+      expect(readdirSync(join(full, 'runtime'))).toEqual([]);
+      const [file] = new Set(processesMentioning('steadfast-core-').flatMap((pid) => configArgsOf(pid)));
+      expect(file).toMatch(/steadfast-core-[^/]+\/tunnel\.json$/);
+      expect((await stat(file!)).mode & 0o777).toBe(0o600);
+      expect((await stat(dirname(file!))).mode & 0o777).toBe(0o700);
+      await tunnel.disconnect();
+      await expect(stat(file!)).rejects.toThrow();
+    } finally {
+      execFileSync('umount', [full]);
+      rmSync(full, { recursive: true, force: true });
+    }
   });
 
   it('restarts a core killed with -9: traffic flows again within 2 s, and an event and a log line say so', async () => {

@@ -98,6 +98,8 @@ interface Session {
   restartTimer: TimerHandle | null;
   history: RestartHistory;
   exitedAt: number | null;
+  /** Where its config was written (the runtime folder, or the fallback when that was full). */
+  configFile?: string;
 }
 
 export class TunnelController {
@@ -199,6 +201,7 @@ export class TunnelController {
     // The access log would name every site the user visits; nothing here needs it.
     (config.log as Record<string, unknown>).access = 'none';
     const file = await writeConfigFile(this.options.runtimeDir, 'tunnel', config);
+    session.configFile = file;
     const core = await CoreProcess.start({
       core: this.options.core,
       configPath: file,
@@ -243,7 +246,7 @@ export class TunnelController {
     session.restartTimer?.cancel();
     this.stopMeter(session);
     if (session.core) await session.core.stop();
-    await rm(join(this.options.runtimeDir, 'tunnel.json'), { force: true }).catch(() => undefined);
+    await rm(session.configFile ?? join(this.options.runtimeDir, 'tunnel.json'), { force: true }).catch(() => undefined);
   }
 
   private stopMeter(session: Session): void {
