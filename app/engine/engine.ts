@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import type { TrafficSample } from '../../shared/domain/connection';
+import type { ProblemTopic } from '../../shared/domain/problem';
 import type { Server, ServerId, SubscriptionId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
@@ -27,7 +28,7 @@ import { icmpPing } from '../monitor/icmp';
 import type { ServerProber } from '../monitor/ports';
 import { NetworkWatcher } from '../network/watcher';
 import { SettingsStore } from '../settings/store';
-import { JsonFile } from '../storage/json-file';
+import { JsonFile, unreadableFileTopic } from '../storage/json-file';
 import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
@@ -74,6 +75,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const { dataDir, logger } = options;
   const clock = options.clock ?? systemClock;
   const problems: string[] = [];
+  /** What a start-up problem is about: an unreadable file (the stores' words) or the core. */
+  const startupTopic = (problem: string): ProblemTopic | undefined =>
+    unreadableFileTopic(problem) ?? (problem === noCoreReason ? { kind: 'no-core' } : undefined);
   const board = new ProblemBoard(clock);
   logger.addSink(fileSink(join(dataDir, 'app.log')));
   const removeSaveSink = logger.addSink(board.saveFailures());
@@ -271,7 +275,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   for (const problem of problems) {
     logger.warn(TAG, problem);
-    board.add(`startup:${problem}`, problem);
+    board.add(`startup:${problem}`, problem, 'warning', startupTopic(problem));
   }
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
   refresher.start();
@@ -279,7 +283,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // The monitor reads its result cache as it starts (and logs its own warning about it).
   for (const problem of monitor.problems) {
     problems.push(problem);
-    board.add(`startup:${problem}`, problem);
+    board.add(`startup:${problem}`, problem, 'warning', startupTopic(problem));
   }
   reachability.start();
   auto.start();

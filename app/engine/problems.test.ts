@@ -31,6 +31,7 @@ describe('ProblemBoard', () => {
         at: 1000,
         severity: 'error',
         message: 'Could not save subscriptions.json (the disk is full). The app keeps working with what it has in memory; free some space or check the folder\'s permissions.',
+        topic: { kind: 'save-failed', file: 'subscriptions.json' },
       },
     ]);
   });

@@ -1,4 +1,4 @@
-import type { AppProblem } from '../../shared/domain/problem';
+import type { AppProblem, ProblemTopic } from '../../shared/domain/problem';
 import type { Clock } from '../clock';
 import type { LogSink } from '../log/logger';
 
@@ -14,8 +14,8 @@ export class ProblemBoard {
 
   constructor(private readonly clock: Clock) {}
 
-  add(key: string, message: string, severity: AppProblem['severity'] = 'warning'): void {
-    const problem = { id: `p${++this.seq}`, key, at: this.clock.now(), severity, message };
+  add(key: string, message: string, severity: AppProblem['severity'] = 'warning', topic?: ProblemTopic): void {
+    const problem = { id: `p${++this.seq}`, key, at: this.clock.now(), severity, message, ...(topic ? { topic } : {}) };
     this.problems = [...this.problems.filter((p) => p.key !== key), problem];
     this.changed();
   }
@@ -47,7 +47,7 @@ export class ProblemBoard {
       if (!match) return;
       const [, path, reason] = match as unknown as [string, string, string];
       const file = path.split(/[\\/]/).pop() ?? path;
-      this.add(`save:${file}`, `Could not save ${file} (${reason}). The app keeps working with what it has in memory; free some space or check the folder's permissions.`, 'error');
+      this.add(`save:${file}`, `Could not save ${file} (${reason}). The app keeps working with what it has in memory; free some space or check the folder's permissions.`, 'error', { kind: 'save-failed', file });
     };
   }
 

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { JsonFile } from './json-file';
+import { JsonFile, unreadableFileTopic } from './json-file';
 
 const schema = z.object({ servers: z.array(z.string()) });
 type Doc = z.infer<typeof schema>;
@@ -46,6 +46,20 @@ describe('JsonFile', () => {
     const result = await file.load();
     expect(result.value).toEqual({ servers: [] });
     expect(result.problem).toMatch(/unexpected content at servers\); starting empty/);
+  });
+
+  it('names what its problem sentence is about: the file and how the app recovered', async () => {
+    const { file } = fresh();
+    writeFileSync(file.path, '{"servers": 5}');
+    const empty = (await file.load()).problem!;
+    expect(unreadableFileTopic(empty)).toEqual({ kind: 'file-unreadable', file: basename(file.path), recovered: 'empty' });
+    await file.save({ servers: [] });
+    await file.save({ servers: [] });
+    writeFileSync(file.path, '{"servers": [tru');
+    const backup = (await file.load()).problem!;
+    expect(backup).toMatch(/the last good copy was used/);
+    expect(unreadableFileTopic(backup)).toEqual({ kind: 'file-unreadable', file: basename(file.path), recovered: 'backup' });
+    expect(unreadableFileTopic('the core at /usr/bin/v2ray could not be used: exit 1')).toBeNull();
   });
 
   it('treats a truncated (empty) file as unreadable', async () => {

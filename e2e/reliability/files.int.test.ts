@@ -155,6 +155,9 @@ describe.each(CASES.map((c) => [`${c.name} ${c.damage}`, c] as const))('%s at st
       const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       expect(about[0]).toMatch(new RegExp(`^${escaped} was unreadable \\(${REASON[damage]}\\); the last good copy was used\\. It was moved to ${escaped}\\.corrupt-[0-9TZ-]+\\.$`));
       expect(log.lines.some((l) => / WARNING /.test(l) && l.includes(name))).toBe(true);
+      // The window gets the sentence and what it is about, to say it in the user's language.
+      const shown = (await engine.getSnapshot({})).problems.filter((p) => p.message === about[0]);
+      expect(shown.map((p) => p.topic)).toEqual([{ kind: 'file-unreadable', file: name, recovered: 'backup' }]);
       await restored(engine);
       // Set aside, byte for byte, never deleted.
       const aside = readdirSync(dir).filter((f) => f.startsWith(`${name}.corrupt-`));

@@ -7,5 +7,16 @@ export interface AppProblem {
   id: string;
   at: number;
   severity: 'warning' | 'error';
+  /** The engine's full sentence in English (paths, the system's reason): what the log says too. */
   message: string;
+  /** What kind of problem it is, for a sentence in the user's language; the message is its detail. */
+  topic?: ProblemTopic;
 }
+
+export type ProblemTopic =
+  /** A file of the data folder was unreadable at start; it was set aside. */
+  | { kind: 'file-unreadable'; file: string; recovered: 'backup' | 'empty' }
+  /** A save failed (full disk, permissions); the state is kept in memory. */
+  | { kind: 'save-failed'; file: string }
+  /** No core was found, or the one found could not be used: nothing can connect. */
+  | { kind: 'no-core' };

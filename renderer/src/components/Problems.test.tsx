@@ -120,6 +120,33 @@ describe('the problems the app reports', () => {
     expect(message.tagName).toBe('BDI');
   });
 
+  it.each([
+    ['en', 'settings.json could not be read. The app uses its last good copy; the damaged file was kept beside it.', 'Details'],
+    ['fa', 'settings.json خوانده نشد. برنامه از آخرین نسخهٔ سالم استفاده می‌کند؛ فایل خراب در کنار آن نگه داشته شد.', 'جزئیات'],
+    ['ru', 'Не удалось прочитать settings.json. Приложение использует последнюю исправную копию; повреждённый файл сохранён рядом.', 'Подробности'],
+  ] as const)('%s: a problem the engine named is said in the user’s language, the engine’s sentence kept as its details', (language, sentence, details) => {
+    renderProblems([{ ...unreadable, topic: { kind: 'file-unreadable', file: 'settings.json', recovered: 'backup' } }], language);
+    const [item] = screen.getAllByRole('listitem');
+    if (!item) throw new Error('no problem shown');
+    expect(within(item).getByText(sentence)).toBeTruthy();
+    const more = item.querySelector('details')!;
+    expect(more.querySelector('summary')!.textContent).toBe(details);
+    expect(within(more).getByText(unreadable.message).tagName).toBe('BDI');
+    expect(within(item).getByRole('button').getAttribute('aria-describedby')).toBe(within(item).getByText(sentence).id);
+  });
+
+  it('says what a failed save and a missing core mean for the user', () => {
+    renderProblems([
+      { ...diskFull, topic: { kind: 'save-failed', file: 'cache.json' } },
+      { id: 'p3', at: NOW, severity: 'warning', message: 'no core found: v2ray or xray is not on PATH', topic: { kind: 'no-core' } },
+    ]);
+    const text = items().map((item) => item.querySelector('.problem-message')!.textContent);
+    expect(text).toEqual([
+      'cache.json could not be saved. The app keeps working with what it has in memory; free some disk space or check the folder’s permissions.',
+      'No usable core (v2ray or Xray) was found, so nothing can connect. Install one or set its path in Settings.',
+    ]);
+  });
+
   it('stands between the top bar and the server list in the window', () => {
     const root = document.createElement('html');
     const { container } = renderWithStore(<App root={root} />, { ...sampleSnapshot(NOW), problems: [diskFull] });

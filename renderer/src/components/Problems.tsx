@@ -1,11 +1,24 @@
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AppProblem } from '../../../shared/domain/problem';
+import type { TFunction } from 'i18next';
+import type { AppProblem, ProblemTopic } from '../../../shared/domain/problem';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
 import { selectProblemsShown } from '../store/problems';
 import { ErrorIcon, WarningIcon } from './icons';
+
+/** What the problem is about, in the user's language. */
+function topicSentence(t: TFunction, topic: ProblemTopic): string {
+  switch (topic.kind) {
+    case 'file-unreadable':
+      return t(topic.recovered === 'backup' ? 'problems.fileUnreadableBackup' : 'problems.fileUnreadableEmpty', { file: topic.file });
+    case 'save-failed':
+      return t('problems.saveFailed', { file: topic.file });
+    case 'no-core':
+      return t('problems.noCore');
+  }
+}
 
 /** The time of a problem: the clock time today, the date too when it is older (the app runs for days). */
 function ProblemTime({ at, now }: { at: number; now: number }) {
@@ -36,10 +49,25 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
           <strong className="problem-severity">{t(`problems.${problem.severity}`)}</strong>
           <ProblemTime at={problem.at} now={now} />
         </span>
-        {/* The engine's own English sentence: isolated so a right-to-left page keeps its order. */}
-        <p className="problem-message" id={messageId}>
-          <bdi>{problem.message}</bdi>
-        </p>
+        {problem.topic ? (
+          <>
+            <p className="problem-message" id={messageId}>
+              {topicSentence(t, problem.topic)}
+            </p>
+            {/* The engine's own sentence (paths, the system's reason), in English as in the log. */}
+            <details className="problem-details">
+              <summary>{t('problems.details')}</summary>
+              <p>
+                <bdi>{problem.message}</bdi>
+              </p>
+            </details>
+          </>
+        ) : (
+          // The engine's own English sentence: isolated so a right-to-left page keeps its order.
+          <p className="problem-message" id={messageId}>
+            <bdi>{problem.message}</bdi>
+          </p>
+        )}
       </div>
       <button type="button" ref={buttonRef} className="button problem-dismiss" aria-describedby={messageId} onClick={(event) => onDismiss(event.currentTarget === document.activeElement)}>
         {t('common.dismiss')}

@@ -361,6 +361,11 @@ export const en = {
     heading: 'The app needs your attention',
     error: 'Problem',
     warning: 'Warning',
+    details: 'Details',
+    fileUnreadableBackup: '{{file}} could not be read. The app uses its last good copy; the damaged file was kept beside it.',
+    fileUnreadableEmpty: '{{file}} could not be read and no good copy was left, so that part starts empty. The damaged file was kept beside it.',
+    saveFailed: '{{file}} could not be saved. The app keeps working with what it has in memory; free some disk space or check the folder’s permissions.',
+    noCore: 'No usable core (v2ray or Xray) was found, so nothing can connect. Install one or set its path in Settings.',
   },
   lab: {
     title: 'Lab',

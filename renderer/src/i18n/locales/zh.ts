@@ -350,6 +350,11 @@ export const zh = {
     heading: '应用需要你的注意',
     error: '问题',
     warning: '警告',
+    details: '详情',
+    fileUnreadableBackup: '无法读取 {{file}}。应用正在使用最后一份完好的副本；损坏的文件已保留在旁边。',
+    fileUnreadableEmpty: '无法读取 {{file}}，且没有完好的副本，因此这部分从空白开始。损坏的文件已保留在旁边。',
+    saveFailed: '无法保存 {{file}}。应用会继续使用内存中的内容；请释放磁盘空间或检查文件夹权限。',
+    noCore: '未找到可用的内核（v2ray 或 Xray），因此无法连接。请安装一个，或在设置中指定其路径。',
   },
   lab: {
     title: '实验室',
