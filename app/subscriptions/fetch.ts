@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher, errors as undiciErrors, interceptors, request } from 'undici';
-import type { SubscriptionUsage } from '../../shared/domain/subscription';
+import type { SubscriptionErrorKind, SubscriptionUsage } from '../../shared/domain/subscription';
 import { decodeBase64Text, decodePercent } from './parse/text';
 
 /** The app's version as the User-Agent reports it (kept beside package.json's by hand). */
@@ -18,7 +18,7 @@ export function defaultUserAgent(version = CLIENT_VERSION): string {
   return `SteadfastVPN/${version} (v2ray/xray core; reads base64 and plain share links, Xray JSON, sing-box JSON, Clash YAML)`;
 }
 
-export type FetchErrorKind = 'invalid-url' | 'timeout' | 'too-large' | 'http-status' | 'redirects' | 'dns' | 'refused' | 'reset' | 'tls' | 'network';
+export type FetchErrorKind = Exclude<SubscriptionErrorKind, 'empty-response' | 'no-usable-server'>;
 
 export interface FetchSuccess {
   ok: true;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NETWORKS, SECURITIES } from '../../shared/domain/server';
-import type { Subscription } from '../../shared/domain/subscription';
+import { SUBSCRIPTION_ERROR_KINDS, type Subscription } from '../../shared/domain/subscription';
 
 /**
  * The shape of `<dataDir>/subscriptions.json`. Each server is checked for what its protocol
@@ -49,6 +49,8 @@ const subscription = z.object({
   lastAttemptAt: z.number().nullable().optional(),
   updateIntervalHours: z.number().positive().nullable().optional(),
   lastError: z.string().nullable(),
+  // An unknown kind (a newer version's) is dropped, not a reason to set the whole file aside.
+  lastErrorKind: z.enum(SUBSCRIPTION_ERROR_KINDS).nullable().optional().catch(undefined),
   pendingEmpty: z.boolean(),
 });
 

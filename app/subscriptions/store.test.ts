@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Subscription } from '../../shared/domain/subscription';
+import type { Subscription, SubscriptionErrorKind } from '../../shared/domain/subscription';
 import { memoryLogger } from '../log/logger';
 import { FakeClock } from '../testing/fake-clock';
 import { HttpSubscriptionFetcher } from './fetch';
@@ -79,24 +79,25 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
     expect(log.lines.join('\n')).not.toContain('8f14e45fceea167a');
   });
 
-  const badUpdates: [string, ProviderServer['mode'], RegExp][] = [
-    ['garbage (an HTML page)', { kind: 'garbage' }, /^Could not update: no usable server in the provider's response \(the body is an HTML or XML page.*\)\. The previous 2 servers are kept\.$/],
-    ['an empty response', { kind: 'empty' }, /^Could not update: the provider sent an empty response\. The previous 2 servers are kept\.$/],
-    ['a hang (timeout)', { kind: 'hang' }, /^Could not update: 127\.0\.0\.1:\d+ did not finish answering within 0\.4 s\. The previous 2 servers are kept\.$/],
-    ['50 MB (too large)', { kind: 'huge', megabytes: 50 }, /^Could not update: the response from 127\.0\.0\.1:\d+ is larger than 10 MiB; it was not read further\. The previous 2 servers are kept\.$/],
-    ['an HTTP 500', { kind: 'status', status: 500 }, /^Could not update: 127\.0\.0\.1:\d+ answered HTTP 500 \(Internal Server Error\)\. The previous 2 servers are kept\.$/],
-    ['only broken links', { kind: 'ok', body: `vless://@x.example.com:443\nvless://${UUID_1}@y.example.com:99999` }, /no usable server in the provider's response \(vless: missing UUID; 2 entries rejected in all\)/],
+  const badUpdates: [string, ProviderServer['mode'], RegExp, SubscriptionErrorKind][] = [
+    ['garbage (an HTML page)', { kind: 'garbage' }, /^Could not update: no usable server in the provider's response \(the body is an HTML or XML page.*\)\. The previous 2 servers are kept\.$/, 'no-usable-server'],
+    ['an empty response', { kind: 'empty' }, /^Could not update: the provider sent an empty response\. The previous 2 servers are kept\.$/, 'empty-response'],
+    ['a hang (timeout)', { kind: 'hang' }, /^Could not update: 127\.0\.0\.1:\d+ did not finish answering within 0\.4 s\. The previous 2 servers are kept\.$/, 'timeout'],
+    ['50 MB (too large)', { kind: 'huge', megabytes: 50 }, /^Could not update: the response from 127\.0\.0\.1:\d+ is larger than 10 MiB; it was not read further\. The previous 2 servers are kept\.$/, 'too-large'],
+    ['an HTTP 500', { kind: 'status', status: 500 }, /^Could not update: 127\.0\.0\.1:\d+ answered HTTP 500 \(Internal Server Error\)\. The previous 2 servers are kept\.$/, 'http-status'],
+    ['only broken links', { kind: 'ok', body: `vless://@x.example.com:443\nvless://${UUID_1}@y.example.com:99999` }, /no usable server in the provider's response \(vless: missing UUID; 2 entries rejected in all\)/, 'no-usable-server'],
   ];
-  it.each(badUpdates)('keeps the previous list on %s, with a clear error, on disk too', async (_title, mode, message) => {
+  it.each(badUpdates)('keeps the previous list on %s, with a clear error and its kind, on disk too', async (_title, mode, message, kind) => {
     const before = await added();
     provider.mode = mode;
     await clock.advance(60_000);
     const after = await store.update(before.id);
     expect(after.lastError).toMatch(message);
+    expect(after.lastErrorKind).toBe(kind);
     expect(after.servers).toEqual(before.servers);
     expect(after.updatedAt).toBe(before.updatedAt);
     const reloaded = newStore();
-    expect((await reloaded.load())[0]).toMatchObject({ servers: before.servers, lastError: after.lastError });
+    expect((await reloaded.load())[0]).toMatchObject({ servers: before.servers, lastError: after.lastError, lastErrorKind: kind });
   });
 
   it('a 10,000-entry list parses and replaces the old one', async () => {
@@ -116,6 +117,7 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
     provider.mode = { kind: 'ok', body: base64([renamedNl, FI, DE]) };
     const after = await store.update(before.id);
     expect(after.lastError).toBeNull();
+    expect(after.lastErrorKind).toBeNull();
     const id = (name: string, list: Subscription) => list.servers.find((s) => s.name.includes(name))?.id;
     expect(id('NL-2', after)).toBe(id('Нидерланды', before));
     expect(id('Finland', after)).toBe(id('Finland', before));
@@ -202,6 +204,20 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
     expect(store.problem).toMatch(/subscriptions\.json was unreadable \(not valid JSON\); starting empty\. It was moved to .*corrupt-/);
     expect(readdirSync(dir).some((name) => name.startsWith('subscriptions.json.corrupt-'))).toBe(true);
     expect((await store.add({ url: provider.url })).servers).toHaveLength(2);
+  });
+
+  it('a failure kind it does not know (a newer version wrote it) is dropped, the file is not set aside', async () => {
+    const sub = await added();
+    const path = join(dir, 'subscriptions.json');
+    const doc = JSON.parse(readFileSync(path, 'utf8'));
+    doc.subscriptions[0].lastError = 'Could not update: something new.';
+    doc.subscriptions[0].lastErrorKind = 'quantum-interference';
+    writeFileSync(path, JSON.stringify(doc));
+    const reloaded = newStore();
+    const [loaded] = await reloaded.load();
+    expect(reloaded.problem).toBeNull();
+    expect(loaded).toMatchObject({ id: sub.id, servers: sub.servers, lastError: 'Could not update: something new.' });
+    expect(loaded?.lastErrorKind ?? null).toBeNull();
   });
 
   it('a corrupt file falls back to the last good copy', async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Server, SubscriptionId } from '../../shared/domain/server';
-import type { Subscription } from '../../shared/domain/subscription';
+import type { Subscription, SubscriptionErrorKind } from '../../shared/domain/subscription';
 import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { JsonFile } from '../storage/json-file';
@@ -116,6 +116,7 @@ export class SubscriptionStore {
         rejected: [],
         updatedAt: null,
         lastError: null,
+      lastErrorKind: null,
         pendingEmpty: false,
       };
       this.subscriptions = [...this.subscriptions, subscription];
@@ -137,6 +138,7 @@ export class SubscriptionStore {
       rejected: parsed.rejected,
       updatedAt: this.clock.now(),
       lastError: null,
+      lastErrorKind: null,
       pendingEmpty: false,
     };
     this.registerSecrets(subscription);
@@ -185,7 +187,7 @@ export class SubscriptionStore {
     await this.load();
     const current = this.require(id);
     if (!current.pendingEmpty) return current;
-    const next: Subscription = { ...current, servers: [], rejected: [], pendingEmpty: false, lastError: null, updatedAt: this.clock.now() };
+    const next: Subscription = { ...current, servers: [], rejected: [], pendingEmpty: false, lastError: null, lastErrorKind: null, updatedAt: this.clock.now() };
     this.replace(next);
     await this.commit(`"${current.name}": the empty list replaced ${current.servers.length} server(s), as confirmed`);
     return next;
@@ -213,9 +215,9 @@ export class SubscriptionStore {
     const kept = current.servers.length;
     const keptText = kept > 0 ? ` The previous ${plural(kept, 'server')} ${kept === 1 ? 'is' : 'are'} kept.` : '';
 
-    if (!outcome.ok) return this.fail(current, `Could not update: ${outcome.message}.${keptText}`);
+    if (!outcome.ok) return this.fail(current, `Could not update: ${outcome.message}.${keptText}`, outcome.kind);
     const parsed = parseSubscription(outcome.body);
-    if (parsed.format === 'empty') return this.fail(current, `Could not update: the provider sent an empty response.${keptText}`);
+    if (parsed.format === 'empty') return this.fail(current, `Could not update: the provider sent an empty response.${keptText}`, 'empty-response');
     for (const note of parsed.notes) this.logger.info(TAG, `"${current.name}" line ${note.line}: ${note.note}`);
     const usage = outcome.usage ?? current.usage;
     const name = nameFromTitle && outcome.title ? outcome.title : current.name;
@@ -223,7 +225,7 @@ export class SubscriptionStore {
     if (parsed.servers.length === 0 && parsed.rejected.length > 0) {
       const first = parsed.rejected[0]?.reason ?? '';
       const more = parsed.rejected.length > 1 ? `; ${plural(parsed.rejected.length, 'entry', 'entries')} rejected in all` : '';
-      return this.fail({ ...current, name, usage }, `Could not update: no usable server in the provider's response (${first}${more}).${keptText}`);
+      return this.fail({ ...current, name, usage }, `Could not update: no usable server in the provider's response (${first}${more}).${keptText}`, 'no-usable-server');
     }
 
     if (parsed.servers.length === 0 && kept > 0) {
@@ -233,6 +235,8 @@ export class SubscriptionStore {
         usage,
         pendingEmpty: true,
         lastError: `The provider now lists no servers. The previous ${plural(kept, 'server')} ${kept === 1 ? 'is' : 'are'} kept until you confirm the empty list.`,
+        // The window says this one in the user's words with pendingEmpty; there is no failure kind.
+        lastErrorKind: null,
       };
       this.replace(next);
       await this.commit(`"${name}": the provider now lists no servers; waiting for the user to confirm`);
@@ -248,6 +252,7 @@ export class SubscriptionStore {
       rejected: parsed.rejected,
       updatedAt: this.clock.now(),
       lastError: null,
+      lastErrorKind: null,
       pendingEmpty: false,
     };
     this.registerSecrets(next);
@@ -257,8 +262,8 @@ export class SubscriptionStore {
     return next;
   }
 
-  private async fail(current: Subscription, message: string): Promise<Subscription> {
-    const next: Subscription = { ...current, lastError: message };
+  private async fail(current: Subscription, message: string, kind: SubscriptionErrorKind): Promise<Subscription> {
+    const next: Subscription = { ...current, lastError: message, lastErrorKind: kind };
     this.replace(next);
     this.logger.warn(TAG, `"${current.name}": ${message}`);
     await this.commit(null);

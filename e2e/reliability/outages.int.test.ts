@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../shared/domain/auto';
+import type { SubscriptionErrorKind } from '../../shared/domain/subscription';
 import type { IpInfoService, SubscriptionMode } from '../lab';
 import { ReliabilityWorld, until } from './world';
 
@@ -129,11 +130,11 @@ describe.each([
 });
 
 describe.each([
-  ['hang', /^Could not update: .* did not answer within \d+ s\. The previous 4 servers are kept\.$/],
-  ['garbage', /^Could not update: no usable server in the provider's response \(.+\)\. The previous 4 servers are kept\.$/],
-  ['empty', /^Could not update: the provider sent an empty response\. The previous 4 servers are kept\.$/],
-  ['huge', /^Could not update: .*(large|big|limit).*\. The previous 4 servers are kept\.$/i],
-] as [SubscriptionMode, RegExp][])('the subscription server serving %s during an update', (mode, message) => {
+  ['hang', /^Could not update: .* did not answer within \d+ s\. The previous 4 servers are kept\.$/, 'timeout'],
+  ['garbage', /^Could not update: no usable server in the provider's response \(.+\)\. The previous 4 servers are kept\.$/, 'no-usable-server'],
+  ['empty', /^Could not update: the provider sent an empty response\. The previous 4 servers are kept\.$/, 'empty-response'],
+  ['huge', /^Could not update: .*(large|big|limit).*\. The previous 4 servers are kept\.$/i, 'too-large'],
+] as [SubscriptionMode, RegExp, SubscriptionErrorKind][])('the subscription server serving %s during an update', (mode, message, kind) => {
   it('keeps every server, says why in a sentence, and the connection is untouched', async () => {
     const snapshot = await w.snapshot();
     const target = snapshot.subscriptions[1]!;
@@ -143,6 +144,7 @@ describe.each([
     try {
       const updated = await w.engine.updateSubscription({ id: target.id });
       expect(updated.lastError).toMatch(message);
+      expect(updated.lastErrorKind).toBe(kind);
       expect(updated.servers.map((s) => s.id)).toEqual(before);
       expect(updated.pendingEmpty).toBe(false);
       const after = Date.now();

@@ -36,9 +36,32 @@ export interface Subscription extends SubscriptionSource {
   updateIntervalHours?: number | null;
   /** The last update's failure, when it failed; the previous server list is kept. */
   lastError: string | null;
+  /** What kind of failure `lastError` is, for a sentence in the user's language (its detail stays `lastError`). */
+  lastErrorKind?: SubscriptionErrorKind | null;
   /**
    * An update returned no servers at all: the old list is kept until the user confirms that the
    * empty list should replace it.
    */
   pendingEmpty: boolean;
 }
+
+/**
+ * Why an update failed: the fetch's own kinds (the network, the provider's server) and what the
+ * body held (`empty-response`: nothing at all; `no-usable-server`: entries, none of them usable).
+ */
+export const SUBSCRIPTION_ERROR_KINDS = [
+  'invalid-url',
+  'timeout',
+  'too-large',
+  'http-status',
+  'redirects',
+  'dns',
+  'refused',
+  'reset',
+  'tls',
+  'network',
+  'empty-response',
+  'no-usable-server',
+] as const;
+
+export type SubscriptionErrorKind = (typeof SUBSCRIPTION_ERROR_KINDS)[number];

@@ -167,6 +167,30 @@ describe('the server list', () => {
     expect(screen.getByRole('region', { name: 'Backup B' }).textContent).toContain('The last update failed: HTTP 503 from the provider');
   });
 
+  it.each([
+    ['en', 'The last update failed: the provider’s name could not be resolved (DNS) on this network', 'Details'],
+    ['fa', 'آخرین به‌روزرسانی ناموفق بود: نام ارائه‌دهنده در این شبکه (DNS) پیدا نشد', 'جزئیات'],
+    ['ar', 'فشل آخر تحديث: تعذّر تحليل اسم المزوّد (DNS) على هذه الشبكة', 'التفاصيل'],
+  ] as const)('%s: says why an update failed in the user’s language, the engine’s sentence kept as details', async (language, sentence, details) => {
+    const snapshot = sampleSnapshot(NOW);
+    const detail = 'Could not update: the name sub.example.com could not be resolved (DNS: ENOTFOUND). The previous 3 servers are kept.';
+    snapshot.subscriptions[1] = { ...snapshot.subscriptions[1]!, lastError: detail, lastErrorKind: 'dns' };
+    renderWithStore(<ServerList />, snapshot, { language });
+    const note = screen.getByText(sentence).closest('[role="note"]') as HTMLElement;
+    const more = note.querySelector('details')!;
+    expect(more.querySelector('summary')!.textContent).toBe(details);
+    expect(within(more).getByText(detail).tagName).toBe('BDI');
+  });
+
+  it('shows an empty update once, as the question it is, not also as a failure', () => {
+    const snapshot = sampleSnapshot(NOW);
+    snapshot.subscriptions[1] = { ...snapshot.subscriptions[1]!, pendingEmpty: true, lastError: 'The provider now lists no servers.', lastErrorKind: null };
+    renderWithStore(<ServerList />, snapshot);
+    const b = screen.getByRole('region', { name: 'Backup B' });
+    expect(b.textContent).toContain('The last update returned an empty list.');
+    expect(b.textContent).not.toContain('The last update failed');
+  });
+
   it('asks before replacing servers with an empty update', async () => {
     const snapshot = sampleSnapshot(NOW);
     snapshot.subscriptions[1] = { ...snapshot.subscriptions[1]!, pendingEmpty: true };

@@ -175,10 +175,23 @@ export function SubscriptionHeader({ subscriptionId, matched }: { subscriptionId
               : t('subscription.neverUpdated')}
         </span>
       </div>
-      {subscription.lastError && (
-        <p className="sub-error" role="note">
-          {t('subscription.lastError', { error: subscription.lastError })}
-        </p>
+      {subscription.lastError && !subscription.pendingEmpty && (
+        <div className="sub-error" role="note">
+          {subscription.lastErrorKind ? (
+            <>
+              <p>{t('subscription.lastError', { error: t(`subscription.errorKinds.${subscription.lastErrorKind}`) })}</p>
+              {/* The engine's sentence (the host, the HTTP status, the system's reason), in English as in the log. */}
+              <details className="sub-error-details">
+                <summary>{t('problems.details')}</summary>
+                <p>
+                  <bdi>{subscription.lastError}</bdi>
+                </p>
+              </details>
+            </>
+          ) : (
+            <p>{t('subscription.lastError', { error: subscription.lastError })}</p>
+          )}
+        </div>
       )}
       {subscription.pendingEmpty && (
         <div className="sub-warning" role="note">

@@ -67,7 +67,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     updateSubscription: (request: { id: string }) => {
       const found = snapshot.subscriptions.find((s) => s.id === request.id);
       if (!found) throw new Error(`no subscription "${request.id}"`);
-      const updated = { ...found, updatedAt: now(), lastError: null };
+      const updated = { ...found, updatedAt: now(), lastError: null, lastErrorKind: null };
       snapshot = { ...snapshot, subscriptions: snapshot.subscriptions.map((s) => (s.id === request.id ? updated : s)) };
       emit('subscriptions', snapshot.subscriptions);
       return updated;
