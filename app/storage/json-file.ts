@@ -4,21 +4,22 @@ import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { ProblemTopic } from '../../shared/domain/problem';
 
-/** How a load went: what was used, and what the user should be told if anything was wrong. */
 /** How an unreadable file was recovered from, in the words of `LoadResult.problem`. */
 const RECOVERED_SENTENCE = { backup: 'the last good copy was used', empty: 'starting empty' } as const;
+const UNREADABLE_SENTENCE = new RegExp(`^(.+?) was unreadable \\(.*\\); (${RECOVERED_SENTENCE.backup}|${RECOVERED_SENTENCE.empty})\\.`, 's');
 
 /**
  * The topic of a `LoadResult.problem` sentence (null for any other text), so the user can be told
  * in their own language which file it was and what the app did; the sentence stays its detail.
  */
 export function unreadableFileTopic(problem: string): ProblemTopic | null {
-  const match = /^(.+?) was unreadable \(.*\); (the last good copy was used|starting empty)\./s.exec(problem);
+  const match = UNREADABLE_SENTENCE.exec(problem);
   if (!match) return null;
   const [, path, recovered] = match as unknown as [string, string, string];
   return { kind: 'file-unreadable', file: basename(path), recovered: recovered === RECOVERED_SENTENCE.backup ? 'backup' : 'empty' };
 }
 
+/** How a load went: what was used, and what the user should be told if anything was wrong. */
 export interface LoadResult<T> {
   value: T;
   /** Where the value came from. */
