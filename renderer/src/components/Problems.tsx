@@ -6,6 +6,7 @@ import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
 import { selectProblemsShown } from '../store/problems';
+import { EngineDetails } from './EngineDetails';
 import { ErrorIcon, WarningIcon } from './icons';
 
 /** What the problem is about, in the user's language. */
@@ -54,13 +55,7 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
             <p className="problem-message" id={messageId}>
               {topicSentence(t, problem.topic)}
             </p>
-            {/* The engine's own sentence (paths, the system's reason), in English as in the log. */}
-            <details className="problem-details">
-              <summary>{t('problems.details')}</summary>
-              <p>
-                <bdi>{problem.message}</bdi>
-              </p>
-            </details>
+            <EngineDetails text={problem.message} className="problem-details" />
           </>
         ) : (
           // The engine's own English sentence: isolated so a right-to-left page keeps its order.

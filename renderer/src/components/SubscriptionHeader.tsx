@@ -7,6 +7,7 @@ import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
 import { selectSubscription, usageOf } from '../store/servers.selectors';
 import { AutoButton } from './AutoButton';
+import { EngineDetails } from './EngineDetails';
 import { ChevronIcon, DownIcon, ExcludedIcon, GripIcon, TrashIcon, UpIcon, UpdateIcon } from './icons';
 
 const DRAG_TYPE = 'application/x-steadfast-subscription';
@@ -180,13 +181,7 @@ export function SubscriptionHeader({ subscriptionId, matched }: { subscriptionId
           {subscription.lastErrorKind ? (
             <>
               <p>{t('subscription.lastError', { error: t(`subscription.errorKinds.${subscription.lastErrorKind}`) })}</p>
-              {/* The engine's sentence (the host, the HTTP status, the system's reason), in English as in the log. */}
-              <details className="sub-error-details">
-                <summary>{t('problems.details')}</summary>
-                <p>
-                  <bdi>{subscription.lastError}</bdi>
-                </p>
-              </details>
+              <EngineDetails text={subscription.lastError} className="sub-error-details" />
             </>
           ) : (
             <p>{t('subscription.lastError', { error: subscription.lastError })}</p>
