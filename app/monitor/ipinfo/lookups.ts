@@ -9,6 +9,7 @@ import { type Clock, sleep } from '../../clock';
 import { ipInfoPlan } from '../policy/ipinfo-order';
 import { hungGuardMs } from '../policy/timing';
 import type { FetchThroughResult, ServerProber } from '../ports';
+import { ServerWorkQueue } from '../server-work-queue';
 import { type IpInfoLookup, lookupIpInfo } from './lookup';
 
 export interface LookupRequest {
@@ -28,54 +29,34 @@ export interface IpInfoLookupsOptions {
 }
 
 export class IpInfoLookups {
-  private running = new Map<ServerId, LookupRequest>();
-  private waiting: LookupRequest[] = [];
-  private controller = new AbortController();
+  private readonly queue: ServerWorkQueue<LookupRequest>;
 
-  constructor(private readonly options: IpInfoLookupsOptions) {}
+  constructor(private readonly options: IpInfoLookupsOptions) {
+    this.queue = new ServerWorkQueue(() => options.settings().workers, (request, signal) => this.run(request, signal));
+  }
 
   /** Whether a lookup for this server is queued or running. */
   busy(serverId: ServerId): boolean {
-    return this.running.has(serverId) || this.waiting.some((r) => r.serverId === serverId);
+    return this.queue.busy(serverId);
   }
 
   /** A lookup already queued or running for this server delivers its result at once. */
   hurry(serverId: ServerId): void {
-    for (const r of [...this.waiting, ...this.running.values()]) if (r.serverId === serverId) r.immediate = true;
+    for (const r of this.queue.pending()) if (r.serverId === serverId) r.immediate = true;
   }
 
   request(request: LookupRequest): void {
-    if (this.busy(request.serverId)) {
-      if (request.immediate) this.hurry(request.serverId);
-      return;
-    }
-    this.waiting.push(request);
-    this.pump();
+    if (!this.queue.add(request) && request.immediate) this.hurry(request.serverId);
   }
 
   stop(): void {
-    this.waiting = [];
-    this.controller.abort();
-    this.controller = new AbortController();
+    this.queue.stop();
   }
 
-  private pump(): void {
-    const limit = Math.max(1, this.options.settings().workers);
-    while (this.running.size < limit && this.waiting.length > 0) {
-      const next = this.waiting.shift() as LookupRequest;
-      this.running.set(next.serverId, next);
-      void this.run(next).finally(() => {
-        this.running.delete(next.serverId);
-        this.pump();
-      });
-    }
-  }
-
-  private async run(request: LookupRequest): Promise<void> {
+  private async run(request: LookupRequest, signal: AbortSignal): Promise<void> {
     const settings = this.options.settings();
     const urls: Record<IpInfoService, string> = { ...DEFAULT_IP_INFO_URLS, ...settings.ipInfoUrls };
     const plan = ipInfoPlan(settings.ipInfoUrl, urls, this.options.random());
-    const signal = this.controller.signal;
     const timeoutMs = settings.urlTestTimeoutMs;
     const fetch = (url: string): Promise<FetchThroughResult> => {
       const guard = new AbortController();

@@ -11,6 +11,7 @@ import { type Clock, sleep } from '../../clock';
 import { type Ipv6FetchResult, ipv6HostOf, viaIpv6Address } from '../policy/ipv6';
 import { hungGuardMs } from '../policy/timing';
 import type { ServerProber } from '../ports';
+import { ServerWorkQueue } from '../server-work-queue';
 import type { Ipv6Lookup, Ipv6Resolver } from './resolver';
 
 export interface Ipv6CheckRequest {
@@ -39,45 +40,26 @@ export interface Ipv6ChecksOptions {
 const BODY_BYTES = 1024;
 
 export class Ipv6Checks {
-  private running = new Map<ServerId, Ipv6CheckRequest>();
-  private waiting: Ipv6CheckRequest[] = [];
-  private controller = new AbortController();
+  private readonly queue: ServerWorkQueue<Ipv6CheckRequest>;
 
-  constructor(private readonly options: Ipv6ChecksOptions) {}
+  constructor(private readonly options: Ipv6ChecksOptions) {
+    this.queue = new ServerWorkQueue(() => options.settings().workers, async (request, signal) => {
+      const finding = await this.check(request, signal);
+      if (!signal.aborted) options.onResult(request, finding);
+    });
+  }
 
   busy(serverId: ServerId): boolean {
-    return this.running.has(serverId) || this.waiting.some((r) => r.serverId === serverId);
+    return this.queue.busy(serverId);
   }
 
   request(request: Ipv6CheckRequest): void {
-    if (this.busy(request.serverId)) return;
-    this.waiting.push(request);
-    this.pump();
+    this.queue.add(request);
   }
 
   /** Drops queued checks and cuts running ones; a cut check reports nothing (it is not a result). */
   stop(): void {
-    this.waiting = [];
-    this.controller.abort();
-    this.controller = new AbortController();
-  }
-
-  private pump(): void {
-    const limit = Math.max(1, this.options.settings().workers);
-    while (this.running.size < limit && this.waiting.length > 0) {
-      const next = this.waiting.shift() as Ipv6CheckRequest;
-      this.running.set(next.serverId, next);
-      void this.run(next).finally(() => {
-        this.running.delete(next.serverId);
-        this.pump();
-      });
-    }
-  }
-
-  private async run(request: Ipv6CheckRequest): Promise<void> {
-    const signal = this.controller.signal;
-    const finding = await this.check(request, signal);
-    if (!signal.aborted) this.options.onResult(request, finding);
+    this.queue.stop();
   }
 
   private async check(request: Ipv6CheckRequest, signal: AbortSignal): Promise<Ipv6CheckFinding> {
