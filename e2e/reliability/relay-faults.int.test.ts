@@ -38,17 +38,12 @@ let w: ReliabilityWorld;
 let home = '';
 
 beforeAll(async () => {
-  w = await ReliabilityWorld.start();
-  await w.connectAndSettle();
+  w = await ReliabilityWorld.startSettled();
   home = (await w.snapshot()).subscriptions[0]!.id;
-  w.baseline = await w.coresSettled();
 }, 90_000);
 
 afterAll(async () => {
-  if (!w) return;
-  await w.stopEngine();
-  await until('no core left', () => w.inventory().cores.length === 0 && w.inventory().guards.length === 0, 10_000);
-  await w.stop();
+  await w?.shutdown();
 }, 60_000);
 
 const switchesOf = (ds: AutoDecision[]) => ds.filter((d): d is Extract<AutoDecision, { type: 'switch' }> => d.type === 'switch');

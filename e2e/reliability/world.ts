@@ -125,6 +125,20 @@ export class ReliabilityWorld {
     return w;
   }
 
+  /** A started world, connected and settled, its baseline taken: where every fault test begins. */
+  static async startSettled(options: WorldOptions = {}): Promise<ReliabilityWorld> {
+    const w = await ReliabilityWorld.start(options);
+    await w.connectAndSettle();
+    w.baseline = await w.coresSettled();
+    return w;
+  }
+
+  /** Stops the engine leaving no core behind, then the lab and everything else of the world. */
+  async shutdown(): Promise<void> {
+    await this.stopEngineLeavingNoCore();
+    await this.stop();
+  }
+
   /** Creates the engine on this world's data folder (again, after `stopEngine`). */
   async createEngine(): Promise<Engine> {
     const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
@@ -336,11 +350,7 @@ export class ReliabilityWorld {
    * folder, connected, with traffic flowing: what a user's restart of the app does.
    */
   async restartEngine(): Promise<void> {
-    await this.stopEngine();
-    await until('no core left after stop', () => {
-      const inv = this.inventory();
-      return inv.cores.length === 0 && inv.guards.length === 0;
-    }, 10_000);
+    await this.stopEngineLeavingNoCore();
     await this.createEngine();
     const state = await this.engine.connect({});
     this.proxy = state.state === 'connected' ? state.httpProxy : null;
@@ -353,6 +363,15 @@ export class ReliabilityWorld {
     await this.traffic.stop();
     await this.silentTraffic.stop();
     await this.engine.stop();
+  }
+
+  /** Stops the engine and waits until none of its cores or their guards is left. */
+  async stopEngineLeavingNoCore(): Promise<void> {
+    await this.stopEngine();
+    await until('no core left after stop', () => {
+      const inv = this.inventory();
+      return inv.cores.length === 0 && inv.guards.length === 0;
+    }, 10_000);
   }
 
   async stop(): Promise<void> {
