@@ -55,8 +55,10 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  *   `dial tcp (HOST:PORT)`; IPv6 appears as `[::1]:PORT`. The HTTP inbound answers a GET with
  *   503 at that moment; a CONNECT was already answered 200 and is then closed.
  * - **Reset after the TCP connect** (server accepts, then RST): fails within tens of ms to ~1 s,
- *   but it is not a dial failure: at Warning only the inbound's `proxy/http: failed to read
- *   response from <target>` (names the target, not the server; GET only) appears. At **Info**:
+ *   but it is not a dial failure: at Warning usually only the inbound's `proxy/http: failed to
+ *   read response from <target>` (names the target, not the server; GET only) appears, and the
+ *   outbound's own line only when the reset beats the request's write (trojan: `failed to flush
+ *   payload > write tcp …: connection reset by peer`, a race). At **Info**, always:
  *   `[Info] [id] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: connection ends > read tcp 127.0.0.1:60826->127.0.0.1:41997: read: connection reset by peer`
  *   (vmess: `…failed to read header > … Unable to Read Header Len > read tcp …: connection reset by peer`).
  * The default level `warning` keeps refused dials in the log; `error` would hide them, so the

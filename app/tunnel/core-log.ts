@@ -13,8 +13,9 @@
  * - the outbound giving up: `[Warning] [sid] .../proxyman/outbound: failed to process outbound
  *   traffic > ... [dial tcp 127.0.0.1:1: connect: connection refused] > ... all retry attempts
  *   failed` after those ~2 s; a server that accepts and then resets or closes is logged at once,
- *   but at **Info** level (`... read tcp a->b: read: connection reset by peer`, `... > EOF`), so
- *   the cores we run log at `info`.
+ *   usually at **Info** level (`... read tcp a->b: read: connection reset by peer`, `... > EOF`);
+ *   only when the reset beats the request's write is it a Warning (trojan's `failed to flush
+ *   payload > write tcp a->b: ... connection reset by peer`), so the cores we run log at `info`.
  * - `context canceled` closes are ours (the client went away), not the server's fault.
  */
 import type { ProbeFailure } from '../../shared/domain/measurement';
