@@ -1,6 +1,7 @@
 import type { ParsedServer } from '../../../shared/domain/server';
 import type { RejectedEntry } from '../../../shared/domain/subscription';
 import type { ConfigScope, ParseNote, ScopedEntry } from './types';
+import { placeholderReason } from './validate';
 
 /**
  * Resolves chains ("dial through that one": Xray `proxySettings.tag` / `sockopt.dialerProxy`,
@@ -61,6 +62,11 @@ export function resolveChains(scopes: ConfigScope[]): { servers: ParsedServer[];
         default:
           refused.set(entry, `dials through ${via}, which is not in this config`);
       }
+    }
+
+    for (const entry of scope.entries) {
+      const placeholder = placeholderReason(entry.server);
+      if (placeholder) refused.set(entry, placeholder);
     }
 
     // A server whose hop was refused cannot be run as meant either; repeat until nothing changes.

@@ -85,6 +85,29 @@ describe('parseSubscription: format detection', () => {
   });
 });
 
+describe('parseSubscription: panel notices are not servers, in every format', () => {
+  it('a Clash config whose only proxies are notices at 0.0.0.0 yields no server and says why for each', () => {
+    const yaml = [
+      'proxies:',
+      '  - { name: "Subscription expired", type: vless, server: 0.0.0.0, port: 1, uuid: 00000000-0000-0000-0000-000000000000 }',
+      '  - { name: "Renew at t.me/panel", type: trojan, server: 0.0.0.0, port: 1, password: x }',
+    ].join('\n');
+    const result = parseSubscription(yaml);
+    expect(result.format).toBe('clash-yaml');
+    expect(result.servers).toEqual([]);
+    expect(result.rejected.map((r) => r.reason)).toEqual([
+      expect.stringContaining('("Subscription expired")'),
+      expect.stringContaining('("Renew at t.me/panel")'),
+    ]);
+  });
+
+  it('in a list, the notice is reported and the real servers are kept', () => {
+    const result = parseSubscription([`vless://${UUID}@0.0.0.0:1#${encodeURIComponent('⚠️ Limited')}`, ...LINKS].join('\n'));
+    expect(result.servers).toHaveLength(LINKS.length);
+    expect(result.rejected).toEqual([expect.objectContaining({ line: 1, reason: expect.stringContaining('("⚠️ Limited")') })]);
+  });
+});
+
 describe('parseSubscription never throws', () => {
   const checkShape = (result: ReturnType<typeof parseSubscription>) => {
     expect(typeof result.format).toBe('string');

@@ -50,6 +50,23 @@ export function checkHost(label: string, raw: unknown): string {
   return host.toLowerCase();
 }
 
+/**
+ * Why a parsed entry is not a server although it parses as one: panels (Marzban, Remnawave,
+ * 3x-ui) answer an expired, disabled or unsupported client with entries that point at 0.0.0.0
+ * (or ::) and carry a notice as their name ("App not supported", "Subscription expired"). No
+ * server lives at an unspecified address; dialled, it reaches this machine. Null for a real one.
+ */
+export function placeholderReason(server: { address: string; name: string }): string | null {
+  if (!isUnspecifiedAddress(server.address)) return null;
+  return `not a server: ${server.address} is the placeholder address panels use to carry a notice ("${server.name.slice(0, 80)}")`;
+}
+
+/** 0.0.0.0/8 ("this network") or the IPv6 unspecified address (::, 0:0:…:0), never a destination. */
+export function isUnspecifiedAddress(address: string): boolean {
+  if (/^0+\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address)) return true;
+  return address.includes(':') && /^[0:]+$/.test(address);
+}
+
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\s"'<>\\\u0000-\u001f\u007f]/;

@@ -9,8 +9,19 @@ export type Note = (note: string) => void;
 
 /** The name a link carries in its fragment, or host:port when it has none. */
 export function linkName(fragment: string | null | undefined, address: string, port: number): string {
-  const name = fragment ? cleanName(decodePercent(fragment)) : '';
+  const name = fragment ? cleanName(decodeFragment(fragment)) : '';
   return name || hostPort(address, port);
+}
+
+/**
+ * Some panels and channel bots encode the name as a query value is encoded: a space as `+`, a
+ * real plus as `%2B` ("%D0%A0%D0%BE%D1%81%D1%81%D0%B8%D1%8F+%23001" is "Россия #001"). Such a
+ * name has escapes but neither `%20` nor a raw space; any other name keeps its `+` as typed
+ * ("Netflix+YouTube").
+ */
+export function decodeFragment(fragment: string): string {
+  const formEncoded = fragment.includes('+') && /%[0-9a-fA-F]{2}/.test(fragment) && !/%20|\s/.test(fragment);
+  return decodePercent(formEncoded ? fragment.replaceAll('+', ' ') : fragment);
 }
 
 /**

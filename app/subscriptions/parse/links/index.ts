@@ -2,7 +2,7 @@ import type { ParsedServer } from '../../../../shared/domain/server';
 import type { RejectedEntry } from '../../../../shared/domain/subscription';
 import { maskedExcerpt, splitLines } from '../text';
 import type { ParseNote } from '../types';
-import { EntryError, reject } from '../validate';
+import { EntryError, placeholderReason, reject } from '../validate';
 import type { Note } from './common';
 import { parseHttpProxy, parseSocks, parseWireguard } from './plain-proxies';
 import { parseHysteria2, parseTuic } from './quic';
@@ -48,7 +48,10 @@ export function parseLink(line: string, note: Note): ParsedServer {
     const why = KNOWN_UNSUPPORTED[scheme];
     return reject(`unknown scheme ${scheme.slice(0, 20)}://${why ? ` (${why})` : ''}`);
   }
-  return withDeclaredIpv6(parser(line, note), line, note);
+  const server = parser(line, note);
+  const placeholder = placeholderReason(server);
+  if (placeholder) return reject(placeholder);
+  return withDeclaredIpv6(server, line, note);
 }
 
 /**

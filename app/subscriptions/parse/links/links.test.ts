@@ -267,6 +267,19 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
   ['socks without credentials and port (1080)', `socks5://socks.example.com`, { port: 1080, name: 'socks.example.com:1080' }],
   ['http proxy with credentials', `http://bob:hunter22@proxy.example.com:3128#office`, { protocol: 'http', username: 'bob', password: 'hunter22', port: 3128, security: { type: 'none' } }],
   ['https proxy', `https://proxy.example.com:8443#tls-proxy`, { protocol: 'http', port: 8443, security: { type: 'tls' } }],
+  // Found in other clients' fixtures and real panel output:
+  ['socks as v2rayN exports it: base64 user info with its padding percent-encoded', `socks://Ym9iOnNlY3JldA%3D%3D@socks.example.com:1080#SOCKS`, { username: 'bob', password: 'secret', name: 'SOCKS' }],
+  [
+    'ss with its stream in the query (3x-ui): WebSocket over TLS',
+    `ss://${b64url('aes-128-gcm:secret')}@ss-ws.example.com:443?type=ws&path=${pct('/ws?ed=2048')}&host=cdn.example.com&security=tls&sni=cdn.example.com#ws`,
+    { protocol: 'shadowsocks', method: 'aes-128-gcm', transport: { network: 'ws', path: '/ws?ed=2048', host: 'cdn.example.com' }, security: { type: 'tls', sni: 'cdn.example.com' } },
+  ],
+  ['ss with type=tcp in the query stays plain TCP', `ss://${b64url('aes-128-gcm:secret')}@ss.example.com:8388?type=tcp#plain`, { transport: { network: 'tcp' }, security: { type: 'none' } }],
+  ['trojan with the WebSocket flag of Shadowrocket / trojan-go (ws=1&wspath=)', `trojan://pw12@t.example.com:443?ws=1&wspath=${pct('/tr')}&peer=t.example.com#tr`, { transport: { network: 'ws', path: '/tr' }, security: { type: 'tls', sni: 't.example.com' } }],
+  ['trojan with a bare ws flag', `trojan://pw12@[2001:db8::1]:443?udp&tfo&ws&wspath=${pct('/ws')}#v6`, { address: '2001:db8::1', transport: { network: 'ws', path: '/ws' } }],
+  ['a name form-encoded by a panel: + is a space, %2B a plus', `vless://${UUID_1}@v.example.com:443?security=tls#${pct('Россия')}+%2B+%23001`, { name: 'Россия + #001' }],
+  ['a name without escapes keeps its + as typed', `vless://${UUID_1}@v.example.com:443?security=tls#Netflix+YouTube`, { name: 'Netflix+YouTube' }],
+  ['a name with %20 spaces keeps its + as typed', `vless://${UUID_1}@v.example.com:443?security=tls#${pct('C++ fans')}`, { name: 'C++ fans' }],
 ];
 
 describe('share links: every scheme and variant', () => {
@@ -328,6 +341,8 @@ const REJECTED: [string, string, RegExp, string?][] = [
   ['a web site in a list of links', `https://t.me`, /^https: a web address without a port, not a proxy$/],
   ['an unknown scheme', `foo://bar`, /^unknown scheme foo:\/\/$/],
   ['ShadowsocksR', `ssr://${b64url('1.2.3.4:443:origin:aes-256-cfb:plain:cGFzcw/?remarks=eA')}`, /^unknown scheme ssr:\/\/ \(ShadowsocksR is not supported/],
+  ['a panel notice at 0.0.0.0 (Marzban / Remnawave for an unsupported or expired client)', `vless://00000000-0000-0000-0000-000000000000@0.0.0.0:1#${pct('App not supported')}`, /^not a server: 0\.0\.0\.0 is the placeholder address panels use to carry a notice \("App not supported"\)$/],
+  ['a panel notice at :: in a vmess JSON', `vmess://${b64(JSON.stringify({ v: '2', ps: '⛔ Подписка истекла', add: '::', port: 1, id: UUID_2 }))}`, /^not a server: :: is the placeholder address .*"⛔ Подписка истекла"/, UUID_2],
   ['a line that is no link at all', `STATUS=🚀↑:1.2GB,↓:30GB,TOT:100GB💡Expires:2026-01-01`, /^not a share link/],
 ];
 

@@ -63,8 +63,9 @@ export function reservedBytes(value: unknown): number[] | undefined {
 function credentials(parts: LinkParts): { username?: string; password?: string } {
   if (parts.userinfo === null || parts.userinfo === '') return {};
   let text = decodePercent(parts.userinfo);
-  if (!parts.userinfo.includes(':')) {
-    const decoded = decodeBase64Text(parts.userinfo);
+  if (!text.includes(':')) {
+    // v2rayN writes base64(user:pass), its padding often percent-encoded (`...A%3D%3D`).
+    const decoded = decodeBase64Text(text);
     if (decoded !== null && decoded.includes(':')) text = decoded;
   }
   const colon = text.indexOf(':');

@@ -3,7 +3,7 @@ import { noSecurity, noStreamTransport } from '../stream';
 import { cleanName, decodeBase64Bytes, decodeBase64Text, decodePercent } from '../text';
 import { checkHost, checkPort, reject } from '../validate';
 import type { Note } from './common';
-import { linkName } from './common';
+import { linkName, streamFromQuery } from './common';
 import { param, parseQuery, splitHostPort } from './split';
 
 /**
@@ -13,7 +13,8 @@ import { param, parseQuery, splitHostPort } from './split';
  *   be `serverKey:userKey`): `ss://2022-blake3-aes-256-gcm:k1%3D:k2%3D@host:port#name`;
  * - legacy whole-base64: `ss://base64(method:password@host:port)#name`.
  * `?plugin=obfs-local;obfs=http;obfs-host=…` becomes a SIP003 plugin; Shadowrocket's
- * `?obfs=wss&obfsParam=host&path=/p` is the v2ray-plugin it means.
+ * `?obfs=wss&obfsParam=host&path=/p` is the v2ray-plugin it means; `?type=ws&path=…&security=tls`
+ * (Xray-style panels) is the core's own stream, as in a vless link.
  */
 export function parseShadowsocks(line: string, note: Note): ParsedServer {
   let rest = line.slice(line.indexOf('://') + 3);
@@ -70,7 +71,12 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
   const query = parseQuery(queryText);
   const plugin = pluginOf(query);
   if (plugin) endpoint.plugin = plugin;
-  else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
+  else if (query.has('type') || query.has('security')) {
+    // Xray-style panels (3x-ui and its forks) put the stream in the query, as for vless.
+    const stream = streamFromQuery('ss', query, 'none');
+    endpoint.transport = stream.transport;
+    endpoint.security = stream.security;
+  } else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
   const remarks = param(query, 'remarks');
   const name = fragment === null && remarks ? cleanName(remarks) : '';
   return { name: name || linkName(fragment, address, port), ...endpoint };

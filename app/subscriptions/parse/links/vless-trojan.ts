@@ -2,6 +2,7 @@ import type { ParsedServer, TrojanEndpoint, VlessEndpoint } from '../../../../sh
 import { buildTransport } from '../stream';
 import { checkHost, checkPort, checkSecret, checkUuid, reject } from '../validate';
 import { decodedUserinfo, linkName, streamFromQuery } from './common';
+import { isTruthy } from '../text';
 import { param, splitLink } from './split';
 
 /** `vless://uuid@host:port?type=…&security=…&sni=…&pbk=…&flow=…#name` */
@@ -28,7 +29,8 @@ export function parseVless(line: string): ParsedServer {
 /**
  * `trojan://password@host:port?security=tls&sni=…&type=ws&path=…#name`. Security defaults to TLS
  * (trojan is TLS by definition); the port defaults to 443 as the trojan URL format says.
- * Shadowrocket writes WebSocket as `plugin=obfs-local;obfs=websocket;obfs-host=…;obfs-uri=…`.
+ * Shadowrocket writes WebSocket as `plugin=obfs-local;obfs=websocket;obfs-host=…;obfs-uri=…` or
+ * as `ws=1&wspath=…`.
  */
 export function parseTrojan(line: string): ParsedServer {
   const parts = splitLink(line) ?? reject('trojan: not a link');
@@ -39,7 +41,11 @@ export function parseTrojan(line: string): ParsedServer {
   let transport = stream.transport;
   const security = stream.security;
   const plugin = param(parts.query, 'plugin');
-  if (plugin && !parts.query.has('type')) {
+  const wsFlag = parts.query.get('ws');
+  if (!parts.query.has('type') && wsFlag !== undefined && (wsFlag === '' || isTruthy(wsFlag))) {
+    // Shadowrocket and trojan-go write WebSocket as a flag: `?ws=1&wspath=/p` (or a bare `ws`).
+    transport = buildTransport('ws', { path: param(parts.query, 'wspath', 'path'), host: param(parts.query, 'wshost', 'host') });
+  } else if (plugin && !parts.query.has('type')) {
     const options = pluginOptions(plugin);
     const obfs = options.get('obfs')?.toLowerCase();
     if (obfs === 'websocket' || obfs === 'ws') {
