@@ -268,6 +268,16 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
   ['http proxy with credentials', `http://bob:hunter22@proxy.example.com:3128#office`, { protocol: 'http', username: 'bob', password: 'hunter22', port: 3128, security: { type: 'none' } }],
   ['https proxy', `https://proxy.example.com:8443#tls-proxy`, { protocol: 'http', port: 8443, security: { type: 'tls' } }],
   // Found in other clients' fixtures and real panel output:
+  [
+    'vmess JSON of format version 1 (no "v"): WebSocket host and path as "host;path" in host',
+    `vmess://${b64(JSON.stringify({ ps: 'v1', add: 'v1.example.com', port: '8003', id: UUID_1, aid: '0', net: 'ws', type: 'none', host: 'cdn.example.com;/chat', tls: '' }))}`,
+    { transport: { network: 'ws', host: 'cdn.example.com', path: '/chat' } },
+  ],
+  [
+    'vmess JSON of version 1 with only the path in host',
+    `vmess://${b64(JSON.stringify({ ps: 'v1', add: 'v1.example.com', port: '8003', id: UUID_1, aid: '0', net: 'ws', type: 'none', host: '/yaboviss', tls: '' }))}`,
+    { transport: { network: 'ws', path: '/yaboviss' } },
+  ],
   ['socks as v2rayN exports it: base64 user info with its padding percent-encoded', `socks://Ym9iOnNlY3JldA%3D%3D@socks.example.com:1080#SOCKS`, { username: 'bob', password: 'secret', name: 'SOCKS' }],
   [
     'ss with its stream in the query (3x-ui): WebSocket over TLS',

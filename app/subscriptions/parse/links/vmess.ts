@@ -29,6 +29,22 @@ export function parseVmess(line: string, note: Note = () => undefined): ParsedSe
   return reject('vmess: the base64 payload is not a JSON object or cipher:uuid@host:port');
 }
 
+/**
+ * The WebSocket / HTTP/2 host and path. Version 1 of the JSON (no `v`, or `"v": 1`) carried both
+ * in `host` as "host;path"; some writers of it put only the path there. A Host header never
+ * starts with "/", so such a value is the path whatever the version says.
+ */
+function hostAndPath(o: Record<string, unknown>, network: string): { host: string; path: string } {
+  let host = str(o.host);
+  let path = str(o.path);
+  if (path !== '' || (network !== 'ws' && network !== 'h2' && network !== 'httpupgrade')) return { host, path };
+  const v1 = o.v === undefined || String(o.v).trim() === '1';
+  const semicolon = host.indexOf(';');
+  if (v1 && semicolon >= 0) [host, path] = [host.slice(0, semicolon).trim(), host.slice(semicolon + 1).trim()];
+  else if (host.startsWith('/')) [host, path] = ['', host];
+  return { host, path };
+}
+
 function parseVmessJson(text: string, note: Note): ParsedServer {
   let data: unknown;
   try {
@@ -43,8 +59,7 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
   const port = checkPort('vmess', o.port);
   const network = networkOf('vmess', str(o.net));
   const type = str(o.type);
-  const host = str(o.host);
-  const path = str(o.path);
+  const { host, path } = hostAndPath(o, network);
   const transport = buildTransport(network, {
     path: network === 'kcp' || network === 'quic' ? undefined : path,
     host: network === 'quic' ? undefined : host,
