@@ -85,6 +85,30 @@ describe('parseSubscription: format detection', () => {
   });
 });
 
+describe('parseSubscription: links pasted inside text', () => {
+  const post = [
+    'ShadowProxy66, [12/1/2025 6:27 PM]',
+    `Server 1: ${LINKS[0]}`,
+    '🇷🇺',
+    `👉 ${LINKS[1]} @ShadowProxy66`,
+    'Fast: https://t.me/ShadowProxy66 — share!',
+    `two on one line: ${LINKS[2]} and vless://@broken.example.com:443`,
+  ].join('\n');
+
+  it('finds every link in a channel post, with the line it was on; the prose around them is not reported', () => {
+    const result = parseSubscription(post);
+    expect(result.format).toBe('links-in-text');
+    expect(result.servers.map((s) => s.address)).toEqual(['a.example.com', 'b.example.com', '2001:db8::7']);
+    expect(result.rejected).toEqual([expect.objectContaining({ line: 6, reason: 'vless: missing UUID' })]);
+  });
+
+  it('text with only web addresses, or a scheme glued to a word, is still not a subscription', () => {
+    const prose = parseSubscription('Read https://example.com/vless://guide and myvless://x.example.com:443 today');
+    expect(prose.format).toBe('unknown');
+    expect(prose.servers).toEqual([]);
+  });
+});
+
 describe('parseSubscription: panel notices are not servers, in every format', () => {
   it('a Clash config whose only proxies are notices at 0.0.0.0 yields no server and says why for each', () => {
     const yaml = [

@@ -2,7 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import type { RejectedEntry } from '../../../shared/domain/subscription';
 import { resolveChains } from './chains';
 import { parseClashDocument } from './clash';
-import { parseLinkList } from './links';
+import { parseLinkList, parseLinksInText } from './links';
 import { parseSingBoxConfigs } from './sing-box';
 import { asArray, asObject, bytesToText, decodeBase64Text, maskedExcerpt, splitLines } from './text';
 import type { FormatOutput, ParseResult } from './types';
@@ -21,7 +21,8 @@ export type { ParseNote, ParseResult } from './types';
  * ("xray-json") or sing-box configs ("sing-box-json"), one config or an array of them; a list of
  * share links, one a line ("links"); Clash / Mihomo YAML with `proxies:` ("clash-yaml"); base64
  * of any of these ("base64" for links, else "base64/<inner>"), standard or URL-safe, padded or
- * not, line-wrapped or not.
+ * not, line-wrapped or not; last, share links inside other text ("links-in-text"), as users
+ * paste them from a channel post.
  */
 export function parseSubscription(body: string | Uint8Array): ParseResult {
   try {
@@ -75,10 +76,11 @@ function parseText(text: string, outermost: boolean): ParseResult | null {
   if (CLASH_PROXIES.test(text)) return parseClashText(text);
   if (!outermost) return null;
   const decoded = decodeBase64Text(trimmed) ?? decodeBase64PerLine(trimmed);
-  if (decoded === null) return null;
-  const inner = parseText(decoded, false);
-  if (!inner || inner.format === 'unknown') return null;
-  return { ...inner, format: inner.format === 'links' ? 'base64' : `base64/${inner.format}` };
+  const inner = decoded === null ? null : parseText(decoded, false);
+  if (inner && inner.format !== 'unknown') return { ...inner, format: inner.format === 'links' ? 'base64' : `base64/${inner.format}` };
+  // Last: links inside prose, as pasted from a channel post.
+  const embedded = parseLinksInText(text);
+  return embedded ? finish('links-in-text', embedded) : null;
 }
 
 /** Some providers base64 each line separately (each with its own padding). */

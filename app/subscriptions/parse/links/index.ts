@@ -81,25 +81,51 @@ export function looksLikeLink(line: string): boolean {
  * numbers are 1-based lines of the (decoded) text.
  */
 export function parseLinkList(text: string): { servers: ParsedServer[]; rejected: RejectedEntry[]; notes: ParseNote[] } {
+  const entries: LinkEntry[] = [];
+  splitLines(text).forEach((raw, i) => {
+    const link = raw.trim();
+    if (link !== '' && !link.startsWith('#') && !link.startsWith('//')) entries.push({ line: i + 1, link });
+  });
+  return parseLinkEntries(entries);
+}
+
+/** Proxy schemes worth finding inside prose (web addresses are left alone: prose is full of them). */
+const EMBEDDED_LINK = /(?<![\w+./:=-])(?:vmess|vless|trojan|ss|ssr|hysteria2|hy2|hysteria|tuic|wireguard|wg|socks5?|anytls):\/\/[^\s<>"'`]+/gi;
+
+/**
+ * Share links inside text, as users paste them from a channel post ("Server 1: vless://…",
+ * "👉 trojan://… @channel"): each link runs to the next white space. Null when there is none.
+ */
+export function parseLinksInText(text: string): { servers: ParsedServer[]; rejected: RejectedEntry[]; notes: ParseNote[] } | null {
+  const entries: LinkEntry[] = [];
+  splitLines(text).forEach((line, i) => {
+    for (const match of line.matchAll(EMBEDDED_LINK)) entries.push({ line: i + 1, link: match[0] });
+  });
+  return entries.length > 0 ? parseLinkEntries(entries) : null;
+}
+
+interface LinkEntry {
+  /** 1-based line of the text the link was found on. */
+  line: number;
+  link: string;
+}
+
+function parseLinkEntries(entries: readonly LinkEntry[]): { servers: ParsedServer[]; rejected: RejectedEntry[]; notes: ParseNote[] } {
   const servers: ParsedServer[] = [];
   const rejected: RejectedEntry[] = [];
   const notes: ParseNote[] = [];
-  const lines = splitLines(text);
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] as string).trim();
-    if (line === '' || line.startsWith('#') || line.startsWith('//')) continue;
-    const lineNumber = i + 1;
+  for (const { line: lineNumber, link } of entries) {
     const notesBefore = notes.length;
     try {
       servers.push(
-        parseLink(line, (note) => {
-          notes.push({ line: lineNumber, note, excerpt: maskedExcerpt(line) });
+        parseLink(link, (note) => {
+          notes.push({ line: lineNumber, note, excerpt: maskedExcerpt(link) });
         }),
       );
     } catch (error) {
       notes.length = notesBefore; // notes about an entry that was rejected after all
       const reason = error instanceof EntryError ? error.reason : `could not be read (${error instanceof Error ? error.message : String(error)})`;
-      rejected.push({ line: lineNumber, reason, excerpt: maskedExcerpt(line) });
+      rejected.push({ line: lineNumber, reason, excerpt: maskedExcerpt(link) });
     }
   }
   return { servers, rejected, notes };
