@@ -29,6 +29,8 @@ export const CORE_FEATURES = [
   'dialerProxy',
   /** The XHTTP transport under its old name `splithttp` (Xray 1.8.16 – 24.x). */
   'splithttp-name',
+  /** VLESS Encryption, `encryption: "mlkem768x25519plus.…"` (Xray 25.9 and later; confirmed by the binary). */
+  'vless-encryption',
 ] as const;
 export type CoreFeature = (typeof CORE_FEATURES)[number];
 
@@ -146,6 +148,7 @@ function xray(version: string): CoreCapabilities {
     features.push('vision-flow');
   }
   if (atLeast(version, '1.8.10')) features.push('ws-host-field');
+  if (atLeast(version, '25.9.5')) features.push('vless-encryption');
   // SplitHTTP (1.8.16) was renamed XHTTP in the 24.11 releases.
   if (atLeast(version, '1.8.16') && !atLeast(version, '24.11.0')) features.push('splithttp-name');
   const methods: string[] = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS];

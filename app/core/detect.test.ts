@@ -78,6 +78,24 @@ describe('detectCore with stand-in binaries', () => {
     expect(core.capabilities.networks.has('kcp')).toBe(false);
   });
 
+  it('VLESS Encryption is whatever the binary says: an Xray that insists on "none" loses it, an older one that takes it gains it', async () => {
+    const refusing = await standIn('xray-no-enc', {
+      versionArgs: '-version',
+      banner: 'Xray 25.10.15 (Xray, Penetrates Everything.) 5d2c1a0 (go1.25.1 linux/amd64)',
+      testArgs: 'run -test -c',
+      refuse: ['mlkem768x25519plus'],
+    });
+    const without = await detectCore(refusing.path);
+    expect(without.capabilities.features.has('vless-encryption')).toBe(false);
+    expect(without.verified.refuted).toContain('feature:vless-encryption');
+    expect(without.verified.refuted).toEqual(['feature:vless-encryption']);
+
+    const accepting = await standIn('xray-enc', { versionArgs: '-version', banner: 'Xray 25.8.31 (Xray, Penetrates Everything.) 1b2c3d4 (go1.25.0 linux/amd64)', testArgs: 'run -test -c', refuse: [] });
+    const withIt = await detectCore(accepting.path);
+    expect(withIt.capabilities.features.has('vless-encryption')).toBe(true);
+    expect(withIt.verified.confirmed).toContain('feature:vless-encryption');
+  });
+
   it('v2ray 5: `-version` is refused, `version` answers, configs are tested with `test -c FILE`', async () => {
     const v5 = await standIn('v2ray5', {
       versionArgs: 'version',

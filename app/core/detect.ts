@@ -81,6 +81,12 @@ function toggle<T>(set: Set<T>, item: T, on: boolean): void {
   else set.delete(item);
 }
 
+/**
+ * VLESS Encryption with one X25519 key (the curve's base point, a valid public key): the
+ * smallest form Xray's config test parses; a core without the feature insists on "none".
+ */
+const SAMPLE_VLESS_ENCRYPTION = `mlkem768x25519plus.native.0rtt.${Buffer.from([9, ...new Array<number>(31).fill(0)]).toString('base64url')}`;
+
 /** Each check is a tiny config the binary's own config test accepts only if it has the feature. */
 function checksFor(family: CoreProfile['family']): Check[] {
   const checks: Check[] = [];
@@ -92,6 +98,13 @@ function checksFor(family: CoreProfile['family']): Check[] {
   for (const network of NETWORKS) {
     if (network === 'tcp') continue;
     checks.push({ id: `network:${network}`, server: sampleServer('vmess', network as Network), apply: (c, ok) => toggle(c.networks, network, ok) });
+  }
+  if (family === 'xray') {
+    checks.push({
+      id: 'feature:vless-encryption',
+      server: sampleServer('vless', 'tcp', { encryption: SAMPLE_VLESS_ENCRYPTION } as Partial<Server>),
+      apply: (c, ok) => toggle(c.features, 'vless-encryption', ok),
+    });
   }
   const methods = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS, ...SS2022_METHODS, ...LEGACY_STREAM_METHODS];
   for (const method of methods) {
@@ -116,7 +129,7 @@ function permissive(profile: CoreProfile): CoreProfile {
       protocols: new Set(PROTOCOLS),
       networks: new Set(NETWORKS),
       securities: profile.capabilities.securities,
-      features: profile.capabilities.features,
+      features: new Set([...profile.capabilities.features, 'vless-encryption']),
       shadowsocksMethods: new Set(checksFor(profile.family).filter((c) => c.id.startsWith('shadowsocks:')).map((c) => c.id.slice('shadowsocks:'.length))),
     },
   };

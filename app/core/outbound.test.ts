@@ -89,6 +89,13 @@ describe('protocol settings', () => {
     expect(out(vision, xray25).settings.vnext[0].users[0]).toEqual({ id: '0b3f5b5e-7a52-4f4e-9b0c-2f1c4c8e9a11', encryption: 'none', flow: 'xtls-rprx-vision' });
   });
 
+  it('VLESS Encryption is written as the link gave it, for an Xray that has it', () => {
+    const encryption = 'mlkem768x25519plus.native.0rtt.100-111-1111.CQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const encrypted = sampleServer('vless', 'tcp', { encryption, flow: 'xtls-rprx-vision' } as Partial<Server>);
+    expect(out(encrypted, profileFromTable('xray', '25.10.15')).settings.vnext[0].users[0]).toEqual({ id: '0b3f5b5e-7a52-4f4e-9b0c-2f1c4c8e9a11', encryption, flow: 'xtls-rprx-vision' });
+    expect(() => out(encrypted, xray25)).toThrow('VLESS Encryption (mlkem768x25519plus) needs Xray ≥ 25.9.5');
+  });
+
   it('throws UnsupportedServerError with the server name and the reason, without credentials', () => {
     const wg = { ...sampleServer('wireguard'), name: 'WG Frankfurt' } as Server;
     expect(() => out(wg, v2ray434)).toThrow(UnsupportedServerError);

@@ -62,7 +62,8 @@ function protocolPart(server: Server, core: CoreProfile): Json {
         },
       };
     case 'vless': {
-      const user: Json = { id: server.uuid, encryption: 'none' };
+      // unsupportedReason let anything but "none" through only for a core with VLESS Encryption.
+      const user: Json = { id: server.uuid, encryption: server.encryption || 'none' };
       if (server.flow) user.flow = server.flow;
       return { protocol: 'vless', settings: { vnext: [{ address, port, users: [user] }] } };
     }

@@ -13,6 +13,8 @@ const xray25 = profileFromTable('xray', '25.3.6');
 const xray26 = profileFromTable('xray', '26.1.18');
 const singBox = profileFromTable('sing-box', '1.10.1');
 
+/** VLESS Encryption with one X25519 key, as PasarGuard panels write it. */
+const ENC = 'mlkem768x25519plus.native.0rtt.100-111-1111.CQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const reality = (s: Server): Server => ({ ...s, security: { type: 'reality', sni: 'www.example.com', publicKey: 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw', shortId: '6ba85179e30d4fc2' } });
 const tls = (s: Server): Server => ({ ...s, security: { type: 'tls', sni: 'example.com' } });
 
@@ -35,9 +37,13 @@ describe('unsupportedReason', () => {
     ['REALITY over WebSocket', reality(sampleServer('vless', 'ws')), xray25, 'not supported by Xray 25.3.6: REALITY does not work over WebSocket (only TCP, gRPC, XHTTP or HTTP/2)'],
     ['vision on v2ray 4.34', tls(sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision' } as Partial<Server>)), v2ray434, 'not supported by v2ray 4.34.0: the VLESS flow xtls-rprx-vision needs Xray ≥ 1.8.0'],
     ['vision on Xray 25', tls(sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision' } as Partial<Server>)), xray25, null],
-    ['vision without TLS', sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision' } as Partial<Server>), xray25, 'not supported by Xray 25.3.6: the VLESS flow xtls-rprx-vision needs TLS or REALITY'],
+    ['vision without TLS', sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision' } as Partial<Server>), xray25, 'not supported by Xray 25.3.6: the VLESS flow xtls-rprx-vision needs TLS, REALITY or VLESS Encryption'],
     ['XTLS v1 flow', tls(sampleServer('vless', 'tcp', { flow: 'xtls-rprx-direct' } as Partial<Server>)), xray25, 'not supported by Xray 25.3.6: the VLESS flow "xtls-rprx-direct" is obsolete (XTLS v1) and no current core runs it'],
-    ['VLESS encryption', sampleServer('vless', 'tcp', { encryption: 'mlkem768x25519plus.native.0rtt.abc' } as Partial<Server>), xray25, 'not supported by Xray 25.3.6: VLESS encryption "mlkem768x25519plus.native.0rtt.abc" is not supported (only "none")'],
+    ['VLESS Encryption on Xray 25.3', sampleServer('vless', 'tcp', { encryption: ENC } as Partial<Server>), xray25, 'not supported by Xray 25.3.6: VLESS Encryption (mlkem768x25519plus) needs Xray ≥ 25.9.5'],
+    ['VLESS Encryption on v2ray 4.34', sampleServer('vless', 'tcp', { encryption: ENC } as Partial<Server>), v2ray434, 'not supported by v2ray 4.34.0: VLESS Encryption (mlkem768x25519plus) needs Xray ≥ 25.9.5'],
+    ['VLESS Encryption on Xray 26', sampleServer('vless', 'tcp', { encryption: ENC } as Partial<Server>), xray26, null],
+    ['VLESS Encryption carries vision without TLS', sampleServer('vless', 'tcp', { encryption: ENC, flow: 'xtls-rprx-vision' } as Partial<Server>), xray26, null],
+    ['an unknown VLESS encryption', sampleServer('vless', 'tcp', { encryption: 'test_algorithm' } as Partial<Server>), xray26, 'not supported by Xray 26.1.18: VLESS encryption "test_algorithm" is unknown (only "none" or mlkem768x25519plus)'],
     // Transports by version.
     ['gRPC on v2ray 4.34', sampleServer('vless', 'grpc'), v2ray434, 'not supported by v2ray 4.34.0: gRPC needs v2ray ≥ 4.36, v2ray 5 or Xray'],
     ['gRPC on v2ray 4.37', sampleServer('vless', 'grpc'), v2ray437, null],

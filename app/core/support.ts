@@ -5,6 +5,8 @@ import { type CoreProfile, coreLabel, LEGACY_STREAM_METHODS, SS2022_METHODS } fr
 export const VMESS_CIPHERS = new Set(['auto', 'aes-128-gcm', 'chacha20-poly1305', 'none', 'zero']);
 /** VLESS flows that still exist (Xray ≥ 1.8.0); the XTLS v1 flows (-direct, -splice, -origin) are gone everywhere. */
 export const VISION_FLOWS = new Set(['xtls-rprx-vision', 'xtls-rprx-vision-udp443']);
+/** VLESS Encryption as Xray writes it: `mlkem768x25519plus.<mode>.<0rtt|1rtt>.[padding.]<keys…>`. */
+export const VLESS_ENCRYPTION = /^mlkem768x25519plus\.(native|xorpub|random)\.[01]rtt\.[\w.-]+$/;
 export const TCP_HEADER_TYPES = new Set(['none', 'http']);
 /** mKCP / QUIC packet headers. */
 export const PACKET_HEADER_TYPES = new Set(['none', 'srtp', 'utp', 'wechat-video', 'dtls', 'wireguard']);
@@ -96,11 +98,15 @@ function protocolProblem(server: Server, core: CoreProfile): string | null {
       return null;
     case 'vless': {
       const encryption = server.encryption || 'none';
-      if (encryption !== 'none') return `VLESS encryption "${encryption}" is not supported (only "none")`;
+      if (encryption !== 'none') {
+        if (!VLESS_ENCRYPTION.test(encryption)) return `VLESS encryption "${encryption.slice(0, 40)}" is unknown (only "none" or mlkem768x25519plus)`;
+        if (!caps.features.has('vless-encryption')) return 'VLESS Encryption (mlkem768x25519plus) needs Xray ≥ 25.9.5';
+      }
       if (server.flow) {
         if (!VISION_FLOWS.has(server.flow)) return `the VLESS flow "${server.flow}" is obsolete (XTLS v1) and no current core runs it`;
         if (!caps.features.has('vision-flow')) return `the VLESS flow ${server.flow} needs Xray ≥ 1.8.0`;
-        if (server.security.type === 'none') return `the VLESS flow ${server.flow} needs TLS or REALITY`;
+        // Vision runs over TLS, REALITY or VLESS Encryption: it needs one of them around it.
+        if (server.security.type === 'none' && encryption === 'none') return `the VLESS flow ${server.flow} needs TLS, REALITY or VLESS Encryption`;
       }
       return null;
     }
