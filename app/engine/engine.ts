@@ -30,6 +30,7 @@ import { NetworkWatcher } from '../network/watcher';
 import { SettingsStore } from '../settings/store';
 import { JsonFile, unreadableFileTopic } from '../storage/json-file';
 import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
+import { deviceHeaders, loadDeviceIdentity } from '../subscriptions/device-identity';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
@@ -98,7 +99,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const runtimeDir = join(dataDir, 'runtime');
 
   // Subscriptions and the server index.
-  const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher: new HttpSubscriptionFetcher(), clock, logger });
+  const device = await loadDeviceIdentity(dataDir);
+  if (device.problem) logger.warn(TAG, device.problem);
+  const fetcher = new HttpSubscriptionFetcher({ extraHeaders: deviceHeaders(device.identity) });
+  const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher, clock, logger });
   await subscriptions.load();
   if (subscriptions.problem) problems.push(subscriptions.problem);
   const index = new ServerIndex();

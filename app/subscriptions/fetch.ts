@@ -60,6 +60,8 @@ export interface HttpFetcherOptions {
   /** Default 5. */
   maxRedirects?: number;
   userAgent?: string;
+  /** Sent with every request besides the fixed ones (the device identity, device-identity.ts). */
+  extraHeaders?: Record<string, string>;
 }
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 20_000;
@@ -79,6 +81,7 @@ export class HttpSubscriptionFetcher implements SubscriptionFetcher {
   private readonly connectTimeoutMs: number;
   private readonly headersTimeoutMs: number;
   private readonly userAgent: string;
+  private readonly extraHeaders: Record<string, string>;
   private readonly agent: Agent;
   private readonly dispatcher: Dispatcher;
 
@@ -89,6 +92,7 @@ export class HttpSubscriptionFetcher implements SubscriptionFetcher {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.headersTimeoutMs = options.headersTimeoutMs ?? 15_000;
     this.userAgent = options.userAgent ?? defaultUserAgent();
+    this.extraHeaders = options.extraHeaders ?? {};
     this.agent = new Agent({
       connect: { timeout: this.connectTimeoutMs, rejectUnauthorized: true },
       headersTimeout: this.headersTimeoutMs,
@@ -116,6 +120,7 @@ export class HttpSubscriptionFetcher implements SubscriptionFetcher {
         dispatcher: this.dispatcher,
         signal,
         headers: {
+          ...this.extraHeaders,
           'user-agent': this.userAgent,
           accept: 'text/plain, application/json, application/yaml, text/yaml, */*;q=0.5',
           'accept-encoding': 'gzip, deflate, br',

@@ -108,7 +108,7 @@ it('no UUID or password of any subscription reaches a log line or a file outside
     for (const secret of secrets) if (line.includes(secret)) leaks.push(`log line ${i}: …${secret.slice(0, 4)}…`);
   });
   const files = filesUnder(dataDir);
-  expect(files).toEqual(expect.arrayContaining(['app.log', 'settings.json', 'subscriptions.json', 'auto.json', 'monitor-cache.json']));
+  expect(files).toEqual(expect.arrayContaining(['app.log', 'settings.json', 'subscriptions.json', 'auto.json', 'monitor-cache.json', 'device-id.json']));
   const searched: string[] = [];
   for (const file of files) {
     if (SECRET_FILES.some((re) => re.test(file))) continue;
@@ -129,7 +129,7 @@ it('no UUID or password of any subscription reaches a log line or a file outside
   // What holds credentials (or a log of the app's doings) is the owner's alone.
   const modes = Object.fromEntries(files.map((f) => [f, statSync(join(dataDir, f)).mode & 0o777]));
   for (const file of files) {
-    if (SECRET_FILES.some((re) => re.test(file)) || file === 'settings.json' || file.startsWith('settings.json.') || file === 'app.log') {
+    if (SECRET_FILES.some((re) => re.test(file)) || file === 'settings.json' || file.startsWith('settings.json.') || file === 'app.log' || file === 'device-id.json') {
       expect(modes[file], `${file} is ${modes[file]?.toString(8)}`).toBe(0o600);
     }
   }
