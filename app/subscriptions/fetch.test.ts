@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpSubscriptionFetcher, classifyFetchError, defaultUserAgent, parseProfileTitle, parseSubscriptionUserinfo } from './fetch';
+import { HttpSubscriptionFetcher, classifyFetchError, defaultUserAgent, parseAnnounce, parseProfileTitle, parseSubscriptionUserinfo } from './fetch';
 import { ProviderServer } from './testing/provider-server';
 
 describe('subscription-userinfo and profile-title headers', () => {
@@ -20,6 +20,14 @@ describe('subscription-userinfo and profile-title headers', () => {
     ['', null],
   ])('%s', (header, expected) => {
     expect(parseSubscriptionUserinfo(header)).toEqual(expected);
+  });
+
+  it('reads the provider’s announce header: base64: (Remnawave), plain, raw UTF-8; line breaks kept', () => {
+    expect(parseAnnounce(`base64:${Buffer.from('Достигнут лимит устройств.\nУдалите одно в боте.').toString('base64')}`)).toBe('Достигнут лимит устройств.\nУдалите одно в боте.');
+    expect(parseAnnounce('Renew before 1 Dec')).toBe('Renew before 1 Dec');
+    expect(parseAnnounce(Buffer.from('تمدید کنید').toString('latin1'))).toBe('تمدید کنید');
+    expect(parseAnnounce('  ')).toBeNull();
+    expect(parseAnnounce(undefined)).toBeNull();
   });
 
   it('reads plain, base64: and raw UTF-8 titles', () => {

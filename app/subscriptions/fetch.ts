@@ -30,6 +30,8 @@ export interface FetchSuccess {
   title: string | null;
   /** From `profile-update-interval` (hours), when sent. */
   updateIntervalHours: number | null;
+  /** From `announce` (plain or `base64:`): the provider's message to its users. */
+  announce: string | null;
 }
 
 export interface FetchFailure {
@@ -166,6 +168,7 @@ export class HttpSubscriptionFetcher implements SubscriptionFetcher {
         status: statusCode,
         usage: parseSubscriptionUserinfo(header(headers['subscription-userinfo'])),
         title: parseProfileTitle(header(headers['profile-title'])) ?? fileNameOf(header(headers['content-disposition'])),
+        announce: parseAnnounce(header(headers.announce)),
         updateIntervalHours: Number.isFinite(interval) && interval > 0 ? interval : null,
       };
     } catch (error) {
@@ -307,6 +310,17 @@ export function parseProfileTitle(value: string | undefined): string | null {
   // eslint-disable-next-line no-control-regex
   title = title.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return title ? title.slice(0, 200) : null;
+}
+
+/** `announce`: the provider's message, plain or `base64:…` like a title, but as long as a paragraph. */
+export function parseAnnounce(value: string | undefined): string | null {
+  if (!value) return null;
+  let text = value.trim();
+  if (/^base64:/i.test(text)) text = decodeBase64Text(text.slice(7)) ?? '';
+  else text = decodePercent(relatin1(text));
+  // eslint-disable-next-line no-control-regex
+  text = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]+/g, ' ').trim();
+  return text ? text.slice(0, 2000) : null;
 }
 
 /** `attachment; filename*=UTF-8''%F0%9F%87%A9…` or `filename="name.txt"` → the name without extension. */

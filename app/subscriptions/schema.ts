@@ -48,6 +48,7 @@ const subscription = z.object({
   updatedAt: z.number().nullable(),
   lastAttemptAt: z.number().nullable().optional(),
   updateIntervalHours: z.number().positive().nullable().optional(),
+  announce: z.string().max(2000).nullable().optional().catch(undefined),
   lastError: z.string().nullable(),
   // An unknown kind (a newer version's) is dropped, not a reason to set the whole file aside.
   lastErrorKind: z.enum(SUBSCRIPTION_ERROR_KINDS).nullable().optional().catch(undefined),

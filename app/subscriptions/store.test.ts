@@ -124,6 +124,24 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
     expect(after.servers).toHaveLength(3);
   });
 
+  it('keeps the provider’s announcement: the device-limit notice that comes with no servers is shown, the servers kept, and a later answer without one clears it', async () => {
+    const sub = await added();
+    const notice = 'Лимит устройств: 3 из 3. Удалите устройство в боте.';
+    provider.mode = {
+      kind: 'ok',
+      body: base64([`vless://00000000-0000-0000-0000-000000000000@0.0.0.0:1#${encodeURIComponent('Device limit reached')}`]),
+      headers: { announce: `base64:${Buffer.from(notice).toString('base64')}` },
+    };
+    const limited = await store.update(sub.id);
+    expect(limited).toMatchObject({ announce: notice, lastErrorKind: 'no-usable-server' });
+    expect(limited.lastError).toContain('"Device limit reached"');
+    expect(limited.servers).toHaveLength(2);
+    expect(JSON.parse(readFileSync(join(dir, 'subscriptions.json'), 'utf8')).subscriptions[0].announce).toBe(notice);
+
+    provider.mode = { kind: 'ok', body: base64([FI, NL]) };
+    expect((await store.update(sub.id)).announce).toBeNull();
+  });
+
   it('an empty list that parsed fine replaces the old one only after confirmation', async () => {
     const before = await added();
     provider.mode = { kind: 'ok', body: base64(['# no servers this month']) };

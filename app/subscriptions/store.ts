@@ -211,6 +211,8 @@ export class SubscriptionStore {
       ...fetched,
       lastAttemptAt: this.clock.now(),
       updateIntervalHours: outcome.ok ? outcome.updateIntervalHours : (fetched.updateIntervalHours ?? null),
+      // Whatever the body held, the provider's message is its latest word (a device limit often comes with no servers).
+      announce: outcome.ok ? outcome.announce : (fetched.announce ?? null),
     };
     const kept = current.servers.length;
     const keptText = kept > 0 ? ` The previous ${plural(kept, 'server')} ${kept === 1 ? 'is' : 'are'} kept.` : '';

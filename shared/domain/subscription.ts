@@ -34,6 +34,11 @@ export interface Subscription extends SubscriptionSource {
   lastAttemptAt?: number | null;
   /** How often the provider asks to be fetched (`profile-update-interval`, hours). */
   updateIntervalHours?: number | null;
+  /**
+   * The provider's message to its users (`announce` header: plain or `base64:`), as of the last
+   * answer: a device limit reached, a renewal reminder, a server moved.
+   */
+  announce?: string | null;
   /** The last update's failure, when it failed; the previous server list is kept. */
   lastError: string | null;
   /** What kind of failure `lastError` is, for a sentence in the user's language (its detail stays `lastError`). */

@@ -191,6 +191,19 @@ describe('the server list', () => {
     expect(b.textContent).not.toContain('The last update failed');
   });
 
+  it.each([
+    ['en', 'From your provider: Лимит устройств достигнут — удалите старое устройство'],
+    ['fa', 'پیام ارائه‌دهنده: Лимит устройств достигнут — удалите старое устройство'],
+  ] as const)('%s: shows the provider’s announcement in its own words under the subscription', (language, text) => {
+    const snapshot = sampleSnapshot(NOW);
+    snapshot.subscriptions[0] = { ...snapshot.subscriptions[0]!, announce: 'Лимит устройств достигнут — удалите старое устройство' };
+    renderWithStore(<ServerList />, snapshot, { language });
+    const note = screen.getByText(text);
+    expect(note.getAttribute('role')).toBe('note');
+    expect(note.getAttribute('dir')).toBe('auto');
+    expect(screen.getByRole('region', { name: 'Backup B' }).textContent).not.toContain('Лимит');
+  });
+
   it('asks before replacing servers with an empty update', async () => {
     const snapshot = sampleSnapshot(NOW);
     snapshot.subscriptions[1] = { ...snapshot.subscriptions[1]!, pendingEmpty: true };

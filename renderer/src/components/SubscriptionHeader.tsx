@@ -176,6 +176,11 @@ export function SubscriptionHeader({ subscriptionId, matched }: { subscriptionId
               : t('subscription.neverUpdated')}
         </span>
       </div>
+      {subscription.announce && (
+        <p className="sub-announce" role="note" dir="auto">
+          {t('subscription.announce', { text: subscription.announce })}
+        </p>
+      )}
       {subscription.lastError && !subscription.pendingEmpty && (
         <div className="sub-error" role="note">
           {subscription.lastErrorKind ? (

@@ -126,6 +126,7 @@ export const ar = {
     rejected_many: 'تعذّرت قراءة {{count, number}} إدخالًا',
     rejected_other: 'تعذّرت قراءة {{count, number}} إدخال',
     rejectedLine: 'السطر {{line}}: {{reason}}',
+    announce: 'رسالة من المزوّد: {{text}}',
     pendingEmpty: 'أعاد آخر تحديث قائمة فارغة. ستبقى الخوادم السابقة إلى أن تقرّر.',
     replaceEmpty: 'الاستبدال بالقائمة الفارغة…',
   },

@@ -117,6 +117,7 @@ export const en = {
     rejected_one: '{{count, number}} entry could not be read',
     rejected_other: '{{count, number}} entries could not be read',
     rejectedLine: 'Line {{line}}: {{reason}}',
+    announce: 'From your provider: {{text}}',
     pendingEmpty: 'The last update returned an empty list. The previous servers are kept until you decide.',
     replaceEmpty: 'Replace with the empty list…',
   },

@@ -114,6 +114,7 @@ export const fa = {
     rejected_one: '{{count, number}} مورد خوانده نشد',
     rejected_other: '{{count, number}} مورد خوانده نشد',
     rejectedLine: 'خط {{line}}: {{reason}}',
+    announce: 'پیام ارائه‌دهنده: {{text}}',
     pendingEmpty: 'آخرین به‌روزرسانی فهرستی خالی برگرداند. سرورهای قبلی تا تصمیم شما نگه داشته می‌شوند.',
     replaceEmpty: 'جایگزینی با فهرست خالی…',
   },

@@ -120,6 +120,7 @@ export const ru = {
     rejected_many: '{{count, number}} записей не удалось прочитать',
     rejected_other: '{{count, number}} записи не удалось прочитать',
     rejectedLine: 'Строка {{line}}: {{reason}}',
+    announce: 'Сообщение провайдера: {{text}}',
     pendingEmpty: 'Последнее обновление вернуло пустой список. Прежние серверы сохранены, пока вы не решите.',
     replaceEmpty: 'Заменить пустым списком…',
   },

@@ -110,6 +110,7 @@ export const zh = {
     },
     rejected_other: '有 {{count, number}} 个条目无法读取',
     rejectedLine: '第 {{line}} 行：{{reason}}',
+    announce: '服务商消息：{{text}}',
     pendingEmpty: '上次更新返回了空列表。在你决定之前，原有服务器会保留。',
     replaceEmpty: '用空列表替换…',
   },
