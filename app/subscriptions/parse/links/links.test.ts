@@ -269,6 +269,11 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
   ['https proxy', `https://proxy.example.com:8443#tls-proxy`, { protocol: 'http', port: 8443, security: { type: 'tls' } }],
   // Found in other clients' fixtures and real panel output:
   [
+    'vmess JSON with a #name after the base64: the sharer’s name wins over ps',
+    `vmess://${b64(JSON.stringify({ v: '2', ps: 'inner', add: 'v.example.com', port: '443', id: UUID_1, net: 'tcp', tls: '' }))}#${pct('🇺🇸 US @channel')}`,
+    { name: '🇺🇸 US @channel', address: 'v.example.com' },
+  ],
+  [
     'vmess JSON of format version 1 (no "v"): WebSocket host and path as "host;path" in host',
     `vmess://${b64(JSON.stringify({ ps: 'v1', add: 'v1.example.com', port: '8003', id: UUID_1, aid: '0', net: 'ws', type: 'none', host: 'cdn.example.com;/chat', tls: '' }))}`,
     { transport: { network: 'ws', host: 'cdn.example.com', path: '/chat' } },

@@ -3,7 +3,7 @@ import { buildSecurity, buildTransport, networkOf, securityTypeOf } from '../str
 import { cleanName, decodeBase64Text, decodePercent, isTruthy, splitList, str } from '../text';
 import { checkHost, checkPort, checkUuid, reject } from '../validate';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
-import { decodedUserinfo, linkName, type Note, streamFromQuery } from './common';
+import { decodedUserinfo, decodeFragment, linkName, type Note, streamFromQuery } from './common';
 import { param, parseQuery, splitLink } from './split';
 
 /**
@@ -23,7 +23,7 @@ export function parseVmess(line: string, note: Note = () => undefined): ParsedSe
   const decoded = decodeBase64Text(beforeQuery);
   if (decoded === null) return reject('vmess: the payload is neither base64 nor uuid@host:port');
   const text = decoded.trim();
-  if (text.startsWith('{')) return parseVmessJson(text, note);
+  if (text.startsWith('{')) return withOuterName(parseVmessJson(text, note), rest);
   if (/=\s*vmess\s*,/i.test(text)) return parseVmessQuantumult(text);
   if (text.includes('@')) return parseVmessShadowrocket(text, rest.slice(beforeQuery.length));
   return reject('vmess: the base64 payload is not a JSON object or cipher:uuid@host:port');
@@ -43,6 +43,17 @@ function hostAndPath(o: Record<string, unknown>, network: string): { host: strin
   if (v1 && semicolon >= 0) [host, path] = [host.slice(0, semicolon).trim(), host.slice(semicolon + 1).trim()];
   else if (host.startsWith('/')) [host, path] = ['', host];
   return { host, path };
+}
+
+/**
+ * A `#name` after the base64 JSON is the sharer's renaming (channels append their tag this way);
+ * it wins over the `ps` inside, as it does in Sub-Store.
+ */
+function withOuterName(server: ParsedServer, rest: string): ParsedServer {
+  const hashAt = rest.indexOf('#');
+  if (hashAt < 0) return server;
+  const outer = cleanName(decodeFragment(rest.slice(hashAt + 1)));
+  return outer ? { ...server, name: outer } : server;
 }
 
 function parseVmessJson(text: string, note: Note): ParsedServer {
