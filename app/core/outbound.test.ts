@@ -127,6 +127,13 @@ describe('transports', () => {
     ['h2 → http', 'h2', { host: 'a.example, b.example', path: '/h2' }, v2ray434, { network: 'http', httpSettings: { host: ['a.example', 'b.example'], path: '/h2' } }],
     ['httpupgrade', 'httpupgrade', { host: 'cdn.example', path: '/up' }, xray25, { network: 'httpupgrade', httpupgradeSettings: { path: '/up', host: 'cdn.example' } }],
     ['xhttp', 'xhttp', { host: 'cdn.example', path: '/x', mode: 'packet-up' }, xray25, { network: 'xhttp', xhttpSettings: { path: '/x', host: 'cdn.example', mode: 'packet-up' } }],
+    [
+      'xhttp with extra settings (a download leg elsewhere)',
+      'xhttp',
+      { path: '/x', mode: 'packet-up', xhttpExtra: { xPaddingBytes: '100-1000', downloadSettings: { address: 'dl.example', port: 443 } } },
+      xray25,
+      { network: 'xhttp', xhttpSettings: { path: '/x', mode: 'packet-up', extra: { xPaddingBytes: '100-1000', downloadSettings: { address: 'dl.example', port: 443 } } } },
+    ],
     ['xhttp as splithttp on Xray 1.8.16', 'xhttp', { host: 'cdn.example', path: '/x' }, xray1816, { network: 'splithttp', splithttpSettings: { path: '/x', host: 'cdn.example' } }],
     ['kcp', 'kcp', { headerType: 'wechat-video', seed: 'seed' }, v2ray434, { network: 'kcp', kcpSettings: { header: { type: 'wechat-video' }, seed: 'seed' } }],
     [

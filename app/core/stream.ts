@@ -110,6 +110,7 @@ function transportSettings(t: Transport, core: CoreProfile): Json {
       const host = hosts(t.host)[0];
       const settings: Json = { path: t.path || '/', ...(host ? { host } : {}) };
       if (t.mode) settings.mode = t.mode;
+      if (t.xhttpExtra) settings.extra = t.xhttpExtra;
       return core.capabilities.features.has('splithttp-name') ? { splithttpSettings: settings } : { xhttpSettings: settings };
     }
     case 'kcp':

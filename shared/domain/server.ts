@@ -37,6 +37,11 @@ export interface Transport {
   seed?: string;
   /** xhttp mode ("auto", "packet-up", "stream-up", "stream-one"). */
   mode?: string;
+  /**
+   * xhttp's further settings as the share link's `extra` JSON carries them (padding, a separate
+   * download leg through another address, …), written to Xray as `xhttpSettings.extra`.
+   */
+  xhttpExtra?: Record<string, unknown>;
   /** quic security and key. */
   quicSecurity?: string;
   quicKey?: string;

@@ -52,6 +52,55 @@ export interface TransportFields {
   seed?: string;
   quicSecurity?: string;
   quicKey?: string;
+  /** xhttp: the `extra` object, already checked by xhttpExtraOf. */
+  xhttpExtra?: Record<string, unknown>;
+}
+
+const XHTTP_EXTRA_MAX_CHARS = 16_384;
+const XHTTP_EXTRA_MAX_DEPTH = 8;
+
+/**
+ * xhttp's `extra` (a JSON object, or its text in a share link) as the core may be given it, with
+ * what a provider has no business choosing on the user's machine taken out: any setting that
+ * names a local file (`certificateFile`, `keyFile`, …) or inline certificates, and socket options
+ * (`sockopt`: interface, marks, a dialer proxy through the user's other outbounds). Undefined
+ * when there is nothing usable; `note` hears what was dropped.
+ */
+export function xhttpExtraOf(raw: unknown, note: (text: string) => void): Record<string, unknown> | undefined {
+  let value = raw;
+  if (typeof raw === 'string') {
+    if (raw.trim() === '') return undefined;
+    if (raw.length > XHTTP_EXTRA_MAX_CHARS) return void note(`xhttp extra settings longer than ${XHTTP_EXTRA_MAX_CHARS} characters are ignored`);
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return void note('xhttp extra settings are not valid JSON and are ignored');
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (JSON.stringify(value).length > XHTTP_EXTRA_MAX_CHARS) return void note(`xhttp extra settings longer than ${XHTTP_EXTRA_MAX_CHARS} characters are ignored`);
+  const dropped = new Set<string>();
+  const clean = (v: unknown, depth: number): unknown => {
+    if (v === null || typeof v !== 'object') return v;
+    if (depth >= XHTTP_EXTRA_MAX_DEPTH) {
+      dropped.add('nesting');
+      return undefined;
+    }
+    if (Array.isArray(v)) return v.map((item) => clean(item, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(v)) {
+      if (/file$/i.test(key) || key === 'certificates' || key === 'sockopt' || key === '__proto__') {
+        dropped.add(key);
+        continue;
+      }
+      const cleaned = clean(item, depth + 1);
+      if (cleaned !== undefined) out[key] = cleaned;
+    }
+    return out;
+  };
+  const result = clean(value, 0) as Record<string, unknown>;
+  if (dropped.size > 0) note(`xhttp extra settings: ${[...dropped].join(', ')} ignored (not a provider's to set)`);
+  return Object.keys(result).length > 0 ? result : undefined;
 }
 
 /** Builds a Transport with only the fields that mean something for its network. */
@@ -78,6 +127,7 @@ export function buildTransport(network: Network, f: TransportFields): Transport 
       set('path', f.path);
       set('host', f.host);
       set('mode', f.mode);
+      if (f.xhttpExtra && Object.keys(f.xhttpExtra).length > 0) t.xhttpExtra = f.xhttpExtra;
       break;
     case 'grpc':
       set('serviceName', f.serviceName ?? f.path);

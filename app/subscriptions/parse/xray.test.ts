@@ -52,7 +52,7 @@ const FULL_CONFIG = {
       tag: 'chained',
       protocol: 'vless',
       settings: { vnext: [{ address: 'exit.example.com', port: 443, users: [{ id: UUID_1, encryption: 'none' }] }] },
-      streamSettings: { network: 'xhttp', security: 'tls', xhttpSettings: { path: '/x', host: 'exit.example.com', mode: 'stream-one' } },
+      streamSettings: { network: 'xhttp', security: 'tls', xhttpSettings: { path: '/x', host: 'exit.example.com', mode: 'stream-one', xPaddingBytes: '100-1000', extra: { noGRPCHeader: true } } },
       proxySettings: { tag: 'reality-de' },
     },
     {
@@ -94,7 +94,7 @@ describe('Xray JSON configs', () => {
     expect(socks).toMatchObject({ protocol: 'socks', username: 'u', password: 'socks-secret' });
     expect(http).toMatchObject({ protocol: 'http', port: 3128 });
     expect(warp).toMatchObject({ address: 'engage.cloudflareclient.com', port: 2408, privateKey: WG_PRIVATE, publicKey: WG_PUBLIC, reserved: [1, 2, 3], mtu: 1280 });
-    expect(chained).toMatchObject({ viaName: 'reality-de', transport: { network: 'xhttp', path: '/x', mode: 'stream-one' } });
+    expect(chained).toMatchObject({ viaName: 'reality-de', transport: { network: 'xhttp', path: '/x', mode: 'stream-one', xhttpExtra: { xPaddingBytes: '100-1000', noGRPCHeader: true } } });
     expect(upgrade).toMatchObject({ transport: { network: 'httpupgrade', path: '/up', host: 'up.example.com' } });
     expect(tcpHttp).toMatchObject({ transport: { network: 'tcp', headerType: 'http', path: '/', host: 'www.bing.com' } });
   });

@@ -2,7 +2,7 @@ import type { Endpoint, ParsedServer, SecurityType, Transport } from '../../../s
 import { hostPort } from '../../../shared/domain/server';
 import { wireguardAddresses, reservedBytes } from './links/plain-proxies';
 import { splitHostPort } from './links/split';
-import { buildSecurity, buildTransport, networkOf, noSecurity, noStreamTransport, securityTypeOf } from './stream';
+import { buildSecurity, buildTransport, networkOf, noSecurity, noStreamTransport, securityTypeOf, xhttpExtraOf } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind, ScopedEntry } from './types';
 import { EntryError, checkHost, checkPort, checkSecret, checkUuid, checkWireguardKey, reject } from './validate';
@@ -70,7 +70,7 @@ export function parseXrayConfigs(configs: Json[], isArray: boolean): FormatOutpu
 function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => void): Endpoint {
   const settings = asObject(outbound.settings);
   const label = protocol || 'xray';
-  const stream = () => xrayStream(label, asObject(outbound.streamSettings));
+  const stream = () => xrayStream(label, asObject(outbound.streamSettings), note);
   switch (protocol) {
     case 'vmess':
     case 'vless': {
@@ -153,7 +153,7 @@ function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => voi
   }
 }
 
-function xrayStream(label: string, stream: Json): { transport: Transport; security: ReturnType<typeof buildSecurity> } {
+function xrayStream(label: string, stream: Json, note: (n: string) => void): { transport: Transport; security: ReturnType<typeof buildSecurity> } {
   const network = networkOf(label, str(stream.network));
   const ws = asObject(stream.wsSettings);
   const grpc = asObject(stream.grpcSettings);
@@ -179,9 +179,13 @@ function xrayStream(label: string, stream: Json): { transport: Transport; securi
     case 'httpupgrade':
       fields = { path: str(upgrade.path), host: str(upgrade.host) };
       break;
-    case 'xhttp':
-      fields = { path: str(xhttp.path), host: str(xhttp.host), mode: str(xhttp.mode) };
+    case 'xhttp': {
+      // Everything but the three fields the app models travels on as `extra`, which Xray merges back.
+      const { path, host, mode, extra, ...rest } = xhttp;
+      const merged = { ...rest, ...asObject(extra) };
+      fields = { path: str(path), host: str(host), mode: str(mode), xhttpExtra: xhttpExtraOf(merged, (text) => note(`${label}: ${text}`)) };
       break;
+    }
     case 'tcp': {
       const headers = asObject(tcpRequest.headers);
       fields = { headerType: str(tcpHeader.type), path: first(tcpRequest.path), host: first(headers.Host ?? headers.host) };

@@ -1,6 +1,6 @@
 import type { Security, SecurityType, Transport } from '../../../../shared/domain/server';
 import { hostPort } from '../../../../shared/domain/server';
-import { buildSecurity, buildTransport, networkOf, securityTypeOf } from '../stream';
+import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
 import { cleanName, decodePercent, isTruthy, splitList } from '../text';
 import { type LinkParts, param } from './split';
 
@@ -33,6 +33,7 @@ export function streamFromQuery(
   label: string,
   query: Map<string, string>,
   defaultSecurity: SecurityType,
+  note: Note = () => undefined,
 ): { transport: Transport; security: Security } {
   const network = networkOf(label, param(query, 'type', 'net', 'network'));
   const transport = buildTransport(network, {
@@ -44,6 +45,7 @@ export function streamFromQuery(
     seed: param(query, 'seed'),
     quicSecurity: param(query, 'quicsecurity'),
     quicKey: param(query, 'key'),
+    xhttpExtra: network === 'xhttp' ? xhttpExtraOf(query.get('extra'), (text) => note(`${label}: ${text}`)) : undefined,
   });
   // grpc links sometimes put the service name in `path` and the mode in `headerType`.
   if (network === 'grpc' && !transport.grpcMultiMode && param(query, 'headertype')?.toLowerCase() === 'multi') {

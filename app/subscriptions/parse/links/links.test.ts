@@ -361,6 +361,30 @@ const REJECTED: [string, string, RegExp, string?][] = [
   ['a line that is no link at all', `STATUS=🚀↑:1.2GB,↓:30GB,TOT:100GB💡Expires:2026-01-01`, /^not a share link/],
 ];
 
+describe('share links: xhttp extra settings', () => {
+  const extra = { xPaddingBytes: '100-1000', noGRPCHeader: false, downloadSettings: { address: 'dl.example.com', port: 443, network: 'xhttp', xhttpSettings: { path: '/d' } } };
+
+  it('vless over xhttp keeps the link’s extra JSON for the core', () => {
+    const { server, notes } = one(`vless://${UUID_1}@x.example.com:443?type=xhttp&security=tls&path=%2Fx&mode=auto&extra=${pct(JSON.stringify(extra))}#x`);
+    expect(server?.transport).toEqual({ network: 'xhttp', path: '/x', mode: 'auto', xhttpExtra: extra });
+    expect(notes).toEqual([]);
+  });
+
+  it('what a provider may not choose on this machine is dropped, and said: local files, certificates, socket options', () => {
+    const hostile = { ...extra, downloadSettings: { ...extra.downloadSettings, sockopt: { interface: 'eth0', dialerProxy: 'direct' }, tlsSettings: { certificates: [{ certificateFile: '/home/user/.ssh/id_rsa' }], serverName: 'dl.example.com' } } };
+    const { server, notes } = one(`vless://${UUID_1}@x.example.com:443?type=xhttp&security=tls&extra=${pct(JSON.stringify(hostile))}#x`);
+    expect(JSON.stringify(server?.transport.xhttpExtra)).not.toMatch(/sockopt|certificate|id_rsa/);
+    expect(server?.transport.xhttpExtra).toMatchObject({ downloadSettings: { address: 'dl.example.com', tlsSettings: { serverName: 'dl.example.com' } } });
+    expect(notes).toEqual([expect.stringMatching(/^vless: xhttp extra settings: sockopt, certificates ignored/)]);
+  });
+
+  it('extra that is not JSON is ignored with a note; the server is kept', () => {
+    const { server, notes } = one(`vless://${UUID_1}@x.example.com:443?type=xhttp&security=tls&extra=%7Bbad#x`);
+    expect(server?.transport).toEqual({ network: 'xhttp' });
+    expect(notes).toEqual(['vless: xhttp extra settings are not valid JSON and are ignored']);
+  });
+});
+
 describe('share links: rejected entries say why and mask credentials', () => {
   it.each(REJECTED)('%s', (_title, link, reason, secret) => {
     const { server, reason: got, excerpt } = one(link);

@@ -73,7 +73,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
   if (plugin) endpoint.plugin = plugin;
   else if (query.has('type') || query.has('security')) {
     // Xray-style panels (3x-ui and its forks) put the stream in the query, as for vless.
-    const stream = streamFromQuery('ss', query, 'none');
+    const stream = streamFromQuery('ss', query, 'none', note);
     endpoint.transport = stream.transport;
     endpoint.security = stream.security;
   } else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);

@@ -1,17 +1,17 @@
 import type { ParsedServer, TrojanEndpoint, VlessEndpoint } from '../../../../shared/domain/server';
 import { buildTransport } from '../stream';
 import { checkHost, checkPort, checkSecret, checkUuid, reject } from '../validate';
-import { decodedUserinfo, linkName, streamFromQuery } from './common';
+import { decodedUserinfo, linkName, type Note, streamFromQuery } from './common';
 import { isTruthy } from '../text';
 import { param, splitLink } from './split';
 
 /** `vless://uuid@host:port?type=…&security=…&sni=…&pbk=…&flow=…#name` */
-export function parseVless(line: string): ParsedServer {
+export function parseVless(line: string, note: Note = () => undefined): ParsedServer {
   const parts = splitLink(line) ?? reject('vless: not a link');
   const uuid = checkUuid('vless', decodedUserinfo(parts));
   const address = checkHost('vless', parts.host);
   const port = checkPort('vless', parts.port);
-  const { transport, security } = streamFromQuery('vless', parts.query, 'none');
+  const { transport, security } = streamFromQuery('vless', parts.query, 'none', note);
   const endpoint: VlessEndpoint = {
     protocol: 'vless',
     address,
@@ -32,12 +32,12 @@ export function parseVless(line: string): ParsedServer {
  * Shadowrocket writes WebSocket as `plugin=obfs-local;obfs=websocket;obfs-host=…;obfs-uri=…` or
  * as `ws=1&wspath=…`.
  */
-export function parseTrojan(line: string): ParsedServer {
+export function parseTrojan(line: string, note: Note = () => undefined): ParsedServer {
   const parts = splitLink(line) ?? reject('trojan: not a link');
   const password = checkSecret('trojan', 'password', decodedUserinfo(parts));
   const address = checkHost('trojan', parts.host);
   const port = checkPort('trojan', parts.port, 443);
-  const stream = streamFromQuery('trojan', parts.query, 'tls');
+  const stream = streamFromQuery('trojan', parts.query, 'tls', note);
   let transport = stream.transport;
   const security = stream.security;
   const plugin = param(parts.query, 'plugin');
