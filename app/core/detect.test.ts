@@ -78,6 +78,19 @@ describe('detectCore with stand-in binaries', () => {
     expect(core.capabilities.networks.has('kcp')).toBe(false);
   });
 
+  it('Hysteria2 salamander is whatever the binary says', async () => {
+    const xray = await standIn('xray-no-salamander', {
+      versionArgs: '-version',
+      banner: 'Xray 26.1.18 (Xray, Penetrates Everything.) 9f8e7d6 (go1.25.5 linux/amd64)',
+      testArgs: 'run -test -c',
+      refuse: ['salamander'],
+    });
+    const core = await detectCore(xray.path);
+    expect(core.capabilities.protocols.has('hysteria2')).toBe(true);
+    expect(core.capabilities.features.has('hysteria2-salamander')).toBe(false);
+    expect(core.verified.refuted).toEqual(['feature:hysteria2-salamander']);
+  });
+
   it('VLESS Encryption is whatever the binary says: an Xray that insists on "none" loses it, an older one that takes it gains it', async () => {
     const refusing = await standIn('xray-no-enc', {
       versionArgs: '-version',
@@ -89,6 +102,9 @@ describe('detectCore with stand-in binaries', () => {
     expect(without.capabilities.features.has('vless-encryption')).toBe(false);
     expect(without.verified.refuted).toContain('feature:vless-encryption');
     expect(without.verified.refuted).toEqual(['feature:vless-encryption']);
+
+    // The salamander check is its own: refusing VLESS Encryption takes nothing else away.
+    expect(without.capabilities.features.has('hysteria2-salamander')).toBe(true);
 
     const accepting = await standIn('xray-enc', { versionArgs: '-version', banner: 'Xray 25.8.31 (Xray, Penetrates Everything.) 1b2c3d4 (go1.25.0 linux/amd64)', testArgs: 'run -test -c', refuse: [] });
     const withIt = await detectCore(accepting.path);

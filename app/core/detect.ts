@@ -101,6 +101,11 @@ function checksFor(family: CoreProfile['family']): Check[] {
   }
   if (family === 'xray') {
     checks.push({
+      id: 'feature:hysteria2-salamander',
+      server: sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'sample-obfs' } } as Partial<Server>),
+      apply: (c, ok) => toggle(c.features, 'hysteria2-salamander', ok),
+    });
+    checks.push({
       id: 'feature:vless-encryption',
       server: sampleServer('vless', 'tcp', { encryption: SAMPLE_VLESS_ENCRYPTION } as Partial<Server>),
       apply: (c, ok) => toggle(c.features, 'vless-encryption', ok),
@@ -129,7 +134,7 @@ function permissive(profile: CoreProfile): CoreProfile {
       protocols: new Set(PROTOCOLS),
       networks: new Set(NETWORKS),
       securities: profile.capabilities.securities,
-      features: new Set([...profile.capabilities.features, 'vless-encryption']),
+      features: new Set([...profile.capabilities.features, 'vless-encryption', 'hysteria2-salamander']),
       shadowsocksMethods: new Set(checksFor(profile.family).filter((c) => c.id.startsWith('shadowsocks:')).map((c) => c.id.slice('shadowsocks:'.length))),
     },
   };

@@ -84,6 +84,12 @@ describe('protocol settings', () => {
     });
   });
 
+  it('hysteria2 salamander obfuscation is written as a finalmask UDP mask', () => {
+    const hy2 = sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'gawrgura' } } as Partial<Server>);
+    expect(out(hy2, xray26).streamSettings.finalmask).toEqual({ udp: [{ type: 'salamander', settings: { password: 'gawrgura' } }] });
+    expect(out(sampleServer('hysteria2'), xray26).streamSettings.finalmask).toBeUndefined();
+  });
+
   it('vless vision flow is written for Xray', () => {
     const vision = sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision', security: { type: 'tls', sni: 'example.com' } } as Partial<Server>);
     expect(out(vision, xray25).settings.vnext[0].users[0]).toEqual({ id: '0b3f5b5e-7a52-4f4e-9b0c-2f1c4c8e9a11', encryption: 'none', flow: 'xtls-rprx-vision' });

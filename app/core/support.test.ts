@@ -63,7 +63,9 @@ describe('unsupportedReason', () => {
     ['Hysteria2 on Xray 25', sampleServer('hysteria2'), xray25, 'not supported by Xray 25.3.6: Hysteria2 needs Xray ≥ 26.1.13'],
     ['Hysteria2 on Xray 26.1.9', sampleServer('hysteria2'), profileFromTable('xray', '26.1.9'), 'not supported by Xray 26.1.9: Hysteria2 needs Xray ≥ 26.1.13'],
     ['Hysteria2 on Xray 26.1.18', sampleServer('hysteria2'), xray26, null],
-    ['Hysteria2 with salamander', sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'p' } } as Partial<Server>), xray26, 'not supported by Xray 26.1.18: Hysteria2 obfuscation (salamander) is not supported by this core'],
+    ['Hysteria2 with salamander', sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'obfs-pass' } } as Partial<Server>), xray26, null],
+    ['Hysteria2 with a 3-byte salamander password', sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'abc' } } as Partial<Server>), xray26, 'not supported by Xray 26.1.18: the Hysteria2 salamander password is shorter than 4 bytes'],
+    ['Hysteria2 with another obfuscation', sampleServer('hysteria2', 'tcp', { obfs: { type: 'gecko', password: 'obfs-pass' } } as Partial<Server>), xray26, 'not supported by Xray 26.1.18: Hysteria2 obfuscation (gecko) is not supported by this core'],
     ['TUIC on Xray', sampleServer('tuic'), xray26, 'not supported by Xray 26.1.18: TUIC needs a core this app does not drive yet (no v2ray or Xray version has TUIC)'],
     // Shadowsocks ciphers and plugins.
     ['ss2022 on v2ray 4.34', sampleServer('shadowsocks', 'tcp', { method: '2022-blake3-aes-128-gcm' } as Partial<Server>), v2ray434, 'not supported by v2ray 4.34.0: Shadowsocks 2022 (2022-blake3-aes-128-gcm) needs Xray ≥ 1.6.0'],

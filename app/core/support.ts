@@ -126,7 +126,11 @@ function protocolProblem(server: Server, core: CoreProfile): string | null {
       if (!server.localAddresses.length) return 'the WireGuard entry has no local address';
       return null;
     case 'hysteria2':
-      if (server.obfs) return `Hysteria2 obfuscation (${server.obfs.type}) is not supported by this core`;
+      if (server.obfs) {
+        if (server.obfs.type !== 'salamander' || !caps.features.has('hysteria2-salamander')) return `Hysteria2 obfuscation (${server.obfs.type}) is not supported by this core`;
+        // Xray refuses to start with a shorter one ("PSK must be at least 4 bytes").
+        if (Buffer.byteLength(server.obfs.password) < 4) return 'the Hysteria2 salamander password is shorter than 4 bytes';
+      }
       return null;
     default:
       return null;
