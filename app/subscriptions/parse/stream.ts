@@ -78,12 +78,12 @@ export function xhttpExtraOf(raw: unknown, note: (text: string) => void): Record
     }
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  if (JSON.stringify(value).length > XHTTP_EXTRA_MAX_CHARS) return void note(`xhttp extra settings longer than ${XHTTP_EXTRA_MAX_CHARS} characters are ignored`);
   const dropped = new Set<string>();
+  let tooDeep = false;
   const clean = (v: unknown, depth: number): unknown => {
     if (v === null || typeof v !== 'object') return v;
     if (depth >= XHTTP_EXTRA_MAX_DEPTH) {
-      dropped.add('nesting');
+      tooDeep = true;
       return undefined;
     }
     if (Array.isArray(v)) return v.map((item) => clean(item, depth + 1));
@@ -98,8 +98,11 @@ export function xhttpExtraOf(raw: unknown, note: (text: string) => void): Record
     }
     return out;
   };
+  // Cleaned first: its depth is bounded, so measuring it cannot overflow the stack.
   const result = clean(value, 0) as Record<string, unknown>;
+  if (JSON.stringify(result).length > XHTTP_EXTRA_MAX_CHARS) return void note(`xhttp extra settings longer than ${XHTTP_EXTRA_MAX_CHARS} characters are ignored`);
   if (dropped.size > 0) note(`xhttp extra settings: ${[...dropped].join(', ')} ignored (not a provider's to set)`);
+  if (tooDeep) note(`xhttp extra settings: what is nested deeper than ${XHTTP_EXTRA_MAX_DEPTH} levels is ignored`);
   return Object.keys(result).length > 0 ? result : undefined;
 }
 

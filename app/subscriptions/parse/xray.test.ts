@@ -197,4 +197,13 @@ describe('Xray JSON configs', () => {
       [4, 'xray: outbound without a protocol'],
     ]);
   });
+
+  it('xhttp extra nested 5,000 levels deep costs the server nothing but that extra', () => {
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const text = `{"outbounds":[{"tag":"x","protocol":"vless","settings":{"vnext":[{"address":"x.example.com","port":443,"users":[{"id":"${UUID_1}"}]}]},"streamSettings":{"network":"xhttp","xhttpSettings":{"path":"/x","extra":${deep}}}}]}`;
+    const result = parseSubscription(text);
+    expect(result.rejected).toEqual([]);
+    expect(result.servers[0]?.transport).toMatchObject({ network: 'xhttp', path: '/x' });
+    expect(result.notes.map((n) => n.note)).toEqual(['vless: xhttp extra settings: what is nested deeper than 8 levels is ignored']);
+  });
 });

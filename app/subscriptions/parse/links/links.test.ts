@@ -378,6 +378,13 @@ describe('share links: xhttp extra settings', () => {
     expect(notes).toEqual([expect.stringMatching(/^vless: xhttp extra settings: sockopt, certificates ignored/)]);
   });
 
+  it('extra nested without end is cut at a sane depth, said, and the server kept', () => {
+    const deep = `${'{"a":'.repeat(20)}1${'}'.repeat(20)}`;
+    const { server, notes } = one(`vless://${UUID_1}@x.example.com:443?type=xhttp&security=tls&extra=${pct(deep)}#x`);
+    expect(JSON.stringify(server?.transport.xhttpExtra).split('{').length - 1).toBeLessThanOrEqual(8);
+    expect(notes).toEqual(['vless: xhttp extra settings: what is nested deeper than 8 levels is ignored']);
+  });
+
   it('extra that is not JSON is ignored with a note; the server is kept', () => {
     const { server, notes } = one(`vless://${UUID_1}@x.example.com:443?type=xhttp&security=tls&extra=%7Bbad#x`);
     expect(server?.transport).toEqual({ network: 'xhttp' });
