@@ -303,24 +303,23 @@ export function parseSubscriptionUserinfo(value: string | undefined): Subscripti
 
 /** `profile-title`: plain text (UTF-8 sent raw arrives as latin-1 and is re-read), or `base64:…`. */
 export function parseProfileTitle(value: string | undefined): string | null {
-  if (!value) return null;
-  let title = value.trim();
-  if (/^base64:/i.test(title)) title = decodeBase64Text(title.slice(7)) ?? '';
-  else title = decodePercent(relatin1(title));
-  // eslint-disable-next-line no-control-regex
-  title = title.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  return title ? title.slice(0, 200) : null;
+  return providerText(value, { maxLength: 200, keepLineBreaks: false });
 }
 
-/** `announce`: the provider's message, plain or `base64:…` like a title, but as long as a paragraph. */
+/** `announce`: the provider's message, written like a title but as long as a paragraph. */
 export function parseAnnounce(value: string | undefined): string | null {
+  return providerText(value, { maxLength: 2000, keepLineBreaks: true });
+}
+
+/** A provider's words in a header: `base64:…` or plain (raw UTF-8 re-read from latin-1), control characters made spaces. */
+function providerText(value: string | undefined, o: { maxLength: number; keepLineBreaks: boolean }): string | null {
   if (!value) return null;
   let text = value.trim();
   if (/^base64:/i.test(text)) text = decodeBase64Text(text.slice(7)) ?? '';
   else text = decodePercent(relatin1(text));
   // eslint-disable-next-line no-control-regex
-  text = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]+/g, ' ').trim();
-  return text ? text.slice(0, 2000) : null;
+  text = text.replace(o.keepLineBreaks ? /[\u0000-\u0009\u000b-\u001f\u007f]+/g : /[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return text ? text.slice(0, o.maxLength) : null;
 }
 
 /** `attachment; filename*=UTF-8''%F0%9F%87%A9…` or `filename="name.txt"` → the name without extension. */
