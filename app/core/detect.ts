@@ -126,6 +126,13 @@ function checksFor(family: CoreProfile['family']): Check[] {
   return checks;
 }
 
+/** The optional features the binary is asked about (the `feature:` checks). */
+function featuresChecked(family: CoreProfile['family']): string[] {
+  return checksFor(family)
+    .filter((c) => c.id.startsWith('feature:'))
+    .map((c) => c.id.slice('feature:'.length));
+}
+
 /** A profile that claims everything, so the generator writes each sample as it would if supported. */
 function permissive(profile: CoreProfile): CoreProfile {
   return {
@@ -134,7 +141,7 @@ function permissive(profile: CoreProfile): CoreProfile {
       protocols: new Set(PROTOCOLS),
       networks: new Set(NETWORKS),
       securities: profile.capabilities.securities,
-      features: new Set([...profile.capabilities.features, 'vless-encryption', 'hysteria2-salamander']),
+      features: new Set([...profile.capabilities.features, ...featuresChecked(profile.family)]),
       shadowsocksMethods: new Set(checksFor(profile.family).filter((c) => c.id.startsWith('shadowsocks:')).map((c) => c.id.slice('shadowsocks:'.length))),
     },
   };
