@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invokeSchemas } from './ipc/contract';
-import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from './settings';
+import { DEFAULT_SETTINGS, migrateStoredSettings, settingsPatchSchema, settingsSchema, storedSettingsSchema } from './settings';
 
 describe('settings schemas', () => {
   it('a patch carries only the fields it names (no defaults filled in)', () => {
@@ -38,5 +38,21 @@ describe('settings schemas', () => {
       urls: ['https://www.gstatic.com/generate_204'],
       ipInfoUrl: '',
     });
+  });
+
+  it.each([
+    ['system proxy on becomes system-proxy', { systemProxy: true, httpPort: 10900 }, 'system-proxy', { mode: 'system-proxy', httpPort: 10900 }],
+    ['system proxy off becomes proxy, whatever the host default', { systemProxy: false }, 'system-proxy', { mode: 'proxy' }],
+    ['a file that never said takes the host default', { httpPort: 10900 }, 'system-proxy', { mode: 'system-proxy', httpPort: 10900 }],
+    ['a file with a mode keeps it (a stray systemProxy is dropped)', { mode: 'system-wide', systemProxy: true }, 'proxy', { mode: 'system-wide' }],
+    ['something that is not a document is left to the schema', 'garbage', 'proxy', 'garbage'],
+  ] as const)('migration: %s', (_name, raw, defaultMode, expected) => {
+    expect(migrateStoredSettings(raw, defaultMode)).toEqual(expected);
+  });
+
+  it('a stored file is read through the migration; an unknown mode is refused', () => {
+    expect(storedSettingsSchema('proxy').parse({ systemProxy: true })).toEqual({ ...DEFAULT_SETTINGS, mode: 'system-proxy' });
+    expect(storedSettingsSchema('proxy').safeParse({ mode: 'tun' }).success).toBe(false);
+    expect(DEFAULT_SETTINGS.mode).toBe('proxy');
   });
 });

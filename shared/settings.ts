@@ -50,6 +50,16 @@ export type MonitorSettings = z.infer<typeof monitorSettingsSchema>;
 export const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/**
+ * What Connect changes on the machine:
+ * - `proxy`: nothing; the local HTTP and SOCKS5 proxies serve the programs pointed at them;
+ * - `system-proxy`: the operating system's proxy setting points at them while connected;
+ * - `system-wide`: every program's traffic is captured (firewall rules and policy routing on
+ *   Linux, a TUN device elsewhere) and enters the core; this needs administrator rights.
+ */
+export const CONNECTION_MODES = ['proxy', 'system-proxy', 'system-wide'] as const;
+export type ConnectionMode = (typeof CONNECTION_MODES)[number];
+
 export const settingsSchema = z.object({
   /** A core binary chosen by the user; null = bundled resources, then PATH. */
   corePath: z.string().min(1).nullable().default(null),
@@ -63,14 +73,35 @@ export const settingsSchema = z.object({
   language: z.enum([...LANGUAGES, 'system']).default('system'),
   theme: z.enum(['light', 'dark', 'system']).default('system'),
   logLevel: z.enum(['debug', 'info', 'warning', 'error']).default('info'),
-  /** Point the operating system's proxy at the local HTTP inbound while connected. */
-  systemProxy: z.boolean().default(false),
   /** A server the user trusts as a vantage point: its single vote decides reachability. */
   trustedCheckerId: z.string().nullable().default(null),
+
+  /** What Connect changes on the machine (see CONNECTION_MODES). */
+  mode: z.enum(CONNECTION_MODES).default('proxy'),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
+
+/**
+ * A stored settings document brought up to today's shape before it is validated. Files written
+ * before `mode` existed carry `systemProxy: boolean`: on means `system-proxy`, off means `proxy`
+ * (an existing user's Connect keeps doing what it did). A document with neither gets the host's
+ * default mode (the desktop app's differs from the CLI's).
+ */
+export function migrateStoredSettings(raw: unknown, defaultMode: ConnectionMode): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const { systemProxy, ...rest } = raw as Record<string, unknown>;
+  if ('mode' in rest) return rest;
+  if (systemProxy === true) return { ...rest, mode: 'system-proxy' };
+  if (systemProxy === false) return { ...rest, mode: 'proxy' };
+  return { ...rest, mode: defaultMode };
+}
+
+/** The schema a settings file is read with: migrated first, then validated and defaulted. */
+export function storedSettingsSchema(defaultMode: ConnectionMode) {
+  return z.preprocess((raw) => migrateStoredSettings(raw, defaultMode), settingsSchema);
+}
 
 /**
  * The same fields with every default removed: a patch names only what changes. (zod's

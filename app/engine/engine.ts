@@ -13,7 +13,7 @@ import type { Server, ServerId, SubscriptionId } from '../../shared/domain/serve
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, InvokeResponses, VpnClient } from '../../shared/ipc/contract';
-import type { Settings, SettingsPatch } from '../../shared/settings';
+import type { ConnectionMode, Settings, SettingsPatch } from '../../shared/settings';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { NOTHING_PERSISTED, type PersistedAutoState } from '../auto/policy/state';
 import { persistedAutoStateSchema } from '../auto/persisted';
@@ -50,6 +50,8 @@ export interface EngineOptions {
   resourcesDir?: string;
   logger: Logger;
   clock?: Clock;
+  /** The connection mode of a first start: the desktop app's is `system-proxy`, the CLI's `proxy`. */
+  defaultMode?: ConnectionMode;
   /** Settings applied over the stored ones at start (the demo points test URLs at the lab). */
   settingsOverrides?: SettingsPatch;
   /** Where the throughput test downloads `bytes` from (the lab's /download in the demo). */
@@ -84,7 +86,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const removeSaveSink = logger.addSink(board.saveFailures());
 
   // Settings first: everything else is configured from them.
-  const settingsStore = new SettingsStore(dataDir);
+  const settingsStore = new SettingsStore(dataDir, options.defaultMode);
   await settingsStore.load();
   if (settingsStore.problem) problems.push(settingsStore.problem);
   if (options.settingsOverrides) await settingsStore.update(options.settingsOverrides);

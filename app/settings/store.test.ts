@@ -72,4 +72,19 @@ describe('SettingsStore', () => {
     await store.update({ monitor: { workers: 3 } });
     expect(seen).toEqual([3]);
   });
+
+  it('a first start takes the host’s default mode; a file from before modes keeps what the user had', async () => {
+    const fresh = new SettingsStore(dir(), 'system-proxy');
+    expect((await fresh.load()).mode).toBe('system-proxy');
+
+    const d = dir();
+    writeFileSync(join(d, 'settings.json'), JSON.stringify({ systemProxy: true, httpPort: 10900 }));
+    const old = new SettingsStore(d, 'proxy');
+    expect(await old.load()).toMatchObject({ mode: 'system-proxy', httpPort: 10900 });
+    expect(old.problem).toBeNull();
+    await old.update({ language: 'ru' });
+    const written = JSON.parse(readFileSync(join(d, 'settings.json'), 'utf8')) as Record<string, unknown>;
+    expect(written.mode).toBe('system-proxy');
+    expect('systemProxy' in written).toBe(false);
+  });
 });

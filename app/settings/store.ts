@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema } from '../../shared/settings';
+import { type ConnectionMode, DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema, storedSettingsSchema } from '../../shared/settings';
 import { JsonFile } from '../storage/json-file';
 
 /**
@@ -7,14 +7,17 @@ import { JsonFile } from '../storage/json-file';
  * immutable values. A patch that does not validate is refused whole, with the field named.
  */
 export class SettingsStore {
-  private current: Settings = DEFAULT_SETTINGS;
+  private current: Settings;
   private readonly file: JsonFile<Settings>;
   private readonly listeners = new Set<(settings: Settings) => void>();
   /** Set when the settings file was unreadable at start (it was set aside). */
   problem: string | null = null;
 
-  constructor(dataDir: string) {
-    this.file = new JsonFile({ path: join(dataDir, 'settings.json'), schema: settingsSchema, fallback: () => DEFAULT_SETTINGS, mode: 0o600 });
+  /** `defaultMode`: what a first start (or a file that never said) uses; hosts differ. */
+  constructor(dataDir: string, defaultMode: ConnectionMode = DEFAULT_SETTINGS.mode) {
+    const defaults: Settings = Object.freeze({ ...DEFAULT_SETTINGS, mode: defaultMode });
+    this.current = defaults;
+    this.file = new JsonFile({ path: join(dataDir, 'settings.json'), schema: storedSettingsSchema(defaultMode), fallback: () => defaults, mode: 0o600 });
   }
 
   async load(): Promise<Settings> {

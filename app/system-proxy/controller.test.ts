@@ -49,7 +49,7 @@ function setup(options: { failApply?: boolean } = {}) {
 describe('SystemProxyController follows the setting and the connection', () => {
   it('sets the proxy once connected with the setting on, keeps it through an Auto switch, restores on disconnect', async () => {
     const s = setup();
-    await s.emit('settings', { ...DEFAULT_SETTINGS, systemProxy: true });
+    await s.emit('settings', { ...DEFAULT_SETTINGS, mode: 'system-proxy' });
     await s.emit('connection', conn('connecting'));
     await s.emit('connection', conn('connected'));
     await s.emit('connection', conn('reconnecting'));
@@ -62,15 +62,15 @@ describe('SystemProxyController follows the setting and the connection', () => {
     const s = setup();
     await s.emit('connection', conn('connected'));
     expect(s.calls).toEqual([]);
-    await s.emit('settings', { ...DEFAULT_SETTINGS, systemProxy: true });
-    await s.emit('settings', { ...DEFAULT_SETTINGS, systemProxy: false });
-    await s.emit('settings', { ...DEFAULT_SETTINGS, systemProxy: true });
+    await s.emit('settings', { ...DEFAULT_SETTINGS, mode: 'system-proxy' });
+    await s.emit('settings', { ...DEFAULT_SETTINGS, mode: 'proxy' });
+    await s.emit('settings', { ...DEFAULT_SETTINGS, mode: 'system-proxy' });
     expect(s.calls).toEqual([expect.objectContaining({ httpPort: 10809 }), 'restore', expect.objectContaining({ httpPort: 10809 })]);
   });
 
   it('a new HTTP port while connected re-points the proxy', async () => {
     const s = setup();
-    await s.emit('settings', { ...DEFAULT_SETTINGS, systemProxy: true });
+    await s.emit('settings', { ...DEFAULT_SETTINGS, mode: 'system-proxy' });
     await s.emit('connection', conn('connected'));
     await s.emit('connection', conn('connected', 20000));
     expect(s.calls.map((c) => (c === 'restore' ? c : c.httpPort))).toEqual([10809, 20000]);
@@ -79,13 +79,13 @@ describe('SystemProxyController follows the setting and the connection', () => {
   it('a snapshot sets both at once', async () => {
     const s = setup();
     // Only these two fields of the snapshot matter here.
-    await s.emit('snapshot', { settings: { ...DEFAULT_SETTINGS, systemProxy: true }, connection: conn('connected') } as EventPayloads['snapshot']);
+    await s.emit('snapshot', { settings: { ...DEFAULT_SETTINGS, mode: 'system-proxy' }, connection: conn('connected') } as EventPayloads['snapshot']);
     expect(s.calls).toHaveLength(1);
   });
 
   it('a failure is logged and does not stop later changes', async () => {
     const s = setup({ failApply: true });
-    await s.emit('settings', { ...DEFAULT_SETTINGS, systemProxy: true });
+    await s.emit('settings', { ...DEFAULT_SETTINGS, mode: 'system-proxy' });
     await s.emit('connection', conn('connected'));
     await s.emit('connection', conn('disconnected'));
     expect(s.calls).toEqual([expect.anything(), 'restore']);

@@ -6,7 +6,7 @@ import type { SystemProxy } from './system-proxy';
 import type { ProxyTarget } from './target';
 
 /**
- * Follows the engine: the "system proxy" setting and the connection state decide whether the OS
+ * Follows the engine: the `system-proxy` mode and the connection state decide whether the OS
  * proxy points at the app (see policy/desired.ts). Only changes reach the OS; failures are logged
  * and never stop the app.
  */
@@ -26,14 +26,14 @@ export class SystemProxyController {
   bind(engine: Pick<VpnClient, 'on'>): () => void {
     const offs = [
       engine.on('snapshot', (snapshot) => this.onSnapshot(snapshot)),
-      engine.on('settings', (settings) => this.update({ systemProxyOn: settings.systemProxy })),
+      engine.on('settings', (settings) => this.update({ systemProxyOn: settings.mode === 'system-proxy' })),
       engine.on('connection', (connection) => this.update({ connection })),
     ];
     return () => offs.forEach((off) => off());
   }
 
   onSnapshot(snapshot: Pick<AppSnapshot, 'settings' | 'connection'>): Promise<void> {
-    return this.update({ systemProxyOn: snapshot.settings.systemProxy, connection: snapshot.connection });
+    return this.update({ systemProxyOn: snapshot.settings.mode === 'system-proxy', connection: snapshot.connection });
   }
 
   update(change: { systemProxyOn?: boolean; connection?: ConnectionState }): Promise<void> {

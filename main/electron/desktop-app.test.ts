@@ -40,7 +40,7 @@ function fakeEngine(options: { stop?: () => Promise<void> } = {}) {
     unsupported: {},
     connection: connection('disconnected'),
     auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
-    settings: { ...DEFAULT_SETTINGS, systemProxy: true },
+    settings: { ...DEFAULT_SETTINGS, mode: 'system-proxy' },
     core: null,
     testProgress: { running: false, done: 0, total: 0 },
     demo: false,
@@ -146,7 +146,7 @@ describe('start-up', () => {
     expect(FakeBrowserWindow.instances).toHaveLength(0);
     fake.app.makeReady();
     await desktop.ready;
-    expect(w.engineCreatedWith).toEqual([{ dataDir: w.dataDir, resourcesDir: '/opt/steadfast/resources', logger: w.options.logger }]);
+    expect(w.engineCreatedWith).toEqual([{ dataDir: w.dataDir, resourcesDir: '/opt/steadfast/resources', logger: w.options.logger, defaultMode: 'system-proxy' }]);
     const window = FakeBrowserWindow.instances[0]!;
     expect(window.loaded).toEqual({ file: join('/opt/steadfast/dist/renderer', 'index.html') });
     window.emit('ready-to-show');

@@ -157,7 +157,8 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
     await systemProxy.recoverAfterCrash().catch((error: unknown) => logger.error('SYSPROXY', `restore after a crash failed: ${String(error)}`));
 
     const createEngine = await options.loadEngine();
-    const running = await createEngine({ dataDir: options.dataDir, resourcesDir: options.resourcesDir, logger });
+    // A newcomer's Connect should change what their browser does: the desktop app starts in system-proxy mode.
+    const running = await createEngine({ dataDir: options.dataDir, resourcesDir: options.resourcesDir, logger, defaultMode: 'system-proxy' });
     engine = running;
 
     disposers.push(

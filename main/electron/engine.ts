@@ -1,5 +1,6 @@
 import type { Logger } from '../../app/log/logger';
 import type { VpnClient } from '../../shared/ipc/contract';
+import type { ConnectionMode } from '../../shared/settings';
 
 /** The engine as the desktop shell sees it: the contract's operations and events, and a way to stop. */
 export type DesktopEngine = VpnClient & { stop(): Promise<void> };
@@ -11,6 +12,8 @@ export interface DesktopEngineOptions {
   /** The folder holding `core/`: `process.resourcesPath` when packaged, the repository's `resources/` otherwise. */
   resourcesDir: string;
   logger: Logger;
+  /** The connection mode of a first start (the desktop app's is `system-proxy`). */
+  defaultMode: ConnectionMode;
 }
 
 export type CreateEngine = (options: DesktopEngineOptions) => Promise<DesktopEngine>;

@@ -67,7 +67,7 @@ export const settingsPatch: fc.Arbitrary<unknown> = fc.oneof(
         language: fc.oneof(fc.constantFrom('en', 'ru', 'fa', 'ar', 'zh', 'system', 'de', ''), wrongJsonValue),
         theme: fc.constantFrom('light', 'dark', 'system', 'blue'),
         logLevel: fc.constantFrom('debug', 'info', 'warning', 'error', 'trace'),
-        systemProxy: fc.oneof(fc.boolean(), wrongJsonValue),
+        mode: fc.oneof(fc.constantFrom('proxy', 'system-proxy', 'system-wide', 'tun'), wrongJsonValue),
         trustedCheckerId: fc.oneof(fc.constant(null), fc.string({ maxLength: 20 })),
         monitor: fc.oneof(
           fc.record(

@@ -24,7 +24,7 @@ exports.createEngine = async (options) => {
     subscriptions: [], statuses: {}, unsupported: {}, core: null, demo: false,
     connection: { state: 'disconnected', serverId: null, httpProxy: null, socksProxy: null, since: null, error: null, core: null },
     auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
-    settings: { language: 'system', systemProxy: false },
+    settings: { language: 'system', mode: 'proxy' },
     testProgress: { running: false, done: 0, total: 0 },
   } : null);
   return engine;

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Settings, type SettingsPatch } from '../../../shared/settings';
+import { CONNECTION_MODES, LANGUAGES, type Settings, type SettingsPatch } from '../../../shared/settings';
 import { LANGUAGE_NAMES } from '../i18n';
 import { useAppStore } from '../store/context';
 import { matchLanguage } from '../store/ui';
@@ -17,7 +17,7 @@ interface Draft {
   workers: string;
   intervalMin: string;
   idleTimeoutMin: string;
-  systemProxy: boolean;
+  mode: Settings['mode'];
   verifyIpv6: boolean;
   trustedCheckerId: string;
   logLevel: Settings['logLevel'];
@@ -36,7 +36,7 @@ function draftOf(settings: Settings): Draft {
     workers: String(settings.monitor.workers),
     intervalMin: trim(settings.monitor.intervalMs / 60_000),
     idleTimeoutMin: trim(settings.monitor.idleTimeoutMs / 60_000),
-    systemProxy: settings.systemProxy,
+    mode: settings.mode,
     verifyIpv6: settings.monitor.verifyIpv6,
     trustedCheckerId: settings.trustedCheckerId ?? '',
     logLevel: settings.logLevel,
@@ -78,7 +78,7 @@ export function patchFromDraft(draft: Draft, settings: Settings): { patch: Setti
   const idle = num(draft.idleTimeoutMin, 60_000, 'monitor.idleTimeoutMs');
   if (idle !== undefined && idle !== settings.monitor.idleTimeoutMs) monitor.idleTimeoutMs = idle;
   if (draft.verifyIpv6 !== settings.monitor.verifyIpv6) monitor.verifyIpv6 = draft.verifyIpv6;
-  if (draft.systemProxy !== settings.systemProxy) patch.systemProxy = draft.systemProxy;
+  if (draft.mode !== settings.mode) patch.mode = draft.mode;
   const checker = draft.trustedCheckerId === '' ? null : draft.trustedCheckerId;
   if (checker !== settings.trustedCheckerId) patch.trustedCheckerId = checker;
   if (draft.logLevel !== settings.logLevel) patch.logLevel = draft.logLevel;
@@ -183,10 +183,15 @@ export function SettingsDialog() {
             <Field label={t('settings.stallThreshold')} hint={t('settings.stallThresholdHint')} path="stallThresholdMs" errors={errors}>
               <input type="number" min={1} step={0.5} value={draft.stallThresholdS} aria-invalid={invalid('stallThresholdMs')} onChange={(e) => set('stallThresholdS', e.target.value)} />
             </Field>
-            <label className="check-field">
-              <input type="checkbox" checked={draft.systemProxy} onChange={(e) => set('systemProxy', e.target.checked)} />
-              <span>{t('settings.systemProxy')}</span>
-            </label>
+            <Field label={t('mode.label')} hint={t(`mode.hint.${draft.mode}`)} path="mode" errors={errors}>
+              <select value={draft.mode} onChange={(e) => set('mode', e.target.value as Draft['mode'])}>
+                {CONNECTION_MODES.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {t(`mode.name.${mode}`)}
+                  </option>
+                ))}
+              </select>
+            </Field>
           </fieldset>
           <fieldset>
             <legend>{t('settings.monitor')}</legend>

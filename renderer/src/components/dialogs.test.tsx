@@ -50,9 +50,10 @@ describe('the settings dialog', () => {
     const stall = within(dialog).getByRole('spinbutton', { name: /Stall threshold/ });
     await userEvent.clear(stall);
     await userEvent.type(stall, '8');
-    await userEvent.click(within(dialog).getByRole('checkbox', { name: /system proxy/ }));
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: /What Connect changes/ }), 'system-wide');
+    expect(within(dialog).getByText(/administrator rights/)).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(client.callsTo('setSettings')).toEqual([{ language: 'fa', stallThresholdMs: 8000, systemProxy: true, monitor: { intervalMs: 120_000 } }]);
+    expect(client.callsTo('setSettings')).toEqual([{ language: 'fa', stallThresholdMs: 8000, mode: 'system-wide', monitor: { intervalMs: 120_000 } }]);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(store.getState().settings.language).toBe('fa');
   });

@@ -37,8 +37,8 @@ describe('settings slice', () => {
   it('shows the host’s refusal', async () => {
     const { store, client } = await storeWith(sampleSnapshot(NOW));
     client.failNext('setSettings', 'port 10809 is in use');
-    expect(await store.getState().saveSettings({ systemProxy: true })).toEqual({ ok: false, error: 'port 10809 is in use', fieldErrors: {} });
-    expect(store.getState().settings.systemProxy).toBe(false);
+    expect(await store.getState().saveSettings({ mode: 'system-proxy' })).toEqual({ ok: false, error: 'port 10809 is in use', fieldErrors: {} });
+    expect(store.getState().settings.mode).toBe('proxy');
   });
 
   it('follows the host’s settings events', async () => {

@@ -274,7 +274,6 @@ export const en = {
     workers: 'Tests at a time',
     interval: 'Test every (minutes)',
     idleTimeout: 'Stop testing after idle for (minutes)',
-    systemProxy: 'Point the system proxy at the app while connected',
     verifyIpv6: 'Check IPv6 through each server',
     verifyIpv6Hint: 'Once a run, after a server answers, the test URL is fetched again via its IPv6 address to learn whether the server carries IPv6.',
     trustedChecker: 'Trusted checker server',
@@ -414,6 +413,24 @@ export const en = {
     noServer: 'There is no server to connect to. Add a subscription first.',
     copyUnavailable: 'The clipboard is not available here.',
     dismissProblem: 'Could not dismiss the problem',
+  },
+  mode: {
+    label: 'What Connect changes',
+    name: {
+      proxy: 'Local proxy only',
+      'system-proxy': 'System proxy',
+      'system-wide': 'System-wide (every app)',
+    },
+    hint: {
+      proxy: 'Programs pointed at the local HTTP or SOCKS5 proxy use the tunnel; nothing else on the computer changes.',
+      'system-proxy': 'While connected, the system proxy setting points at the app: browsers and apps that read it use the tunnel.',
+      'system-wide': 'Every app’s traffic and DNS go through the tunnel, even apps that ignore proxies. This needs administrator rights: the system asks for your password when you connect. Everything is undone on disconnect, on quit and after a crash.',
+    },
+    short: {
+      proxy: 'Proxy',
+      'system-proxy': 'System proxy',
+      'system-wide': 'System-wide',
+    },
   },
 };
 

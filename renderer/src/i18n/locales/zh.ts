@@ -265,7 +265,6 @@ export const zh = {
     workers: '同时测试数',
     interval: '测试间隔（分钟）',
     idleTimeout: '空闲多久后停止测试（分钟）',
-    systemProxy: '连接期间将系统代理指向本应用',
     verifyIpv6: '通过每个服务器检测 IPv6',
     verifyIpv6Hint: '每次运行一次：服务器应答后，再通过 IPv6 地址请求一次测试网址，以确定该服务器是否支持 IPv6。',
     trustedChecker: '受信任的检测服务器',
@@ -403,5 +402,23 @@ export const zh = {
     noServer: '没有可连接的服务器。请先添加订阅。',
     copyUnavailable: '此处无法使用剪贴板。',
     dismissProblem: '无法关闭此问题',
+  },
+  mode: {
+    label: '连接时改变什么',
+    name: {
+      proxy: '仅本地代理',
+      'system-proxy': '系统代理',
+      'system-wide': '全局（所有应用）',
+    },
+    hint: {
+      proxy: '只有设置了本地 HTTP 或 SOCKS5 代理的程序走隧道；电脑上其他设置都不变。',
+      'system-proxy': '连接期间，系统代理指向本应用：浏览器和读取系统代理的应用走隧道。',
+      'system-wide': '所有应用的流量和 DNS 都走隧道，包括忽略代理的应用。这需要管理员权限：连接时系统会请你输入密码。断开、退出和崩溃后，一切都会还原。',
+    },
+    short: {
+      proxy: '代理',
+      'system-proxy': '系统代理',
+      'system-wide': '全局',
+    },
   },
 };
