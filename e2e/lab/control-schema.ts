@@ -12,6 +12,8 @@ export const faultSchema = z
     jitterMs: ms(60_000).optional(),
     periodMs: z.number().int().min(50).max(3_600_000).optional(),
     bandwidthKbps: z.number().int().min(1).max(10_000_000).optional(),
+    afterBytes: z.number().int().min(0).max(1024 ** 3).optional(),
+    bytesPerSecond: z.number().int().min(1).max(1024 ** 3).optional(),
   })
   .strict();
 

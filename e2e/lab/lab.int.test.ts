@@ -4,6 +4,7 @@
  * as a child process: 200 servers within 10 s, and clean-up after SIGTERM and after SIGKILL.
  */
 import { createConnection } from 'node:net';
+import { deflateRawSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientRoute, type LabClient, startClient } from './client';
@@ -126,6 +127,31 @@ describe('the lab, in-process', () => {
   it('slow caps the download rate', { retry: 2 }, async () => {
     const check = await checkSlow(ctx, roles.roles.slow);
     expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
+  });
+
+  it('serves /bytes/N: exactly N bytes that do not compress, fresh on every request', async () => {
+    const first = await ctx.direct(`${lab.info.bytes}/70000`, 5000);
+    const second = await ctx.direct(`${lab.info.bytes}/70000`, 5000);
+    expect(first).toMatchObject({ ok: true, status: 200 });
+    expect(first.body.length).toBe(70_000);
+    expect(deflateRawSync(first.body, { level: 9 }).length).toBeGreaterThanOrEqual(70_000);
+    expect(first.body.equals(second.body)).toBe(false);
+    expect((await ctx.direct(`${lab.info.bytes}/lots`, 5000)).status).toBe(400);
+  });
+
+  it('freeze passes the first afterBytes through a real server, then holds the download open and silent', async () => {
+    const id = roles.roles.slow;
+    await lab.setFault(id, { fault: 'freeze', afterBytes: 16 * 1024, latencyMs: 10 });
+    try {
+      const r = await ctx.via(id, `${lab.info.bytes}/${256 * 1024}`, 3000);
+      expect(r.error).toBeTruthy();
+      expect(r.body.length).toBeGreaterThan(8 * 1024);
+      expect(r.body.length).toBeLessThan(16 * 1024);
+      const frozen = await ctx.via(id, lab.info.target, 3000);
+      expect(frozen, 'a ping fits under the freeze').toMatchObject({ ok: true, status: 204 });
+    } finally {
+      await lab.setFault(id, { fault: 'none' });
+    }
   });
 
   it('flap alternates down and up', { retry: 2 }, async () => {

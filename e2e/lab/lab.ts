@@ -90,6 +90,7 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
       ipinfo: ipinfoUrls['ipapi.co'],
       ipinfoUrls,
       download: `${target.base}/download`,
+      bytes: `${target.base}/bytes`,
       servers: world.servers.map((spec) => {
         const relay = (servers.get(spec.id) as RunningServer).relay;
         const [host, port] = splitAddress(relay.address);

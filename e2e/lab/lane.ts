@@ -2,7 +2,9 @@
  * One direction of a relayed connection: chunks read from `source` wait until their release time
  * (latency, jitter, bandwidth cap) and are then written to `dest` in order. Holds back the source
  * when too much is queued or the destination is full, and can be stalled (a blackholed existing
- * connection: nothing moves, nothing is lost, as with TCP behind a dead link).
+ * connection: nothing moves, nothing is lost, as with TCP behind a dead link). Under a delivery
+ * budget (the `freeze` fault) it delivers that many bytes in all, then holds everything else,
+ * the FIN included, until the budget is lifted.
  */
 import type { Socket } from 'node:net';
 import { type LaneClock, type Shaping, newLaneClock, pieceSize, scheduleChunk } from './relay-policy';
@@ -20,6 +22,8 @@ export interface LaneEnv {
   now: () => number;
   random: () => number;
   shaping: () => Shaping;
+  /** Bytes this lane may deliver over its whole life; null or absent: no limit. */
+  budget?: () => number | null;
   onDelivered: (bytes: number) => void;
 }
 
@@ -32,6 +36,9 @@ export class Lane {
   private stalled = false;
   private waitingForDrain = false;
   private finished = false;
+  private delivered = 0;
+  /** The budget is spent: the source is held and nothing is written until it grows. */
+  private frozen = false;
 
   constructor(
     private readonly source: Socket,
@@ -76,6 +83,15 @@ export class Lane {
     this.pump();
   }
 
+  /** The budget may have changed: deliver what it now allows. */
+  recheck(): void {
+    if (this.frozen && this.allowance() > 0) {
+      this.frozen = false;
+      if (!this.stalled && this.queuedBytes < LOW_WATER_BYTES) this.source.resume();
+    }
+    this.pump();
+  }
+
   close(): void {
     this.clearTimer();
     this.queue.length = 0;
@@ -83,25 +99,51 @@ export class Lane {
     this.queuedBytes = 0;
   }
 
+  /** Nothing more moves, and nothing is lost: the connection stays open and silent. */
+  private freeze(): void {
+    this.frozen = true;
+    this.clearTimer();
+    this.source.pause();
+  }
+
   private clearTimer(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
+  private allowance(): number {
+    const budget = this.env.budget?.() ?? null;
+    return budget === null ? Number.POSITIVE_INFINITY : budget - this.delivered;
+  }
+
   private pump(): void {
-    if (this.stalled || this.waitingForDrain || this.timer || this.dest.destroyed) return;
+    if (this.stalled || this.frozen || this.waitingForDrain || this.timer || this.dest.destroyed) return;
     const now = this.env.now();
     while (this.head < this.queue.length) {
       const item = this.queue[this.head] as Item;
       if (item.at > now) break;
-      this.head += 1;
+      const allowance = this.allowance();
+      if (allowance <= 0) {
+        this.freeze();
+        return;
+      }
       if (item.data === null) {
+        this.head += 1;
         this.dest.end();
         continue;
       }
-      this.queuedBytes -= item.data.length;
-      this.env.onDelivered(item.data.length);
-      if (!this.dest.write(item.data)) {
+      let data = item.data;
+      if (data.length > allowance) {
+        // Deliver what the budget allows; the rest stays at the head of the queue.
+        item.data = data.subarray(allowance);
+        data = data.subarray(0, allowance);
+      } else {
+        this.head += 1;
+      }
+      this.queuedBytes -= data.length;
+      this.delivered += data.length;
+      this.env.onDelivered(data.length);
+      if (!this.dest.write(data)) {
         this.waitingForDrain = true;
         this.dest.once('drain', () => {
           this.waitingForDrain = false;
@@ -114,7 +156,11 @@ export class Lane {
       this.queue.splice(0, this.head);
       this.head = 0;
     }
-    if (this.queuedBytes < LOW_WATER_BYTES && !this.finished && !this.stalled) this.source.resume();
+    if (this.allowance() <= 0 && this.head < this.queue.length) {
+      this.freeze();
+      return;
+    }
+    if (this.queuedBytes < LOW_WATER_BYTES && !this.finished && !this.stalled && !this.frozen) this.source.resume();
     const next = this.queue[this.head];
     if (next && !this.waitingForDrain) {
       this.timer = setTimeout(

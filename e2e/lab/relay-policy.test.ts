@@ -4,6 +4,7 @@ import {
   type FaultState,
   USER_ADDRESS,
   USER_ADDRESS_V6,
+  deliveryBudget,
   flapIsDown,
   newLaneClock,
   nextFlapChange,
@@ -20,6 +21,8 @@ const state = (fault: FaultMode, extra: Partial<FaultState> = {}): FaultState =>
   jitterMs: 0,
   periodMs: 1000,
   bandwidthKbps: 256,
+  afterBytes: 16_384,
+  bytesPerSecond: 12_288,
   since: 0,
   ...extra,
 });
@@ -37,6 +40,10 @@ describe('verdictFor: what a connection meets', () => {
     ['reset', OTHER_EXIT, true, 0, 'reset'],
     ['refuse', USER_ADDRESS, false, 0, 'drop'],
     ['slow', USER_ADDRESS, false, 0, 'pass'],
+    // freeze and throttle accept and forward: their harm is in what the lanes deliver
+    ['freeze', USER_ADDRESS, false, 0, 'pass'],
+    ['throttle', OTHER_EXIT, false, 0, 'pass'],
+    ['freeze', USER_ADDRESS, true, 0, 'blackhole'],
     ['blocked-here', USER_ADDRESS, false, 0, 'blackhole'],
     ['blocked-here', `::ffff:${USER_ADDRESS}`, false, 0, 'blackhole'],
     ['blocked-here', OTHER_EXIT, false, 0, 'pass'],
@@ -122,6 +129,17 @@ describe('shaping', () => {
     expect(shapingFor(state('slow', { latencyMs: 30 }))).toEqual({ latencyMs: 30, jitterMs: 0, bandwidthKbps: 256 });
     expect(shapingFor(state('none', { latencyMs: 30 })).bandwidthKbps).toBeNull();
     expect(shapingFor(state('flap', { latencyMs: 30 })).latencyMs).toBe(30);
+  });
+
+  it('throttle caps at bytesPerSecond, expressed on the wire in kbps', () => {
+    expect(shapingFor(state('throttle', { bytesPerSecond: 12_000 })).bandwidthKbps).toBe(96);
+    expect(shapingFor(state('freeze')).bandwidthKbps).toBeNull();
+  });
+
+  it('freeze alone limits what a connection delivers, to afterBytes each way', () => {
+    expect(deliveryBudget(state('freeze', { afterBytes: 16_384 }))).toBe(16_384);
+    expect(deliveryBudget(state('freeze', { afterBytes: 0 }))).toBe(0);
+    for (const fault of ['none', 'slow', 'throttle', 'flap'] as const) expect(deliveryBudget(state(fault))).toBeNull();
   });
 
   it('cuts reads into ~20 ms pieces under a cap, no smaller than 512 bytes', () => {

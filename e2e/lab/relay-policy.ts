@@ -5,7 +5,7 @@
  * in as arguments so every rule is a table-driven test.
  */
 
-export const FAULT_MODES = ['none', 'blackhole', 'reset', 'refuse', 'slow', 'flap', 'blocked-here'] as const;
+export const FAULT_MODES = ['none', 'blackhole', 'reset', 'refuse', 'slow', 'flap', 'blocked-here', 'freeze', 'throttle'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 /** The user's own address: Linux sources every 127/8 connection of the user's apps from it. */
@@ -24,6 +24,10 @@ export function isUserAddress(source: string): boolean {
 
 export const DEFAULT_PERIOD_MS = 10_000;
 export const DEFAULT_BANDWIDTH_KBPS = 256;
+/** Where DPI freezes a connection to a foreign hosting address in the field: 16-20 KB in. */
+export const DEFAULT_FREEZE_AFTER_BYTES = 16 * 1024;
+/** A throttled address: a trickle of 12 KB/s. */
+export const DEFAULT_THROTTLE_BYTES_PER_SECOND = 12 * 1024;
 
 export interface FaultState {
   fault: FaultMode;
@@ -31,6 +35,13 @@ export interface FaultState {
   jitterMs: number;
   periodMs: number;
   bandwidthKbps: number;
+  /** `freeze`: bytes each direction of a connection carries before it goes silent (kept open). */
+  afterBytes: number;
+  /**
+   * `throttle`: the cap in bytes per second. `slow` caps too, but in kilobits per second with a
+   * default for the demo; `throttle` names the figure field reports give.
+   */
+  bytesPerSecond: number;
   /** When the current fault was set (flap phases count from here). */
   since: number;
 }
@@ -95,8 +106,19 @@ export function shapingFor(state: FaultState): Shaping {
   return {
     latencyMs: state.latencyMs,
     jitterMs: state.jitterMs,
-    bandwidthKbps: state.fault === 'slow' ? state.bandwidthKbps : null,
+    bandwidthKbps: state.fault === 'slow' ? state.bandwidthKbps : state.fault === 'throttle' ? (state.bytesPerSecond * 8) / 1000 : null,
   };
+}
+
+/**
+ * How many bytes each direction of a connection may carry in all (null: no limit). Under `freeze`
+ * a connection passes its first `afterBytes` each way, then nothing more, while staying open:
+ * what DPI does to a TCP connection it has decided to throttle to death. It counts from the
+ * connection's first byte, so a connection that already carried more freezes the moment the
+ * fault is set.
+ */
+export function deliveryBudget(state: FaultState): number | null {
+  return state.fault === 'freeze' ? state.afterBytes : null;
 }
 
 /** One direction's timing memory: order is kept and the capped "wire" is shared by its chunks. */

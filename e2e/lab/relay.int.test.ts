@@ -188,6 +188,42 @@ describe('Relay', () => {
     expect(result.ms).toBeLessThan(700);
   });
 
+  it('freeze: passes the first afterBytes each way, then nothing, with the connection kept open; lifting it lets the rest through', async () => {
+    const r = await relay();
+    await r.setFault({ fault: 'freeze', afterBytes: 1000 });
+    const s = await connect(r);
+    const payload = 'f'.repeat(3000);
+    const frozen = await roundTrip(s, payload, 600);
+    expect(frozen).toMatchObject({ error: 'silent' });
+    expect(frozen.data.length).toBe(1000);
+    expect(s.destroyed).toBe(false);
+    const rest = collect(s, 2000, 2000);
+    await r.setFault({ fault: 'none' });
+    expect((await rest).data.length).toBe(2000);
+  });
+
+  it('freeze: an open connection that already carried more than afterBytes goes silent at once', async () => {
+    const r = await relay();
+    const s = await connect(r);
+    expect((await roundTrip(s, 'x'.repeat(2000))).data.length).toBe(2000);
+    await r.setFault({ fault: 'freeze', afterBytes: 1000 });
+    expect(await roundTrip(s, 'more', 400)).toMatchObject({ data: '', error: 'silent' });
+    expect(r.fault).toMatchObject({ fault: 'freeze', afterBytes: 1000 });
+  });
+
+  it('throttle: caps each way at bytesPerSecond (default 12 KB/s)', { retry: 2 }, async () => {
+    const r = await relay();
+    await r.setFault({ fault: 'throttle' });
+    expect(r.fault.bytesPerSecond).toBe(12 * 1024);
+    await r.setFault({ bytesPerSecond: 50_000 });
+    const s = await connect(r);
+    const payload = 't'.repeat(20_000); // 400 ms at 50 000 B/s
+    const result = await roundTrip(s, payload, 5000);
+    expect(result.data.length).toBe(payload.length);
+    expect(result.ms).toBeGreaterThanOrEqual(380);
+    expect(result.ms).toBeLessThan(1500);
+  });
+
   it('flap: new connections fail in down phases and work in up phases; existing ones pause and resume', { retry: 2 }, async () => {
     const r = await relay();
     await r.setFault({ fault: 'flap', periodMs: 400 });

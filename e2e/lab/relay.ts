@@ -9,10 +9,13 @@ import { Lane } from './lane';
 import type { LabNetwork } from './network';
 import {
   DEFAULT_BANDWIDTH_KBPS,
+  DEFAULT_FREEZE_AFTER_BYTES,
   DEFAULT_PERIOD_MS,
+  DEFAULT_THROTTLE_BYTES_PER_SECOND,
   type FaultMode,
   type FaultState,
   type Verdict,
+  deliveryBudget,
   nextFlapChange,
   normalizeAddress,
   shapingFor,
@@ -25,6 +28,8 @@ export interface FaultChange {
   jitterMs?: number;
   periodMs?: number;
   bandwidthKbps?: number;
+  afterBytes?: number;
+  bytesPerSecond?: number;
 }
 
 export interface RelayCounters {
@@ -77,6 +82,8 @@ export class Relay {
       jitterMs: 0,
       periodMs: DEFAULT_PERIOD_MS,
       bandwidthKbps: DEFAULT_BANDWIDTH_KBPS,
+      afterBytes: DEFAULT_FREEZE_AFTER_BYTES,
+      bytesPerSecond: DEFAULT_THROTTLE_BYTES_PER_SECOND,
       since: performance.now(),
     };
     this.unsubscribe = options.network.subscribe(() => this.reevaluate());
@@ -105,6 +112,8 @@ export class Relay {
       jitterMs: change.jitterMs ?? this.state.jitterMs,
       periodMs: change.periodMs ?? this.state.periodMs,
       bandwidthKbps: change.bandwidthKbps ?? this.state.bandwidthKbps,
+      afterBytes: change.afterBytes ?? this.state.afterBytes,
+      bytesPerSecond: change.bytesPerSecond ?? this.state.bytesPerSecond,
       since: fault !== previous || change.periodMs !== undefined ? performance.now() : this.state.since,
     };
     if (fault === 'refuse' && this.server) {
@@ -205,6 +214,7 @@ export class Relay {
       now: () => performance.now(),
       random: this.random,
       shaping: () => shapingFor(this.state),
+      budget: () => deliveryBudget(this.state),
     };
     c.up = new Lane(client, upstream, { ...env, onDelivered: () => undefined });
     c.down = new Lane(upstream, client, { ...env, onDelivered: (n) => (this.counters.bytesDown += n) });
@@ -235,6 +245,10 @@ export class Relay {
         c.stalled = false;
         c.up?.unstall();
         c.down?.unstall();
+      } else {
+        // The delivery budget may have changed (a freeze set or lifted).
+        c.up?.recheck();
+        c.down?.recheck();
       }
     }
     if (this.flapTimer) clearTimeout(this.flapTimer);

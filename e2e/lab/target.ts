@@ -1,10 +1,12 @@
 /**
  * The target: what the internet looks like from behind a server. `generate_204` for URL tests,
- * `download?bytes=N` for throughput, and the IP-info stand-ins answering for the caller's source
+ * `download?bytes=N` for throughput, `bytes/N` for N incompressible (random) bytes — a transfer
+ * test whose body no proxy or DPI box along the way can shrink — and the IP-info stand-ins answering for the caller's source
  * address (a server's exit IP) from the lab's geography. It answers on 127.0.0.1 and on ::1 at
  * the same port, with the same handler: a host like the real test URLs', reachable over IPv4 and
  * IPv6, so the monitor's IPv6 check has something real to reach through IPv6-capable servers.
  */
+import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IpInfoService } from '../../shared/settings';
 import type { Place } from './geo';
@@ -99,7 +101,12 @@ export class Target {
       return;
     }
     if (url.pathname === '/download') {
-      this.download(url, res);
+      this.download(url.searchParams.get('bytes') ?? '1048576', res, false);
+      return;
+    }
+    const bytes = /^\/bytes\/([^/]*)$/.exec(url.pathname);
+    if (bytes) {
+      this.download(bytes[1] as string, res, true);
       return;
     }
     const service = this.routes.get(url.pathname);
@@ -110,8 +117,8 @@ export class Target {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   }
 
-  private download(url: URL, res: ServerResponse): void {
-    const raw = url.searchParams.get('bytes') ?? '1048576';
+  /** `random`: every byte fresh from the CSPRNG, so nothing can compress it. */
+  private download(raw: string, res: ServerResponse, random: boolean): void {
     const requested = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(requested)) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end(`bytes must be a whole number, got "${raw}"\n`);
@@ -123,7 +130,8 @@ export class Target {
     let left = total;
     const pump = (): void => {
       while (left > 0) {
-        const piece = left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left);
+        const size = Math.min(left, CHUNK.length);
+        const piece = random ? randomFillSync(Buffer.allocUnsafe(size)) : CHUNK.subarray(0, size);
         left -= piece.length;
         this.counters.downloadBytes += piece.length;
         if (!res.write(piece)) {

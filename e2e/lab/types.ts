@@ -56,6 +56,8 @@ export interface LabInfo {
   ipinfoUrls: Record<IpInfoService, string>;
   /** http://127.0.0.1:P/download, takes ?bytes=N. */
   download: string;
+  /** http://127.0.0.1:P/bytes: append "/N" for N incompressible bytes. */
+  bytes: string;
   servers: LabServerInfo[];
 }
 
@@ -65,6 +67,10 @@ export interface FaultSettings {
   jitterMs?: number;
   periodMs?: number;
   bandwidthKbps?: number;
+  /** `freeze`: bytes each way before a connection goes silent (default 16 KB). */
+  afterBytes?: number;
+  /** `throttle`: the cap in bytes per second (default 12 KB/s). */
+  bytesPerSecond?: number;
 }
 
 export type SubscriptionChange = { servers: string[] } | { mode: SubscriptionMode };
@@ -100,6 +106,8 @@ export interface ServerState {
   jitterMs: number;
   periodMs: number;
   bandwidthKbps: number;
+  afterBytes: number;
+  bytesPerSecond: number;
 }
 
 export interface LabState {
