@@ -91,11 +91,17 @@ export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
  */
 export function migrateStoredSettings(raw: unknown, defaultMode: ConnectionMode): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
-  const { systemProxy, ...rest } = raw as Record<string, unknown>;
+  const migrated = modeFromSystemProxy(raw as Record<string, unknown>);
+  return 'mode' in migrated ? migrated : { ...migrated, mode: defaultMode };
+}
+
+/** The step of the settings file's format that replaced `systemProxy: boolean` with `mode`. */
+export function modeFromSystemProxy(raw: Record<string, unknown>): Record<string, unknown> {
+  const { systemProxy, ...rest } = raw;
   if ('mode' in rest) return rest;
   if (systemProxy === true) return { ...rest, mode: 'system-proxy' };
   if (systemProxy === false) return { ...rest, mode: 'proxy' };
-  return { ...rest, mode: defaultMode };
+  return rest;
 }
 
 /** The schema a settings file is read with: migrated first, then validated and defaulted. */

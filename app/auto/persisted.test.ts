@@ -1,23 +1,34 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JsonFile } from '../storage/json-file';
-import { NOTHING_PERSISTED, persistedAutoStateSchema } from './persisted';
+import { autoStateFile, NOTHING_PERSISTED } from './persisted';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'auto-'));
 
 describe("Auto's persisted state", () => {
-  it('round-trips through a JsonFile: marks, return candidate, the subscription Auto is on for', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'auto-')), 'auto.json');
-    const file = new JsonFile({ path, schema: persistedAutoStateSchema, fallback: () => NOTHING_PERSISTED });
+  it('round-trips through its file: marks, return candidate, the subscription Auto is on for', async () => {
+    const file = autoStateFile(dataDir());
     const state = { subscriptionId: 'A', excluded: { A: ['de'], B: ['b2'] }, returnCandidate: 'fi' };
     await file.save(state);
     expect((await file.load()).value).toEqual(state);
+    expect(JSON.parse(readFileSync(file.path, 'utf8'))).toMatchObject({ version: 1 });
+  });
+
+  it("reads the first releases' file (no version) as it was, and writes it back with one", async () => {
+    const dir = dataDir();
+    const file = autoStateFile(dir);
+    const written = { subscriptionId: 'A', excluded: { A: ['de'] }, returnCandidate: null };
+    writeFileSync(file.path, JSON.stringify(written));
+    const loaded = await file.load();
+    expect(loaded).toMatchObject({ value: written, source: 'file', problem: null });
+    await file.save(loaded.value);
+    expect(JSON.parse(readFileSync(file.path, 'utf8'))).toEqual({ version: 1, ...written });
   });
 
   it('a damaged file falls back to nothing remembered, and says so', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'auto-')), 'auto.json');
-    writeFileSync(path, JSON.stringify({ subscriptionId: 7, excluded: [] }));
-    const file = new JsonFile({ path, schema: persistedAutoStateSchema, fallback: () => NOTHING_PERSISTED });
+    const file = autoStateFile(dataDir());
+    writeFileSync(file.path, JSON.stringify({ subscriptionId: 7, excluded: [] }));
     const loaded = await file.load();
     expect(loaded.value).toEqual(NOTHING_PERSISTED);
     expect(loaded.problem).toMatch(/unreadable/);

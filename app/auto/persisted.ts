@@ -1,6 +1,9 @@
 /** The file format of Auto's persisted state (marks, return candidate, the subscription Auto is on for). */
+import { join } from 'node:path';
 import { z } from 'zod';
-import type { PersistedAutoState } from './policy/state';
+import { FIRST_FORMAT_FROM_UNVERSIONED } from '../storage/format';
+import { JsonFile } from '../storage/json-file';
+import { NOTHING_PERSISTED, type PersistedAutoState } from './policy/state';
 
 export const persistedAutoStateSchema: z.ZodType<PersistedAutoState> = z.object({
   subscriptionId: z.string().min(1).nullable(),
@@ -8,4 +11,9 @@ export const persistedAutoStateSchema: z.ZodType<PersistedAutoState> = z.object(
   returnCandidate: z.string().min(1).nullable(),
 });
 
-export { NOTHING_PERSISTED } from './policy/state';
+/** `<dataDir>/auto.json`; the first releases wrote it without a version. */
+export function autoStateFile(dataDir: string): JsonFile<PersistedAutoState> {
+  return new JsonFile({ path: join(dataDir, 'auto.json'), schema: persistedAutoStateSchema, format: FIRST_FORMAT_FROM_UNVERSIONED, fallback: () => NOTHING_PERSISTED });
+}
+
+export { NOTHING_PERSISTED };

@@ -15,20 +15,20 @@ import type { Subscription } from '../../shared/domain/subscription';
 import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, InvokeResponses, VpnClient } from '../../shared/ipc/contract';
 import type { ConnectionMode, Settings, SettingsPatch } from '../../shared/settings';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
-import { NOTHING_PERSISTED, type PersistedAutoState } from '../auto/policy/state';
-import { persistedAutoStateSchema } from '../auto/persisted';
+import { autoStateFile } from '../auto/persisted';
 import type { SubscriptionServers } from '../auto/policy/world';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
 import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../core';
 import { type Logger, fileSink } from '../log/logger';
 import { Monitor } from '../monitor/monitor';
-import { CACHE_FILE_NAME, emptyMonitorCache, monitorCacheSchema } from '../monitor/cache';
+import { monitorCacheFile } from '../monitor/cache';
 import { HttpDirectCheck } from '../monitor/direct-check';
 import { icmpPing } from '../monitor/icmp';
 import type { ServerProber } from '../monitor/ports';
 import { NetworkWatcher } from '../network/watcher';
+import { type SettingsBackend, SettingsFile } from '../settings/settings-file';
 import { SettingsStore } from '../settings/store';
-import { JsonFile, unreadableFileTopic } from '../storage/json-file';
+import { unreadableFileTopic } from '../storage/json-file';
 import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
 import { deviceHeaders, loadDeviceIdentity } from '../subscriptions/device-identity';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
@@ -52,6 +52,8 @@ export interface EngineOptions {
   clock?: Clock;
   /** The connection mode of a first start: the desktop app's is `system-proxy`, the CLI's `proxy`. */
   defaultMode?: ConnectionMode;
+  /** Where the settings live: electron-store in the Electron host, conf (the default) elsewhere. */
+  settingsBackend?: SettingsBackend;
   /** Settings applied over the stored ones at start (the demo points test URLs at the lab). */
   settingsOverrides?: SettingsPatch;
   /** Where the throughput test downloads `bytes` from (the lab's /download in the demo). */
@@ -86,7 +88,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const removeSaveSink = logger.addSink(board.saveFailures());
 
   // Settings first: everything else is configured from them.
-  const settingsStore = new SettingsStore(dataDir, options.defaultMode);
+  const settingsStore = new SettingsStore(new SettingsFile({ dataDir, backend: options.settingsBackend, defaultMode: options.defaultMode }));
   await settingsStore.load();
   if (settingsStore.problem) problems.push(settingsStore.problem);
   if (options.settingsOverrides) await settingsStore.update(options.settingsOverrides);
@@ -129,7 +131,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     clock,
     logger,
     settings: settings.monitor,
-    cacheFile: new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, fallback: emptyMonitorCache }),
+    cacheFile: monitorCacheFile(dataDir),
     servers: () => index.all(),
     selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
     directCheck: new HttpDirectCheck(),
@@ -158,7 +160,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   });
 
   // Auto, with its state persisted beside the rest.
-  const autoFile = new JsonFile<PersistedAutoState>({ path: join(dataDir, 'auto.json'), schema: persistedAutoStateSchema, fallback: () => NOTHING_PERSISTED });
+  const autoFile = autoStateFile(dataDir);
   const autoLoaded = await autoFile.load();
   if (autoLoaded.problem) problems.push(autoLoaded.problem);
   const auto = new AutoRuntime({

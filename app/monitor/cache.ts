@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { PROBE_FAILURES, PROBE_METHODS } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
 import type { Clock, TimerHandle } from '../clock';
+import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
 import { HISTORY_LENGTH } from './policy/timing';
 import type { ServerRecords } from './records';
@@ -73,7 +74,7 @@ export function emptyMonitorCache(): MonitorCacheData {
 
 export function monitorCacheFile(dataDir: string): JsonFile<MonitorCacheData> {
   // 0600: exit addresses and which servers a user has are nobody else's business on a shared machine.
-  return new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, fallback: emptyMonitorCache, mode: 0o600 });
+  return new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, format: FIRST_FORMAT, fallback: emptyMonitorCache, mode: 0o600 });
 }
 
 /** Puts loaded results into the records, every one marked from cache. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { SettingsFile } from './settings-file';
 import { SettingsStore } from './store';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'settings-'));
@@ -10,10 +11,10 @@ const dir = () => mkdtempSync(join(tmpdir(), 'settings-'));
 describe('SettingsStore', () => {
   it('starts from the defaults and persists a patch (0600)', async () => {
     const d = dir();
-    const store = new SettingsStore(d);
+    const store = new SettingsStore(new SettingsFile({ dataDir: d }));
     expect(await store.load()).toEqual(DEFAULT_SETTINGS);
     await store.update({ stallThresholdMs: 8000, monitor: { workers: 4 } });
-    const again = new SettingsStore(d);
+    const again = new SettingsStore(new SettingsFile({ dataDir: d }));
     const loaded = await again.load();
     expect(loaded.stallThresholdMs).toBe(8000);
     expect(loaded.monitor.workers).toBe(4);
@@ -22,7 +23,7 @@ describe('SettingsStore', () => {
   });
 
   it('refuses an invalid patch whole, naming the field, and keeps the old value', async () => {
-    const store = new SettingsStore(dir());
+    const store = new SettingsStore(new SettingsFile({ dataDir: dir() }));
     await store.load();
     await expect(store.update({ httpPort: 70000, stallThresholdMs: 9000 })).rejects.toThrow(/invalid setting httpPort/);
     await expect(store.update({ monitor: { urls: [] } })).rejects.toThrow(/invalid setting monitor\.urls/);
@@ -32,7 +33,7 @@ describe('SettingsStore', () => {
   it('starts with defaults from a garbage settings file, sets it aside and says so', async () => {
     const d = dir();
     writeFileSync(join(d, 'settings.json'), '\u0000\u0001garbage');
-    const store = new SettingsStore(d);
+    const store = new SettingsStore(new SettingsFile({ dataDir: d }));
     expect(await store.load()).toEqual(DEFAULT_SETTINGS);
     expect(store.problem).toMatch(/unreadable/);
     expect(readdirSync(d).some((n) => n.startsWith('settings.json.corrupt-'))).toBe(true);
@@ -40,7 +41,7 @@ describe('SettingsStore', () => {
 
   it('a change that cannot be saved changes nothing, and the next change does not carry it to disk', async () => {
     const d = dir();
-    const store = new SettingsStore(d);
+    const store = new SettingsStore(new SettingsFile({ dataDir: d }));
     await store.load();
     await store.update({ language: 'fa' });
     const seen: string[] = [];
@@ -58,14 +59,14 @@ describe('SettingsStore', () => {
   });
 
   it('changes made at once are applied one on the other', async () => {
-    const store = new SettingsStore(dir());
+    const store = new SettingsStore(new SettingsFile({ dataDir: dir() }));
     await store.load();
     await Promise.all([store.update({ language: 'fa' }), store.update({ theme: 'dark' }), store.update({ monitor: { workers: 2 } })]);
     expect(store.get()).toMatchObject({ language: 'fa', theme: 'dark', monitor: { workers: 2 } });
   });
 
   it('tells listeners about a change', async () => {
-    const store = new SettingsStore(dir());
+    const store = new SettingsStore(new SettingsFile({ dataDir: dir() }));
     await store.load();
     const seen: number[] = [];
     store.onChange((s) => seen.push(s.monitor.workers));
@@ -74,12 +75,12 @@ describe('SettingsStore', () => {
   });
 
   it('a first start takes the host’s default mode; a file from before modes keeps what the user had', async () => {
-    const fresh = new SettingsStore(dir(), 'system-proxy');
+    const fresh = new SettingsStore(new SettingsFile({ dataDir: dir(), defaultMode: 'system-proxy' }));
     expect((await fresh.load()).mode).toBe('system-proxy');
 
     const d = dir();
     writeFileSync(join(d, 'settings.json'), JSON.stringify({ systemProxy: true, httpPort: 10900 }));
-    const old = new SettingsStore(d, 'proxy');
+    const old = new SettingsStore(new SettingsFile({ dataDir: d, defaultMode: 'proxy' }));
     expect(await old.load()).toMatchObject({ mode: 'system-proxy', httpPort: 10900 });
     expect(old.problem).toBeNull();
     await old.update({ language: 'ru' });

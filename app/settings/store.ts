@@ -1,24 +1,23 @@
-import { join } from 'node:path';
-import { type ConnectionMode, DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema, storedSettingsSchema } from '../../shared/settings';
-import { JsonFile } from '../storage/json-file';
+import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema } from '../../shared/settings';
+import type { LoadResult } from '../storage/json-file';
+
+/** Where the settings are kept (SettingsFile: conf or electron-store on disk). */
+export interface SettingsPersistence {
+  load(): Promise<LoadResult<Settings>>;
+  save(settings: Settings): Promise<void>;
+}
 
 /**
  * The user's settings: parsed, defaulted and validated once at the boundary, then handed out as
  * immutable values. A patch that does not validate is refused whole, with the field named.
  */
 export class SettingsStore {
-  private current: Settings;
-  private readonly file: JsonFile<Settings>;
+  private current: Settings = DEFAULT_SETTINGS;
   private readonly listeners = new Set<(settings: Settings) => void>();
   /** Set when the settings file was unreadable at start (it was set aside). */
   problem: string | null = null;
 
-  /** `defaultMode`: what a first start (or a file that never said) uses; hosts differ. */
-  constructor(dataDir: string, defaultMode: ConnectionMode = DEFAULT_SETTINGS.mode) {
-    const defaults: Settings = Object.freeze({ ...DEFAULT_SETTINGS, mode: defaultMode });
-    this.current = defaults;
-    this.file = new JsonFile({ path: join(dataDir, 'settings.json'), schema: storedSettingsSchema(defaultMode), fallback: () => defaults, mode: 0o600 });
-  }
+  constructor(private readonly file: SettingsPersistence) {}
 
   async load(): Promise<Settings> {
     const result = await this.file.load();

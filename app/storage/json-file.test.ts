@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { FIRST_FORMAT_FROM_UNVERSIONED, type FileFormat } from './format';
 import { JsonFile, unreadableFileTopic } from './json-file';
 
 const schema = z.object({ servers: z.array(z.string()) });
@@ -10,7 +11,7 @@ type Doc = z.infer<typeof schema>;
 
 function fresh(mode?: number): { dir: string; file: JsonFile<Doc> } {
   const dir = mkdtempSync(join(tmpdir(), 'jsonfile-'));
-  const file = new JsonFile<Doc>({ path: join(dir, 'doc.json'), schema, fallback: () => ({ servers: [] }), mode, now: () => 0 });
+  const file = new JsonFile<Doc>({ path: join(dir, 'doc.json'), schema, format: FIRST_FORMAT_FROM_UNVERSIONED, fallback: () => ({ servers: [] }), mode, now: () => 0 });
   return { dir, file };
 }
 
@@ -80,7 +81,7 @@ describe('JsonFile', () => {
   it('a folder that cannot be created is reported, not thrown raw', async () => {
     const { dir } = fresh();
     writeFileSync(join(dir, 'blocker'), 'x');
-    const blocked = new JsonFile<Doc>({ path: join(dir, 'blocker', 'doc.json'), schema, fallback: () => ({ servers: [] }) });
+    const blocked = new JsonFile<Doc>({ path: join(dir, 'blocker', 'doc.json'), schema, format: FIRST_FORMAT_FROM_UNVERSIONED, fallback: () => ({ servers: [] }) });
     await expect(blocked.save({ servers: ['x'] })).rejects.toThrow(/could not save/);
   });
 
@@ -93,7 +94,7 @@ describe('JsonFile', () => {
   it('creates missing folders', async () => {
     const { dir } = fresh();
     mkdirSync(join(dir, 'x'));
-    const nested = new JsonFile<Doc>({ path: join(dir, 'x', 'y', 'doc.json'), schema, fallback: () => ({ servers: [] }) });
+    const nested = new JsonFile<Doc>({ path: join(dir, 'x', 'y', 'doc.json'), schema, format: FIRST_FORMAT_FROM_UNVERSIONED, fallback: () => ({ servers: [] }) });
     await nested.save({ servers: ['n'] });
     expect((await nested.load()).value).toEqual({ servers: ['n'] });
   });
@@ -106,5 +107,54 @@ describe('JsonFile', () => {
     writeFileSync(join(dir, 'other.json.tmp-999999'), 'not ours');
     expect((await file.load()).value).toEqual({ servers: ['a'] });
     expect(readdirSync(dir).sort()).toEqual(['doc.json', `doc.json.tmp-${process.ppid}`, 'other.json.tmp-999999']);
+  });
+
+  describe('formats and migrations', () => {
+    // Version 2 renamed `hosts` (version 1) to `servers`; version 1 files of older releases had no version.
+    const renamed: FileFormat = {
+      version: 2,
+      migrations: { 1: (unversioned) => unversioned, 2: ({ hosts, ...rest }) => ({ ...rest, servers: hosts }) },
+    };
+    const versioned = z.object({ version: z.literal(2), servers: z.array(z.string()) });
+    const open = (dir: string) =>
+      new JsonFile({ path: join(dir, 'doc.json'), schema: versioned, format: renamed, fallback: () => ({ version: 2 as const, servers: [] }), now: () => 0 });
+
+    it('writes the version beside the fields', async () => {
+      const { file } = fresh();
+      await file.save({ servers: ['a'] });
+      expect(JSON.parse(readFileSync(file.path, 'utf8'))).toEqual({ version: 1, servers: ['a'] });
+    });
+
+    it('brings an older file up through every step, and the next save writes the new format', async () => {
+      const { dir } = fresh();
+      writeFileSync(join(dir, 'doc.json'), JSON.stringify({ hosts: ['old'] }));
+      const file = open(dir);
+      const loaded = await file.load();
+      expect(loaded).toEqual({ value: { version: 2, servers: ['old'] }, source: 'file', problem: null, setAsideTo: null });
+      await file.save(loaded.value);
+      expect(JSON.parse(readFileSync(file.path, 'utf8'))).toEqual({ version: 2, servers: ['old'] });
+      // The copy kept as .bak is the old format's file, still readable through the chain.
+      rmSync(file.path);
+      expect((await open(dir).load()).value).toEqual({ version: 2, servers: ['old'] });
+    });
+
+    it('sets a file of a newer release aside, never reading it as something else', async () => {
+      const { dir } = fresh();
+      writeFileSync(join(dir, 'doc.json'), JSON.stringify({ version: 3, servers: ['future'] }));
+      const loaded = await open(dir).load();
+      expect(loaded.value).toEqual({ version: 2, servers: [] });
+      expect(loaded.problem).toMatch(/written by a newer version of the app \(format 3; this one reads up to 2\)/);
+      expect(readFileSync(loaded.setAsideTo!, 'utf8')).toContain('future');
+    });
+
+    it('a migration that fails sets the file aside instead of losing it', async () => {
+      const { dir } = fresh();
+      const broken: FileFormat = { version: 2, migrations: { 2: () => { throw new Error('no hosts'); } } };
+      writeFileSync(join(dir, 'doc.json'), JSON.stringify({ version: 1, hosts: 5 }));
+      const file = new JsonFile({ path: join(dir, 'doc.json'), schema: versioned, format: broken, fallback: () => ({ version: 2 as const, servers: [] }) });
+      const loaded = await file.load();
+      expect(loaded.problem).toMatch(/could not bring it from format 1 to 2 \(no hosts\)/);
+      expect(readFileSync(loaded.setAsideTo!, 'utf8')).toContain('hosts');
+    });
   });
 });

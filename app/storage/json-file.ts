@@ -3,6 +3,7 @@ import { copyFile, mkdir, open, readdir, readFile, rename, unlink } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { ProblemTopic } from '../../shared/domain/problem';
+import { type FileFormat, stamp, upgrade } from './format';
 
 /** How an unreadable file was recovered from, in the words of `LoadResult.problem`. */
 const RECOVERED_SENTENCE = { backup: 'the last good copy was used', empty: 'starting empty' } as const;
@@ -33,6 +34,8 @@ export interface LoadResult<T> {
 export interface JsonFileOptions<T> {
   path: string;
   schema: z.ZodType<T>;
+  /** The version this release writes and how older files become it (read before the schema). */
+  format: FileFormat;
   /** The value used when there is no file (or no readable copy of it). */
   fallback: () => T;
   /** 0o600 for files that hold credentials. */
@@ -43,6 +46,8 @@ export interface JsonFileOptions<T> {
 
 /**
  * A JSON document on disk that is never half-written and never silently lost:
+ * - it carries its format's version; an older file is brought up to date through the format's
+ *   migrations as it is read (and written in the new format at the next save);
  * - writes go to a temporary file, are flushed, then renamed over the old one (atomic on POSIX
  *   and NTFS), and the previous good file is kept as `<path>.bak`;
  * - a file that does not parse or validate is moved aside to `<path>.corrupt-<time>` (never
@@ -53,6 +58,7 @@ export interface JsonFileOptions<T> {
 export class JsonFile<T> {
   readonly path: string;
   private readonly schema: z.ZodType<T>;
+  private readonly format: FileFormat;
   private readonly fallback: () => T;
   private readonly mode: number;
   private readonly now: () => number;
@@ -63,6 +69,7 @@ export class JsonFile<T> {
   constructor(options: JsonFileOptions<T>) {
     this.path = options.path;
     this.schema = options.schema;
+    this.format = options.format;
     this.fallback = options.fallback;
     this.mode = options.mode ?? 0o644;
     this.now = options.now ?? Date.now;
@@ -82,28 +89,17 @@ export class JsonFile<T> {
       if (backup.kind === 'ok') return { value: backup.value, source: 'backup', problem: null, setAsideTo: null };
       return { value: this.fallback(), source: 'default', problem: null, setAsideTo: null };
     }
-    const setAsideTo = await this.setAside();
+    const setAsideTo = await setAside(this.path, this.now);
     const backup = await this.readValid(this.backupPath);
-    const where = setAsideTo ? ` It was moved to ${setAsideTo}.` : '';
     if (backup.kind === 'ok') {
-      return {
-        value: backup.value,
-        source: 'backup',
-        problem: `${this.path} was unreadable (${primary.reason}); ${RECOVERED_SENTENCE.backup}.${where}`,
-        setAsideTo,
-      };
+      return { value: backup.value, source: 'backup', problem: unreadableProblem(this.path, primary.reason, 'backup', setAsideTo), setAsideTo };
     }
-    return {
-      value: this.fallback(),
-      source: 'default',
-      problem: `${this.path} was unreadable (${primary.reason}); ${RECOVERED_SENTENCE.empty}.${where}`,
-      setAsideTo,
-    };
+    return { value: this.fallback(), source: 'default', problem: unreadableProblem(this.path, primary.reason, 'empty', setAsideTo), setAsideTo };
   }
 
   /** Writes atomically; concurrent saves are applied in call order. */
   save(value: T): Promise<void> {
-    const text = `${JSON.stringify(value, null, 1)}\n`;
+    const text = `${JSON.stringify(stamp(value, this.format), null, 1)}\n`;
     const next = this.writing.catch(() => undefined).then(() => this.writeAtomically(text));
     this.writing = next;
     return next;
@@ -143,18 +139,7 @@ export class JsonFile<T> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
       return { kind: 'bad', reason: describeFsError(error) };
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      return { kind: 'bad', reason: text.length === 0 ? 'the file is empty' : 'not valid JSON' };
-    }
-    const parsed = this.schema.safeParse(data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return { kind: 'bad', reason: `unexpected content at ${issue?.path.join('.') || 'top level'}` };
-    }
-    return { kind: 'ok', value: parsed.data };
+    return parseDocument(text, this.schema, this.format);
   }
 
   /** Temporary files of writers that died mid-save (`<name>.tmp-<pid>` of a pid no longer running). */
@@ -169,18 +154,44 @@ export class JsonFile<T> {
     }
   }
 
-  private async setAside(): Promise<string | null> {
-    const target = `${this.path}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, '-')}`;
+}
+
+/** A stored document's text read as this release's value: JSON, brought up to its format, validated. */
+export function parseDocument<T>(text: string, schema: z.ZodType<T>, format: FileFormat): { kind: 'ok'; value: T } | { kind: 'bad'; reason: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { kind: 'bad', reason: text.length === 0 ? 'the file is empty' : 'not valid JSON' };
+  }
+  const upgraded = upgrade(data, format);
+  if (!upgraded.ok) return { kind: 'bad', reason: upgraded.reason };
+  const parsed = schema.safeParse(upgraded.document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { kind: 'bad', reason: `unexpected content at ${issue?.path.join('.') || 'top level'}` };
+  }
+  return { kind: 'ok', value: parsed.data };
+}
+
+/** The sentence for a file that could not be read (the words `unreadableFileTopic` reads back). */
+export function unreadableProblem(path: string, reason: string, recovered: 'backup' | 'empty', setAsideTo: string | null): string {
+  const where = setAsideTo ? ` It was moved to ${setAsideTo}.` : '';
+  return `${path} was unreadable (${reason}); ${RECOVERED_SENTENCE[recovered]}.${where}`;
+}
+
+/** Moves an unreadable file to `<path>.corrupt-<time>` (a copy when it cannot be moved); never deletes it. */
+export async function setAside(path: string, now: () => number): Promise<string | null> {
+  const target = `${path}.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    await rename(path, target);
+    return target;
+  } catch {
     try {
-      await rename(this.path, target);
+      await copyFile(path, target, fsConstants.COPYFILE_EXCL);
       return target;
     } catch {
-      try {
-        await copyFile(this.path, target, fsConstants.COPYFILE_EXCL);
-        return target;
-      } catch {
-        return null;
-      }
+      return null;
     }
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { release } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { FIRST_FORMAT_FROM_UNVERSIONED } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
 
 /**
@@ -20,7 +21,13 @@ export interface DeviceIdentity {
 const schema = z.object({ id: z.string().uuid(), send: z.boolean().default(true) });
 
 export function deviceIdentityFile(dataDir: string): JsonFile<DeviceIdentity> {
-  return new JsonFile<DeviceIdentity>({ path: join(dataDir, 'device-id.json'), schema, fallback: () => ({ id: randomUUID(), send: true }), mode: 0o600 });
+  return new JsonFile<DeviceIdentity>({
+    path: join(dataDir, 'device-id.json'),
+    schema,
+    format: FIRST_FORMAT_FROM_UNVERSIONED,
+    fallback: () => ({ id: randomUUID(), send: true }),
+    mode: 0o600,
+  });
 }
 
 /**

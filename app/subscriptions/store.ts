@@ -4,6 +4,7 @@ import type { Server, SubscriptionId } from '../../shared/domain/server';
 import type { Subscription, SubscriptionErrorKind } from '../../shared/domain/subscription';
 import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
+import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
 import type { SubscriptionFetcher } from './fetch';
 import { assignIds } from './identity';
@@ -18,6 +19,7 @@ export function subscriptionsFile(dataDir: string): JsonFile<SubscriptionsDocume
   return new JsonFile<SubscriptionsDocument>({
     path: join(dataDir, 'subscriptions.json'),
     schema: subscriptionsDocumentSchema,
+    format: FIRST_FORMAT,
     fallback: () => ({ version: 1, subscriptions: [] }),
     mode: 0o600,
   });

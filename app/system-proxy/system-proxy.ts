@@ -1,6 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Logger } from '../log/logger';
+import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
 import { BACKEND_IDS, type BackendId, type ProxyBackend } from './backend';
 import type { CommandRunner } from './command';
@@ -68,6 +69,7 @@ export class SystemProxy {
     this.file = new JsonFile<SavedState | null>({
       path: options.statePath,
       schema: savedStateSchema.nullable(),
+      format: FIRST_FORMAT,
       fallback: () => null,
       mode: 0o600,
     });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { app, type BrowserWindow, dialog, Menu, session } from 'electron';
 import type { Logger } from '../../app/log/logger';
+import type { SettingsBackend } from '../../app/settings/settings-file';
 import type { ProxyBackend } from '../../app/system-proxy/backend';
 import type { CommandRunner } from '../../app/system-proxy/command';
 import { SystemProxyController } from '../../app/system-proxy/controller';
@@ -31,6 +32,8 @@ export interface DesktopAppOptions {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   logger: Logger;
+  /** Where the engine keeps the settings (electron-store). */
+  settingsBackend?: SettingsBackend;
   /** Runs the OS commands of the system proxy mode. */
   proxyRunner: CommandRunner;
   detectBackends?: (run: CommandRunner) => Promise<ProxyBackend<unknown>[]>;
@@ -158,7 +161,13 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
 
     const createEngine = await options.loadEngine();
     // A newcomer's Connect should change what their browser does: the desktop app starts in system-proxy mode.
-    const running = await createEngine({ dataDir: options.dataDir, resourcesDir: options.resourcesDir, logger, defaultMode: 'system-proxy' });
+    const running = await createEngine({
+      dataDir: options.dataDir,
+      resourcesDir: options.resourcesDir,
+      logger,
+      defaultMode: 'system-proxy',
+      settingsBackend: options.settingsBackend,
+    });
     engine = running;
 
     disposers.push(

@@ -1,4 +1,5 @@
 import type { Logger } from '../../app/log/logger';
+import type { SettingsBackend } from '../../app/settings/settings-file';
 import type { VpnClient } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
 
@@ -14,6 +15,8 @@ export interface DesktopEngineOptions {
   logger: Logger;
   /** The connection mode of a first start (the desktop app's is `system-proxy`). */
   defaultMode: ConnectionMode;
+  /** Where the settings live (electron-store in the desktop app). */
+  settingsBackend?: SettingsBackend;
 }
 
 export type CreateEngine = (options: DesktopEngineOptions) => Promise<DesktopEngine>;

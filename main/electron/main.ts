@@ -1,6 +1,6 @@
 /**
  * The Electron entry point, bundled to dist/main/electron.cjs (package.json "main") by
- * scripts/build-electron.mjs. Everything here is paths and wiring; the behaviour lives in
+ * `npm run build:electron` (main/electron/build/). Everything here is paths and wiring; the behaviour lives in
  * desktop-app.ts and is tested there with a mocked Electron.
  */
 import { mkdirSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { defaultDataDir } from '../../app/paths';
 import { execRunner } from '../../app/system-proxy/exec-runner';
 import { startDesktopApp } from './desktop-app';
 import { loadEngineBundle } from './engine-loader';
+import { electronStoreBackend } from './settings-backend';
 
 // dist/main/ when bundled; the renderer, preload and icons are built next to it.
 const distDir = join(__dirname, '..');
@@ -30,5 +31,6 @@ startDesktopApp({
   env: process.env,
   platform: process.platform,
   logger,
+  settingsBackend: electronStoreBackend,
   proxyRunner: execRunner(),
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { SettingsFile } from '../../../app/settings/settings-file';
 import { SettingsStore } from '../../../app/settings/store';
 import { type Settings, settingsPatchSchema, settingsSchema } from '../../../shared/settings';
 import { ensure, ensureClearError, show } from './violation';
@@ -26,7 +27,7 @@ export class SettingsStoreChecker {
 
   static async open(): Promise<SettingsStoreChecker> {
     const dir = mkdtempSync(join(tmpdir(), 'fuzz-settings-'));
-    const store = new SettingsStore(dir);
+    const store = new SettingsStore(new SettingsFile({ dataDir: dir }));
     await store.load();
     return new SettingsStoreChecker(dir, store);
   }
@@ -51,7 +52,8 @@ export class SettingsStoreChecker {
     ensure(settingsSchema.safeParse(after).success, () => `stored settings do not validate: ${show(after)}`);
     ensure(Object.isFrozen(after), 'the stored settings can be changed in place');
     ensure(isDeepStrictEqual(this.store.get(), after), 'get() does not return what update() stored');
-    const onDisk: unknown = JSON.parse(readFileSync(join(this.dir, 'settings.json'), 'utf8'));
+    // Beside the settings, the file keeps the store's own record of the migrations it ran.
+    const { __internal__: _migrations, ...onDisk } = JSON.parse(readFileSync(join(this.dir, 'settings.json'), 'utf8')) as Record<string, unknown>;
     ensure(isDeepStrictEqual(onDisk, JSON.parse(JSON.stringify(after))), 'the file does not hold the stored settings');
   }
 

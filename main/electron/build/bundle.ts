@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build, type BuildOptions, type BuildResult } from 'esbuild';
+import { build, type BuildOptions, type BuildResult, type Plugin } from 'esbuild';
 
 /**
  * Builds the Electron side into dist/: the main process (dist/main/electron.cjs, package.json
@@ -28,7 +29,27 @@ const PRELOAD_TARGET = 'chrome130';
 const IMPORT_META_SHIM = "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;";
 
 export async function bundleMain({ root, outDir, sourcemap = false }: BundleOptions): Promise<BuildResult> {
-  return build({ ...mainOptions(root, sourcemap), entryPoints: [join(root, 'main', 'electron', 'main.ts')], outfile: join(outDir, 'main', 'electron.cjs') });
+  return build({
+    ...mainOptions(root, sourcemap),
+    entryPoints: [join(root, 'main', 'electron', 'main.ts')],
+    outfile: join(outDir, 'main', 'electron.cjs'),
+    plugins: [bundledPackages(['electron-store'])],
+  });
+}
+
+/**
+ * Packages bundled into the shell instead of required from node_modules: electron-store is an ES
+ * module importing `electron`, which a CommonJS shell then requires like every other use of it.
+ */
+function bundledPackages(names: readonly string[]): Plugin {
+  return {
+    name: 'bundled-packages',
+    setup(plugin) {
+      plugin.onResolve({ filter: /^[^./]/ }, (args) =>
+        names.includes(args.path) ? { path: createRequire(join(args.resolveDir, 'index.js')).resolve(args.path) } : undefined,
+      );
+    },
+  };
 }
 
 function mainOptions(root: string, sourcemap: boolean): BuildOptions {

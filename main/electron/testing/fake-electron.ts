@@ -192,6 +192,13 @@ export class FakeApp extends EventEmitter {
   getLocale(): string {
     return 'en-US';
   }
+  /** electron-store asks where the app's data lives (the app always passes its own folder). */
+  getPath(name: string): string {
+    return `/nonexistent/fake-electron/${name}`;
+  }
+  getVersion(): string {
+    return '0.0.0-fake';
+  }
   /** Electron's sequence: before-quit, then will-quit; a will-quit listener may hold the exit up. */
   quit(): void {
     this.quitCalls++;
@@ -215,6 +222,11 @@ export class FakeIpcMain {
   }
   removeHandler(channel: string): void {
     this.handlers.delete(channel);
+  }
+  /** One-way messages (electron-store registers one for renderer-side stores). */
+  readonly listeners = new Map<string, Listener>();
+  on(channel: string, listener: Listener): void {
+    this.listeners.set(channel, listener);
   }
   /** What `ipcRenderer.invoke(channel, ...args)` from `event`'s sender would get. */
   async invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> {
