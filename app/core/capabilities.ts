@@ -31,6 +31,8 @@ export const CORE_FEATURES = [
   'splithttp-name',
   /** Hysteria2's salamander obfuscation, written as a `finalmask` UDP mask (Xray; confirmed by the binary). */
   'hysteria2-salamander',
+  /** Hysteria2 port hopping, `hysteriaSettings.udphop` (Xray's Hysteria transport; confirmed by the binary). */
+  'hysteria2-port-hopping',
   /** VLESS Encryption, `encryption: "mlkem768x25519plus.…"` (Xray 25.9 and later; confirmed by the binary). */
   'vless-encryption',
 ] as const;
@@ -153,6 +155,8 @@ function xray(version: string): CoreCapabilities {
   if (atLeast(version, '25.9.5')) features.push('vless-encryption');
   // Salamander came with Hysteria2 as a finalmask UDP mask; the binary check has the last word.
   if (atLeast(version, '26.1.13')) features.push('hysteria2-salamander');
+  // Port hopping is part of the same Hysteria transport (`udphop`); the binary check has the last word.
+  if (atLeast(version, '26.1.13')) features.push('hysteria2-port-hopping');
   // SplitHTTP (1.8.16) was renamed XHTTP in the 24.11 releases.
   if (atLeast(version, '1.8.16') && !atLeast(version, '24.11.0')) features.push('splithttp-name');
   const methods: string[] = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS];

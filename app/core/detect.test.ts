@@ -91,6 +91,19 @@ describe('detectCore with stand-in binaries', () => {
     expect(core.verified.refuted).toEqual(['feature:hysteria2-salamander']);
   });
 
+  it('Hysteria2 port hopping is whatever the binary says', async () => {
+    const xray = await standIn('xray-no-udphop', {
+      versionArgs: '-version',
+      banner: 'Xray 26.1.18 (Xray, Penetrates Everything.) 9f8e7d6 (go1.25.5 linux/amd64)',
+      testArgs: 'run -test -c',
+      refuse: ['udphop'],
+    });
+    const core = await detectCore(xray.path);
+    expect(core.capabilities.features.has('hysteria2-port-hopping')).toBe(false);
+    expect(core.capabilities.features.has('hysteria2-salamander')).toBe(true);
+    expect(core.verified.refuted).toEqual(['feature:hysteria2-port-hopping']);
+  });
+
   it('VLESS Encryption is whatever the binary says: an Xray that insists on "none" loses it, an older one that takes it gains it', async () => {
     const refusing = await standIn('xray-no-enc', {
       versionArgs: '-version',

@@ -106,6 +106,11 @@ function checksFor(family: CoreProfile['family']): Check[] {
       apply: (c, ok) => toggle(c.features, 'hysteria2-salamander', ok),
     });
     checks.push({
+      id: 'feature:hysteria2-port-hopping',
+      server: sampleServer('hysteria2', 'tcp', { portHopping: '443,20000-30000' } as Partial<Server>),
+      apply: (c, ok) => toggle(c.features, 'hysteria2-port-hopping', ok),
+    });
+    checks.push({
       id: 'feature:vless-encryption',
       server: sampleServer('vless', 'tcp', { encryption: SAMPLE_VLESS_ENCRYPTION } as Partial<Server>),
       apply: (c, ok) => toggle(c.features, 'vless-encryption', ok),

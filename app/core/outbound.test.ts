@@ -90,6 +90,12 @@ describe('protocol settings', () => {
     expect(out(sampleServer('hysteria2'), xray26).streamSettings.finalmask).toBeUndefined();
   });
 
+  it('hysteria2 port hopping is written as the transport\'s udphop range', () => {
+    const hy2 = sampleServer('hysteria2', 'tcp', { portHopping: '443,20000-30000' } as Partial<Server>);
+    expect(out(hy2, xray26).streamSettings.hysteriaSettings.udphop).toEqual({ port: '443,20000-30000' });
+    expect(out(sampleServer('hysteria2'), xray26).streamSettings.hysteriaSettings.udphop).toBeUndefined();
+  });
+
   it('vless vision flow is written for Xray', () => {
     const vision = sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision', security: { type: 'tls', sni: 'example.com' } } as Partial<Server>);
     expect(out(vision, xray25).settings.vnext[0].users[0]).toEqual({ id: '0b3f5b5e-7a52-4f4e-9b0c-2f1c4c8e9a11', encryption: 'none', flow: 'xtls-rprx-vision' });

@@ -103,6 +103,8 @@ function hysteriaStreamSettings(server: Extract<Server, { protocol: 'hysteria2' 
   const hysteria: Json = { version: 2, auth: server.password };
   if (server.upMbps) hysteria.up = `${server.upMbps} mbps`;
   if (server.downMbps) hysteria.down = `${server.downMbps} mbps`;
+  // unsupportedReason lets a range through only for a core whose transport hops ports.
+  if (server.portHopping) hysteria.udphop = { port: server.portHopping };
   const stream: Json = { network: 'hysteria', security: 'tls', tlsSettings: tls, hysteriaSettings: hysteria };
   // unsupportedReason lets obfuscation through only as salamander, for a core that masks with it.
   if (server.obfs) stream.finalmask = { udp: [{ type: 'salamander', settings: { password: server.obfs.password } }] };

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
+import type { CoreProfile } from './capabilities';
 import { profileFromTable } from './fake-profile';
 import { sampleServer } from './samples';
 import { splitRunnable, unsupportedReason } from './support';
+
+/** A profile whose config test refuted one feature the table claims. */
+function withoutFeature(profile: CoreProfile, feature: string): CoreProfile {
+  const features = new Set(profile.capabilities.features);
+  features.delete(feature);
+  return { ...profile, capabilities: { ...profile.capabilities, features } };
+}
 
 const v2ray434 = profileFromTable('v2ray', '4.34.0');
 const v2ray437 = profileFromTable('v2ray', '4.37.0');
@@ -63,6 +71,8 @@ describe('unsupportedReason', () => {
     ['Hysteria2 on Xray 25', sampleServer('hysteria2'), xray25, 'not supported by Xray 25.3.6: Hysteria2 needs Xray ≥ 26.1.13'],
     ['Hysteria2 on Xray 26.1.9', sampleServer('hysteria2'), profileFromTable('xray', '26.1.9'), 'not supported by Xray 26.1.9: Hysteria2 needs Xray ≥ 26.1.13'],
     ['Hysteria2 on Xray 26.1.18', sampleServer('hysteria2'), xray26, null],
+    ['Hysteria2 port hopping on an Xray whose transport hops', sampleServer('hysteria2', 'tcp', { portHopping: '443-500' } as Partial<Server>), xray26, null],
+    ['Hysteria2 port hopping on an Xray refuted by its config test', sampleServer('hysteria2', 'tcp', { portHopping: '443-500' } as Partial<Server>), withoutFeature(xray26, 'hysteria2-port-hopping'), 'not supported by Xray 26.1.18: Hysteria2 port hopping (ports 443-500) is not supported by this core'],
     ['Hysteria2 with salamander', sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'obfs-pass' } } as Partial<Server>), xray26, null],
     ['Hysteria2 with a 3-byte salamander password', sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'abc' } } as Partial<Server>), xray26, 'not supported by Xray 26.1.18: the Hysteria2 salamander password is shorter than 4 bytes'],
     ['Hysteria2 with another obfuscation', sampleServer('hysteria2', 'tcp', { obfs: { type: 'gecko', password: 'obfs-pass' } } as Partial<Server>), xray26, 'not supported by Xray 26.1.18: Hysteria2 obfuscation (gecko) is not supported by this core'],

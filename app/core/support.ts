@@ -126,6 +126,9 @@ function protocolProblem(server: Server, core: CoreProfile): string | null {
       if (!server.localAddresses.length) return 'the WireGuard entry has no local address';
       return null;
     case 'hysteria2':
+      if (server.portHopping && !caps.features.has('hysteria2-port-hopping')) {
+        return `Hysteria2 port hopping (ports ${server.portHopping.slice(0, 40)}) is not supported by this core`;
+      }
       if (server.obfs) {
         if (server.obfs.type !== 'salamander' || !caps.features.has('hysteria2-salamander')) return `Hysteria2 obfuscation (${server.obfs.type}) is not supported by this core`;
         // Xray refuses to start with a shorter one ("PSK must be at least 4 bytes").

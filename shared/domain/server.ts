@@ -103,6 +103,11 @@ export interface ShadowsocksEndpoint extends EndpointBase {
 export interface Hysteria2Endpoint extends EndpointBase {
   protocol: 'hysteria2';
   password: string;
+  /**
+   * Port hopping: the ports the client hops between (`443,20000-30000`); `port` is the first of
+   * them. Run only by a core whose Hysteria transport hops (Xray's `udphop`), never cut to one port.
+   */
+  portHopping?: string;
   obfs?: { type: string; password: string };
   upMbps?: number;
   downMbps?: number;

@@ -190,4 +190,16 @@ describe('Clash / Mihomo YAML', () => {
     expect(providers.servers).toEqual([]);
     expect(providers.rejected[0]?.reason).toMatch(/proxy-providers .* not fetched/);
   });
+
+  it('keeps a Hysteria2 port-hopping range, and refuses an unknown cipher and an XTLS v1 flow by name', () => {
+    const yaml = [
+      'proxies:',
+      '  - { name: hop, type: hysteria2, server: h.example.com, port: 443, ports: "20000-30000", password: pw }',
+      '  - { name: odd, type: ss, server: s.example.com, port: 8388, cipher: "114514", password: pw }',
+      `  - { name: v1, type: vless, server: v.example.com, port: 443, uuid: ${UUID_1}, tls: true, flow: xtls-rprx-direct }`,
+    ].join('\n');
+    const parsed = parseSubscription(yaml);
+    expect(parsed.servers).toEqual([expect.objectContaining({ name: 'hop', port: 443, portHopping: '20000-30000' })]);
+    expect(parsed.rejected.map((r) => r.reason)).toEqual(['ss: unknown cipher "114514"', expect.stringMatching(/^vless: the flow "xtls-rprx-direct" \(XTLS v1\) is obsolete/)]);
+  });
 });

@@ -5,7 +5,7 @@ import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
 import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput } from './types';
-import { EntryError, checkHost, checkPort, checkSecret, checkUuid, checkWireguardKey, reject } from './validate';
+import { EntryError, checkFlow, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ export function parseClashDocument(doc: Json): FormatOutput {
     const excerpt = maskedObjectExcerpt(raw);
     const notesBefore = out.notes.length;
     try {
-      const endpoint = clashEndpoint(str(item.type).toLowerCase(), item, (note) => out.notes.push({ line, note, excerpt }));
+      const endpoint = clashEndpoint(str(item.type).toLowerCase(), item);
       const server: ParsedServer = { name: name || hostPort(endpoint.address, endpoint.port), ...endpoint };
       const via = str(item['dialer-proxy']);
       scope.entries.push({ server, line, excerpt, ref: name || null, via: via || null });
@@ -52,7 +52,7 @@ export function parseClashDocument(doc: Json): FormatOutput {
   return out;
 }
 
-function clashEndpoint(type: string, o: Json, note: (n: string) => void): Endpoint {
+function clashEndpoint(type: string, o: Json): Endpoint {
   const label = type || 'clash';
   const server = () => ({ address: checkHost(label, o.server), port: checkPort(label, o.port) });
   switch (type) {
@@ -74,7 +74,7 @@ function clashEndpoint(type: string, o: Json, note: (n: string) => void): Endpoi
         ...server(),
         uuid: checkUuid(label, o.uuid),
         encryption: str(o.encryption) || 'none',
-        ...(flow ? { flow } : {}),
+        ...(flow ? { flow: checkFlow(label, flow) } : {}),
         ...stream(label, o, str(o.servername)),
       };
     }
@@ -84,6 +84,7 @@ function clashEndpoint(type: string, o: Json, note: (n: string) => void): Endpoi
     case 'ss': {
       const method = str(o.cipher).toLowerCase();
       if (!method) return reject('ss: missing cipher');
+      checkShadowsocksCipher('ss', method);
       const password = str(o.password);
       if (!password && method !== 'none' && method !== 'plain') return reject('ss: missing password');
       const plugin = pluginOf(str(o.plugin), asObject(o['plugin-opts']));
@@ -92,7 +93,6 @@ function clashEndpoint(type: string, o: Json, note: (n: string) => void): Endpoi
     case 'hysteria2':
     case 'hy2': {
       const where = server();
-      if (str(o.ports)) note(`hysteria2: port hopping (ports ${str(o.ports).slice(0, 40)}) is not supported; using port ${where.port}`);
       const obfs = str(o.obfs);
       const up = mbps(o.up);
       const down = mbps(o.down);
@@ -100,6 +100,7 @@ function clashEndpoint(type: string, o: Json, note: (n: string) => void): Endpoi
         protocol: 'hysteria2',
         ...where,
         password: str(o.password ?? o.auth),
+        ...(str(o.ports) ? { portHopping: checkPortHopping(label, str(o.ports)) } : {}),
         ...(obfs ? { obfs: { type: obfs, password: checkSecret(label, 'obfs-password', o['obfs-password']) } } : {}),
         ...(up !== undefined ? { upMbps: up } : {}),
         ...(down !== undefined ? { downMbps: down } : {}),

@@ -195,4 +195,9 @@ describe('sing-box JSON configs', () => {
     expect(bare.format).toBe('sing-box-json');
     expect(bare.servers[0]).toMatchObject({ name: 't', security: { type: 'tls' } });
   });
+
+  it('keeps Hysteria2 server_ports as the hopping range (sing-box writes low:high)', () => {
+    const config = { outbounds: [{ type: 'hysteria2', tag: 'hop', server: 'h.example.com', server_port: 443, server_ports: ['20000:30000', '443'], password: 'pw', tls: { enabled: true } }] };
+    expect(parseSubscription(JSON.stringify(config)).servers[0]).toMatchObject({ port: 443, portHopping: '20000-30000,443' });
+  });
 });

@@ -6,7 +6,7 @@ import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
 import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
 import { asArray, asObject, cleanName, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind } from './types';
-import { EntryError, checkHost, checkPort, checkSecret, checkUuid, checkWireguardKey, reject } from './validate';
+import { EntryError, checkFlow, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ export function parseSingBoxConfigs(configs: Json[], isArray: boolean): FormatOu
       const excerpt = maskedObjectExcerpt(raw);
       const notesBefore = out.notes.length;
       try {
-        const endpoint = singBoxEndpoint(type, item, (note) => out.notes.push({ line, note, excerpt }));
+        const endpoint = singBoxEndpoint(type, item);
         const server: ParsedServer = { name: cleanName(tag) || hostPort(endpoint.address, endpoint.port), ...endpoint };
         const via = str(item.detour);
         scope.entries.push({ server, line, excerpt, ref: tag || null, via: via || null });
@@ -82,7 +82,7 @@ function applyIpv6Declarations(config: Json, scope: ConfigScope, line: number, o
   }
 }
 
-function singBoxEndpoint(type: string, o: Json, note: (n: string) => void): Endpoint {
+function singBoxEndpoint(type: string, o: Json): Endpoint {
   const label = type || 'sing-box';
   const server = () => ({ address: checkHost(label, o.server), port: checkPort(label, o.server_port) });
   switch (type) {
@@ -99,13 +99,14 @@ function singBoxEndpoint(type: string, o: Json, note: (n: string) => void): Endp
     }
     case 'vless': {
       const flow = str(o.flow);
-      return { protocol: 'vless', ...server(), uuid: checkUuid(label, o.uuid), encryption: 'none', ...(flow ? { flow } : {}), ...stream(label, o) };
+      return { protocol: 'vless', ...server(), uuid: checkUuid(label, o.uuid), encryption: 'none', ...(flow ? { flow: checkFlow(label, flow) } : {}), ...stream(label, o) };
     }
     case 'trojan':
       return { protocol: 'trojan', ...server(), password: checkSecret(label, 'password', o.password), ...stream(label, o) };
     case 'shadowsocks': {
       const method = str(o.method).toLowerCase();
       if (!method) return reject('shadowsocks: missing method');
+      checkShadowsocksCipher('shadowsocks', method);
       const password = str(o.password);
       if (!password && method !== 'none') return reject('shadowsocks: missing password');
       const plugin = str(o.plugin);
@@ -120,7 +121,7 @@ function singBoxEndpoint(type: string, o: Json, note: (n: string) => void): Endp
       };
     }
     case 'hysteria2': {
-      if (asArray(o.server_ports).length > 0) note('hysteria2: port hopping (server_ports) is not supported; using server_port');
+      const hopping = asArray(o.server_ports).map(String).join(',');
       const obfs = asObject(o.obfs);
       const up = mbps(o.up_mbps);
       const down = mbps(o.down_mbps);
@@ -129,6 +130,7 @@ function singBoxEndpoint(type: string, o: Json, note: (n: string) => void): Endp
         protocol: 'hysteria2',
         ...server(),
         password: str(o.password),
+        ...(hopping ? { portHopping: checkPortHopping(label, hopping) } : {}),
         ...(obfsType ? { obfs: { type: obfsType, password: checkSecret(label, 'obfs password', obfs.password) } } : {}),
         ...(up !== undefined ? { upMbps: up } : {}),
         ...(down !== undefined ? { downMbps: down } : {}),

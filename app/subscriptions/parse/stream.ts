@@ -35,8 +35,8 @@ export function securityTypeOf(label: string, raw: string | undefined, fallback:
   const key = (raw ?? '').trim().toLowerCase();
   if (key === '') return fallback;
   if (key === 'none' || key === 'false' || key === '0') return 'none';
-  // "xtls" was TLS with a flow; the flow field carries the rest.
-  if (key === 'tls' || key === 'xtls' || key === 'true' || key === '1') return 'tls';
+  if (key === 'xtls') return reject(`${label}: security "xtls" (XTLS v1) is obsolete: Xray 1.8 removed it; the server must offer TLS or REALITY`);
+  if (key === 'tls' || key === 'true' || key === '1') return 'tls';
   if (key === 'reality') return 'reality';
   return reject(`${label}: unknown security "${key.slice(0, 20)}"`);
 }
@@ -122,6 +122,10 @@ export function buildTransport(network: Network, f: TransportFields): Transport 
       break;
     case 'ws':
     case 'httpupgrade':
+      checkEarlyData(network, f.path);
+      set('path', f.path);
+      set('host', f.host);
+      break;
     case 'h2':
       set('path', f.path);
       set('host', f.host);
@@ -147,6 +151,19 @@ export function buildTransport(network: Network, f: TransportFields): Transport 
       break;
   }
   return t;
+}
+
+/**
+ * WebSocket early data is asked for as `?ed=2048` in the path, and cores read only a byte count
+ * there: "ed=abc" is a broken link, said as such rather than sent on to the core.
+ */
+function checkEarlyData(network: Network, path: string | undefined): void {
+  const query = path?.split('?')[1];
+  if (!query) return;
+  const ed = new URLSearchParams(query).get('ed');
+  if (ed !== null && !/^\d{1,9}$/.test(ed.trim())) {
+    reject(`${network}: the early-data size in the path (ed=${ed.slice(0, 20)}) is not a number`);
+  }
 }
 
 export interface SecurityFields {

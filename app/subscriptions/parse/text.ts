@@ -1,21 +1,24 @@
 /**
- * Text helpers every subscription format needs: tolerant percent-decoding, tolerant base64, and
- * the credential-masked excerpts rejected entries carry.
+ * Text helpers every subscription format needs: percent-decoding, tolerant base64, and the
+ * credential-masked excerpts rejected entries carry.
  */
+
+import { reject } from './validate';
 
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 const UTF8_LOOSE = new TextDecoder('utf-8');
 
 /**
  * Percent-decodes without ever failing: a broken `%` sequence (a lone `%`, `%zz`, a cut-off
- * multi-byte character) keeps its raw text while the valid sequences around it are decoded.
+ * multi-byte character) keeps its raw text while the valid sequences around it are decoded. For
+ * provider headers, where a readable title is better than none; entries use decodeEscapes.
  */
 export function decodePercent(text: string): string {
   if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {
-    return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+    return text.replace(PERCENT_RUN, (run) => {
       try {
         return decodeURIComponent(run);
       } catch {
@@ -23,6 +26,24 @@ export function decodePercent(text: string): string {
       }
     });
   }
+}
+
+const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
+
+/**
+ * Percent-decodes a part of an entry. A `%` that starts no escape ("50% off", `%zz`) is kept as
+ * typed, but escapes whose bytes are not UTF-8 text (`%FF`, a character cut in half) are an
+ * error: kept raw they would become a password or a host the server never had.
+ */
+export function decodeEscapes(text: string): string {
+  if (!text.includes('%')) return text;
+  return text.replace(PERCENT_RUN, (run) => {
+    try {
+      return UTF8_STRICT.decode(Buffer.from(run.replaceAll('%', ''), 'hex'));
+    } catch {
+      return reject(`the percent-escapes "${run.slice(0, 24)}" are not UTF-8 text`);
+    }
+  });
 }
 
 const BASE64_BODY = /^[A-Za-z0-9+/_-]*={0,3}$/;

@@ -106,3 +106,59 @@ export function checkWireguardKey(label: string, what: string, raw: unknown): st
   if (!bytes || bytes.length !== 32) return reject(`${label}: the ${what} is not a 32-byte base64 key`);
   return key;
 }
+
+/**
+ * A VLESS flow. The XTLS v1 flows (`xtls-rprx-origin`, `-direct`, `-splice` and their `-udp443`
+ * forms) were removed from Xray 1.8 and no current core runs them; `xtls-rprx-vision` replaced them.
+ */
+export function checkFlow(label: string, raw: string): string {
+  const flow = raw.trim().toLowerCase();
+  if (/^xtls-rprx-(origin|direct|splice)(-udp443)?$/.test(flow)) {
+    return reject(`${label}: the flow "${flow}" (XTLS v1) is obsolete: Xray 1.8 removed it; the server must offer xtls-rprx-vision`);
+  }
+  return raw.trim();
+}
+
+/**
+ * Every Shadowsocks cipher name some implementation has shipped: AEAD, 2022, the XChaCha
+ * variants, no encryption, and the stream ciphers of the original protocol (which cores since
+ * dropped: the core's capability check names those). A name outside this list (`114514`, a typo)
+ * is no cipher, and the entry is refused with the name it gave.
+ */
+const SHADOWSOCKS_CIPHERS = new Set([
+  'aes-128-gcm', 'aes-192-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'chacha20-ietf-poly1305',
+  'xchacha20-poly1305', 'xchacha20-ietf-poly1305',
+  '2022-blake3-aes-128-gcm', '2022-blake3-aes-256-gcm', '2022-blake3-chacha20-poly1305',
+  'none', 'plain', 'dummy',
+  'aes-128-cfb', 'aes-192-cfb', 'aes-256-cfb', 'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr',
+  'aes-128-cfb8', 'aes-192-cfb8', 'aes-256-cfb8', 'aes-128-ofb', 'aes-192-ofb', 'aes-256-ofb',
+  'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb', 'bf-cfb', 'cast5-cfb', 'des-cfb',
+  'idea-cfb', 'rc2-cfb', 'seed-cfb', 'rc4', 'rc4-md5', 'rc4-md5-6', 'salsa20', 'chacha20', 'chacha20-ietf',
+]);
+
+export function checkShadowsocksCipher(label: string, raw: string): string {
+  const method = raw.trim().toLowerCase();
+  if (!SHADOWSOCKS_CIPHERS.has(method)) return reject(`${label}: unknown cipher "${method.slice(0, 40)}"`);
+  return method;
+}
+
+/**
+ * Hysteria2 port hopping: the ports a client hops between, as links (`443,20000-30000`), Clash
+ * (`ports: 20000-30000`) and sing-box (`server_ports: ["20000:30000"]`) write them. Normalised to
+ * `443,20000-30000`; each port 1–65535 and each range low to high, or the entry is refused.
+ */
+export function checkPortHopping(label: string, raw: string): string {
+  const pieces = raw.split(',').map((piece) => piece.trim()).filter(Boolean);
+  if (pieces.length === 0) return reject(`${label}: empty port-hopping range`);
+  return pieces
+    .map((piece) => {
+      const match = /^(\d+)(?:\s*[-:]\s*(\d+))?$/.exec(piece);
+      if (!match) return reject(`${label}: "${piece.slice(0, 20)}" is not a port or port range`);
+      const low = checkPort(label, match[1]);
+      if (match[2] === undefined) return String(low);
+      const high = checkPort(label, match[2]);
+      if (high < low) return reject(`${label}: the port range ${low}-${high} runs backwards`);
+      return `${low}-${high}`;
+    })
+    .join(',');
+}

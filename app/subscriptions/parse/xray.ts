@@ -5,7 +5,7 @@ import { splitHostPort } from './links/split';
 import { buildSecurity, buildTransport, networkOf, noSecurity, noStreamTransport, securityTypeOf, xhttpExtraOf } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind, ScopedEntry } from './types';
-import { EntryError, checkHost, checkPort, checkSecret, checkUuid, checkWireguardKey, reject } from './validate';
+import { EntryError, checkFlow, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -95,7 +95,7 @@ function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => voi
         };
       }
       const flow = str(user.flow);
-      return { protocol, address, port, uuid, encryption: str(user.encryption) || 'none', ...(flow ? { flow } : {}), ...stream() };
+      return { protocol, address, port, uuid, encryption: str(user.encryption) || 'none', ...(flow ? { flow: checkFlow(label, flow) } : {}), ...stream() };
     }
     case 'trojan':
     case 'shadowsocks': {
@@ -107,6 +107,7 @@ function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => voi
       if (protocol === 'trojan') return { protocol, address, port, password: checkSecret(label, 'password', server.password), ...stream() };
       const method = str(server.method).toLowerCase();
       if (!method) return reject('shadowsocks: missing method');
+      checkShadowsocksCipher('shadowsocks', method);
       const password = str(server.password);
       if (!password && method !== 'none' && method !== 'plain') return reject('shadowsocks: missing password');
       return { protocol, address, port, method, password, ...stream() };

@@ -1,7 +1,7 @@
 import type { Security, SecurityType, Transport } from '../../../../shared/domain/server';
 import { hostPort } from '../../../../shared/domain/server';
 import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
-import { cleanName, decodePercent, isTruthy, splitList } from '../text';
+import { cleanName, decodeEscapes, isTruthy, splitList } from '../text';
 import { type LinkParts, param } from './split';
 
 /** Reports something about a kept entry (an ignored setting) to the caller. */
@@ -21,7 +21,7 @@ export function linkName(fragment: string | null | undefined, address: string, p
  */
 export function decodeFragment(fragment: string): string {
   const formEncoded = fragment.includes('+') && /%[0-9a-fA-F]{2}/.test(fragment) && !/%20|\s/.test(fragment);
-  return decodePercent(formEncoded ? fragment.replaceAll('+', ' ') : fragment);
+  return decodeEscapes(formEncoded ? fragment.replaceAll('+', ' ') : fragment);
 }
 
 /**
@@ -65,5 +65,5 @@ export function streamFromQuery(
 }
 
 export function decodedUserinfo(parts: LinkParts): string {
-  return parts.userinfo === null ? '' : decodePercent(parts.userinfo);
+  return parts.userinfo === null ? '' : decodeEscapes(parts.userinfo);
 }

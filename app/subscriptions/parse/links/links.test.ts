@@ -304,9 +304,9 @@ describe('share links: every scheme and variant', () => {
     expect(server).toMatchObject(expected);
   });
 
-  it('a broken percent sequence in a name keeps its raw text while the rest decodes', () => {
-    const { server } = one(`trojan://pw12@t.example.com:443#${pct('Москва')}%zz%E2%9A`);
-    expect(server?.name).toBe('Москва%zz%E2%9A');
+  it('a % that starts no escape is kept as typed; the escapes around it decode', () => {
+    const { server } = one(`trojan://pw12@t.example.com:443#${pct('Москва')}%zz%20100%`);
+    expect(server?.name).toBe('Москва%zz 100%');
   });
 
   it('a link without a name is named host:port (IPv6 in brackets)', () => {
@@ -320,10 +320,17 @@ describe('share links: every scheme and variant', () => {
     expect(notes).toEqual([]);
   });
 
-  it('notes what it ignored: hysteria2 port hopping and certificate pins', () => {
+  it('hysteria2 port hopping is kept as the range, its first port as the port, never cut to one port', () => {
+    expect(one(`hysteria2://pw@hy.example.com:443-500/?sni=hy.example.com#hop`).server).toMatchObject({ port: 443, portHopping: '443-500' });
+    expect(one(`hysteria2://pw@hy.example.com:20000-30000,443/#hop`).server).toMatchObject({ port: 20000, portHopping: '20000-30000,443' });
+    expect(one(`hysteria2://pw@hy.example.com:8443/?mport=20000-30000#hop`).server).toMatchObject({ port: 8443, portHopping: '20000-30000' });
+    expect(one(`hysteria2://pw@hy.example.com:8443/#plain`).server).not.toHaveProperty('portHopping');
+  });
+
+  it('notes what it ignored: certificate pins', () => {
     const { server, notes } = one(`hysteria2://pw@hy.example.com:443,20000-30000/?sni=hy.example.com&pinSHA256=AA:BB#hop`);
     expect(server?.port).toBe(443);
-    expect(notes).toEqual([expect.stringMatching(/port hopping .*using port 443/), expect.stringMatching(/pinSHA256.*ignored/)]);
+    expect(notes).toEqual([expect.stringMatching(/pinSHA256.*ignored/)]);
   });
 });
 
@@ -358,6 +365,19 @@ const REJECTED: [string, string, RegExp, string?][] = [
   ['ShadowsocksR', `ssr://${b64url('1.2.3.4:443:origin:aes-256-cfb:plain:cGFzcw/?remarks=eA')}`, /^unknown scheme ssr:\/\/ \(ShadowsocksR is not supported/],
   ['a panel notice at 0.0.0.0 (Marzban / Remnawave for an unsupported or expired client)', `vless://00000000-0000-0000-0000-000000000000@0.0.0.0:1#${pct('App not supported')}`, /^not a server: 0\.0\.0\.0 is the placeholder address panels use to carry a notice \("App not supported"\)$/],
   ['a panel notice at :: in a vmess JSON', `vmess://${b64(JSON.stringify({ v: '2', ps: '⛔ Подписка истекла', add: '::', port: 1, id: UUID_2 }))}`, /^not a server: :: is the placeholder address .*"⛔ Подписка истекла"/, UUID_2],
+  ['ss with an unknown cipher, named', `ss://${b64url('114514:pass')}@s.example.com:8388#x`, /^ss: unknown cipher "114514"$/, 'pass'],
+  ['ss plain user info with an unknown cipher', `ss://aes-256-gcn:pass@s.example.com:8388#x`, /^ss: unknown cipher "aes-256-gcn"$/],
+  ['hysteria2 with a backwards port range', `hysteria2://pw@h.example.com:500-443/`, /^hysteria2: the port range 500-443 runs backwards$/],
+  ['hysteria2 with a port range past 65535', `hysteria2://pw@h.example.com:443-70000/`, /^hysteria2: port 70000 out of range/],
+  ['hysteria2 with a broken mport', `hysteria2://pw@h.example.com:443/?mport=lots`, /^hysteria2: "lots" is not a port or port range$/],
+  ['vless with security=xtls (XTLS v1)', `vless://${UUID_1}@v.example.com:443?security=xtls&flow=xtls-rprx-direct`, /^vless: security "xtls" \(XTLS v1\) is obsolete/, UUID_1],
+  ['vless with flow=xtls-rprx-splice', `vless://${UUID_1}@v.example.com:443?security=tls&flow=xtls-rprx-splice`, /^vless: the flow "xtls-rprx-splice" \(XTLS v1\) is obsolete/, UUID_1],
+  ['trojan with security=xtls', `trojan://pw12@t.example.com:443?security=xtls`, /^trojan: security "xtls" \(XTLS v1\) is obsolete/],
+  ['a name whose escapes are not UTF-8', `trojan://pw12@t.example.com:443#Germany%FF%FE`, /^the percent-escapes "%FF%FE" are not UTF-8 text$/],
+  ['a password whose escapes cut a character in half', `trojan://p%E2%9A@t.example.com:443#x`, /^the percent-escapes "%E2%9A" are not UTF-8 text$/],
+  ['a query value whose escapes are not UTF-8', `vless://${UUID_1}@v.example.com:443?type=ws&path=%2F%C0%AF`, /^the percent-escapes "%2F%C0%AF" are not UTF-8 text$/, UUID_1],
+  ['vless ws with a non-numeric ed=', `vless://${UUID_1}@v.example.com:443?type=ws&path=${pct('/ws?ed=abc')}`, /^ws: the early-data size in the path \(ed=abc\) is not a number$/, UUID_1],
+  ['vmess JSON httpupgrade with a non-numeric ed=', `vmess://${b64(JSON.stringify({ add: 'x.example.com', port: 443, id: UUID_2, net: 'httpupgrade', path: '/u?ed=2k' }))}`, /^httpupgrade: the early-data size in the path \(ed=2k\) is not a number$/, UUID_2],
   ['a line that is no link at all', `STATUS=🚀↑:1.2GB,↓:30GB,TOT:100GB💡Expires:2026-01-01`, /^not a share link/],
 ];
 

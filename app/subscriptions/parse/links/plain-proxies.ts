@@ -1,6 +1,6 @@
 import type { HttpEndpoint, ParsedServer, SocksEndpoint, WireguardEndpoint } from '../../../../shared/domain/server';
 import { buildSecurity, noSecurity, noStreamTransport } from '../stream';
-import { decodeBase64Bytes, decodeBase64Text, decodePercent } from '../text';
+import { decodeBase64Bytes, decodeBase64Text, decodeEscapes } from '../text';
 import { checkHost, checkPort, checkWireguardKey, reject } from '../validate';
 import { decodedUserinfo, linkName } from './common';
 import { type LinkParts, param, splitLink } from './split';
@@ -62,7 +62,7 @@ export function reservedBytes(value: unknown): number[] | undefined {
 /** User info as `user:pass` (percent-encoded) or base64 of it; a lone name is a user without password. */
 function credentials(parts: LinkParts): { username?: string; password?: string } {
   if (parts.userinfo === null || parts.userinfo === '') return {};
-  let text = decodePercent(parts.userinfo);
+  let text = decodeEscapes(parts.userinfo);
   if (!text.includes(':')) {
     // v2rayN writes base64(user:pass), its padding often percent-encoded (`...A%3D%3D`).
     const decoded = decodeBase64Text(text);

@@ -1,30 +1,28 @@
 import type { Hysteria2Endpoint, ParsedServer, TuicEndpoint } from '../../../../shared/domain/server';
 import { buildSecurity, quicTransport } from '../stream';
 import { isTruthy, splitList } from '../text';
-import { checkHost, checkPort, checkSecret, checkUuid, reject } from '../validate';
+import { checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, reject } from '../validate';
 import type { Note } from './common';
 import { decodedUserinfo, linkName } from './common';
 import { param, splitLink } from './split';
 
 /**
  * `hysteria2://password@host:port/?sni=…&insecure=1&obfs=salamander&obfs-password=…#name`
- * (also `hy2://`). The port defaults to 443; a port-hopping range (`443,20000-30000`) keeps its
- * first port, with a note. `pinSHA256` is ignored with a note: the certificate is verified the
+ * (also `hy2://`). The port defaults to 443; a port-hopping range in the authority
+ * (`443,20000-30000`) or in `mport` is kept as the entry's `portHopping`, its first port as the
+ * port. `pinSHA256` is ignored with a note: the certificate is verified the
  * normal way instead. Hysteria2 always runs TLS over QUIC.
  */
 export function parseHysteria2(line: string, note: Note): ParsedServer {
   const parts = splitLink(line) ?? reject('hysteria2: not a link');
   const password = decodedUserinfo(parts);
   const address = checkHost('hysteria2', parts.host);
-  let rawPort = parts.port ?? '';
-  if (/[,-]/.test(rawPort)) {
-    const first = /^\d+/.exec(rawPort)?.[0] ?? '';
-    note(`hysteria2: port hopping (${rawPort.slice(0, 40)}) is not supported; using port ${first || '443'}`);
-    rawPort = first;
-  }
-  const port = checkPort('hysteria2', rawPort, 443);
-  if (param(parts.query, 'mport')) note('hysteria2: port hopping (mport) is not supported; using the main port');
+  const rawPort = parts.port ?? '';
+  const hopping = /[,-]/.test(rawPort) ? checkPortHopping('hysteria2', rawPort) : undefined;
+  const port = checkPort('hysteria2', hopping ? /^\d+/.exec(hopping)?.[0] : rawPort, 443);
   const q = parts.query;
+  const mport = param(q, 'mport');
+  const portHopping = hopping ?? (mport ? checkPortHopping('hysteria2', mport) : undefined);
   const security = buildSecurity('hysteria2', 'tls', {
     sni: param(q, 'sni', 'peer'),
     alpn: splitList(param(q, 'alpn') ?? ''),
@@ -32,6 +30,7 @@ export function parseHysteria2(line: string, note: Note): ParsedServer {
   });
   if (param(q, 'pinsha256')) note('hysteria2: the certificate pin (pinSHA256) is ignored; the certificate is verified normally');
   const endpoint: Hysteria2Endpoint = { protocol: 'hysteria2', address, port, password, transport: quicTransport(), security };
+  if (portHopping) endpoint.portHopping = portHopping;
   const obfsType = param(q, 'obfs');
   if (obfsType && obfsType.toLowerCase() !== 'none') {
     const obfsPassword = param(q, 'obfs-password', 'obfs_password', 'obfspassword');

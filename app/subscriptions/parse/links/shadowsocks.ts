@@ -1,7 +1,7 @@
 import type { ParsedServer, ShadowsocksEndpoint } from '../../../../shared/domain/server';
 import { noSecurity, noStreamTransport } from '../stream';
-import { cleanName, decodeBase64Bytes, decodeBase64Text, decodePercent } from '../text';
-import { checkHost, checkPort, reject } from '../validate';
+import { cleanName, decodeBase64Bytes, decodeBase64Text, decodeEscapes } from '../text';
+import { checkHost, checkPort, checkShadowsocksCipher, reject } from '../validate';
 import type { Note } from './common';
 import { linkName, streamFromQuery } from './common';
 import { param, parseQuery, splitHostPort } from './split';
@@ -39,7 +39,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
     credentials = userinfoText(rest.slice(0, at));
     hostPortText = rest.slice(at + 1).split('/', 1)[0] ?? '';
   } else {
-    const decoded = decodeBase64Text(decodePercent(rest));
+    const decoded = decodeBase64Text(decodeEscapes(rest));
     if (decoded === null) return reject('ss: neither method:password@host:port nor its base64');
     const text = decoded.trim();
     const at = text.lastIndexOf('@');
@@ -52,7 +52,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
   if (colon < 0) return reject('ss: the user info is not method:password');
   const method = credentials.slice(0, colon).trim().toLowerCase();
   const password = credentials.slice(colon + 1);
-  if (!/^[a-z0-9][a-z0-9._-]{0,40}$/.test(method)) return reject(`ss: "${method.slice(0, 30)}" is not a cipher name`);
+  checkShadowsocksCipher('ss', method);
   if (password === '' && method !== 'none' && method !== 'plain') return reject('ss: missing password');
   if (method.startsWith('2022-')) checkKeys2022(method, password);
 
@@ -84,7 +84,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
 
 /** SIP002 user info: plain `method:password` (percent-encoded) or base64url of it. */
 function userinfoText(raw: string): string {
-  const plain = decodePercent(raw);
+  const plain = decodeEscapes(raw);
   if (plain.includes(':')) return plain;
   const decoded = decodeBase64Text(plain);
   if (decoded === null || !decoded.includes(':')) return reject('ss: the user info is neither base64 nor method:password');

@@ -1,4 +1,4 @@
-import { decodePercent } from '../text';
+import { decodeEscapes } from '../text';
 
 /**
  * A share link cut into its parts, raw (nothing decoded but the query values). Written by hand
@@ -82,11 +82,11 @@ export function parseQuery(raw: string): Map<string, string> {
   for (const pair of raw.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    const key = decodePercent(eq >= 0 ? pair.slice(0, eq) : pair)
+    const key = decodeEscapes(eq >= 0 ? pair.slice(0, eq) : pair)
       .trim()
       .toLowerCase();
     if (key === '' || out.has(key)) continue;
-    out.set(key, decodePercent(eq >= 0 ? pair.slice(eq + 1) : ''));
+    out.set(key, decodeEscapes(eq >= 0 ? pair.slice(eq + 1) : ''));
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import type { ParsedServer, TrojanEndpoint, VlessEndpoint } from '../../../../shared/domain/server';
 import { buildTransport } from '../stream';
-import { checkHost, checkPort, checkSecret, checkUuid, reject } from '../validate';
+import { checkFlow, checkHost, checkPort, checkSecret, checkUuid, reject } from '../validate';
 import { decodedUserinfo, linkName, type Note, streamFromQuery } from './common';
 import { isTruthy } from '../text';
 import { param, splitLink } from './split';
@@ -22,7 +22,7 @@ export function parseVless(line: string, note: Note = () => undefined): ParsedSe
     security,
   };
   const flow = param(parts.query, 'flow');
-  if (flow) endpoint.flow = flow;
+  if (flow) endpoint.flow = checkFlow('vless', flow);
   return { name: linkName(parts.fragment, address, port), ...endpoint };
 }
 

@@ -1,6 +1,6 @@
 import type { ParsedServer, SecurityType, VmessEndpoint } from '../../../../shared/domain/server';
 import { buildSecurity, buildTransport, networkOf, securityTypeOf } from '../stream';
-import { cleanName, decodeBase64Text, decodePercent, isTruthy, splitList, str } from '../text';
+import { cleanName, decodeBase64Text, decodeEscapes, isTruthy, splitList, str } from '../text';
 import { checkHost, checkPort, checkUuid, reject } from '../validate';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
 import { decodedUserinfo, decodeFragment, linkName, type Note, streamFromQuery } from './common';
@@ -158,7 +158,7 @@ function parseVmessShadowrocket(text: string, after: string): ParsedServer {
     security,
   };
   const remarks = param(q, 'remarks', 'remark');
-  const name = remarks ? cleanName(remarks) : hashAt >= 0 ? cleanName(decodePercent(after.slice(hashAt + 1))) : '';
+  const name = remarks ? cleanName(remarks) : hashAt >= 0 ? cleanName(decodeEscapes(after.slice(hashAt + 1))) : '';
   return { name: name || linkName(null, address, port), ...endpoint };
 }
 
