@@ -91,10 +91,24 @@ describe('screens in English and Persian', () => {
     for (const path of paths) expect(statSync(path).size, path).toBeGreaterThan(10_000);
   });
 
+  it('draws an emoji flag in a server name as the flag image the exit country uses, named for screen readers', async () => {
+    // Lab names such as "🇫🇮 Helsinki · A1" carry the flag of the server's own country.
+    const row = page.locator('[role="listitem"][data-server-id]').filter({ has: page.locator('.server-name .flag') }).first();
+    const inName = row.locator('.server-name .flag');
+    const exit = row.locator('.row-exit .flag');
+    await inName.locator('svg').waitFor();
+    expect(await inName.getAttribute('data-country')).toBe(await exit.getAttribute('data-country'));
+    expect(await inName.getAttribute('aria-label')).toBe(await exit.getAttribute('aria-label'));
+    expect(await inName.innerHTML()).toBe(await exit.innerHTML());
+    expect(await row.locator('.server-name').textContent()).not.toMatch(/[\u{1F1E6}-\u{1F1FF}]/u);
+    const path = await screenshot(row, 'flag-in-name-en');
+    expect(statSync(path).size).toBeGreaterThan(1_000);
+  });
+
   it('switches to Persian in Settings and lays the page out right to left', async () => {
     const row = page.locator('[role="listitem"][data-server-id]').first();
     const ltr = { name: await row.locator('.row-main').boundingBox(), ping: await row.locator('.row-ping').boundingBox() };
-    const englishCountry = await row.locator('.flag').getAttribute('aria-label');
+    const englishCountry = await row.locator('.row-exit .flag').getAttribute('aria-label');
 
     await page.getByRole('button', { name: STRINGS.en.settings, exact: true }).click();
     const settings = page.getByRole('dialog', { name: STRINGS.en.settings });
@@ -118,7 +132,7 @@ describe('screens in English and Persian', () => {
     expect(list && side && list.x > side.x).toBe(true);
     // The words are Persian: the Lab panel's name, the country names under the flags.
     expect(await page.getByRole('region', { name: STRINGS.fa.lab }).count()).toBe(1);
-    const persianCountry = await row.locator('.flag').getAttribute('aria-label');
+    const persianCountry = await row.locator('.row-exit .flag').getAttribute('aria-label');
     expect(persianCountry).not.toBe(englishCountry);
     expect(persianCountry).toMatch(/[\u0600-\u06FF]/u);
   });

@@ -39,7 +39,7 @@ describe('the lab servers in the UI', () => {
       // The country's English name as the browser's own ICU spells it ("Hong Kong"; Node says
       // "Hong Kong SAR China").
       const countryName = await page.evaluate((code) => new Intl.DisplayNames(['en'], { type: 'region' }).of(code), truth.country);
-      const flag = row.getByRole('img', { name: countryName, exact: true });
+      const flag = row.locator('.row-exit').getByRole('img', { name: countryName, exact: true });
       expect(await flag.getAttribute('data-country')).toBe(truth.country);
       // The flag is drawn (an inline SVG from country-flag-icons), not a placeholder.
       expect(await flag.locator('svg').count()).toBe(1);

@@ -7,6 +7,7 @@ import { isActive, selectTrafficRates } from '../store/connection';
 import { useAppStore } from '../store/context';
 import { selectServer } from '../store/servers.selectors';
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, CopyIcon, PowerIcon } from './icons';
+import { FlaggedName } from './FlaggedName';
 
 /** "socks5://127.0.0.1:10808" → "127.0.0.1:10808": the kind is said by the label beside it. */
 function withoutScheme(url: string): string {
@@ -88,7 +89,7 @@ export function ConnectionBar() {
           <strong role="status">{t(`connection.state.${connection.state}`)}</strong>
           {serverName && active && (
             <span className="via" title={serverName}>
-              <Trans i18nKey="connection.via" values={{ server: serverName }} components={{ server: <bdi dir="auto" /> }} />
+              <Trans i18nKey="connection.via" values={{ server: serverName }} components={{ server: <ServerName name={serverName} /> }} />
             </span>
           )}
           {connection.state === 'connected' && connection.since && (
@@ -119,5 +120,14 @@ export function ConnectionBar() {
         </span>
       </div>
     </div>
+  );
+}
+
+/** The server's name in "via …", flags drawn; it stands in for the translation's own text of the name. */
+function ServerName({ name }: { name: string }) {
+  return (
+    <bdi dir="auto">
+      <FlaggedName name={name} />
+    </bdi>
   );
 }

@@ -8,6 +8,7 @@ import { countryOf, selectSubscription } from '../store/servers.selectors';
 import { Flag } from './Flag';
 import { Modal } from './Modal';
 import { PingText } from './ServerRow';
+import { FlaggedName } from './FlaggedName';
 
 /** More than this many matches are not drawn at once: the search narrows them down. */
 const SHOWN_AT_ONCE = 400;
@@ -98,7 +99,9 @@ export function ExcludeDialog({ subscriptionId }: { subscriptionId: Subscription
                   aria-describedby={locked ? LOCK_REASON_ID : undefined}
                   onChange={(event) => toggle(server.id, event.target.checked)}
                 />
-                <bdi className="server-name">{server.name}</bdi>
+                <bdi className="server-name">
+                  <FlaggedName name={server.name} />
+                </bdi>
                 {server.id === currentId && <span className="chip chip-current">{t('exclude.current')}</span>}
                 <span className="spacer" />
                 {country && <Flag code={country.code} name={country.name} />}

@@ -12,6 +12,7 @@ import { describeVerdict, failureText } from '../format/reasons';
 import { Flag } from './Flag';
 import { Modal } from './Modal';
 import { PingText } from './ServerRow';
+import { FlaggedName } from './FlaggedName';
 
 // recharts is most of the bundle and only this dialog draws a chart: it loads on first open.
 const PingChart = lazy(() => import('./PingChart').then((module) => ({ default: module.PingChart })));
@@ -92,10 +93,14 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
     <Modal labelledBy="details-title" onCancel={actions.closeDialog} className="details-dialog">
       <header className="modal-header">
         <h2 id="details-title">
-          <bdi>{server.name}</bdi>
+          <bdi>
+            <FlaggedName name={server.name} />
+          </bdi>
         </h2>
         <p className="muted">
-          <span className="protocol">{server.protocol}</span> · <bdi dir="ltr">{hostPort(server.address, server.port)}</bdi> · <bdi>{subscriptionName}</bdi>
+          <span className="protocol">{server.protocol}</span> · <bdi dir="ltr">{hostPort(server.address, server.port)}</bdi> · <bdi>
+            <FlaggedName name={subscriptionName} />
+          </bdi>
         </p>
       </header>
       {/* What is known on the one side (it wraps), what can be done on the other (it stays whole). */}

@@ -9,6 +9,7 @@ import { describeVerdict, failureText } from '../format/reasons';
 import { countryOf, ipInfoDetails, pingClass, selectServerIndex, selectServerRow } from '../store/servers.selectors';
 import { Flag } from './Flag';
 import { InfoIcon, RetestIcon } from './icons';
+import { FlaggedName } from './FlaggedName';
 
 export const ROW_HEIGHT = 58;
 
@@ -193,7 +194,7 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
       <div className="row-main">
         <div className="row-title">
           <bdi className="server-name" dir="auto">
-            {server.name}
+            <FlaggedName name={server.name} />
           </bdi>
           <span className="protocol">{server.protocol}</span>
           {row.isCurrent && (

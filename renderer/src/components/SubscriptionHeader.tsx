@@ -9,6 +9,7 @@ import { selectSubscription, usageOf } from '../store/servers.selectors';
 import { AutoButton } from './AutoButton';
 import { EngineDetails } from './EngineDetails';
 import { ChevronIcon, DownIcon, ExcludedIcon, GripIcon, TrashIcon, UpIcon, UpdateIcon } from './icons';
+import { FlaggedName } from './FlaggedName';
 
 const DRAG_TYPE = 'application/x-steadfast-subscription';
 
@@ -84,7 +85,9 @@ export function SubscriptionHeader({ subscriptionId, matched }: { subscriptionId
           <ChevronIcon open={!collapsed} />
         </button>
         <h2 id={headingId} className="sub-name">
-          <bdi>{name}</bdi>
+          <bdi>
+            <FlaggedName name={name} />
+          </bdi>
         </h2>
         <span className="sub-count">
           {matched === total ? t('subscription.servers', { count: total }) : t('subscription.shown', { shown: format.number(matched), total: format.number(total) })}

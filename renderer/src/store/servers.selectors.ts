@@ -39,18 +39,21 @@ export interface Country {
   name: string;
 }
 
+/** A country's name in `language` ("DE" → "Germany", "Allemagne", "Германия"), or null when the code names none. */
+export function countryName(code: string, language: string): string | null {
+  try {
+    return regionNames(language)?.of(code) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The exit country of an IP-info record, named in `language`; null when unknown. */
 export function countryOf(ipInfo: Pick<IpInfo, 'countryCode' | 'country'> | null | undefined, language: string): Country | null {
   if (!ipInfo) return null;
   const code = ipInfo.countryCode?.trim().toUpperCase();
   if (code && /^[A-Z]{2}$/.test(code)) {
-    let name: string | undefined;
-    try {
-      name = regionNames(language)?.of(code);
-    } catch {
-      name = undefined;
-    }
-    return { code, name: name ?? ipInfo.country ?? code };
+    return { code, name: countryName(code, language) ?? ipInfo.country ?? code };
   }
   return null;
 }
