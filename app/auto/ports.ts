@@ -27,7 +27,7 @@ export interface AutoProbePort {
 
 /** The monitor's store of measurements, read for scores and written with Auto's check results. */
 export interface MeasurementPort {
-  /** Stored measurements of the server (the monitor keeps the last 5 per method). */
+  /** Stored measurements of the server (the monitor keeps the last 5, of any method). */
   measurements(serverId: ServerId): readonly Measurement[];
   /** The server's latest result came from the previous run's cache and was not retested yet. */
   fromCache(serverId: ServerId): boolean;

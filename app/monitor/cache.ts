@@ -13,7 +13,7 @@ import type { ServerId } from '../../shared/domain/server';
 import type { Clock, TimerHandle } from '../clock';
 import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
-import { HISTORY_LENGTH } from './policy/timing';
+import { HISTORY_LENGTH, RECENT_KEPT } from './policy/timing';
 import type { ServerRecords } from './records';
 
 const measurementSchema = z.object({
@@ -84,7 +84,8 @@ export function importCache(records: ServerRecords, data: MonitorCacheData, pres
     if (!present.has(id)) continue;
     const record = records.ensure(id);
     record.last = entry.last ? { ...entry.last, fromCache: true } : null;
-    record.recent = entry.recent.map((m) => ({ ...m }));
+    // A cache written when the last 5 were kept per method holds more: the last 5 of them count.
+    record.recent = entry.recent.slice(-RECENT_KEPT).map((m) => ({ ...m }));
     record.history = entry.history.map((m) => ({ ...m }));
     record.ipInfo = entry.ipInfo ? { ...entry.ipInfo, fromCache: true } : null;
     record.throughputBps = entry.throughputBps;

@@ -27,16 +27,17 @@ describe('observation, statistics, methods and throughput', () => {
     expect(h.monitor.history('a').map((m) => m.delayMs)).toEqual([100, 300, null, 200]);
   });
 
-  it('keeps the last 5 measurements per method for Auto and a long ring for the chart', async () => {
+  it('keeps the last 5 measurements in total for Auto and a long ring of URL results for the chart', async () => {
     const h = monitorHarness({ servers: [fakeServer('a')] });
-    for (let i = 0; i < 7; i++) h.monitor.record('a', { at: h.t0 + i, method: 'url', delayMs: 100 + i });
-    for (let i = 0; i < 6; i++) h.monitor.record('a', { at: h.t0 + 10 + i, method: 'tcp', delayMs: 10 + i });
+    h.monitor.record('a', { at: h.t0, method: 'tcp', delayMs: 500 });
+    for (let i = 0; i < 4; i++) h.monitor.record('a', { at: h.t0 + 1 + i, method: 'url', delayMs: 40 + 10 * i });
+    h.monitor.record('a', { at: h.t0 + 10, method: 'tcp', delayMs: 700 });
     const recent = h.monitor.status('a').recent;
-    expect(recent.filter((m) => m.method === 'url').map((m) => m.delayMs)).toEqual([102, 103, 104, 105, 106]);
-    expect(recent.filter((m) => m.method === 'tcp').map((m) => m.delayMs)).toEqual([11, 12, 13, 14, 15]);
-    expect(h.monitor.history('a')).toHaveLength(7);
+    expect(recent.map((m) => `${m.method}=${m.delayMs}`)).toEqual(['url=40', 'url=50', 'url=60', 'url=70', 'tcp=700']);
+    expect(h.monitor.history('a')).toHaveLength(4);
     for (let i = 0; i < 250; i++) h.monitor.record('a', { at: h.t0 + 100 + i, method: 'url', delayMs: i });
     expect(h.monitor.history('a')).toHaveLength(200);
+    expect(h.monitor.status('a').recent).toHaveLength(5);
   });
 
   it('measures TCP through the prober and ICMP through the system ping, or says why ICMP is unavailable', async () => {

@@ -387,7 +387,7 @@ export class Monitor {
     return this.records.history(serverId);
   }
 
-  /** The last 5 measurements per method (Auto's MeasurementPort). */
+  /** The last 5 measurements, of any method (Auto's MeasurementPort). */
   measurements(serverId: ServerId): readonly Measurement[] {
     return this.status(serverId).recent;
   }

@@ -3,12 +3,12 @@
  * IP info, throughput, and the transient flags of a staged test. Pure bookkeeping, no timers:
  * the runtime decides when to write, this decides what a write means.
  */
-import type { IpInfo, Measurement, ProbeError, ProbeMethod, ProbeOutcome } from '../../shared/domain/measurement';
+import type { IpInfo, Measurement, ProbeError, ProbeOutcome } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import { clipDetail, ipv6Status, type VerifiedIpv6 } from './policy/ipv6';
 import { computeStatistics } from './policy/statistics';
-import { HISTORY_LENGTH, RECENT_PER_METHOD } from './policy/timing';
+import { HISTORY_LENGTH, RECENT_KEPT } from './policy/timing';
 
 export interface LastResult {
   /** null: the test failed. */
@@ -27,7 +27,7 @@ export interface ServerRecord {
   workedThisRun: boolean;
   /** The newest probe flight whose outcome was written (older ones arriving late are ignored). */
   lastFlight: number;
-  /** Last RECENT_PER_METHOD measurements of each method, oldest first. */
+  /** The last RECENT_KEPT measurements, of any method, oldest first. */
   recent: Measurement[];
   /** URL results for the ping-history chart, oldest first. */
   history: Measurement[];
@@ -202,13 +202,7 @@ export class ServerRecords {
   private pushMeasurement(record: ServerRecord, measurement: Measurement): void {
     record.recent.push(measurement);
     record.recent.sort((a, b) => a.at - b.at);
-    const byMethod = new Map<ProbeMethod, number>();
-    for (let i = record.recent.length - 1; i >= 0; i--) {
-      const m = record.recent[i] as Measurement;
-      const n = (byMethod.get(m.method) ?? 0) + 1;
-      byMethod.set(m.method, n);
-      if (n > RECENT_PER_METHOD) record.recent.splice(i, 1);
-    }
+    if (record.recent.length > RECENT_KEPT) record.recent.splice(0, record.recent.length - RECENT_KEPT);
     if (measurement.method === 'url') {
       record.history.push({ ...measurement });
       if (record.history.length > HISTORY_LENGTH) record.history.splice(0, record.history.length - HISTORY_LENGTH);

@@ -55,7 +55,7 @@ export interface ServerStatus {
   /** Download speed measured on request, bytes per second. */
   throughputBps: number | null;
   statistics: ServerStatistics;
-  /** The last measurements per method (at most 5 each), oldest first. */
+  /** The last 5 measurements, of any method, oldest first. */
   recent: Measurement[];
   reachability: Reachability | null;
   /** IPv6 through the server: declared by the subscription or verified; null when nothing is known. */

@@ -4,7 +4,7 @@
  * `AutoConfig`; everything here is fixed by the spec.
  */
 export const AUTO_RULES = {
-  /** A server's score uses at most its last 5 measurements ... */
+  /** A server's score uses at most its last 5 measurements (of any method) ... */
   scoreWindow: 5,
   /** ... that are no older than 24 h (also the window of the switch score S'). */
   scoreMaxAgeMs: 24 * 3600_000,

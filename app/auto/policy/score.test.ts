@@ -51,6 +51,20 @@ describe('score S (spec/auto.md "Score")', () => {
     expect(score([...list, { at: NOW - 1000, method: 'tcp', delayMs: 700 }], NOW)).toBe(600 + 200 + 1000);
   });
 
+  it('takes the last 5 measurements in total, then those of the latest one method (seed: 5 kept per server)', () => {
+    // tcp 500, url 40, 50, 60, 70, tcp 700: the five kept are url 40–70 and tcp 700; the latest is
+    // TCP, so n = 1 and S = 700 (not 900 from both TCP pings).
+    const list: Measurement[] = [
+      { at: NOW - 6 * 60_000, method: 'tcp', delayMs: 500 },
+      ...delays([40, 50, 60, 70], { now: NOW - 60_000 }),
+      { at: NOW - 1000, method: 'tcp', delayMs: 700 },
+    ];
+    expect(score(list, NOW)).toBe(700);
+    expect(countedMeasurements(list, NOW).map((m) => m.delayMs)).toEqual([700]);
+    // The switch score of a URL check counts the four URL ones among those five.
+    expect(switchScore(45, list, NOW)).toBe(45 + 30);
+  });
+
   it('ignores measurements older than 24 h', () => {
     const list: Measurement[] = [
       { at: NOW - 25 * H, method: 'url', delayMs: 5 },

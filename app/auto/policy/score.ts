@@ -5,9 +5,10 @@
  *     S  = r_last + 1000·f                    when n < 2
  *     S' = L + (max A − min A) + 1000·f       when switching (L = the delay in this check)
  *
- * Which measurements count: those made with the same method as the latest one, no older than
- * 24 h, and of those the last 5 (the monitor keeps the last 5 per method, so filtering first and
- * then taking 5 uses everything the store holds for that method).
+ * Which measurements count: of the server's last 5 measurements (of any method: seed 001 keeps
+ * the last 5 per server), those made with the same method as the latest one and no older than
+ * 24 h. So tcp 500, url 40, 50, 60, 70, tcp 700 keeps the four URL ones and tcp 700, and the score
+ * is 700 (n = 1), not 900 from both TCP pings.
  *
  * r_last when n < 2: the latest measurement's delay. If the latest measurement did not answer
  * there is no r_last and the server has no score (auto.md: "a server has no score when n < 2 and
@@ -26,8 +27,9 @@ export function countedMeasurements(measurements: readonly Measurement[], now: n
   if (!latest) return [];
   const wanted = method ?? latest.method;
   const since = now - AUTO_RULES.scoreMaxAgeMs;
-  const same = sortedByTime(measurements).filter((m) => m.method === wanted && m.at >= since);
-  return same.slice(-AUTO_RULES.scoreWindow);
+  return sortedByTime(measurements)
+    .slice(-AUTO_RULES.scoreWindow)
+    .filter((m) => m.method === wanted && m.at >= since);
 }
 
 export interface ScoreOptions {
@@ -55,7 +57,7 @@ export function score(measurements: readonly Measurement[], now: number, options
 /**
  * S' of a server that answered this check after `delayMs`: its delay now, plus how far its
  * answers of the last 24 h (this one included) spread, plus 1000 per unanswered measurement of
- * that time. The same measurements count as for S (the check's method, 24 h, last 5).
+ * that time. The same measurements count as for S (of the last 5, the check's method, 24 h).
  */
 export function switchScore(delayMs: number, measurements: readonly Measurement[], now: number, method: ProbeMethod = 'url'): number {
   const counted = countedMeasurements(measurements, now, method);

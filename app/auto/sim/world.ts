@@ -17,8 +17,8 @@ export const SAMPLE_INTERVAL_MS = 500;
 /** Bytes per interval while the user is active (about 256 kbit/s up, 2.5 Mbit/s down). */
 const UP_BYTES = 16_000;
 const DOWN_BYTES = 160_000;
-/** The monitor keeps the last 5 measurements per method. */
-const KEPT_PER_METHOD = 5;
+/** The monitor keeps the last 5 measurements of a server, whatever their method. */
+const KEPT = 5;
 
 export type SimNetwork = 'online' | 'offline' | 'none';
 /** `sparse`: a background app that sends in one 500 ms interval every 3 s (never 5 s in a row). */
@@ -85,10 +85,8 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
     return null;
   }
   record(serverId: ServerId, measurement: Measurement): void {
-    const list = [...(this.store.get(serverId) ?? []), measurement];
-    const sameMethod = list.filter((m) => m.method === measurement.method);
-    const drop = new Set(sameMethod.slice(0, Math.max(0, sameMethod.length - KEPT_PER_METHOD)));
-    this.store.set(serverId, list.filter((m) => !drop.has(m)));
+    const list = [...(this.store.get(serverId) ?? []), measurement].sort((a, b) => a.at - b.at);
+    this.store.set(serverId, list.slice(-KEPT));
   }
 
   // TunnelPort

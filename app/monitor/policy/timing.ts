@@ -12,8 +12,8 @@ export const NETWORK_SETTLE_MS = 2000;
 export const FRESH_SELECTION_MS = 15_000;
 /** What Auto adds to a result loaded from the cache so a fresh test wins (Auto applies it). */
 export const CACHE_PENALTY_MS = 20_000;
-/** How many measurements per method a server keeps for Auto's score. */
-export const RECENT_PER_METHOD = 5;
+/** How many measurements (of any method) a server keeps for Auto's score (seed 001: the last 5). */
+export const RECENT_KEPT = 5;
 /** How many URL results a server keeps for the ping-history chart. */
 export const HISTORY_LENGTH = 200;
 
