@@ -9,7 +9,7 @@ export interface ProbeRequest {
   url: string;
   /** The probe's own hard deadline; the outcome is `timeout` when it passes. */
   timeoutMs: number;
-  /** Only this HTTP status counts as an answer (204 by default). */
+  /** Only this HTTP status counts as an answer (by default shared/domain/test-url.ts decides). */
   expectStatus?: number;
   signal?: AbortSignal;
 }

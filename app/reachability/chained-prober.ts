@@ -22,6 +22,7 @@
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { Server, ServerId } from '../../shared/domain/server';
+import { judgeTestUrlAnswer } from '../../shared/domain/test-url';
 import { type CoreProfile, unsupportedReason } from '../core';
 import type { Logger } from '../log/logger';
 import { secretsOf } from '../subscriptions/store';
@@ -37,6 +38,7 @@ export interface ChainedProberOptions {
   logger: Logger;
   /** The test URL (the monitor's). */
   url: () => string;
+  /** Only this status counts as an answer (by default shared/domain/test-url.ts decides). */
   expectStatus?: number;
   /** Probes arriving within this window share one core start (default 50 ms). */
   batchMs?: number;
@@ -141,7 +143,7 @@ export class ChainedProber implements VantageProber {
   private async probe(generation: ProberGeneration, vantage: Server, target: Server, timeoutMs: number): Promise<VantageProbeResult> {
     const key = chainKey(vantage.id, target.id);
     const url = this.options.url();
-    const expect = this.options.expectStatus ?? 204;
+    const judge = (status: number) => judgeTestUrlAnswer(url, status, this.options.expectStatus);
     const began = performance.now();
     const request = (id: ServerId): Promise<ProxiedResult> => {
       const proxyUrl = generation.proxyUrl(id);
@@ -149,13 +151,14 @@ export class ChainedProber implements VantageProber {
       return requestThroughProxy({ proxyUrl, url, timeoutMs, maxBytes: 0, proxyLabel: 'the reachability core’s inbound' });
     };
     const [alone, chained] = await Promise.all([request(vantage.id), request(key)]);
-    if (chained.ok && chained.status === expect) return { reached: true, delayMs: Math.round(chained.headersMs) };
-    const vantageAnswered = alone.ok && alone.status === expect;
-    if (!vantageAnswered) {
-      const why = alone.ok ? `HTTP ${alone.status} instead of ${expect}` : alone.failure.message;
-      return { reached: false, inconclusive: true, error: `${vantage.name} itself did not answer from here (${why})` };
+    const chainedJudged = chained.ok ? judge(chained.status) : null;
+    if (chained.ok && chainedJudged?.ok) return { reached: true, delayMs: Math.round(chained.headersMs) };
+    const aloneJudged = alone.ok ? judge(alone.status) : { ok: false as const, message: alone.failure.message };
+    if (!aloneJudged.ok) return { reached: false, inconclusive: true, error: `${vantage.name} itself did not answer from here (${aloneJudged.message})` };
+    if (chained.ok) {
+      const why = chainedJudged && !chainedJudged.ok ? chainedJudged.message : `HTTP ${chained.status}`;
+      return { reached: false, error: `the test URL answered ${why} through ${target.name}` };
     }
-    if (chained.ok) return { reached: false, error: `the test URL answered HTTP ${chained.status} instead of ${expect} through ${target.name}` };
     const failure = chained.failure;
     if (failure.cancelled) return { reached: false, inconclusive: true, error: 'cancelled' };
     if (!failure.closedEarly) return { reached: false, error: failure.message };

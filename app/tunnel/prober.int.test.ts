@@ -146,10 +146,13 @@ describe('CoreProber against the lab', () => {
     console.info(`refuse (${protocol}): ${Math.round(ms)} ms`);
   });
 
-  it('only the expected status is an answer', async () => {
-    const outcome = await prober.probe(servers[0]!.id, { url: lab.info.ipinfo, timeoutMs: 5000 });
-    expect(outcome).toMatchObject({ ok: false, error: { kind: 'http-status', message: 'HTTP 200 instead of 204' } });
-    expect(await prober.probe(servers[0]!.id, { url: lab.info.ipinfo, timeoutMs: 5000, expectStatus: 200 })).toMatchObject({ ok: true });
+  it('any HTTP response from a URL the user set is an answer; a URL that promises 204 answering anything else is a captive portal', async () => {
+    // The IP-info stand-in answers 200, the target 404 outside its routes: both answers from a user's URL.
+    expect(await prober.probe(servers[0]!.id, { url: lab.info.ipinfo, timeoutMs: 5000 })).toMatchObject({ ok: true });
+    expect(await prober.probe(servers[0]!.id, { url: lab.info.target.replace('/generate_204', '/nothing-here'), timeoutMs: 5000 })).toMatchObject({ ok: true });
+    const portal = await prober.probe(servers[0]!.id, { url: lab.info.target.replace('/generate_204', '/portal/generate_204'), timeoutMs: 5000 });
+    expect(portal).toMatchObject({ ok: false, error: { kind: 'http-status', message: 'HTTP 404 instead of 204: a captive portal or a block page answered in its place' } });
+    expect(await prober.probe(servers[0]!.id, { url: lab.info.target, timeoutMs: 5000, expectStatus: 200 })).toMatchObject({ ok: false, error: { message: 'HTTP 204 instead of 200' } });
   });
 
   it('fetches through a server: the IP-info stand-in sees that server’s exit IP', async () => {

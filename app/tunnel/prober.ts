@@ -14,6 +14,7 @@ import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { ProbeError, ProbeFailure, ProbeOutcome } from '../../shared/domain/measurement';
 import type { Server, ServerId } from '../../shared/domain/server';
+import { judgeTestUrlAnswer } from '../../shared/domain/test-url';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
 import { type CoreProfile, unsupportedReason } from '../core';
 import type { Logger } from '../log/logger';
@@ -127,13 +128,11 @@ export class CoreProber implements ServerProber {
   }
 
   async probe(serverId: ServerId, request: ProbeRequest): Promise<ProbeOutcome> {
-    const expect = request.expectStatus ?? 204;
     // The delay of a warm connection: comparable across protocols (see requestThroughProxy's warmUp).
     const result = await this.through(serverId, request.url, request.timeoutMs, 0, request.signal, true);
     if (!result.ok) return { ok: false, error: result.error };
-    if (result.status !== expect) {
-      return { ok: false, error: { kind: 'http-status', message: `HTTP ${result.status} instead of ${expect}` } };
-    }
+    const judged = judgeTestUrlAnswer(request.url, result.status, request.expectStatus);
+    if (!judged.ok) return { ok: false, error: { kind: 'http-status', message: judged.message } };
     return { ok: true, delayMs: Math.round(result.headersMs) };
   }
 
