@@ -48,6 +48,7 @@ import { assessNetwork, failureStreak, type HereResult, type NetworkAssessment, 
 import { chooseVantages, planConfirmation, planRound, type VantageCandidate } from './policy/planner';
 import { type ReachabilityRules, reachabilityRules } from './policy/rules';
 import { deriveVerdict, formatDuration, type VantageObservation } from './policy/verdict';
+import { assessVantages } from './policy/witness';
 import type { HereProbePort, MonitorResultsPort, VantageProber, VantageProbeResult } from './ports';
 
 export interface ReachabilitySettings {
@@ -119,6 +120,8 @@ interface View {
   statuses: Map<ServerId, ServerStatus>;
   here: Map<ServerId, HereResult[]>;
   network: NetworkAssessment;
+  /** Vantage points that suddenly cannot see half or more of what they could (witness.ts), with why. */
+  unreliableVantages: Map<ServerId, string>;
   /** Every server as a vantage candidate, in preference order; built when first needed. */
   candidates: VantageCandidate[] | null;
 }
@@ -244,6 +247,7 @@ export class ReachabilityRuntime {
         trustedCheckerId,
         outsideProblem: problem,
         rules,
+        unreliableVantages: view.unreliableVantages,
       },
       now,
     );
@@ -447,7 +451,8 @@ export class ReachabilityRuntime {
       here.set(server.id, [...urlResults(status.recent), ...(this.confirmations.get(server.id) ?? [])]);
     }
     const network = assessNetwork(here, now, this.rules(), this.options.networkLost?.() ?? null);
-    const view: View = { version: this.version, at: now, servers, byId: new Map(servers.map((s) => [s.id, s])), statuses, here, network, candidates: null };
+    const unreliableVantages = assessVantages(this.observations, now, this.rules());
+    const view: View = { version: this.version, at: now, servers, byId: new Map(servers.map((s) => [s.id, s])), statuses, here, network, unreliableVantages, candidates: null };
     this.cachedView = view;
     return view;
   }
@@ -552,6 +557,8 @@ function describeVerdict(verdict: Verdict): string {
       return 'down';
     case 'blocked-here':
       return 'blocked here';
+    case 'blocked':
+      return 'address blocked';
     case 'unknown':
       return 'unknown';
   }

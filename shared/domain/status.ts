@@ -1,8 +1,12 @@
 import type { IpInfo, Measurement, ProbeError, ServerStatistics } from './measurement';
 import type { ServerId } from './server';
 
-/** The reachability verdict of a server (spec/reachability.md), derived fresh every time. */
-export const VERDICTS = ['ok', 'failing', 'down', 'blocked-here', 'unknown'] as const;
+/**
+ * The reachability verdict of a server (spec/reachability.md), derived fresh every time.
+ * `blocked-here`: reached from outside but not from the user's network; `blocked`: the trusted
+ * checker cannot reach it, so its address is taken as blocked (seed 004).
+ */
+export const VERDICTS = ['ok', 'failing', 'down', 'blocked-here', 'blocked', 'unknown'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 export interface Reachability {

@@ -69,4 +69,10 @@ describe('queue order (spec/auto.md "Queue order")', () => {
       }),
     ).toEqual(['failing', 'ok', 'blockedScored', 'untested', 'blockedSilent']);
   });
+
+  it('a server whose address the trusted checker calls blocked sinks the same way', () => {
+    const data = { ids: ['blocked', 'ok'], measurements: { blocked: delays([5, 5]), ok: delays([100, 100]) } };
+    expect(order({ ...data, verdicts: { blocked: 'blocked' } })).toEqual(['ok', 'blocked']);
+    expect(order(data)).toEqual(['blocked', 'ok']);
+  });
 });

@@ -7,7 +7,7 @@
  * Two additions the spec asks for elsewhere:
  * - Marked (excluded) servers are left out, unless only marked ones remain: then Auto chooses
  *   among them (auto.md "Exclusions").
- * - `blocked-here` servers (spec/reachability.md) sink: a scored one goes after every scored
+ * - `blocked-here` and `blocked` servers (spec/reachability.md) sink: a scored one goes after every scored
  *   server that is not blocked here (but before the unscored, since it did answer within 24 h),
  *   an unscored one goes to the very end. Auto's own rules still decide every switch.
  *
@@ -52,7 +52,8 @@ export function queueScore(world: AutoWorld, id: ServerId, now: number): number 
 }
 
 function rank(world: AutoWorld, id: ServerId, index: number, now: number): Ranked {
-  const blockedHere = world.verdict(id) === 'blocked-here';
+  const verdict = world.verdict(id);
+  const blockedHere = verdict === 'blocked-here' || verdict === 'blocked';
   const s = queueScore(world, id, now);
   if (s !== null) return { id, index, group: blockedHere ? Group.ScoredBlockedHere : Group.Scored, key: s };
   if (blockedHere) return { id, index, group: Group.UnscoredBlockedHere, key: 0 };

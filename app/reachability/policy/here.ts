@@ -1,10 +1,11 @@
 /**
  * The view from here: a server's streak of failures (seed rule 2: one failure means nothing,
  * streaks do) and the unreliable-witness rule (seed rule 4: when the user's own network suddenly
- * cannot reach most servers, the network is the broken one and nobody is blamed).
+ * cannot reach half or more of the servers, the network is the broken one and nobody is blamed).
  */
 import type { ServerId } from '../../../shared/domain/server';
 import type { ReachabilityRules } from './rules';
+import { countWitness, witnessLooksBroken, type WitnessCount } from './witness';
 
 /** One URL test of a server from the user's network: the monitor's or a confirmation. */
 export interface HereResult {
@@ -33,11 +34,6 @@ function ordered(results: readonly HereResult[], now: number): HereResult[] {
     if (!seen || (!seen.ok && r.ok)) byTime.set(r.at, r);
   }
   return [...byTime.values()].sort((a, b) => a.at - b.at);
-}
-
-/** Fresh results oldest first, one per instant. */
-export function freshResults(results: readonly HereResult[], now: number, rules: ReachabilityRules): HereResult[] {
-  return ordered(results, now).filter((r) => now - r.at <= rules.freshnessMs);
 }
 
 /**
@@ -79,11 +75,10 @@ export interface NetworkAssessment {
 }
 
 /**
- * The unreliable-witness rule, with the user's network as the witness: among servers that
- * answered from here recently (a server that never worked is no witness: free subscriptions are
- * full of dead entries), when more than half — and at least two — now fail, the network is the
- * likelier culprit. `outside` is a signal from elsewhere (Auto in its network-lost state, the
- * OS saying offline) that wins on its own.
+ * The unreliable-witness rule (witness.ts), with the user's network as the witness: among servers
+ * that answered from here recently, when half or more — and at least two — now fail, the network
+ * is the likelier culprit. `outside` is a signal from elsewhere (Auto in its network-lost state,
+ * the OS saying offline) that wins on its own.
  */
 export function assessNetwork(
   resultsByServer: ReadonlyMap<ServerId, readonly HereResult[]>,
@@ -91,20 +86,11 @@ export function assessNetwork(
   rules: ReachabilityRules,
   outside: string | null = null,
 ): NetworkAssessment {
-  let witnesses = 0;
-  let failing = 0;
-  for (const results of resultsByServer.values()) {
-    const fresh = freshResults(results, now, rules);
-    const latest = fresh[fresh.length - 1];
-    if (!latest) continue;
-    const answered = results.some((r) => r.ok && r.at <= now && now - r.at <= rules.witnessLookbackMs);
-    if (!answered) continue;
-    witnesses++;
-    if (!latest.ok) failing++;
-  }
-  const lostByShare = failing >= rules.networkLostMinFailing && failing > witnesses * rules.networkLostShare;
+  const count: WitnessCount = { witnesses: 0, failing: 0 };
+  for (const results of resultsByServer.values()) countWitness(count, results, now, rules);
+  const { witnesses, failing } = count;
   if (outside) return { lost: true, witnesses, failing, reason: outside };
-  if (lostByShare) {
+  if (witnessLooksBroken(count, rules)) {
     return {
       lost: true,
       witnesses,

@@ -15,7 +15,7 @@
  * | … and only right after a failure from here | within max(1 s, the confirmation spacing) | 30 s |
  * | all vantage probes together | at most 30 per interval | |
  * | a chained probe may take | 2 × url_test_timeout | 10 s |
- * | the user's network looks lost when | > half of the servers that worked (≥ 2 of them) now fail from here | |
+ * | a witness (the user's network, a vantage point) looks broken when | ≥ half of the servers it reached (≥ 2 of them) now fail through it | |
  *
  * Why these: one failure is a blink (seed rule 2), so a verdict needs a streak, and the span
  * keeps a burst of simultaneous failures (a cycle test and an Auto check at the same moment)
@@ -52,9 +52,9 @@ export interface ReachabilityRules {
   maxProbesPerWindow: number;
   /** Timeout of one chained probe through a vantage point. */
   vantageTimeoutMs: number;
-  /** The unreliable-witness rule: at least this many servers that worked must fail at once … */
+  /** The unreliable-witness rule: at least this many servers a witness reached must fail at once … */
   networkLostMinFailing: number;
-  /** … and more than this share of them. */
+  /** … and at least this share of them (seed 004: half or more). */
   networkLostShare: number;
   /** A server is a witness when it answered from here within this long (Auto's 24 h window). */
   witnessLookbackMs: number;

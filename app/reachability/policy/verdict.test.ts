@@ -3,6 +3,7 @@ import { exitNetworkOf } from './exit-network';
 import { assessNetwork, type HereResult, type NetworkAssessment } from './here';
 import { reachabilityRules } from './rules';
 import { deriveVerdict, type VantageObservation, type VerdictInput } from './verdict';
+import { assessVantages } from './witness';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -120,8 +121,9 @@ describe('deriveVerdict', () => {
     const reached = verdictOf({ trustedCheckerId: 'T', vantages: [obs('T', true, net('AS1'))] });
     expect(reached.verdict).toBe('blocked-here');
     expect(reached.reason).toMatch(/^the trusted checker T \(AS1, DE\) reaches X, but it failed from here/);
-    const unreached = verdictOf({ trustedCheckerId: 'T', vantages: [obs('T', false, net('AS1')), obs('B', true, net('AS2')), obs('C', true, net('AS3'))] });
-    expect(unreached.verdict).toBe('down');
+    const unreached = verdictOf({ trustedCheckerId: 'T', vantages: [obs('T', false, net('AS1'), 5 * S, 'timeout'), obs('B', true, net('AS2')), obs('C', true, net('AS3'))] });
+    expect(unreached.verdict).toBe('blocked');
+    expect(unreached.reason).toBe('the trusted checker T (AS1, DE) cannot reach X (timeout), and it failed from here 3 times in a row over 60 s: the address of X is blocked');
     expect(unreached.vantagePoints).toEqual([{ serverId: 'T', reached: false }]);
     // Without the mark, the same votes are a quorum for blocked-here.
     expect(verdictOf({ vantages: [obs('T', false, net('AS1')), obs('B', true, net('AS2')), obs('C', true, net('AS3'))] }).verdict).toBe('blocked-here');
@@ -130,6 +132,26 @@ describe('deriveVerdict', () => {
   it('the trusted checker is an ordinary server when it is the one failing', () => {
     const r = deriveVerdict({ target: { id: 'T', name: 'T' }, here: STREAK, vantages: [obs('B', true), obs('C', true)], network: online, trustedCheckerId: 'T', rules }, NOW);
     expect(r.verdict).toBe('blocked-here');
+  });
+
+  it("other servers' votes against the trusted checker do not count (seed 004: that means nothing)", () => {
+    const input = { target: { id: 'T', name: 'T' }, here: STREAK, network: online, trustedCheckerId: 'T', rules };
+    const r = deriveVerdict({ ...input, vantages: [obs('B', false, net('AS1')), obs('C', false, net('AS2'))] }, NOW);
+    expect(r).toMatchObject({ verdict: 'unknown', vantagePoints: [] });
+    expect(r.reason).toBe('it failed from here 3 times in a row over 60 s; T is the trusted checker: that B and C cannot reach it says nothing about it');
+    // Their votes for it still count.
+    expect(deriveVerdict({ ...input, vantages: [obs('B', true, net('AS1')), obs('C', true, net('AS2')), obs('D', false, net('AS3'))] }, NOW).verdict).toBe('blocked-here');
+  });
+
+  it('an unreliable vantage point (it suddenly cannot see half or more of the servers it could see) has its votes set aside', () => {
+    const V = net('AS9', '192.0.2.9', 'NL');
+    const broken = new Map([['V', 'V suddenly cannot reach 2 of the 4 servers it reached']]);
+    const vantages = [obs('V', false, V), obs('W', false, net('AS2'))];
+    expect(verdictOf({ vantages }).verdict).toBe('down');
+    const r = verdictOf({ vantages, unreliableVantages: broken });
+    expect(r.verdict).toBe('unknown');
+    expect(r.reason).toMatch(/; V's votes are set aside: V suddenly cannot reach 2 of the 4 servers it reached$/);
+    expect(r.vantagePoints).toEqual([{ serverId: 'W', reached: false }]);
   });
 
   it('unreliable witness: while the network looks lost nothing is blamed, whatever the vantage points said', () => {
@@ -165,7 +187,8 @@ describe('assessNetwork (the unreliable-witness rule)', () => {
 
   it.each([
     ['2 of 3 servers that worked fail at once', { a: [worked, fail(S)], b: [worked, fail(S)], c: [worked, ok(S)] }, true],
-    ['half of them is not more than half', { a: [worked, fail(S)], b: [worked, fail(S)], c: [worked, ok(S)], d: [worked, ok(S)] }, false],
+    ['half of them is enough (seed 004: half or more)', { a: [worked, fail(S)], b: [worked, fail(S)], c: [worked, ok(S)], d: [worked, ok(S)] }, true],
+    ['fewer than half is not', { a: [worked, fail(S)], b: [worked, fail(S)], c: [worked, ok(S)], d: [worked, ok(S)], e: [worked, ok(S)] }, false],
     ['one of one: a single failing server is no evidence about the network', { a: [worked, fail(S)] }, false],
     ['servers that never answered are no witnesses (dead entries of a subscription)', { a: [fail(2 * S), fail(S)], b: [fail(S)], c: [worked, ok(S)], d: [worked, fail(S)] }, false],
     ['a witness needs a fresh result', { a: [worked, fail(11 * MIN)], b: [worked, fail(11 * MIN)], c: [worked, ok(S)] }, false],
@@ -178,5 +201,41 @@ describe('assessNetwork (the unreliable-witness rule)', () => {
     expect(lost.reason).toBe('your network looks down: 2 of 3 servers that worked fail from here at once');
     const outside = assessNetwork(results({ a: [worked, ok(S)] }), NOW, rules, 'Auto found the network lost');
     expect(outside).toMatchObject({ lost: true, reason: 'Auto found the network lost' });
+  });
+});
+
+describe('assessVantages (the unreliable-witness rule for every vantage point)', () => {
+  type Through = { target: string; observation: VantageObservation };
+  const through = (vantage: string, target: string, reached: boolean, agoMs: number): Through => ({
+    target,
+    observation: obs(vantage, reached, net('AS1'), agoMs),
+  });
+  const byTarget = (list: Through[]) => {
+    const map = new Map<string, VantageObservation[]>();
+    for (const { target, observation } of list) map.set(target, [...(map.get(target) ?? []), observation]);
+    return map;
+  };
+  const earlier = 30 * MIN;
+
+  it.each([
+    ['2 of 4 servers it reached are suddenly unreachable through it', ['a', 'b'], ['c', 'd'], true],
+    ['1 of 3 is not half', ['a'], ['b', 'c'], false],
+    ['one of one is no evidence', ['a'], [], false],
+  ] as const)('%s → unreliable: %s', (_name, lost, still, unreliable) => {
+    const list = [
+      ...[...lost, ...still].map((t) => through('V', t, true, earlier)),
+      ...lost.map((t) => through('V', t, false, 5 * S)),
+      ...still.map((t) => through('V', t, true, 5 * S)),
+    ];
+    const found = assessVantages(byTarget(list), NOW, rules);
+    expect(found.has('V')).toBe(unreliable);
+    if (unreliable) expect(found.get('V')).toBe(`V suddenly cannot reach ${lost.length} of the ${lost.length + still.length} servers it reached`);
+  });
+
+  it('targets it never reached make no witnesses, and stale results count for nothing', () => {
+    const never = [through('V', 'a', false, 5 * S), through('V', 'b', false, 5 * S), through('V', 'c', true, 5 * S)];
+    expect(assessVantages(byTarget(never), NOW, rules).size).toBe(0);
+    const stale = [through('V', 'a', true, earlier), through('V', 'b', true, earlier), through('V', 'a', false, 11 * MIN), through('V', 'b', false, 11 * MIN)];
+    expect(assessVantages(byTarget(stale), NOW, rules).size).toBe(0);
   });
 });

@@ -9,11 +9,15 @@
  *    (self-healing, seed rule 8).
  * 3. The user's network looks lost → `unknown`: nothing is blamed (unreliable witness, rule 4).
  * 4. A streak below the threshold → `failing` (rule 2).
- * 5. The trusted checker has a fresh vote → it decides alone (rule 6): reached → `blocked-here`,
- *    not reached → `down`.
+ * 5. The trusted checker has a fresh vote → it decides alone (rule 6): reached → `blocked-here`;
+ *    not reached → `blocked`: the server's address is blocked where the checker stands, in those
+ *    words (the seed: "we consider the ordinary server's address blocked"), not `down`. When the
+ *    target is the trusted checker itself, other servers that cannot reach it say nothing (the
+ *    seed: "the reverse has no meaning"): only their votes for it count.
  * 6. Reached through ≥ 2 independent exit networks → `blocked-here`; not reached through ≥ 2 and
  *    reached through none → `down` (quorum, rule 3). Vantage points of one exit network count
- *    once; a network's vote is its latest fresh observation.
+ *    once; a network's vote is its latest fresh observation. A vantage point that suddenly cannot
+ *    see half or more of the servers it could see (witness.ts) has its votes set aside, named.
  * 7. Anything less → `unknown`, said honestly; a vantage point that cannot reach the target is a
  *    statement about the path between the two, and the reason names both ends (rule 5).
  */
@@ -48,6 +52,8 @@ export interface VerdictInput {
    */
   outsideProblem?: string | null;
   rules: ReachabilityRules;
+  /** Vantage points whose votes are set aside (witness.ts, assessVantages), with why. */
+  unreliableVantages?: ReadonlyMap<ServerId, string>;
 }
 
 export function deriveVerdict(input: VerdictInput, now: number): Reachability {
@@ -71,19 +77,28 @@ export function deriveVerdict(input: VerdictInput, now: number): Reachability {
     return result('failing', `${fromHere}; ${streak.failures === 1 ? 'one failure means nothing' : 'not yet a verdict'} (a verdict needs ${rules.streakFailures} failures in a row over at least ${formatDuration(rules.streakMinSpanMs)})`);
   }
 
-  const fresh = latestPerVantage(input.vantages, now, rules).filter((o) => o.vantageId !== target.id);
-  const trusted = input.trustedCheckerId && input.trustedCheckerId !== target.id ? fresh.find((o) => o.vantageId === input.trustedCheckerId) : undefined;
+  const unreliable = input.unreliableVantages ?? new Map<ServerId, string>();
+  const seen = latestPerVantage(input.vantages, now, rules).filter((o) => o.vantageId !== target.id);
+  const setAside = seen.filter((o) => unreliable.has(o.vantageId));
+  const isChecker = input.trustedCheckerId === target.id;
+  const againstChecker = isChecker ? seen.filter((o) => !o.reached && !unreliable.has(o.vantageId)) : [];
+  const fresh = seen.filter((o) => !unreliable.has(o.vantageId) && !againstChecker.includes(o));
+  const trusted = input.trustedCheckerId && !isChecker ? fresh.find((o) => o.vantageId === input.trustedCheckerId) : undefined;
   if (trusted) {
     return trusted.reached
       ? result('blocked-here', `the trusted checker ${describe(trusted)} reaches ${target.name}, but it ${fromHere}: blocked on your network`, [trusted])
-      : result('down', `the trusted checker ${describe(trusted)} cannot reach ${target.name}${because(trusted)}, and it ${fromHere}: the server looks down`, [trusted]);
+      : result('blocked', `the trusted checker ${describe(trusted)} cannot reach ${target.name}${because(trusted)}, and it ${fromHere}: the address of ${target.name} is blocked`, [trusted]);
   }
 
   const votes = votesPerNetwork(fresh);
   const reached = votes.filter((v) => v.reached);
   const unreached = votes.filter((v) => !v.reached);
   const shared = sharedNetworks(fresh);
-  const note = shared ? `; ${shared}` : '';
+  const notes = [
+    ...(shared ? [shared] : []),
+    ...setAside.map((o) => `${o.vantageName}'s votes are set aside: ${unreliable.get(o.vantageId)!}`),
+  ];
+  const note = notes.map((n) => `; ${n}`).join('');
 
   if (reached.length >= 2) {
     const against = unreached.length > 0 ? `; not reached through ${list(unreached)}` : '';
@@ -93,7 +108,12 @@ export function deriveVerdict(input: VerdictInput, now: number): Reachability {
     return result('down', `not reached through ${list(unreached)}${pathsNote(unreached, target.name)}, and it ${fromHere}: the server looks down${note}`, fresh);
   }
   if (votes.length === 0) {
-    return result('unknown', `it ${fromHere}; ${input.outsideProblem ?? 'no outside vantage point has answered yet'}`);
+    if (againstChecker.length > 0) {
+      const names = againstChecker.map((o) => o.vantageName);
+      const who = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]!}`;
+      return result('unknown', `it ${fromHere}; ${target.name} is the trusted checker: that ${who} cannot reach it says nothing about it${note}`);
+    }
+    return result('unknown', `it ${fromHere}; ${input.outsideProblem ?? 'no outside vantage point has answered yet'}${note}`);
   }
   const need = 'need two independent vantage points';
   if (reached.length === 1 && unreached.length === 0) {

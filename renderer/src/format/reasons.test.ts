@@ -38,7 +38,7 @@ describe('the reachability verdict in words, from its vantage points', () => {
 
   it('lets the trusted checker speak alone (spec/reachability.md rule 6)', () => {
     expect(words(verdict('blocked-here', [['b1', true]]), 'en', 'b1').sentence).toBe('the trusted checker B1 reaches it, your network does not');
-    expect(words(verdict('down', [['b1', false]]), 'en', 'b1').sentence).toBe('the trusted checker B1 cannot reach it either');
+    expect(words(verdict('blocked', [['b1', false]]), 'en', 'b1').sentence).toBe('its address is blocked: the trusted checker B1 cannot reach it');
   });
 
   it('says it in the user’s language, server names and lists included', () => {

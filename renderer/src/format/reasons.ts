@@ -80,9 +80,11 @@ export function describeVerdict(reachability: Reachability, context: VerdictCont
       else if (unreachedIds.length > 0) sentence = t('reach.blockedDisputed', { reached, unreached });
       else sentence = t('reach.blocked', { reached });
       break;
+    case 'blocked':
+      sentence = trusted ? t('reach.blockedByChecker', { checker }) : t('reach.addressBlocked');
+      break;
     case 'down':
-      if (trusted && unreachedIds.length === 1) sentence = t('reach.downTrusted', { checker });
-      else if (unreachedIds.length === 0) sentence = t('reach.downNoDetail');
+      if (unreachedIds.length === 0) sentence = t('reach.downNoDetail');
       else sentence = t('reach.down', { unreached });
       break;
     case 'unknown':

@@ -169,6 +169,7 @@ export const ar = {
     failing: 'متعثّر',
     down: 'معطّل',
     'blocked-here': 'محجوب هنا',
+    blocked: 'العنوان محجوب',
     unknown: 'غير معروف',
   },
   details: {
@@ -371,7 +372,8 @@ export const ar = {
     blockedTrusted: 'خادم الفحص الموثوق {{checker}} يصل إليه، أما شبكتك فلا',
     blockedNoDetail: 'يمكن الوصول إليه من الخارج، لا من شبكتك',
     down: 'لا يمكن الوصول إليه عبر {{unreached}} ولا من شبكتك',
-    downTrusted: 'خادم الفحص الموثوق {{checker}} لا يصل إليه أيضًا',
+    blockedByChecker: 'عنوانه محجوب: خادم الفحص الموثوق {{checker}} لا يصل إليه',
+    addressBlocked: 'عنوانه محجوب: خادم الفحص الموثوق لا يصل إليه',
     downNoDetail: 'لا يمكن الوصول إليه من الخارج ولا من شبكتك',
     unknown: 'لا يتوفر بعد ما يكفي للحكم',
     onlyReached: 'يمكن الوصول إليه عبر {{reached}}، لا من شبكتك؛ يحتاج الحكم إلى نقطتي رصد مستقلتين',

@@ -160,6 +160,7 @@ export const en = {
     failing: 'failing',
     down: 'down',
     'blocked-here': 'blocked here',
+    blocked: 'address blocked',
     unknown: 'unknown',
   },
   details: {
@@ -349,7 +350,8 @@ export const en = {
     blockedTrusted: 'the trusted checker {{checker}} reaches it, your network does not',
     blockedNoDetail: 'reached from outside, not from your network',
     down: 'not reached through {{unreached}}, nor from your network',
-    downTrusted: 'the trusted checker {{checker}} cannot reach it either',
+    blockedByChecker: 'its address is blocked: the trusted checker {{checker}} cannot reach it',
+    addressBlocked: 'its address is blocked: the trusted checker cannot reach it',
     downNoDetail: 'reached neither from outside nor from your network',
     unknown: 'not enough to judge by yet',
     onlyReached: 'reached through {{reached}}, not from your network; a verdict needs two independent vantage points',

@@ -153,6 +153,7 @@ export const zh = {
     failing: '不稳定',
     down: '已宕机',
     'blocked-here': '在此处被封锁',
+    blocked: '地址被封锁',
     unknown: '未知',
   },
   details: {
@@ -339,7 +340,8 @@ export const zh = {
     blockedTrusted: '受信任的检测服务器 {{checker}} 能访问它，您的网络不能',
     blockedNoDetail: '从外部可以访问，但从您的网络不行',
     down: '经 {{unreached}} 和从您的网络都无法访问',
-    downTrusted: '受信任的检测服务器 {{checker}} 也无法访问它',
+    blockedByChecker: '其地址被封锁：受信任的检测服务器 {{checker}} 无法访问它',
+    addressBlocked: '其地址被封锁：受信任的检测服务器无法访问它',
     downNoDetail: '从外部和从您的网络都无法访问',
     unknown: '还没有足够的依据',
     onlyReached: '经 {{reached}} 可以访问，但从您的网络不行；下结论需要两个独立的观测点',
