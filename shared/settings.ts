@@ -44,6 +44,15 @@ export const monitorSettingsSchema = z.object({
   debounceWindowMs: durationMs.default(500),
   /** Bytes downloaded by the throughput test. */
   throughputBytes: z.number().int().min(1024).max(1024 ** 3).default(4 * 1024 * 1024),
+  /**
+   * Bytes the transfer test downloads through each server after its delay test answers, more than
+   * the 16–20 KB after which DPI is seen to freeze connections; 0 turns the test off.
+   */
+  transferTestBytes: z.union([z.literal(0), z.number().int().min(32 * 1024).max(16 * 1024 ** 2)]).default(64 * 1024),
+  /** Where the transfer test downloads from: `{bytes}` is replaced by the size; the body should not compress. */
+  transferTestUrl: webUrl()
+    .refine((url) => url.includes('{bytes}'), 'must contain {bytes}, where the size goes')
+    .default('https://speed.cloudflare.com/__down?bytes={bytes}'),
 });
 export type MonitorSettings = z.infer<typeof monitorSettingsSchema>;
 

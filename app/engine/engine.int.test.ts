@@ -65,7 +65,7 @@ beforeAll(async () => {
       httpPort,
       socksPort,
       logLevel: process.env.DEBUG_ENGINE ? 'debug' : 'info',
-      monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, debounceWindowMs: 200 },
+      monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, transferTestUrl: `${lab.info.bytes}/{bytes}`, debounceWindowMs: 200 },
     },
   });
   for (const subscription of lab.info.subscriptions) await engine.addSubscription({ url: subscription.url });

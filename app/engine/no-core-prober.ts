@@ -1,5 +1,6 @@
 import type { ProbeOutcome } from '../../shared/domain/measurement';
 import type { FetchThroughResult, Readiness, ServerProber } from '../monitor/ports';
+import type { TransferCourse } from '../monitor/policy/transfer';
 import { tcpPing } from '../tunnel/tcp-ping';
 import type { Server } from '../../shared/domain/server';
 
@@ -20,6 +21,10 @@ export class NoCoreProber implements ServerProber {
 
   async fetchThrough(): Promise<FetchThroughResult> {
     return { ok: false, error: { kind: 'unsupported', message: this.reason }, elapsedMs: 0 };
+  }
+
+  async download(): Promise<TransferCourse> {
+    return { kind: 'error', error: { kind: 'unsupported', message: this.reason } };
   }
 
   tcpPing(server: Server, timeoutMs: number, signal?: AbortSignal): Promise<ProbeOutcome> {

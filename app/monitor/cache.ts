@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PROBE_FAILURES, PROBE_METHODS } from '../../shared/domain/measurement';
+import { TRANSFER_VERDICTS } from '../../shared/domain/transfer';
 import type { ServerId } from '../../shared/domain/server';
 import type { Clock, TimerHandle } from '../clock';
 import { FIRST_FORMAT } from '../storage/format';
@@ -41,6 +42,17 @@ const ipv6Schema = z.object({
   at: z.number(),
 });
 
+const count = z.number().int().nonnegative();
+const transferSchema = z.object({
+  verdict: z.enum(TRANSFER_VERDICTS),
+  at: z.number(),
+  bytes: count,
+  expectedBytes: count,
+  bytesPerSecond: count.nullable(),
+  fragment: z.boolean(),
+  detail: z.string().max(2000),
+});
+
 const entrySchema = z.object({
   last: z
     .object({
@@ -55,6 +67,8 @@ const entrySchema = z.object({
   throughputBps: z.number().nonnegative().nullable(),
   /** The IPv6 check's result (absent in caches written before verify_ipv6 existed). */
   ipv6: ipv6Schema.nullable().default(null),
+  /** The latest transfer test (absent in caches written before it existed). */
+  transfer: transferSchema.nullable().default(null),
 });
 
 export const monitorCacheSchema = z.object({
@@ -90,6 +104,7 @@ export function importCache(records: ServerRecords, data: MonitorCacheData, pres
     record.ipInfo = entry.ipInfo ? { ...entry.ipInfo, fromCache: true } : null;
     record.throughputBps = entry.throughputBps;
     record.ipv6 = entry.ipv6 ? { ...entry.ipv6, fromCache: true } : null;
+    record.transfer = entry.transfer ? { ...entry.transfer, fromCache: true } : null;
     loaded++;
   }
   return loaded;
@@ -99,7 +114,7 @@ export function exportCache(records: ServerRecords, present: ReadonlySet<ServerI
   const servers: MonitorCacheData['servers'] = {};
   for (const record of records.all()) {
     if (!present.has(record.id)) continue;
-    if (!record.last && !record.ipInfo && record.recent.length === 0 && record.throughputBps === null && !record.ipv6) continue;
+    if (!record.last && !record.ipInfo && record.recent.length === 0 && record.throughputBps === null && !record.ipv6 && !record.transfer) continue;
     const ipInfo = record.ipInfo ? (({ fromCache: _fromCache, ...rest }) => rest)(record.ipInfo) : null;
     servers[record.id] = {
       last: record.last ? { delayMs: record.last.delayMs, at: record.last.at, error: record.last.error } : null,
@@ -108,6 +123,7 @@ export function exportCache(records: ServerRecords, present: ReadonlySet<ServerI
       ipInfo,
       throughputBps: record.throughputBps,
       ipv6: record.ipv6 ? { supported: record.ipv6.supported, detail: record.ipv6.detail, at: record.ipv6.at } : null,
+      transfer: record.transfer ? (({ fromCache: _fromCache, ...rest }) => rest)(record.transfer) : null,
     };
   }
   return { version: 1, savedAt: now, urlIndex, servers };

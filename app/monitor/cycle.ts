@@ -37,6 +37,8 @@ export interface CycleDeps {
   exists: (id: ServerId) => boolean;
   /** A result was written at or after `since` (an event test got there first). */
   testedSince: (id: ServerId, since: number) => boolean;
+  /** Workers held by other background tests (transfer tests share the workers); absent: none. */
+  busyWorkers?: () => number;
   /** Whether the user's network is up right now (a direct request answers); absent: assumed up. */
   networkUp?: () => Promise<boolean>;
   log: (line: string) => void;
@@ -115,7 +117,7 @@ export class CycleRun {
 
   /** Something ended elsewhere (a probe freed a front address): try to dispatch again. */
   pump(): void {
-    while (!this.cancelled && !this.finishing && this.active < this.config.workers) {
+    while (!this.cancelled && !this.finishing && this.active + (this.deps.busyWorkers?.() ?? 0) < this.config.workers) {
       const index = this.queue.findIndex((id) => mayProbeFront(this.deps.flights.probesToFront(this.deps.frontOf(id))));
       if (index < 0) break;
       const [id] = this.queue.splice(index, 1) as [ServerId];

@@ -60,6 +60,9 @@ function newMonitor(settings: Partial<MonitorSettings> = {}, extra: Partial<Moni
       ipInfoUrls: lab.info.ipinfoUrls,
       urlTestTimeoutMs: 3000,
       intervalMs: 3600_000,
+      transferTestUrl: `${lab.info.bytes}/{bytes}`,
+      // Off unless a test is about it: the others count delay tests.
+      transferTestBytes: 0,
       ...settings,
     }),
     cacheFile: null,

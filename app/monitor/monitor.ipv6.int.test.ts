@@ -63,7 +63,7 @@ function newMonitor(settings: Partial<MonitorSettings> = {}, extra: Partial<Moni
     prober,
     clock: systemClock,
     logger: log.logger,
-    settings: monitorSettingsSchema.parse({ urls: [lab.info.targetByName], verifyIpv6: true, urlTestTimeoutMs: 4000, intervalMs: 3600_000, ...settings }),
+    settings: monitorSettingsSchema.parse({ urls: [lab.info.targetByName], transferTestUrl: `${lab.info.bytes}/{bytes}`, verifyIpv6: true, urlTestTimeoutMs: 4000, intervalMs: 3600_000, ...settings }),
     cacheFile: null,
     servers: () => servers,
     selections: () => [],

@@ -38,6 +38,7 @@ import { type StatusListener, StatusPublisher, type SubscribeOptions } from './p
 import { ServerRecords } from './records';
 import { ResultWriter } from './results';
 import { CycleScheduler } from './scheduler';
+import { TransferTests } from './transfer-tests';
 
 export type { MethodResult } from './on-request';
 export type { TestReason } from './event-tests';
@@ -69,6 +70,8 @@ export interface MonitorOptions {
   icmp?: IcmpPing;
   /** Where the throughput test downloads `bytes` from. */
   throughputUrl?: (bytes: number) => string;
+  /** Whether a server's TLS ClientHello is sent in fragments (its transfer results say so). */
+  fragmentOn?: (serverId: ServerId) => boolean;
   throughputTimeoutMs?: number;
   cacheSaveDelayMs?: number;
   /** Look up exit IP and country after successful tests (default true; off for sweep benchmarks). */
@@ -92,6 +95,7 @@ export class Monitor {
   private readonly saver: DebouncedSaver | null;
   private readonly writer: ResultWriter;
   private readonly events: EventTests;
+  private readonly transfers: TransferTests;
   private index = new Map<ServerId, Server>();
   private indexedList: readonly Server[] | null = null;
   private running = false;
@@ -105,7 +109,22 @@ export class Monitor {
       clock,
       frontOf: (id) => this.frontOf(id),
       networkSettled: () => this.scheduler.networkSettled(),
-      onProbeEnded: () => this.scheduler.probeEnded(),
+      onProbeEnded: () => {
+        this.transfers.pump();
+        this.scheduler.probeEnded();
+      },
+    });
+    this.transfers = new TransferTests({
+      prober: options.prober,
+      clock,
+      settings: () => this.settings,
+      url: (bytes) => this.settings.transferTestUrl.replaceAll('{bytes}', String(bytes)),
+      delayTestsRunning: () => this.flights.probesRunning(),
+      active: () => this.isActive(),
+      last: (id) => this.records.get(id)?.transfer ?? null,
+      fragmentOn: (id) => options.fragmentOn?.(id) ?? false,
+      onResult: (id, test) => this.writer.transfer(id, test),
+      onEnded: () => this.scheduler.probeEnded(),
     });
     this.scheduler = new CycleScheduler({
       clock,
@@ -121,6 +140,7 @@ export class Monitor {
         notReadyTries: (id) => this.records.get(id)?.notReadyTries ?? 0,
         skippedNotReady: (id, reason, tries) => this.writer.notReady(id, reason, tries),
         exists: (id) => this.serverOf(id) !== undefined,
+        busyWorkers: () => this.transfers.runningCount,
       },
       record: (id, result, note) => this.writer.url(id, result, note, false),
       onProgress: () => this.emitProgress(),
@@ -135,6 +155,7 @@ export class Monitor {
       () => {
         this.log(`no traffic for ${Math.round(this.settings.idleTimeoutMs / 1000)} s: background testing stops until the next connection`);
         this.scheduler.halt();
+        this.transfers.stop();
       },
       () => {
         this.log('traffic again: background testing resumes');
@@ -176,6 +197,7 @@ export class Monitor {
       tested: (id) => this.scheduler.tested(id),
       retestChained: (ids) => void this.events.testNow(ids, 'chain-recovered'),
       considerIpv6: (id, immediate) => this.considerIpv6(id, immediate),
+      considerTransfer: (id, at) => this.transfers.considerAfterAnswer(id, at),
       log: (line) => this.log(line),
     });
     this.events = new EventTests({
@@ -227,6 +249,7 @@ export class Monitor {
     this.flights.abortAll();
     this.lookups.stop();
     this.ipv6Checks.stop();
+    this.transfers.stop();
     this.publisher.flush();
     this.publisher.stop();
     await this.saver?.close();

@@ -4,6 +4,7 @@
  */
 import type { ProbeError, ProbeOutcome } from '../../shared/domain/measurement';
 import type { Server, ServerId } from '../../shared/domain/server';
+import type { TransferCourse } from './policy/transfer';
 
 export interface ProbeRequest {
   url: string;
@@ -31,6 +32,20 @@ export type FetchThroughResult =
   | { ok: true; status: number; body: Buffer; headersMs: number; elapsedMs: number }
   | { ok: false; error: ProbeError; elapsedMs: number };
 
+/** A download that watches its own course (the transfer test). */
+export interface DownloadRequest {
+  url: string;
+  /** Body bytes to read. */
+  maxBytes: number;
+  /** The response must start within this long, else the course is `silent`. */
+  headersTimeoutMs: number;
+  /** Nothing for this long after the headers or the last byte: `stalled`. */
+  stallMs: number;
+  /** The whole download's deadline: a body still coming then is `deadline`. */
+  deadlineMs: number;
+  signal?: AbortSignal;
+}
+
 export type Readiness = { ready: true } | { ready: false; reason: string };
 
 export interface ServerProber {
@@ -38,6 +53,8 @@ export interface ServerProber {
   probe(serverId: ServerId, request: ProbeRequest): Promise<ProbeOutcome>;
   /** A GET through the server returning the body (IP-info lookups, throughput). Never rejects. */
   fetchThrough(serverId: ServerId, request: FetchThroughRequest): Promise<FetchThroughResult>;
+  /** A download through the server, with how it went (the transfer test). Never rejects. */
+  download(serverId: ServerId, request: DownloadRequest): Promise<TransferCourse>;
   /** Connect time to the server's own address, not through any proxy. Never rejects. */
   tcpPing(server: Server, timeoutMs: number, signal?: AbortSignal): Promise<ProbeOutcome>;
   /** Whether the server can be probed now (its prober inbound is up), else why not. */

@@ -6,6 +6,7 @@
 import type { IpInfo, Measurement, ProbeError, ProbeOutcome } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
+import type { TransferTest } from '../../shared/domain/transfer';
 import { clipDetail, ipv6Status, type VerifiedIpv6 } from './policy/ipv6';
 import { computeStatistics } from './policy/statistics';
 import { HISTORY_LENGTH, RECENT_KEPT } from './policy/timing';
@@ -35,6 +36,8 @@ export interface ServerRecord {
   throughputBps: number | null;
   /** The IPv6 check's last result (verify_ipv6); a declaration is the server's, not kept here. */
   ipv6: VerifiedIpv6 | null;
+  /** The latest transfer test (fromCache until the server is tested again in this run). */
+  transfer: TransferTest | null;
   testing: boolean;
   downForNow: boolean;
   notReady: string | null;
@@ -69,6 +72,7 @@ export class ServerRecords {
         ipInfo: null,
         throughputBps: null,
         ipv6: null,
+        transfer: null,
         testing: false,
         downForNow: false,
         notReady: null,
@@ -168,6 +172,10 @@ export class ServerRecords {
     this.ensure(id).ipv6 = { supported, detail: clipDetail(detail), at, fromCache: false };
   }
 
+  setTransfer(id: ServerId, test: TransferTest): void {
+    this.ensure(id).transfer = { ...test };
+  }
+
   setThroughput(id: ServerId, bytesPerSecond: number): void {
     this.ensure(id).throughputBps = bytesPerSecond;
   }
@@ -196,6 +204,7 @@ export class ServerRecords {
       recent: (record?.recent ?? []).map((m) => ({ ...m })),
       reachability: null,
       ipv6: ipv6Status(declaredIpv6, record?.ipv6 ?? null),
+      transfer: record?.transfer ? { ...record.transfer } : null,
     };
   }
 

@@ -6,6 +6,7 @@
  */
 import type { IpInfo, Measurement } from '../../shared/domain/measurement';
 import type { Server, ServerId } from '../../shared/domain/server';
+import type { TransferTest } from '../../shared/domain/transfer';
 import type { Clock } from '../clock';
 import type { DebouncedSaver } from './cache';
 import { describe } from './cycle';
@@ -33,6 +34,8 @@ export interface ResultWriterDeps {
   retestChained: (ids: ServerId[]) => void;
   /** A URL test answered: the server's IPv6 check starts if it is due (verify_ipv6, once a run). */
   considerIpv6: (id: ServerId, immediate: boolean) => void;
+  /** A URL test answered at `at`: the server's transfer test starts if it is due. */
+  considerTransfer?: (id: ServerId, at: number) => void;
   log: (line: string) => void;
 }
 
@@ -95,6 +98,15 @@ export class ResultWriter {
     this.deps.saver?.schedule();
   }
 
+  /** A transfer test ended: its verdict is the server's latest, logged with what was seen. */
+  transfer(id: ServerId, test: TransferTest): void {
+    if (!this.deps.serverOf(id)) return;
+    this.deps.records.setTransfer(id, test);
+    this.deps.log(`transfer test of ${this.name(id)}: ${describeTransfer(test)}`);
+    this.deps.publisher.changed(id, { definite: true, immediate: false });
+    this.deps.saver?.schedule();
+  }
+
   /** An IPv6 check ended: its result is the server's IPv6 knowledge for this run. */
   ipv6Found(request: Ipv6CheckRequest, finding: Ipv6CheckFinding): void {
     const { records, clock } = this.deps;
@@ -121,6 +133,7 @@ export class ResultWriter {
     const info = this.deps.records.get(id)?.ipInfo;
     if (this.deps.lookupIpInfo && (!info || info.fromCache)) this.deps.lookups.request({ serverId: id, measuredAt: at, immediate });
     this.deps.considerIpv6(id, immediate);
+    this.deps.considerTransfer?.(id, at);
     if (recovered) {
       const chained = this.deps.serverList().filter((s) => s.via === id).map((s) => s.id);
       if (chained.length > 0) {
@@ -132,6 +145,23 @@ export class ResultWriter {
 
   private name(id: ServerId): string {
     return this.deps.serverOf(id)?.name ?? id;
+  }
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export function describeTransfer(test: TransferTest): string {
+  const speed = test.bytesPerSecond === null ? '' : `${kb(test.bytesPerSecond)}/s`;
+  const fragment = test.fragment ? '; TLS ClientHello fragment on' : '';
+  switch (test.verdict) {
+    case 'ok':
+      return `ok, ${kb(test.bytes)} at ${speed} (${test.detail})${fragment}`;
+    case 'freezes':
+      return `freezes: answers pings but stalls after ${kb(test.bytes)} (${test.detail})${fragment}`;
+    case 'throttled':
+      return `throttled: ${speed || 'no body'} (${test.detail})${fragment}`;
+    case 'failed':
+      return `failed (${test.detail})${fragment}`;
   }
 }
 

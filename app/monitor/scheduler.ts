@@ -29,7 +29,7 @@ export interface SchedulerDeps {
   /** Whether cycles may run now (started and not idle). */
   mayTest: () => boolean;
   /** What a cycle needs of the monitor besides the flights and the clock. */
-  cycleDeps: Pick<CycleDeps, 'frontOf' | 'readiness' | 'notReadyTries' | 'skippedNotReady' | 'exists'>;
+  cycleDeps: Pick<CycleDeps, 'frontOf' | 'readiness' | 'notReadyTries' | 'skippedNotReady' | 'exists' | 'busyWorkers'>;
   record: (id: ServerId, result: FlightResult, note: string) => void;
   onProgress: () => void;
   log: (line: string) => void;

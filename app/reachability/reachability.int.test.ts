@@ -65,6 +65,7 @@ async function stack(list: Server[], name: string) {
     urls: [lab.info.target],
     ipInfoUrl: lab.info.ipinfo,
     ipInfoUrls: lab.info.ipinfoUrls,
+    transferTestUrl: `${lab.info.bytes}/{bytes}`,
     idleTimeoutMs: 3600_000,
     debounceWindowMs: 100,
   });

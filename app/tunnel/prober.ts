@@ -18,13 +18,15 @@ import { judgeTestUrlAnswer } from '../../shared/domain/test-url';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
 import { type CoreProfile, unsupportedReason } from '../core';
 import type { Logger } from '../log/logger';
-import type { FetchThroughRequest, FetchThroughResult, ProbeRequest, Readiness, ServerProber } from '../monitor/ports';
+import type { DownloadRequest, FetchThroughRequest, FetchThroughResult, ProbeRequest, Readiness, ServerProber } from '../monitor/ports';
+import type { TransferCourse } from '../monitor/policy/transfer';
 import { secretsOf } from '../subscriptions/store';
 import type { OutboundFailureKind } from './core-log';
 import type { CoreExit } from './core-process';
 import { Emitter } from './emitter';
 import { coreStarted, FRESH_HISTORY, restartAfterExit, type RestartHistory } from './policy/restart-backoff';
 import { type ProberEntryInput, ProberGeneration, type RecordedFailure } from './prober-generation';
+import { downloadThroughProxy } from './proxy-download';
 import { type ProxiedResult, requestThroughProxy } from './proxy-request';
 import { tcpPing } from './tcp-ping';
 
@@ -142,6 +144,24 @@ export class CoreProber implements ServerProber {
     return { ok: true, status: result.status, body: result.body, headersMs: result.headersMs, elapsedMs: result.elapsedMs };
   }
 
+  async download(serverId: ServerId, request: DownloadRequest): Promise<TransferCourse> {
+    const entry = this.entryFor(serverId);
+    if (!entry.ok) return { kind: 'error', error: entry.error };
+    const { generation, proxyUrl } = entry;
+    const end = generation.begin();
+    const began = performance.now();
+    try {
+      const outcome = await downloadThroughProxy({ ...request, proxyUrl, proxyLabel: 'the prober’s inbound' });
+      if (outcome.kind !== 'failed') return outcome;
+      const failure = outcome.failure;
+      if (!failure.closedEarly) return { kind: 'error', error: { kind: failure.kind, message: failure.message } };
+      const said = await generation.failureSince(serverId, began, this.options.verdictWaitMs ?? 300);
+      return { kind: 'error', error: this.explain(said, failure.message) };
+    } finally {
+      end();
+    }
+  }
+
   tcpPing(server: Server, timeoutMs: number, signal?: AbortSignal): Promise<ProbeOutcome> {
     return tcpPing(server, timeoutMs, signal);
   }
@@ -168,13 +188,9 @@ export class CoreProber implements ServerProber {
     warmUp = false,
     hostHeader?: string,
   ): Promise<{ ok: true; status: number; body: Buffer; headersMs: number; elapsedMs: number } | { ok: false; error: ProbeError; elapsedMs: number }> {
-    const readiness = this.readiness(serverId);
-    const generation = this.current;
-    const proxyUrl = generation?.proxyUrl(serverId);
-    if (!readiness.ready || !generation || !proxyUrl) {
-      const kind: ProbeFailure = this.unsupported.has(serverId) ? 'unsupported' : 'unknown';
-      return { ok: false, error: { kind, message: readiness.ready ? 'the prober core is restarting' : readiness.reason }, elapsedMs: 0 };
-    }
+    const entry = this.entryFor(serverId);
+    if (!entry.ok) return { ok: false, error: entry.error, elapsedMs: 0 };
+    const { generation, proxyUrl } = entry;
     const end = generation.begin();
     const began = performance.now();
     try {
@@ -188,6 +204,18 @@ export class CoreProber implements ServerProber {
     } finally {
       end();
     }
+  }
+
+  /** The running generation's inbound for the server, or why there is none. */
+  private entryFor(serverId: ServerId): { ok: true; generation: ProberGeneration; proxyUrl: string } | { ok: false; error: ProbeError } {
+    const readiness = this.readiness(serverId);
+    const generation = this.current;
+    const proxyUrl = generation?.proxyUrl(serverId);
+    if (!readiness.ready || !generation || !proxyUrl) {
+      const kind: ProbeFailure = this.unsupported.has(serverId) ? 'unsupported' : 'unknown';
+      return { ok: false, error: { kind, message: readiness.ready ? 'the prober core is restarting' : readiness.reason } };
+    }
+    return { ok: true, generation, proxyUrl };
   }
 
   private explain(failure: RecordedFailure | null, fallback: string): ProbeError {

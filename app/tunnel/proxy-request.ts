@@ -46,19 +46,7 @@ export async function requestThroughProxy(req: ProxiedRequest): Promise<ProxiedR
   const onCancel = () => stop.abort(new CancelledError());
   req.signal?.addEventListener('abort', onCancel, { once: true });
 
-  const limit = Math.max(1, req.timeoutMs);
-  // One connection per request (per pair with warmUp: pipelining 0 would close it after the first),
-  // never reused beyond this call, with timeouts that cannot outlive the deadline.
-  const pipelining = req.warmUp ? 1 : 0;
-  const agent = new ProxyAgent({
-    uri: req.proxyUrl,
-    clientFactory: (origin, options) => new Pool(origin, { ...options, connections: 1, pipelining, headersTimeout: limit, bodyTimeout: limit }),
-    connections: 1,
-    pipelining,
-    connect: { timeout: limit },
-    headersTimeout: limit,
-    bodyTimeout: limit,
-  });
+  const agent = singleUseAgent(req.proxyUrl, req.timeoutMs, req.warmUp ?? false);
 
   const guard = new Promise<never>((_, reject) => {
     stop.signal.addEventListener('abort', () => reject(stop.signal.reason), { once: true });
@@ -94,6 +82,25 @@ export async function requestThroughProxy(req: ProxiedRequest): Promise<ProxiedR
     if (!stop.signal.aborted) stop.abort(new CancelledError());
     agent.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * One connection through the proxy (a pair of requests on it with `pipelined`: pipelining 0 would
+ * close it after the first), never reused beyond one call, with timeouts that cannot outlive the
+ * caller's deadline. The caller destroys it.
+ */
+export function singleUseAgent(proxyUrl: string, timeoutMs: number, pipelined: boolean): ProxyAgent {
+  const limit = Math.max(1, timeoutMs);
+  const pipelining = pipelined ? 1 : 0;
+  return new ProxyAgent({
+    uri: proxyUrl,
+    clientFactory: (origin, options) => new Pool(origin, { ...options, connections: 1, pipelining, headersTimeout: limit, bodyTimeout: limit }),
+    connections: 1,
+    pipelining,
+    connect: { timeout: limit },
+    headersTimeout: limit,
+    bodyTimeout: limit,
+  });
 }
 
 async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {

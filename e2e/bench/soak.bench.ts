@@ -162,6 +162,7 @@ export const soakBenchmark: Benchmark = {
       target: lab.info.target,
       ipinfoUrls: lab.info.ipinfoUrls,
       download: lab.info.download,
+      bytes: lab.info.bytes,
       intervalMs: 60_000,
     };
     const child = fork(WORKER, [JSON.stringify(config)], {

@@ -79,7 +79,7 @@ export const sweepBenchmark: Benchmark = {
       const notReady = servers.filter((s) => !ready.readiness(s.id).ready).length;
       if (notReady > 0) throw new Error(`${notReady} servers are not ready in the prober`);
       const url = lab.info.target;
-      const settings = monitorSettingsSchema.parse({ urls: [url], workers, urlTestTimeoutMs: timeoutMs, intervalMs: 24 * 3600_000, idleTimeoutMs: 0 });
+      const settings = monitorSettingsSchema.parse({ urls: [url], transferTestBytes: 0, workers, urlTestTimeoutMs: timeoutMs, intervalMs: 24 * 3600_000, idleTimeoutMs: 0 });
       const monitor = new Monitor({ prober, clock: systemClock, logger: new Logger(), settings, cacheFile: null, servers: () => servers, selections: () => [], ipInfo: false });
 
       // The sweep.

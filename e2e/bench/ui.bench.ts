@@ -284,7 +284,7 @@ export const uiBenchmark: Benchmark = {
         logger,
         resourcesDir: fileURLToPath(new URL('../../resources', import.meta.url)),
         watchNetwork: false,
-        settingsOverrides: { httpPort, socksPort, language: 'en', monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, workers } },
+        settingsOverrides: { httpPort, socksPort, language: 'en', monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, transferTestUrl: `${lab.info.bytes}/{bytes}`, workers } },
       });
       const subscription = await engine.addSubscription({ text: benchLinks(lab, servers).join('\n'), name: `Bench ${servers}` });
       if (subscription.servers.length !== servers) throw new Error(`the subscription has ${subscription.servers.length} servers, not ${servers}`);

@@ -77,6 +77,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       monitor: {
         urls: [lab.info.target],
         ipInfoUrls: lab.info.ipinfoUrls,
+        transferTestUrl: `${lab.info.bytes}/{bytes}`,
         intervalMs: options.intervalMs ?? 60_000,
         throughputBytes: 512 * 1024,
       },

@@ -28,6 +28,7 @@ export interface WorkerConfig {
   target: string;
   ipinfoUrls: Record<string, string>;
   download: string;
+  bytes: string;
   intervalMs: number;
 }
 
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
     settingsOverrides: {
       httpPort,
       socksPort,
-      monitor: { urls: [config.target], ipInfoUrls: config.ipinfoUrls, intervalMs: config.intervalMs, throughputBytes: 256 * 1024 },
+      monitor: { urls: [config.target], ipInfoUrls: config.ipinfoUrls, transferTestUrl: `${config.bytes}/{bytes}`, intervalMs: config.intervalMs, throughputBytes: 256 * 1024 },
     },
   });
   const decisions: Record<AutoDecision['type'], number> = { check: 0, 'probe-result': 0, stay: 0, switch: 0, 'network-lost': 0, 'rate-limited': 0, pause: 0 };

@@ -155,6 +155,7 @@ export class ReliabilityWorld {
         monitor: {
           urls: [this.lab.info.target],
           ipInfoUrls: this.lab.info.ipinfoUrls,
+          transferTestUrl: `${this.lab.info.bytes}/{bytes}`,
           urlTestTimeoutMs: URL_TEST_TIMEOUT_MS,
           intervalMs: 30_000,
           debounceWindowMs: 200,

@@ -1,5 +1,6 @@
 import type { IpInfo, Measurement, ProbeError, ServerStatistics } from './measurement';
 import type { ServerId } from './server';
+import type { TransferTest } from './transfer';
 
 /**
  * The reachability verdict of a server (spec/reachability.md), derived fresh every time.
@@ -64,4 +65,6 @@ export interface ServerStatus {
   reachability: Reachability | null;
   /** IPv6 through the server: declared by the subscription or verified; null when nothing is known. */
   ipv6: Ipv6Support | null;
+  /** The latest transfer test (a download after a delay test answered); null when none ran. */
+  transfer: TransferTest | null;
 }

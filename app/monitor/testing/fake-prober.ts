@@ -7,7 +7,8 @@
 import type { ProbeError, ProbeFailure, ProbeOutcome } from '../../../shared/domain/measurement';
 import type { Server, ServerId } from '../../../shared/domain/server';
 import type { Clock } from '../../clock';
-import type { FetchThroughRequest, FetchThroughResult, ProbeRequest, Readiness, ServerProber } from '../ports';
+import type { TransferCourse } from '../policy/transfer';
+import type { DownloadRequest, FetchThroughRequest, FetchThroughResult, ProbeRequest, Readiness, ServerProber } from '../ports';
 
 export type FakeBehaviour =
   /** Answers after this many ms (a timeout when that is past the probe's deadline). */
@@ -26,8 +27,22 @@ export type FakeFetchAnswer =
 
 export type FakeFetchHandler = (serverId: ServerId, url: string, request: FetchThroughRequest) => FakeFetchAnswer;
 
+/** How a download through a server goes: its course, ending this many ms after it began. */
+export interface FakeDownload {
+  course: TransferCourse;
+  afterMs: number;
+}
+
+export type FakeDownloadHandler = (serverId: ServerId, request: DownloadRequest) => FakeDownload;
+
+/** A healthy download: the whole body at about 2 MB/s after 100 ms of headers. */
+export const fastDownload: FakeDownloadHandler = (_id, request) => {
+  const bodyMs = Math.round(request.maxBytes / 2000);
+  return { course: { kind: 'complete', status: 200, bytes: request.maxBytes, headersMs: 100, bodyMs }, afterMs: 100 + bodyMs };
+};
+
 export interface FakeCall {
-  kind: 'probe' | 'fetch' | 'tcp';
+  kind: 'probe' | 'fetch' | 'tcp' | 'download';
   serverId: ServerId;
   url?: string;
   /** The Host header a fetch asked for (the IPv6 check's address URLs). */
@@ -49,6 +64,7 @@ export class FakeProber implements ServerProber {
   private queued = new Map<ServerId, FakeBehaviour[]>();
   private readiness_ = new Map<ServerId, Readiness>();
   fetchHandler: FakeFetchHandler = () => ({ fail: 'refused', message: 'no fetch handler in this test' });
+  downloadHandler: FakeDownloadHandler = fastDownload;
   /** Test URLs that answer the wrong status through every server (a URL blocked at the exits). */
   readonly deadUrls = new Set<string>();
 
@@ -147,6 +163,27 @@ export class FakeProber implements ServerProber {
           resolve({ ok: true, status: answer.status, body: limited, headersMs: after, elapsedMs: after });
         }
       });
+    });
+  }
+
+  download(serverId: ServerId, request: DownloadRequest): Promise<TransferCourse> {
+    const call: FakeCall = { kind: 'download', serverId, url: request.url, at: this.clock.now(), timeoutMs: request.deadlineMs, endedAt: null };
+    this.calls.push(call);
+    const front = this.frontOf(serverId);
+    this.enter(front);
+    const planned = this.downloadHandler(serverId, request);
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (course: TransferCourse) => {
+        if (settled) return;
+        settled = true;
+        timer.cancel();
+        call.endedAt = this.clock.now();
+        this.leave(front);
+        resolve(course);
+      };
+      const timer = this.clock.after(planned.afterMs, () => settle(planned.course));
+      request.signal?.addEventListener('abort', () => settle({ kind: 'error', error: { kind: 'network', message: 'aborted' } }), { once: true });
     });
   }
 

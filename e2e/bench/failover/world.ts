@@ -71,7 +71,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
         socksPort,
         // Debug passes every core line to the logger: the dial count reads them.
         logLevel: 'debug',
-        monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, intervalMs: options.monitorIntervalMs },
+        monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, transferTestUrl: `${lab.info.bytes}/{bytes}`, intervalMs: options.monitorIntervalMs },
       },
     });
     const running = engine;

@@ -60,6 +60,7 @@ export function status(serverId: string, patch: Partial<ServerStatus> = {}): Ser
     recent: [],
     reachability: null,
     ipv6: null,
+    transfer: null,
     ...patch,
   };
 }

@@ -1,0 +1,105 @@
+/**
+ * Runs the transfer tests (policy/transfer.ts): after a server's delay test answers, while the
+ * connection is in use, when the server has no transfer result of this run or its result is older
+ * than `interval`, a download of `transferTestBytes` through the server. One per server at a time;
+ * they share the `workers` with the delay tests (a transfer starts only while fewer than `workers`
+ * tests of either kind run, and the cycle counts running transfers among its workers), so the
+ * extra load is one request per server per interval and never more tests at once than before.
+ */
+import type { ServerId } from '../../shared/domain/server';
+import type { TransferTest } from '../../shared/domain/transfer';
+import type { MonitorSettings } from '../../shared/settings';
+import { type Clock, sleep } from '../clock';
+import { hungGuardMs } from './policy/timing';
+import { judgeTransfer, TRANSFER_STALL_MS, type TransferCourse, transferDeadlineMs, transferDue } from './policy/transfer';
+import type { ServerProber } from './ports';
+
+export interface TransferTestsOptions {
+  prober: ServerProber;
+  clock: Clock;
+  settings: () => MonitorSettings;
+  /** Where N incompressible bytes are downloaded from. */
+  url: (bytes: number) => string;
+  /** Delay tests running now (they share the workers). */
+  delayTestsRunning: () => number;
+  /** Whether background testing runs now (started, and the connection in use). */
+  active: () => boolean;
+  /** The server's latest transfer result, if any. */
+  last: (id: ServerId) => TransferTest | null;
+  /** Whether the server's TLS ClientHello is fragmented (noted on its result). */
+  fragmentOn: (id: ServerId) => boolean;
+  onResult: (id: ServerId, test: TransferTest) => void;
+  /** A transfer ended: a cycle waiting for a worker may go on. */
+  onEnded: () => void;
+}
+
+export class TransferTests {
+  private readonly waiting: ServerId[] = [];
+  private readonly running = new Set<ServerId>();
+  private controller = new AbortController();
+
+  constructor(private readonly options: TransferTestsOptions) {}
+
+  /** Transfers running now (they hold workers). */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** A delay test of `id` just answered at `at`: queue its transfer test if one is due. */
+  considerAfterAnswer(id: ServerId, at: number): void {
+    const { settings, active, last } = this.options;
+    const { transferTestBytes, intervalMs } = settings();
+    if (transferTestBytes <= 0 || !active() || this.running.has(id) || this.waiting.includes(id)) return;
+    if (!transferDue(last(id), at, intervalMs, intervalMs / 2)) return;
+    this.waiting.push(id);
+    this.pump();
+  }
+
+  /** Starts waiting transfers while workers are free (called again whenever a test ends). */
+  pump(): void {
+    const workers = this.options.settings().workers;
+    while (this.waiting.length > 0 && this.options.active() && this.running.size + this.options.delayTestsRunning() < workers) {
+      const id = this.waiting.shift() as ServerId;
+      this.running.add(id);
+      const signal = this.controller.signal;
+      void this.run(id, signal).finally(() => {
+        this.running.delete(id);
+        this.pump();
+        this.options.onEnded();
+      });
+    }
+  }
+
+  /** Idle or shutting down: queued transfers are dropped, running ones cut (a cut test is no result). */
+  stop(): void {
+    this.waiting.length = 0;
+    this.controller.abort();
+    this.controller = new AbortController();
+  }
+
+  private async run(id: ServerId, signal: AbortSignal): Promise<void> {
+    const { clock, prober } = this.options;
+    const settings = this.options.settings();
+    const bytes = settings.transferTestBytes;
+    const deadlineMs = transferDeadlineMs(bytes, settings.urlTestTimeoutMs);
+    const fragment = this.options.fragmentOn(id);
+    // A download can hang where a probe can: the guard ends the wait.
+    const guard = new AbortController();
+    const guardMs = hungGuardMs(deadlineMs);
+    const abandoned = sleep(clock, guardMs, guard.signal).then(
+      (): TransferCourse => ({ kind: 'error', error: { kind: 'timeout', message: `the transfer test did not return within ${guardMs / 1000} s` } }),
+    );
+    const downloaded = prober.download(id, {
+      url: this.options.url(bytes),
+      maxBytes: bytes,
+      headersTimeoutMs: settings.urlTestTimeoutMs,
+      stallMs: TRANSFER_STALL_MS,
+      deadlineMs,
+      signal,
+    });
+    const course = await Promise.race([downloaded, abandoned]).finally(() => guard.abort());
+    if (signal.aborted) return;
+    const judged = judgeTransfer(course, bytes);
+    this.options.onResult(id, { ...judged, at: clock.now(), expectedBytes: bytes, fragment, fromCache: false });
+  }
+}
