@@ -31,6 +31,6 @@ describe("Auto's persisted state", () => {
     writeFileSync(file.path, JSON.stringify({ subscriptionId: 7, excluded: [] }));
     const loaded = await file.load();
     expect(loaded.value).toEqual(NOTHING_PERSISTED);
-    expect(loaded.problem).toMatch(/unreadable/);
+    expect(loaded.problem?.detail).toMatch(/unreadable/);
   });
 });

@@ -23,6 +23,7 @@ import { step } from './policy/step';
 import type { AutoCommand, AutoEvent, AutoState } from './policy/types';
 import type { AutoWorld } from './policy/world';
 import type { AutoProbePort, AutoProbeResult, AutoStatePort, MeasurementPort, ReachabilityPort, SubscriptionsPort, TunnelPort } from './ports';
+import { listenerErrorsTo, Signal } from '../events';
 
 export interface AutoRuntimeOptions {
   clock: Clock;
@@ -53,14 +54,16 @@ export class AutoRuntime {
   private state: AutoState;
   private readonly world: AutoWorld;
   private readonly timeline: TimelineEntry[] = [];
-  private readonly changeListeners = new Set<(snapshot: AutoSnapshot) => void>();
-  private readonly decisionListeners = new Set<(decision: AutoDecision) => void>();
+  private readonly changes: Signal<AutoSnapshot>;
+  private readonly decisions: Signal<AutoDecision>;
   private readonly queue: AutoEvent[] = [];
   private draining = false;
   private timer: TimerHandle | null = null;
   private stopped = false;
 
   constructor(private readonly options: AutoRuntimeOptions) {
+    this.changes = new Signal('auto', listenerErrorsTo(options.logger, 'AUTO'));
+    this.decisions = new Signal('decision', listenerErrorsTo(options.logger, 'AUTO'));
     const { measurements, subscriptions, reachability } = options;
     this.world = {
       subscriptions: () => subscriptions.list(),
@@ -140,14 +143,12 @@ export class AutoRuntime {
   }
 
   onChange(listener: (snapshot: AutoSnapshot) => void): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** Every decision as it is made (the simulator prints these). */
   onDecision(listener: (decision: AutoDecision) => void): () => void {
-    this.decisionListeners.add(listener);
-    return () => this.decisionListeners.delete(listener);
+    return this.decisions.on(listener);
   }
 
   private dispatch(event: AutoEvent): Outcome {
@@ -237,7 +238,7 @@ export class AutoRuntime {
     const limit = this.options.timelineLimit ?? 2000;
     if (this.timeline.length > limit) this.timeline.splice(0, this.timeline.length - limit);
     this.options.logger.log('info', 'AUTO', describeDecision(decision), decision.at);
-    for (const listener of this.decisionListeners) listener(decision);
+    this.decisions.emit(decision);
   }
 
   private persistIfChanged(before: AutoState, after: AutoState): void {
@@ -257,8 +258,6 @@ export class AutoRuntime {
   }
 
   private notifyChange(): void {
-    if (this.changeListeners.size === 0) return;
-    const snapshot = this.snapshot();
-    for (const listener of this.changeListeners) listener(snapshot);
+    if (this.changes.observed) this.changes.emit(this.snapshot());
   }
 }

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { TrafficSample } from '../../shared/domain/connection';
-import type { ProblemTopic } from '../../shared/domain/problem';
+import type { Problem } from '../../shared/domain/problem';
 import type { Server, ServerId, SubscriptionId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
@@ -28,7 +28,7 @@ import type { ServerProber } from '../monitor/ports';
 import { NetworkWatcher } from '../network/watcher';
 import { type SettingsBackend, SettingsFile } from '../settings/settings-file';
 import { SettingsStore } from '../settings/store';
-import { unreadableFileTopic } from '../storage/json-file';
+import { saveProblemOf } from '../storage/json-file';
 import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
 import { deviceHeaders, loadDeviceIdentity } from '../subscriptions/device-identity';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
@@ -36,7 +36,7 @@ import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
 import { TunnelController } from '../tunnel/controller';
 import { CoreProber } from '../tunnel/prober';
-import { Emitter } from '../tunnel/emitter';
+import { Emitter, listenerErrorsTo } from '../events';
 import { NoCoreProber } from './no-core-prober';
 import { ProblemBoard } from './problems';
 import { ServerIndex } from './server-index';
@@ -79,16 +79,16 @@ const TAG = 'ENGINE';
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const { dataDir, logger } = options;
   const clock = options.clock ?? systemClock;
-  const problems: string[] = [];
-  /** What a start-up problem is about: an unreadable file (the stores' words) or the core. */
-  const startupTopic = (problem: string): ProblemTopic | undefined =>
-    unreadableFileTopic(problem) ?? (problem === noCoreReason ? { kind: 'no-core' } : undefined);
+  const problems: Problem[] = [];
   const board = new ProblemBoard(clock);
   logger.addSink(fileSink(join(dataDir, 'app.log')));
   const removeSaveSink = logger.addSink(board.saveFailures());
 
   // Settings first: everything else is configured from them.
-  const settingsStore = new SettingsStore(new SettingsFile({ dataDir, backend: options.settingsBackend, defaultMode: options.defaultMode }));
+  const settingsStore = new SettingsStore(
+    new SettingsFile({ dataDir, backend: options.settingsBackend, defaultMode: options.defaultMode }),
+    listenerErrorsTo(logger, TAG),
+  );
   await settingsStore.load();
   if (settingsStore.problem) problems.push(settingsStore.problem);
   if (options.settingsOverrides) await settingsStore.update(options.settingsOverrides);
@@ -97,7 +97,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   // The core: found and understood once at start (a changed core path takes a restart).
   const core = await findCore(settings, options.resourcesDir, logger);
-  if ('problem' in core) problems.push(core.problem);
+  if ('problem' in core) problems.push({ topic: { kind: 'no-core' }, detail: core.problem });
   const profile: CoreProfile | null = 'profile' in core ? core.profile : null;
   const noCoreReason = 'problem' in core ? core.problem : '';
   const runtimeDir = join(dataDir, 'runtime');
@@ -172,7 +172,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     tunnel: driver,
     subscriptions: { list: () => autoSubscriptions },
     reachability,
-    store: { save: (state) => autoFile.save(state).catch((error: unknown) => logger.error(TAG, String(error))) },
+    store: { save: (state) => autoFile.save(state).catch((error: unknown) => logger.error(TAG, String(error), saveProblemOf(error))) },
     persisted: autoLoaded.value,
   });
 
@@ -282,8 +282,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   for (const problem of problems) {
-    logger.warn(TAG, problem);
-    board.add(`startup:${problem}`, problem, 'warning', startupTopic(problem));
+    logger.warn(TAG, problem.detail);
+    board.add(`startup:${problem.detail}`, problem.detail, 'warning', problem.topic);
   }
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
   refresher.start();
@@ -291,7 +291,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // The monitor reads its result cache as it starts (and logs its own warning about it).
   for (const problem of monitor.problems) {
     problems.push(problem);
-    board.add(`startup:${problem}`, problem, 'warning', startupTopic(problem));
+    board.add(`startup:${problem.detail}`, problem.detail, 'warning', problem.topic);
   }
   reachability.start();
   auto.start();
@@ -402,7 +402,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => events.on(event, listener),
     onDecision: (listener: Parameters<AutoRuntime['onDecision']>[0]) => auto.onDecision(listener),
     tunnel: () => tunnel,
-    startupProblems: () => [...problems],
+    startupProblems: () => problems.map((problem) => problem.detail),
     async stop() {
       if (stopped) return;
       stopped = true;

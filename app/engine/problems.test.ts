@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLogger } from '../log/logger';
+import { SaveError } from '../storage/json-file';
 import { FakeClock } from '../testing/fake-clock';
 import { ProblemBoard } from './problems';
 
@@ -18,12 +19,15 @@ describe('ProblemBoard', () => {
     expect(seen).toEqual([1, 2, 2, 1]);
   });
 
-  it('turns a failed save in the log into a problem the user can read', () => {
+  it('puts a failed save reported in the log on the board, one line per file', () => {
     const board = new ProblemBoard(new FakeClock(1000));
     const { logger } = memoryLogger('info');
     logger.addSink(board.saveFailures());
-    logger.error('SUBSCRIPTIONS', 'could not save /home/u/.config/steadfast-vpn/subscriptions.json: the disk is full');
-    logger.error('SUBSCRIPTIONS', 'could not save /home/u/.config/steadfast-vpn/subscriptions.json: the disk is full');
+    const diskFull = new SaveError('/home/u/.config/steadfast-vpn/subscriptions.json', Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
+    logger.error('SUBSCRIPTIONS', diskFull.message, diskFull.problem);
+    logger.error('SUBSCRIPTIONS', diskFull.message, diskFull.problem);
+    // The same words without the problem are just a line: nothing reads sentences back.
+    logger.error('SUBSCRIPTIONS', diskFull.message);
     logger.info('ENGINE', 'saved fine');
     expect(board.list()).toEqual([
       {

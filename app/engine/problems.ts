@@ -1,6 +1,7 @@
 import type { AppProblem, ProblemTopic } from '../../shared/domain/problem';
 import type { Clock } from '../clock';
 import type { LogSink } from '../log/logger';
+import { Signal } from '../events';
 
 /**
  * What the user should know, kept until they dismiss it: problems met at start and failed saves at
@@ -10,7 +11,7 @@ import type { LogSink } from '../log/logger';
 export class ProblemBoard {
   private problems: (AppProblem & { key: string })[] = [];
   private seq = 0;
-  private readonly listeners = new Set<(problems: AppProblem[]) => void>();
+  private readonly changes = new Signal<AppProblem[]>('problems');
 
   constructor(private readonly clock: Clock) {}
 
@@ -31,28 +32,24 @@ export class ProblemBoard {
   }
 
   onChange(listener: (problems: AppProblem[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /**
-   * A log sink that turns a failed save (`could not save <path>: <reason>`, the words of
-   * app/storage/json-file.ts) into a problem for the user: the app keeps its in-memory state and
-   * goes on, but the user must know that what they see may not survive a restart.
+   * A log sink that puts a failed save on the board (a line carrying a `save-failed` problem): the
+   * app keeps its in-memory state and goes on, but the user must know that what they see may not
+   * survive a restart.
    */
   saveFailures(): LogSink {
     return (record) => {
-      if (record.level !== 'error' && record.level !== 'warning') return;
-      const match = /could not save (\S+): (.+?)(?:\.|$)/.exec(record.message);
-      if (!match) return;
-      const [, path, reason] = match as unknown as [string, string, string];
-      const file = path.split(/[\\/]/).pop() ?? path;
-      this.add(`save:${file}`, `Could not save ${file} (${reason}). The app keeps working with what it has in memory; free some space or check the folder's permissions.`, 'error', { kind: 'save-failed', file });
+      const problem = record.problem;
+      if (problem?.topic.kind !== 'save-failed') return;
+      this.add(`save:${problem.topic.file}`, problem.detail, 'error', problem.topic);
     };
   }
 
   private changed(): void {
     const list = this.list();
-    for (const listener of this.listeners) listener(list);
+    this.changes.emit(list);
   }
 }

@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import type { Problem } from '../../shared/domain/problem';
 import { Redactor } from './redact';
 
 export const LOG_LEVELS = ['debug', 'info', 'warning', 'error'] as const;
@@ -10,6 +11,8 @@ export interface LogRecord {
   /** A subsystem tag such as "AUTO", "MONITORING", "LOWEST", "TUNNEL". */
   tag: string;
   message: string;
+  /** Set when the line reports something the user should be told (a failed save). */
+  problem?: Problem;
 }
 
 export type LogSink = (record: LogRecord, line: string) => void;
@@ -44,9 +47,9 @@ export class Logger {
     return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(this.level);
   }
 
-  log(level: LogLevel, tag: string, message: string, at = Date.now()): void {
+  log(level: LogLevel, tag: string, message: string, at = Date.now(), problem?: Problem): void {
     if (!this.enabled(level)) return;
-    const record: LogRecord = { at, level, tag, message: this.redactor.apply(message) };
+    const record: LogRecord = { at, level, tag, message: this.redactor.apply(message), ...(problem ? { problem: this.redacted(problem) } : {}) };
     const line = formatLogLine(record);
     for (const sink of this.sinks) sink(record, line);
   }
@@ -57,11 +60,15 @@ export class Logger {
   info(tag: string, message: string): void {
     this.log('info', tag, message);
   }
-  warn(tag: string, message: string): void {
-    this.log('warning', tag, message);
+  warn(tag: string, message: string, problem?: Problem): void {
+    this.log('warning', tag, message, Date.now(), problem);
   }
-  error(tag: string, message: string): void {
-    this.log('error', tag, message);
+  error(tag: string, message: string, problem?: Problem): void {
+    this.log('error', tag, message, Date.now(), problem);
+  }
+
+  private redacted(problem: Problem): Problem {
+    return { ...problem, detail: this.redactor.apply(problem.detail) };
   }
 }
 

@@ -139,7 +139,7 @@ export class DebouncedSaver {
     private readonly file: JsonFile<MonitorCacheData>,
     private readonly clock: Clock,
     private readonly build: () => MonitorCacheData,
-    private readonly onError: (message: string) => void,
+    private readonly onError: (error: unknown) => void,
     private readonly delayMs = 2000,
   ) {}
 
@@ -173,7 +173,7 @@ export class DebouncedSaver {
 
   private saveNow(): Promise<void> {
     this.lastSave = this.file.save(this.build()).catch((error: unknown) => {
-      this.onError(error instanceof Error ? error.message : String(error));
+      this.onError(error);
     });
     return this.lastSave;
   }

@@ -116,7 +116,7 @@ describe('persisted results (spec/monitor.md "Persisted results")', () => {
     const h = monitorHarness({ cacheFile: monitorCacheFile(dir) });
     await h.monitor.start();
     expect(h.monitor.problems).toHaveLength(1);
-    expect(h.monitor.problems[0]).toMatch(/monitor-cache\.json was unreadable \(not valid JSON\); starting empty/);
+    expect(h.monitor.problems[0]?.detail).toMatch(/monitor-cache\.json was unreadable \(not valid JSON\); starting empty/);
     expect(h.monitor.snapshot().every((s) => s.testedAt === null)).toBe(true);
     expect((await readdir(dir)).some((f) => f.startsWith('monitor-cache.json.corrupt-'))).toBe(true);
     await h.clock.advance(S);

@@ -13,13 +13,14 @@
  * tunnel's traffic events and `networkChanged()` from the network watcher.
  */
 import type { Measurement, ProbeFailure, ProbeOutcome } from '../../shared/domain/measurement';
+import type { Problem } from '../../shared/domain/problem';
 import type { Server, ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { ObservationExport, TestProgress } from '../../shared/ipc/contract';
 import type { MonitorSettings } from '../../shared/settings';
 import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
-import type { JsonFile } from '../storage/json-file';
+import { type JsonFile, saveProblemOf } from '../storage/json-file';
 import { ActivityTracker } from './activity';
 import { DebouncedSaver, type MonitorCacheData, exportCache, importCache } from './cache';
 import { describe } from './cycle';
@@ -39,6 +40,7 @@ import { ServerRecords } from './records';
 import { ResultWriter } from './results';
 import { CycleScheduler } from './scheduler';
 import { TransferTests } from './transfer-tests';
+import { listenerErrorsTo, Signal } from '../events';
 
 export type { MethodResult } from './on-request';
 export type { TestReason } from './event-tests';
@@ -83,7 +85,7 @@ export interface MonitorOptions {
 const TAG = 'MONITORING';
 
 export class Monitor {
-  readonly problems: string[] = [];
+  readonly problems: Problem[] = [];
   private settings: MonitorSettings;
   private readonly records = new ServerRecords();
   private readonly flights: Flights;
@@ -99,9 +101,10 @@ export class Monitor {
   private index = new Map<ServerId, Server>();
   private indexedList: readonly Server[] | null = null;
   private running = false;
-  private progressListeners = new Set<(progress: TestProgress) => void>();
+  private readonly progressChanges: Signal<TestProgress>;
 
   constructor(private readonly options: MonitorOptions) {
+    this.progressChanges = new Signal('test progress', listenerErrorsTo(options.logger, TAG));
     this.settings = options.settings;
     const { clock, logger } = options;
     this.flights = new Flights({
@@ -181,7 +184,7 @@ export class Monitor {
           options.cacheFile,
           clock,
           () => exportCache(this.records, new Set(this.index.keys()), this.scheduler.urlIndex, clock.now()),
-          (message) => logger.warn(TAG, `the result cache could not be saved: ${message}`),
+          (error) => logger.warn(TAG, `the result cache could not be saved: ${error instanceof Error ? error.message : String(error)}`, saveProblemOf(error)),
           options.cacheSaveDelayMs ?? 2000,
         )
       : null;
@@ -229,7 +232,7 @@ export class Monitor {
       const loaded = await this.options.cacheFile.load();
       if (loaded.problem) {
         this.problems.push(loaded.problem);
-        this.options.logger.warn(TAG, `result cache: ${loaded.problem}`);
+        this.options.logger.warn(TAG, `result cache: ${loaded.problem.detail}`);
       }
       const count = importCache(this.records, loaded.value, new Set(this.index.keys()));
       this.scheduler.urlIndex = Math.min(loaded.value.urlIndex, this.settings.urls.length - 1);
@@ -389,8 +392,7 @@ export class Monitor {
   }
 
   onProgress(listener: (progress: TestProgress) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
+    return this.progressChanges.on(listener);
   }
 
   progress(): TestProgress {
@@ -475,9 +477,7 @@ export class Monitor {
   }
 
   private emitProgress(): void {
-    if (this.progressListeners.size === 0) return;
-    const progress = this.progress();
-    for (const listener of this.progressListeners) listener(progress);
+    if (this.progressChanges.observed) this.progressChanges.emit(this.progress());
   }
 
   private serverList(): readonly Server[] {

@@ -7,6 +7,7 @@
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Clock, TimerHandle } from '../clock';
+import { type ListenerErrorSink, Signal } from '../events';
 
 export type StatusListener = (statuses: ServerStatus[]) => void;
 
@@ -23,8 +24,8 @@ export interface ChangeKind {
 }
 
 export class StatusPublisher {
-  private ui = new Set<StatusListener>();
-  private groups = new Set<StatusListener>();
+  private readonly ui: Signal<ServerStatus[]>;
+  private readonly groups: Signal<ServerStatus[]>;
   private uiPending = new Set<ServerId>();
   private groupPending = new Set<ServerId>();
   private timer: TimerHandle | null = null;
@@ -33,17 +34,18 @@ export class StatusPublisher {
     private readonly clock: Clock,
     private windowMs: number,
     private readonly build: (id: ServerId) => ServerStatus | null,
-    private readonly onListenerError: (error: unknown) => void = () => undefined,
-  ) {}
+    onListenerError?: ListenerErrorSink,
+  ) {
+    this.ui = new Signal('status', onListenerError);
+    this.groups = new Signal('group status', onListenerError);
+  }
 
   setWindow(ms: number): void {
     this.windowMs = ms;
   }
 
   subscribe(listener: StatusListener, options: SubscribeOptions = {}): () => void {
-    const set = options.group ? this.groups : this.ui;
-    set.add(listener);
-    return () => set.delete(listener);
+    return (options.group ? this.groups : this.ui).on(listener);
   }
 
   changed(id: ServerId, kind: ChangeKind): void {
@@ -80,20 +82,14 @@ export class StatusPublisher {
     this.groupPending.clear();
   }
 
-  private deliver(listeners: Set<StatusListener>, ids: ServerId[], group: boolean): void {
-    if (listeners.size === 0) return;
+  private deliver(listeners: Signal<ServerStatus[]>, ids: ServerId[], group: boolean): void {
+    if (!listeners.observed) return;
     const statuses = ids.flatMap((id) => {
       const status = this.build(id);
       if (!status) return [];
       return [group ? { ...status, downForNow: false } : status];
     });
     if (statuses.length === 0) return;
-    for (const listener of [...listeners]) {
-      try {
-        listener(statuses);
-      } catch (error) {
-        this.onListenerError(error);
-      }
-    }
+    listeners.emit(statuses);
   }
 }

@@ -1,5 +1,6 @@
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import type { Clock, TimerHandle } from '../clock';
+import { Signal } from '../events';
 
 export type NetworkState = 'up' | 'none';
 
@@ -22,7 +23,7 @@ export class NetworkWatcher {
   private last: string[] | null = null;
   private sawExternal = false;
   private timer: TimerHandle | null = null;
-  private listeners = new Set<(change: NetworkChange) => void>();
+  private readonly changes = new Signal<NetworkChange>('network');
 
   constructor(
     private readonly clock: Clock,
@@ -52,8 +53,7 @@ export class NetworkWatcher {
   }
 
   onChange(listener: (change: NetworkChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** Reads the interfaces once and reports a change if there was one. */
@@ -64,7 +64,7 @@ export class NetworkWatcher {
     if (now.length > 0) this.sawExternal = true;
     if (before !== null && sameList(before, now)) return;
     const change: NetworkChange = { state: this.state(), addresses: now };
-    for (const listener of this.listeners) listener(change);
+    this.changes.emit(change);
   }
 }
 

@@ -50,6 +50,7 @@ import { type ReachabilityRules, reachabilityRules } from './policy/rules';
 import { deriveVerdict, formatDuration, type VantageObservation } from './policy/verdict';
 import { assessVantages } from './policy/witness';
 import type { HereProbePort, MonitorResultsPort, VantageProber, VantageProbeResult } from './ports';
+import { listenerErrorsTo, Signal } from '../events';
 
 export interface ReachabilitySettings {
   intervalMs: number;
@@ -142,7 +143,7 @@ export class ReachabilityRuntime {
   /** The last derived value, only to notice changes (never read as a verdict). */
   private readonly shown = new Map<ServerId, Reachability>();
   private readonly logged = new Map<ServerId, { reachability: Reachability; quiet: boolean }>();
-  private readonly listeners = new Set<(change: VerdictChange) => void>();
+  private readonly changes: Signal<VerdictChange>;
   private readonly totals = { vantageProbes: 0, inconclusiveProbes: 0, rounds: 0, confirmations: 0 };
   private readonly budgets: VerdictBudget[] = [];
   private probeTimes: number[] = [];
@@ -154,7 +155,9 @@ export class ReachabilityRuntime {
   private unsubscribe: (() => void) | null = null;
   private running = false;
 
-  constructor(private readonly options: ReachabilityOptions) {}
+  constructor(private readonly options: ReachabilityOptions) {
+    this.changes = new Signal('verdict', listenerErrorsTo(options.logger, TAG));
+  }
 
   start(): void {
     if (this.running) return;
@@ -178,8 +181,7 @@ export class ReachabilityRuntime {
   }
 
   onChange(listener: (change: VerdictChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** The verdict, derived now (Auto's ReachabilityPort); null for a server not in the list. */
@@ -395,13 +397,7 @@ export class ReachabilityRuntime {
     const changed = !previous || previous.verdict !== current.verdict || previous.reason !== current.reason || !sameVantages(previous, current);
     if (!changed) return;
     this.shown.set(server.id, current);
-    for (const listener of [...this.listeners]) {
-      try {
-        listener({ serverId: server.id, previous, current });
-      } catch (error) {
-        this.options.logger.warn(TAG, `reachability: a listener threw: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    this.changes.emit({ serverId: server.id, previous, current });
   }
 
   private recordBudget(server: Server, verdict: Verdict, episode: Episode, now: number): string {

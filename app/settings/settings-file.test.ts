@@ -57,7 +57,7 @@ describe('SettingsFile (conf)', () => {
     const again = new SettingsFile({ dataDir: dir, now: () => 0 });
     const loaded = await again.load();
     expect(loaded).toMatchObject({ value: withPorts(1001), source: 'backup' });
-    expect(loaded.problem).toMatch(/settings\.json was unreadable \(not valid JSON\); the last good copy was used\. It was moved to .*corrupt/);
+    expect(loaded.problem?.detail).toMatch(/settings\.json was unreadable \(not valid JSON\); the last good copy was used\. It was moved to .*corrupt/);
     expect(readFileSync(loaded.setAsideTo!, 'utf8')).toBe('{"httpPort": 10');
     // The store now stands on the restored copy: the next save works and keeps going.
     await again.save(withPorts(1003));
@@ -73,7 +73,7 @@ describe('SettingsFile (conf)', () => {
       writeFileSync(join(dir, 'settings.json'), JSON.stringify(content));
       const loaded = await new SettingsFile({ dataDir: dir }).load();
       expect(loaded).toMatchObject({ value: DEFAULT_SETTINGS, source: 'default' });
-      expect(loaded.problem).toMatch(reason);
+      expect(loaded.problem?.detail).toMatch(reason);
       expect(onDisk(loaded.setAsideTo!)).toEqual(content);
       expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toHaveLength(1);
     }

@@ -4,7 +4,8 @@ import Conf from 'conf';
 import type { z } from 'zod';
 import { type ConnectionMode, DEFAULT_SETTINGS, type Settings, storedSettingsSchema } from '../../shared/settings';
 import type { FileFormat } from '../storage/format';
-import { describeFsError, type LoadResult, parseDocument, setAside, unreadableProblem } from '../storage/json-file';
+import type { Problem } from '../../shared/domain/problem';
+import { describeFsError, type LoadResult, parseDocument, SaveError, setAside, unreadableProblem } from '../storage/json-file';
 import { SETTINGS_FORMAT } from './format';
 
 /** Where conf (and electron-store, built on it) keeps the migration it last ran. */
@@ -79,7 +80,7 @@ export class SettingsFile {
   async load(): Promise<LoadResult<Settings>> {
     const primary = this.inspect(this.path);
     if (primary.kind === 'ok') return this.opened(primary.value, 'file', null, null, true);
-    let problem: ((recovered: 'backup' | 'empty') => string) | null = null;
+    let problem: ((recovered: 'backup' | 'empty') => Problem) | null = null;
     let setAsideTo: string | null = null;
     if (primary.kind === 'bad') {
       setAsideTo = await setAside(this.path, this.now);
@@ -102,7 +103,7 @@ export class SettingsFile {
       store.store = { ...settings };
       this.diskIsGood = true;
     } catch (error) {
-      throw new Error(`could not save ${this.path}: ${describeFsError(error)}`, { cause: error });
+      throw new SaveError(this.path, error);
     }
   }
 
@@ -140,7 +141,7 @@ export class SettingsFile {
    * result), or on none. When it cannot be opened, the value is used from memory and the next save
    * says why.
    */
-  private opened(value: Settings, source: LoadResult<Settings>['source'], problem: string | null, setAsideTo: string | null, onDisk: boolean): LoadResult<Settings> {
+  private opened(value: Settings, source: LoadResult<Settings>['source'], problem: Problem | null, setAsideTo: string | null, onDisk: boolean): LoadResult<Settings> {
     if (source === 'default' || onDisk) {
       try {
         this.open();

@@ -35,7 +35,7 @@ describe('SettingsStore', () => {
     writeFileSync(join(d, 'settings.json'), '\u0000\u0001garbage');
     const store = new SettingsStore(new SettingsFile({ dataDir: d }));
     expect(await store.load()).toEqual(DEFAULT_SETTINGS);
-    expect(store.problem).toMatch(/unreadable/);
+    expect(store.problem?.detail).toMatch(/unreadable/);
     expect(readdirSync(d).some((n) => n.startsWith('settings.json.corrupt-'))).toBe(true);
   });
 
@@ -87,5 +87,21 @@ describe('SettingsStore', () => {
     const written = JSON.parse(readFileSync(join(d, 'settings.json'), 'utf8')) as Record<string, unknown>;
     expect(written.mode).toBe('system-proxy');
     expect('systemProxy' in written).toBe(false);
+  });
+
+  it('a listener that throws (the engine reconfiguring a service) neither fails the saved change nor stops the others', async () => {
+    const d = dir();
+    const failures: string[] = [];
+    const store = new SettingsStore(new SettingsFile({ dataDir: d }), (error, event) => failures.push(`${event}: ${(error as Error).message}`));
+    await store.load();
+    const heard: string[] = [];
+    store.onChange(() => {
+      throw new Error('cannot rebind the proxy port');
+    });
+    store.onChange((s) => heard.push(s.theme));
+    await expect(store.update({ theme: 'dark' })).resolves.toMatchObject({ theme: 'dark' });
+    expect(heard).toEqual(['dark']);
+    expect(failures).toEqual(['settings: cannot rebind the proxy port']);
+    expect(await new SettingsStore(new SettingsFile({ dataDir: d })).load()).toMatchObject({ theme: 'dark' });
   });
 });

@@ -1,5 +1,7 @@
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema } from '../../shared/settings';
+import type { Problem } from '../../shared/domain/problem';
 import type { LoadResult } from '../storage/json-file';
+import { type ListenerErrorSink, Signal } from '../events';
 
 /** Where the settings are kept (SettingsFile: conf or electron-store on disk). */
 export interface SettingsPersistence {
@@ -13,11 +15,18 @@ export interface SettingsPersistence {
  */
 export class SettingsStore {
   private current: Settings = DEFAULT_SETTINGS;
-  private readonly listeners = new Set<(settings: Settings) => void>();
   /** Set when the settings file was unreadable at start (it was set aside). */
-  problem: string | null = null;
+  problem: Problem | null = null;
 
-  constructor(private readonly file: SettingsPersistence) {}
+  private readonly changed: Signal<Settings>;
+
+  /** `onListenerError`: where a listener's throw is reported (the change itself stands). */
+  constructor(
+    private readonly file: SettingsPersistence,
+    onListenerError?: ListenerErrorSink,
+  ) {
+    this.changed = new Signal('settings', onListenerError);
+  }
 
   async load(): Promise<Settings> {
     const result = await this.file.load();
@@ -56,13 +65,12 @@ export class SettingsStore {
     const next = Object.freeze(parsed.data);
     await this.file.save(next);
     this.current = next;
-    for (const listener of this.listeners) listener(this.current);
+    this.changed.emit(this.current);
     return this.current;
   }
 
   onChange(listener: (settings: Settings) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changed.on(listener);
   }
 }
 

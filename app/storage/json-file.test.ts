@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FIRST_FORMAT_FROM_UNVERSIONED, type FileFormat } from './format';
-import { JsonFile, unreadableFileTopic } from './json-file';
+import { JsonFile, SaveError } from './json-file';
 
 const schema = z.object({ servers: z.array(z.string()) });
 type Doc = z.infer<typeof schema>;
@@ -36,7 +36,7 @@ describe('JsonFile', () => {
     const result = await file.load();
     expect(result.value).toEqual({ servers: ['first'] });
     expect(result.source).toBe('backup');
-    expect(result.problem).toMatch(/not valid JSON.*last good copy/);
+    expect(result.problem?.detail).toMatch(/not valid JSON.*last good copy/);
     expect(readdirSync(dir).some((n) => n.startsWith('doc.json.corrupt-'))).toBe(true);
     expect(readFileSync(result.setAsideTo!, 'utf8')).toBe('{"servers": [tru');
   });
@@ -46,27 +46,37 @@ describe('JsonFile', () => {
     writeFileSync(file.path, '{"servers": 5}');
     const result = await file.load();
     expect(result.value).toEqual({ servers: [] });
-    expect(result.problem).toMatch(/unexpected content at servers\); starting empty/);
+    expect(result.problem?.detail).toMatch(/unexpected content at servers\); starting empty/);
   });
 
-  it('names what its problem sentence is about: the file and how the app recovered', async () => {
+  it('names what its problem is about: the file and how the app recovered', async () => {
     const { file } = fresh();
     writeFileSync(file.path, '{"servers": 5}');
     const empty = (await file.load()).problem!;
-    expect(unreadableFileTopic(empty)).toEqual({ kind: 'file-unreadable', file: basename(file.path), recovered: 'empty' });
+    expect(empty.topic).toEqual({ kind: 'file-unreadable', file: basename(file.path), recovered: 'empty' });
     await file.save({ servers: [] });
     await file.save({ servers: [] });
     writeFileSync(file.path, '{"servers": [tru');
     const backup = (await file.load()).problem!;
-    expect(backup).toMatch(/the last good copy was used/);
-    expect(unreadableFileTopic(backup)).toEqual({ kind: 'file-unreadable', file: basename(file.path), recovered: 'backup' });
-    expect(unreadableFileTopic('the core at /usr/bin/v2ray could not be used: exit 1')).toBeNull();
+    expect(backup.detail).toMatch(/the last good copy was used/);
+    expect(backup.topic).toEqual({ kind: 'file-unreadable', file: basename(file.path), recovered: 'backup' });
+  });
+
+  it('a failed save names the file for the user', async () => {
+    const { file } = fresh();
+    mkdirSync(`${file.path}.tmp-${process.pid}`);
+    const failure = await file.save({ servers: ['lost'] }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SaveError);
+    expect((failure as SaveError).problem).toEqual({
+      topic: { kind: 'save-failed', file: 'doc.json' },
+      detail: "Could not save doc.json (a folder is in the way). The app keeps working with what it has in memory; free some space or check the folder's permissions.",
+    });
   });
 
   it('treats a truncated (empty) file as unreadable', async () => {
     const { file } = fresh();
     writeFileSync(file.path, '');
-    expect((await file.load()).problem).toMatch(/the file is empty/);
+    expect((await file.load()).problem?.detail).toMatch(/the file is empty/);
   });
 
   it('a failed write rejects with the reason and keeps the last good file', async () => {
@@ -143,7 +153,7 @@ describe('JsonFile', () => {
       writeFileSync(join(dir, 'doc.json'), JSON.stringify({ version: 3, servers: ['future'] }));
       const loaded = await open(dir).load();
       expect(loaded.value).toEqual({ version: 2, servers: [] });
-      expect(loaded.problem).toMatch(/written by a newer version of the app \(format 3; this one reads up to 2\)/);
+      expect(loaded.problem?.detail).toMatch(/written by a newer version of the app \(format 3; this one reads up to 2\)/);
       expect(readFileSync(loaded.setAsideTo!, 'utf8')).toContain('future');
     });
 
@@ -153,7 +163,7 @@ describe('JsonFile', () => {
       writeFileSync(join(dir, 'doc.json'), JSON.stringify({ version: 1, hosts: 5 }));
       const file = new JsonFile({ path: join(dir, 'doc.json'), schema: versioned, format: broken, fallback: () => ({ version: 2 as const, servers: [] }) });
       const loaded = await file.load();
-      expect(loaded.problem).toMatch(/could not bring it from format 1 to 2 \(no hosts\)/);
+      expect(loaded.problem?.detail).toMatch(/could not bring it from format 1 to 2 \(no hosts\)/);
       expect(readFileSync(loaded.setAsideTo!, 'utf8')).toContain('hosts');
     });
   });

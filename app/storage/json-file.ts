@@ -2,22 +2,34 @@ import { constants as fsConstants } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
-import type { ProblemTopic } from '../../shared/domain/problem';
+import type { Problem } from '../../shared/domain/problem';
 import { type FileFormat, stamp, upgrade } from './format';
 
-/** How an unreadable file was recovered from, in the words of `LoadResult.problem`. */
+/** How an unreadable file was recovered from, in words. */
 const RECOVERED_SENTENCE = { backup: 'the last good copy was used', empty: 'starting empty' } as const;
-const UNREADABLE_SENTENCE = new RegExp(`^(.+?) was unreadable \\(.*\\); (${RECOVERED_SENTENCE.backup}|${RECOVERED_SENTENCE.empty})\\.`, 's');
 
 /**
- * The topic of a `LoadResult.problem` sentence (null for any other text), so the user can be told
- * in their own language which file it was and what the app did; the sentence stays its detail.
+ * A save that did not happen (a full disk, a read-only folder). Its message is for the caller;
+ * its problem is for the user, who must know that what they see may not survive a restart.
  */
-export function unreadableFileTopic(problem: string): ProblemTopic | null {
-  const match = UNREADABLE_SENTENCE.exec(problem);
-  if (!match) return null;
-  const [, path, recovered] = match as unknown as [string, string, string];
-  return { kind: 'file-unreadable', file: basename(path), recovered: recovered === RECOVERED_SENTENCE.backup ? 'backup' : 'empty' };
+export class SaveError extends Error {
+  readonly problem: Problem;
+
+  constructor(path: string, cause: unknown) {
+    const reason = describeFsError(cause);
+    super(`could not save ${path}: ${reason}`, { cause });
+    this.name = 'SaveError';
+    const file = basename(path);
+    this.problem = {
+      topic: { kind: 'save-failed', file },
+      detail: `Could not save ${file} (${reason}). The app keeps working with what it has in memory; free some space or check the folder's permissions.`,
+    };
+  }
+}
+
+/** The user-facing problem of a failed save, when that is what `error` is. */
+export function saveProblemOf(error: unknown): Problem | undefined {
+  return error instanceof SaveError ? error.problem : undefined;
 }
 
 /** How a load went: what was used, and what the user should be told if anything was wrong. */
@@ -25,8 +37,8 @@ export interface LoadResult<T> {
   value: T;
   /** Where the value came from. */
   source: 'file' | 'backup' | 'default';
-  /** A sentence for the user when the file was unreadable (it was set aside, nothing deleted). */
-  problem: string | null;
+  /** For the user when the file was unreadable (it was set aside, nothing deleted). */
+  problem: Problem | null;
   /** Where the unreadable file was moved to. */
   setAsideTo: string | null;
 }
@@ -125,7 +137,7 @@ export class JsonFile<T> {
       this.diskIsGood = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EISDIR') await unlink(tmp).catch(() => undefined);
-      throw new Error(`could not save ${this.path}: ${describeFsError(error)}`, { cause: error });
+      throw new SaveError(this.path, error);
     }
   }
 
@@ -174,10 +186,13 @@ export function parseDocument<T>(text: string, schema: z.ZodType<T>, format: Fil
   return { kind: 'ok', value: parsed.data };
 }
 
-/** The sentence for a file that could not be read (the words `unreadableFileTopic` reads back). */
-export function unreadableProblem(path: string, reason: string, recovered: 'backup' | 'empty', setAsideTo: string | null): string {
+/** The problem of a file that could not be read, and how the app went on. */
+export function unreadableProblem(path: string, reason: string, recovered: 'backup' | 'empty', setAsideTo: string | null): Problem {
   const where = setAsideTo ? ` It was moved to ${setAsideTo}.` : '';
-  return `${path} was unreadable (${reason}); ${RECOVERED_SENTENCE[recovered]}.${where}`;
+  return {
+    topic: { kind: 'file-unreadable', file: basename(path), recovered },
+    detail: `${path} was unreadable (${reason}); ${RECOVERED_SENTENCE[recovered]}.${where}`,
+  };
 }
 
 /** Moves an unreadable file to `<path>.corrupt-<time>` (a copy when it cannot be moved); never deletes it. */

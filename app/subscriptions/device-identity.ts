@@ -40,10 +40,10 @@ export async function loadDeviceIdentity(dataDir: string): Promise<{ identity: D
   if (loaded.source === 'file') return { identity: loaded.value, problem: null };
   try {
     await file.save(loaded.value);
-    return { identity: loaded.value, problem: loaded.problem };
+    return { identity: loaded.value, problem: loaded.problem?.detail ?? null };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { identity: loaded.value, problem: loaded.problem ?? `the device id could not be saved (${why}); providers that count devices may count this one again` };
+    return { identity: loaded.value, problem: loaded.problem?.detail ?? `the device id could not be saved (${why}); providers that count devices may count this one again` };
   }
 }
 

@@ -219,7 +219,7 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
     writeFileSync(join(dir, 'subscriptions.json'), '{"version":1,"subscriptions":[{"id":');
     const list = await store.load();
     expect(list).toEqual([]);
-    expect(store.problem).toMatch(/subscriptions\.json was unreadable \(not valid JSON\); starting empty\. It was moved to .*corrupt-/);
+    expect(store.problem?.detail).toMatch(/subscriptions\.json was unreadable \(not valid JSON\); starting empty\. It was moved to .*corrupt-/);
     expect(readdirSync(dir).some((name) => name.startsWith('subscriptions.json.corrupt-'))).toBe(true);
     expect((await store.add({ url: provider.url })).servers).toHaveLength(2);
   });
@@ -246,6 +246,6 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
     const reloaded = newStore();
     const list = await reloaded.load();
     expect(list[0]?.servers).toHaveLength(2);
-    expect(reloaded.problem).toMatch(/the last good copy was used/);
+    expect(reloaded.problem?.detail).toMatch(/the last good copy was used/);
   });
 });

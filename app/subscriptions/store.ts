@@ -1,15 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import type { Problem } from '../../shared/domain/problem';
 import type { Server, SubscriptionId } from '../../shared/domain/server';
 import type { Subscription, SubscriptionErrorKind } from '../../shared/domain/subscription';
 import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { FIRST_FORMAT } from '../storage/format';
-import { JsonFile } from '../storage/json-file';
+import { JsonFile, saveProblemOf } from '../storage/json-file';
 import type { SubscriptionFetcher } from './fetch';
 import { assignIds } from './identity';
 import { parseSubscription } from './parse';
 import { type SubscriptionsDocument, subscriptionsDocumentSchema } from './schema';
+import { listenerErrorsTo, Signal } from '../events';
 
 const TAG = 'SUBSCRIPTIONS';
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,10 +53,10 @@ export type SubscriptionsListener = (subscriptions: readonly Subscription[]) => 
  * carry one.
  */
 export class SubscriptionStore {
-  /** A sentence for the user when the file was unreadable or could not be saved; else null. */
-  problem: string | null = null;
+  /** For the user when the file was unreadable or could not be saved; else null. */
+  problem: Problem | null = null;
   private subscriptions: Subscription[] = [];
-  private readonly listeners = new Set<SubscriptionsListener>();
+  private readonly changes: Signal<readonly Subscription[]>;
   private readonly updating = new Map<SubscriptionId, Promise<Subscription>>();
   private loading: Promise<void> | null = null;
   private readonly file: JsonFile<SubscriptionsDocument>;
@@ -68,6 +70,7 @@ export class SubscriptionStore {
     this.fetcher = options.fetcher;
     this.clock = options.clock;
     this.logger = options.logger;
+    this.changes = new Signal('subscriptions', listenerErrorsTo(options.logger, TAG));
     this.newId = options.newId ?? (() => `p-${randomUUID().slice(0, 13)}`);
   }
 
@@ -76,7 +79,7 @@ export class SubscriptionStore {
     this.loading ??= this.file.load().then((result) => {
       this.subscriptions = result.value.subscriptions;
       this.problem = result.problem;
-      if (result.problem) this.logger.warn(TAG, result.problem);
+      if (result.problem) this.logger.warn(TAG, result.problem.detail);
       for (const subscription of this.subscriptions) this.registerSecrets(subscription);
       this.logger.info(TAG, `loaded ${this.subscriptions.length} subscription(s), ${this.serverCount()} server(s)`);
     });
@@ -92,8 +95,7 @@ export class SubscriptionStore {
   }
 
   onChange(listener: SubscriptionsListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /**
@@ -289,19 +291,13 @@ export class SubscriptionStore {
     if (logLine) this.logger.info(TAG, logLine);
     try {
       await this.file.save({ version: 1, subscriptions: this.subscriptions });
-      if (this.problem?.startsWith('Could not save')) this.problem = null;
+      if (this.problem?.topic.kind === 'save-failed') this.problem = null;
     } catch (error) {
-      this.problem = `Could not save the subscriptions: ${error instanceof Error ? error.message : String(error)}. Changes are kept until the app closes.`;
-      this.logger.error(TAG, this.problem);
+      const detail = `Could not save the subscriptions: ${error instanceof Error ? error.message : String(error)}. Changes are kept until the app closes.`;
+      this.problem = saveProblemOf(error) ?? { topic: { kind: 'save-failed', file: basename(this.file.path) }, detail };
+      this.logger.error(TAG, detail, this.problem);
     }
-    const snapshot = this.subscriptions;
-    for (const listener of this.listeners) {
-      try {
-        listener(snapshot);
-      } catch (error) {
-        this.logger.error(TAG, `a subscriptions listener failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    this.changes.emit(this.subscriptions);
   }
 
   private registerSecrets(subscription: Subscription): void {

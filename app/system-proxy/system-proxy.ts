@@ -188,7 +188,7 @@ export class SystemProxy {
   private async loadState(): Promise<SavedState | null> {
     if (this.state !== undefined) return this.state;
     const loaded = await this.file.load();
-    if (loaded.problem) this.logger.error(TAG, `${loaded.problem} The previous proxy settings could not be read back.`);
+    if (loaded.problem) this.logger.error(TAG, `${loaded.problem.detail} The previous proxy settings could not be read back.`);
     this.state = loaded.value;
     return this.state;
   }

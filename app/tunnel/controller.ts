@@ -15,7 +15,7 @@ import type { Logger } from '../log/logger';
 import { secretsOf } from '../subscriptions/store';
 import type { OutboundFailureKind } from './core-log';
 import { type CoreExit, CoreProcess } from './core-process';
-import { Emitter } from './emitter';
+import { Emitter } from '../events';
 import { type AttributedFailure, type DialRetry, OutboundFailureTracker } from './outbound-failures';
 import { coreStarted, FRESH_HISTORY, restartAfterExit, type RestartHistory, RESTART_DELAYS_MS, STABLE_RUN_MS } from './policy/restart-backoff';
 import { assertPortFree, dialableHost, freePort } from './ports';

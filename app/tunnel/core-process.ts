@@ -13,6 +13,7 @@ import type { Logger } from '../log/logger';
 import { spawnSupervised, stopSupervised } from '../process/supervised';
 import { interpretCoreLine } from './core-log';
 import { accepts } from './ports';
+import { listenerErrorsTo, Signal } from '../events';
 
 export interface CoreProcessOptions {
   core: Pick<CoreProfile, 'path' | 'family' | 'version'>;
@@ -65,8 +66,8 @@ export class CoreStartError extends Error {
 }
 
 export class CoreProcess {
-  private readonly lineListeners = new Set<(line: string) => void>();
-  private readonly exitListeners = new Set<(exit: CoreExit) => void>();
+  private readonly lines: Signal<string>;
+  private readonly exits: Signal<CoreExit>;
   private readonly recent: string[] = [];
   private stopping = false;
   private startedSeen = false;
@@ -81,6 +82,9 @@ export class CoreProcess {
     private readonly child: ChildProcess,
     private readonly options: CoreProcessOptions,
   ) {
+    const onListenerError = listenerErrorsTo(options.logger, options.logTag);
+    this.lines = new Signal('core line', onListenerError);
+    this.exits = new Signal('core exit', onListenerError);
     for (const stream of [child.stdout, child.stderr]) {
       if (!stream) continue;
       createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
@@ -108,7 +112,7 @@ export class CoreProcess {
     const exit = this.describeExit(code, signal);
     this.exitInfo = exit;
     this.options.logger.log(exit.expected ? 'debug' : 'warning', this.options.logTag, `${this.options.label} ${exit.description}`);
-    for (const listener of [...this.exitListeners]) listener(exit);
+    this.exits.emit(exit);
     resolve(exit);
   }
 
@@ -179,8 +183,7 @@ export class CoreProcess {
   onLine(line: string): void;
   onLine(arg: string | ((line: string) => void)): (() => void) | void {
     if (typeof arg === 'function') {
-      this.lineListeners.add(arg);
-      return () => void this.lineListeners.delete(arg);
+      return this.lines.on(arg);
     }
     if (!this.startedSeen && interpretCoreLine(arg)?.type === 'started') {
       this.startedSeen = true;
@@ -189,7 +192,7 @@ export class CoreProcess {
     this.recent.push(arg);
     if (this.recent.length > KEEP_LINES) this.recent.shift();
     this.options.logger.debug(this.options.logTag, `core: ${arg}`);
-    for (const listener of [...this.lineListeners]) listener(arg);
+    this.lines.emit(arg);
   }
 
   onExit(listener: (exit: CoreExit) => void): () => void {
@@ -197,8 +200,7 @@ export class CoreProcess {
       listener(this.exitInfo);
       return () => undefined;
     }
-    this.exitListeners.add(listener);
-    return () => void this.exitListeners.delete(listener);
+    return this.exits.on(listener);
   }
 
   lastLines(): string[] {

@@ -23,7 +23,7 @@ import type { TransferCourse } from '../monitor/policy/transfer';
 import { secretsOf } from '../subscriptions/store';
 import type { OutboundFailureKind } from './core-log';
 import type { CoreExit } from './core-process';
-import { Emitter } from './emitter';
+import { Emitter } from '../events';
 import { coreStarted, FRESH_HISTORY, restartAfterExit, type RestartHistory } from './policy/restart-backoff';
 import { type ProberEntryInput, ProberGeneration, type RecordedFailure } from './prober-generation';
 import { downloadThroughProxy } from './proxy-download';

@@ -13,6 +13,13 @@ export interface AppProblem {
   topic?: ProblemTopic;
 }
 
+/** A problem as it arises: what it is about, and the engine's sentence saying it in English. */
+export interface Problem {
+  topic: ProblemTopic;
+  /** Paths, the system's reason: what the log says and the window shows beside the topic's words. */
+  detail: string;
+}
+
 export type ProblemTopic =
   /** A file of the data folder was unreadable at start; it was set aside. */
   | { kind: 'file-unreadable'; file: string; recovered: 'backup' | 'empty' }
