@@ -37,6 +37,9 @@ import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachabi
 import { TunnelController } from '../tunnel/controller';
 import { CoreProber } from '../tunnel/prober';
 import { Emitter, listenerErrorsTo } from '../events';
+import { importHandlers } from '../imports/handlers';
+import { ImportInbox } from '../imports/inbox';
+import type { ImportRequest } from '../../shared/domain/import-request';
 import { NoCoreProber } from './no-core-prober';
 import { ProblemBoard } from './problems';
 import { ServerIndex } from './server-index';
@@ -66,6 +69,8 @@ export interface EngineOptions {
 
 export type Engine = VpnClient & {
   stop(): Promise<void>;
+  /** A link handed over by the OS or the command line: it waits for the user's confirmation. */
+  offerLink(raw: string): ImportRequest;
   /** Auto's decisions as they are made (the CLI prints them). */
   onDecision: AutoRuntime['onDecision'];
   /** The tunnel's own events (the CLI prints restarts and dial failures). */
@@ -240,7 +245,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     verdictChanges.add(id);
     verdictFlush ??= clock.after(settings.monitor.debounceWindowMs, flushVerdicts);
   };
+  const imports = new ImportInbox(clock, logger);
   unsubscribers.push(
+    imports.onChange((list) => emit('importRequests', list)),
     board.onChange((list) => emit('problems', list)),
     removeSaveSink,
     monitor.subscribe((statuses) => emit('statuses', statuses.map(withReachability))),
@@ -312,6 +319,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     testProgress: monitor.progress(),
     demo: options.labControl !== undefined,
     problems: board.list(),
+    importRequests: imports.list(),
   });
 
   const firstServerOf = (subscriptionId: SubscriptionId | null): ServerId | null =>
@@ -389,6 +397,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       board.dismiss(r.id);
       return null;
     },
+    ...importHandlers(imports, async (source, name) => subscriptionForUi(await subscriptions.add(source, name))),
     labControl: async (r) => {
       if (!options.labControl) throw new Error('the Lab panel exists only in the demo');
       await options.labControl(r);
@@ -402,6 +411,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => events.on(event, listener),
     onDecision: (listener: Parameters<AutoRuntime['onDecision']>[0]) => auto.onDecision(listener),
     tunnel: () => tunnel,
+    offerLink: (raw: string) => imports.offerLink(raw),
     startupProblems: () => problems.map((problem) => problem.detail),
     async stop() {
       if (stopped) return;

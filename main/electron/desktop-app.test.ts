@@ -45,6 +45,7 @@ function fakeEngine(options: { stop?: () => Promise<void> } = {}) {
     testProgress: { running: false, done: 0, total: 0 },
     demo: false,
     problems: [],
+    importRequests: [],
   } satisfies AppSnapshot;
   const engine = {
     ...Object.fromEntries(
@@ -61,6 +62,7 @@ function fakeEngine(options: { stop?: () => Promise<void> } = {}) {
       listeners.get(event)!.add(listener as (p: unknown) => void);
       return () => listeners.get(event)!.delete(listener as (p: unknown) => void);
     },
+    offerLink: (raw: string) => calls.push(['offerLink', raw]),
     stop: async () => {
       stopped++;
       await options.stop?.();
@@ -115,6 +117,56 @@ async function started(w: ReturnType<typeof world>) {
 const registryValues = (r: FakeRegistry) => Object.fromEntries([...r.values].map(([k, v]) => [k, v.data]));
 
 beforeEach(() => resetFakeElectron());
+
+const SUB = 'https://panel.example.com/sub/abc';
+const LINK = `hiddify://import/${SUB}#Mine`;
+const offered = (w: ReturnType<typeof world>) => w.engine.calls.filter(([channel]) => channel === 'offerLink').map(([, raw]) => raw);
+
+describe('"add to app" links', () => {
+  it('registers the panels\' schemes with the OS; in development with Electron and the app\'s path', async () => {
+    await started(world({ launch: { argv: ['/usr/lib/electron', 'dist/main/electron.cjs'], defaultApp: true, execPath: '/usr/lib/electron' } }));
+    expect([...fake.app.protocolClients.keys()].sort()).toEqual(['clash', 'clashmeta', 'hiddify', 'sing-box', 'steadfast', 'v2rayn', 'v2rayng']);
+    expect(fake.app.protocolClients.get('hiddify')).toEqual({ path: '/usr/lib/electron', args: [join(process.cwd(), 'dist/main/electron.cjs')] });
+  });
+
+  it('packaged, the OS starts the app itself; a scheme it refuses is said in the log', async () => {
+    fake.app.refuseProtocols.add('clash');
+    const w = world({ launch: { argv: ['/opt/Steadfast VPN/steadfast-vpn'], defaultApp: false, execPath: '/opt/Steadfast VPN/steadfast-vpn' } });
+    await started(w);
+    expect(fake.app.protocolClients.get('v2rayn')).toEqual({});
+    expect(w.lines.join('\n')).toMatch(/did not register this app for clash:\/\/ links/);
+  });
+
+  it('a link that launched the app waits for the engine, then is offered for confirmation', async () => {
+    const w = world({ launch: { argv: ['/opt/steadfast-vpn', '--no-sandbox', LINK], defaultApp: false, execPath: '/opt/steadfast-vpn' } });
+    const desktop = startDesktopApp(w.options)!;
+    expect(offered(w)).toEqual([]);
+    fake.app.makeReady();
+    await desktop.ready;
+    expect(offered(w)).toEqual([LINK]);
+  });
+
+  it('a second instance started by a clicked link hands it to the first, which shows its window', async () => {
+    const w = world();
+    const { window } = await started(w);
+    window.hide();
+    fake.app.emit('second-instance', {}, ['/opt/steadfast-vpn', `v2rayn://install-sub?url=${encodeURIComponent(SUB)}`], '/');
+    expect(offered(w)).toEqual([`v2rayn://install-sub?url=${encodeURIComponent(SUB)}`]);
+    expect(window).toMatchObject({ visible: true, focused: true });
+  });
+
+  it('macOS hands links over as open-url, even before the app is ready; other schemes are ignored', async () => {
+    const w = world({ platform: 'darwin' });
+    const desktop = startDesktopApp(w.options)!;
+    let prevented = false;
+    fake.app.emit('open-url', { preventDefault: () => (prevented = true) }, LINK);
+    fake.app.emit('open-url', { preventDefault: () => undefined }, 'https://example.com/');
+    fake.app.makeReady();
+    await desktop.ready;
+    expect(prevented).toBe(true);
+    expect(offered(w)).toEqual([LINK]);
+  });
+});
 
 describe('single instance', () => {
   it('when another instance holds the lock, this one quits before doing anything', async () => {

@@ -13,6 +13,7 @@ import { forwardEngineEvents } from './ipc/events';
 import { registerInvokeHandlers } from './ipc/handlers';
 import { senderRefusal } from './ipc/sender';
 import { resolveRendererSource } from './security';
+import { LinkIntake, type LinkIntakeOptions } from './deep-links';
 import { claimSingleInstance } from './single-instance';
 import { DesktopTray } from './tray';
 import type { TrayAction } from './tray-menu';
@@ -41,6 +42,8 @@ export interface DesktopAppOptions {
   quitTimeoutMs?: number;
   /** Ctrl+C or a TERM (e.g. from `npm start` in a terminal) quits cleanly, restoring the proxy. Default on. */
   handleSignals?: boolean;
+  /** How this process was started: its command line may carry a link; see LinkIntakeOptions. */
+  launch?: Omit<LinkIntakeOptions, 'logger'>;
 }
 
 export interface DesktopApp {
@@ -85,7 +88,9 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
     existing.focus();
   };
 
-  if (!claimSingleInstance(app, showWindow)) return null;
+  let links: LinkIntake | null = null;
+  if (!claimSingleInstance(app, showWindow, (argv) => links?.fromArgv(argv))) return null;
+  links = new LinkIntake(app, { ...(options.launch ?? { argv: [], defaultApp: false, execPath: '' }), logger });
 
   const { source, warning } = resolveRendererSource(options.rendererDir, options.env);
   if (warning) logger.warn('WINDOW', warning);
@@ -203,6 +208,11 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
 
     started = true;
     showWindow();
+    // Each link waits in the engine for the user's answer; the window shows the question.
+    links?.connect((link) => {
+      running.offerLink(link);
+      showWindow();
+    });
   }
 
   async function shutDown(): Promise<void> {

@@ -4,7 +4,11 @@ import type { VpnClient } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
 
 /** The engine as the desktop shell sees it: the contract's operations and events, and a way to stop. */
-export type DesktopEngine = VpnClient & { stop(): Promise<void> };
+export type DesktopEngine = VpnClient & {
+  stop(): Promise<void>;
+  /** An "add to app" link from the OS: it waits in the engine for the user's confirmation. */
+  offerLink(raw: string): unknown;
+};
 
 /** What the shell hands the engine's composition root (app/engine `createEngine`). */
 export interface DesktopEngineOptions {

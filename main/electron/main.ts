@@ -33,4 +33,5 @@ startDesktopApp({
   logger,
   settingsBackend: electronStoreBackend,
   proxyRunner: execRunner(),
+  launch: { argv: process.argv, defaultApp: process.defaultApp === true, execPath: process.execPath },
 });

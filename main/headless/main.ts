@@ -1,7 +1,8 @@
 /**
- * `npm run headless -- [--subscription URL …] [--port N] [--data-dir DIR] [--test-url URL …]`:
+ * `npm run headless -- [--subscription URL …] [--open LINK …] [--port N] [--data-dir DIR] [--test-url URL …]`:
  * the engine with the UI served to a browser instead of an Electron window. Prints the URL to
- * open (with this run's token) on a line of its own; Ctrl-C or SIGTERM stops everything.
+ * open (with this run's token) on a line of its own; Ctrl-C or SIGTERM stops everything. `--open`
+ * takes a panel's "add to app" link (hiddify://, v2rayn://, …): the page asks before adding it.
  */
 import { fileURLToPath } from 'node:url';
 import { createEngine, type Engine } from '../../app/engine';
@@ -15,19 +16,21 @@ interface Args {
   port: number;
   dataDir: string;
   testUrls: string[];
+  links: string[];
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { subscriptions: [], port: 0, dataDir: defaultDataDir(), testUrls: [] };
+  const args: Args = { subscriptions: [], port: 0, dataDir: defaultDataDir(), testUrls: [], links: [] };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === '--subscription') args.subscriptions.push(value);
     else if (flag === '--test-url') args.testUrls.push(value);
+    else if (flag === '--open') args.links.push(value);
     else if (flag === '--data-dir') args.dataDir = value;
     else if (flag === '--port' && /^\d+$/.test(value) && Number(value) < 65536) args.port = Number(value);
-    else throw new Error(`unknown or invalid option ${flag} ${value}\nusage: npm run headless -- [--subscription URL …] [--port N] [--data-dir DIR] [--test-url URL …]`);
+    else throw new Error(`unknown or invalid option ${flag} ${value}\nusage: npm run headless -- [--subscription URL …] [--open LINK …] [--port N] [--data-dir DIR] [--test-url URL …]`);
   }
   return args;
 }
@@ -53,6 +56,7 @@ async function main(): Promise<number> {
       const subscription = await engine.addSubscription({ url });
       logger.info('HOST', `subscription ${subscription.name}: ${subscription.servers.length} server(s)${subscription.lastError ? `; ${subscription.lastError}` : ''}`);
     }
+    for (const link of args.links) engine.offerLink(link);
     host = await startHeadlessHost({ service: engine, rendererDir: RENDERER_DIST, port: args.port, logger });
     console.log('Open the app in a browser (this address carries the access token; do not share it):');
     console.log(host.url);

@@ -22,8 +22,10 @@ export const INVOKE_CHANNELS = [
   'setSettings',
   'labControl',
   'dismissProblem',
+  'offerImport',
+  'answerImport',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 
-export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'unsupported', 'problems'] as const;
+export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'unsupported', 'problems', 'importRequests'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AutoSnapshot } from '../domain/auto';
 import type { ConnectionState, CoreInfo, TrafficSample } from '../domain/connection';
 import type { Measurement } from '../domain/measurement';
+import type { ImportRequest } from '../domain/import-request';
 import type { AppProblem } from '../domain/problem';
 import type { ServerStatus } from '../domain/status';
 import type { ServerId, SubscriptionId } from '../domain/server';
@@ -49,6 +50,10 @@ export const invokeSchemas = {
   exportObservation: z.object({}).strict(),
   setSettings: settingsPatchSchema,
   dismissProblem: z.object({ id }).strict(),
+  /** Text the UI found (a QR code in a picture): it becomes an import request the user confirms. */
+  offerImport: z.object({ text: z.string().min(1).max(65_536), source: z.enum(['qr']) }).strict(),
+  /** The user's answer to an import request: add what it proposes, or drop it. */
+  answerImport: z.object({ id, accept: z.boolean() }).strict(),
   labControl: z
     .discriminatedUnion('action', [
       z.object({ action: z.literal('fault'), serverId: id, fault: z.enum(LAB_FAULTS) }).strict(),
@@ -80,6 +85,8 @@ export interface AppSnapshot {
   demo: boolean;
   /** What the user should know (unreadable files set aside, failed saves, no core), until dismissed. */
   problems: AppProblem[];
+  /** Links and codes waiting for the user to confirm or decline them. */
+  importRequests: ImportRequest[];
 }
 
 /** The observation API (spec/observatory.md): every server's status and statistics. */
@@ -109,6 +116,9 @@ export interface InvokeResponses {
   setSettings: Settings;
   labControl: null;
   dismissProblem: null;
+  offerImport: ImportRequest;
+  /** The subscription added, or null when declined. */
+  answerImport: Subscription | null;
 }
 
 /** What the host pushes, unasked. */
@@ -125,6 +135,8 @@ export interface EventPayloads {
   unsupported: Record<ServerId, string>;
   /** The whole list of problems, whenever it changes. */
   problems: AppProblem[];
+  /** The whole list of waiting import requests, whenever it changes. */
+  importRequests: ImportRequest[];
 }
 
 // Compile-time checks that the schemas, responses and events cover exactly the declared names.

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Packager as PackagerClass, Platform as PlatformClass } from 'app-builder-lib';
 import { describe, expect, it } from 'vitest';
+import { DEEP_LINK_SCHEMES } from '../../../app/imports/deep-link';
 
 // electron-builder's own loader and validator (the JSON schema in app-builder-lib/scheme.json,
 // plus its package.json checks) run on electron-builder.yml exactly as `electron-builder` would
@@ -36,6 +37,12 @@ describe('electron-builder.yml', { timeout: TIMEOUT }, () => {
     ['an unknown Linux target option', { linux: { targett: 'deb' } }],
   ])('the validation really bites: %s is refused', async (_what, bad) => {
     await expect(validated(bad)).rejects.toThrow(/configuration/i);
+  });
+
+  it('declares the same import-link schemes the app registers at run time', async () => {
+    const { config } = await validated();
+    const protocols = ([] as { schemes: string[] }[]).concat((config.protocols ?? []) as { schemes: string[] }[]);
+    expect(protocols.flatMap((p) => p.schemes).sort()).toEqual([...DEEP_LINK_SCHEMES].sort());
   });
 
   it('builds NSIS for Windows, DMG for macOS, AppImage and deb for Linux', async () => {

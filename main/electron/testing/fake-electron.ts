@@ -182,6 +182,15 @@ export class FakeApp extends EventEmitter {
   requestSingleInstanceLock(): boolean {
     return this.lockAvailable;
   }
+  /** scheme → how the OS would start the app for it (path and arguments; none = this executable). */
+  readonly protocolClients = new Map<string, { path?: string; args?: string[] }>();
+  /** Schemes the OS refuses to register (a Linux desktop without xdg-settings). */
+  refuseProtocols = new Set<string>();
+  setAsDefaultProtocolClient(scheme: string, path?: string, args?: string[]): boolean {
+    if (this.refuseProtocols.has(scheme)) return false;
+    this.protocolClients.set(scheme, { ...(path ? { path } : {}), ...(args ? { args } : {}) });
+    return true;
+  }
   whenReady(): Promise<void> {
     return this.readyPromise;
   }

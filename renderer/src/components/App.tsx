@@ -6,6 +6,7 @@ import { directionOf, selectLanguage, selectTheme } from '../store/ui';
 import { AutoTimeline } from './AutoTimeline';
 import { ConnectionBar } from './ConnectionBar';
 import { Dialogs } from './Dialogs';
+import { ImportPrompt } from './ImportPrompt';
 import { LabPanel } from './LabPanel';
 import { LinkBanner, Notices } from './Notices';
 import { Problems } from './Problems';
@@ -69,6 +70,7 @@ export function App({ root = document.documentElement }: { root?: HTMLElement })
         </aside>
       </main>
       <Dialogs />
+      <ImportPrompt />
       <Notices />
     </div>
   );

@@ -5,6 +5,7 @@ import { createConnectionSlice } from './connection';
 import { createDialogsSlice } from './dialogs';
 import type { FrameScheduler } from './frames';
 import { createIncomingBatch } from './incoming';
+import { createImportsSlice } from './imports';
 import { createLabSlice } from './lab';
 import { createProblemsSlice } from './problems';
 import { createServersSlice } from './servers';
@@ -35,6 +36,7 @@ export function createAppStore(client: VpnClient, env: UiEnvironment, frames: Fr
       ...createUiSlice(deps, env),
       ...createLabSlice(deps),
       ...createProblemsSlice(deps),
+      ...createImportsSlice(deps),
       ...createSyncSlice(deps),
     };
   });

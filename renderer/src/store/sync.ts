@@ -36,6 +36,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
     c.on('unsupported', (unsupported) => set({ unsupported })),
     // The whole list each time: it replaces ours (a dismissed problem leaves here, not on the click).
     c.on('problems', (problems) => get().setProblems(problems)),
+    c.on('importRequests', (requests) => get().setImportRequests(requests)),
   ];
   return {
     applySnapshot: (snapshot) => {
@@ -52,6 +53,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
         testProgress: snapshot.testProgress,
         demo: snapshot.demo,
         problems: snapshot.problems,
+        importRequests: snapshot.importRequests,
         ready: true,
         ...keepDialog(get(), snapshot),
       });

@@ -5,6 +5,7 @@ import type { ConnectionSlice } from './connection';
 import type { DialogsSlice } from './dialogs';
 import type { IncomingBatch } from './incoming';
 import type { LabSlice } from './lab';
+import type { ImportsSlice } from './imports';
 import type { ProblemsSlice } from './problems';
 import type { ServersSlice } from './servers';
 import type { SettingsSlice } from './settings';
@@ -21,6 +22,7 @@ export type AppState = ServersSlice &
   UiSlice &
   LabSlice &
   ProblemsSlice &
+  ImportsSlice &
   SyncSlice;
 
 export type AppStore = StoreApi<AppState>;

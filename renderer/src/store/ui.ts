@@ -23,7 +23,8 @@ export type NoticeAction =
   | 'snapshot'
   | 'lab'
   | 'copy'
-  | 'dismissProblem';
+  | 'dismissProblem'
+  | 'import';
 
 export interface Notice {
   id: number;

@@ -144,6 +144,24 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       return settings;
     },
     labControl: () => null,
+    // As the host does, in short: an address is a subscription, anything else share links.
+    offerImport: (request: { text: string; source: 'qr' }) => {
+      const text = request.text.trim();
+      const target = /^https?:\/\//.test(text) ? { kind: 'subscription' as const, url: text } : { kind: 'links' as const, text, excerpt: text.replace(/\/\/[^@]*@/, '//***@') };
+      const offered = { id: `i${snapshot.importRequests.length + 1}`, receivedAt: now(), source: request.source, name: null, target };
+      snapshot = { ...snapshot, importRequests: [...snapshot.importRequests, offered] };
+      emit('importRequests', snapshot.importRequests);
+      return offered;
+    },
+    answerImport: (request: { id: string; accept: boolean }) => {
+      const found = snapshot.importRequests.find((r) => r.id === request.id);
+      if (!found) throw new Error('that import request was already answered');
+      snapshot = { ...snapshot, importRequests: snapshot.importRequests.filter((r) => r.id !== request.id) };
+      emit('importRequests', snapshot.importRequests);
+      if (!request.accept || found.target.kind === 'unreadable') return null;
+      const source = found.target.kind === 'subscription' ? { url: found.target.url } : { text: found.target.text };
+      return handlers.addSubscription({ ...source, ...(found.name ? { name: found.name } : {}) } as never);
+    },
     dismissProblem: (request: { id: string }) => {
       snapshot = { ...snapshot, problems: snapshot.problems.filter((p) => p.id !== request.id) };
       emit('problems', snapshot.problems);

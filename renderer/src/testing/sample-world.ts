@@ -162,6 +162,7 @@ export function sampleSnapshot(now: number): AppSnapshot {
     testProgress: { running: false, done: 0, total: 0 },
     demo: true,
     problems: [],
+    importRequests: [],
   };
 }
 

@@ -1,0 +1,152 @@
+/**
+ * "Add to app" links, as panels (Marzban, 3x-ui, Remnawave, Marzneshin, Hiddify-Manager) and
+ * channel bots write them for the apps people already use, read into what they would add. Pure:
+ * nothing is fetched here, and a link that cannot be read says why.
+ *
+ * The forms, from the apps' and panels' own documentation:
+ * - v2rayN / v2rayNG: `v2rayn://install-sub?url=ENC&name=NAME` (also `install-config`);
+ * - Hiddify: `hiddify://import/<subscription URL or share link>#NAME`, and the older
+ *   `hiddify://install-sub?url=ENC#NAME`, `hiddify://install-config[/]?url=ENC#NAME`,
+ *   `hiddify://install-proxy?url=<share link>#NAME`;
+ * - Clash and Clash Meta (mihomo): `clash://install-config?url=ENC&name=NAME`, `clashmeta://…`;
+ * - sing-box: `sing-box://import-remote-profile?url=ENC#NAME`;
+ * - this app's own: `steadfast://install-sub?url=ENC&name=NAME` and `steadfast://import/<…>`.
+ */
+import type { ImportRequest } from '../../shared/domain/import-request';
+import { cleanName, maskedExcerpt } from '../subscriptions/parse/text';
+
+/** The schemes the app registers with the OS (electron-builder.yml lists the same). */
+export const DEEP_LINK_SCHEMES = ['steadfast', 'v2rayn', 'v2rayng', 'hiddify', 'clash', 'clashmeta', 'sing-box'] as const;
+
+/** Longer than any panel's link; a longer one is refused rather than shown. */
+export const MAX_DEEP_LINK_CHARS = 16_384;
+const MAX_URL_CHARS = 8192;
+
+/** The actions that carry a subscription address in `url=`. */
+const SUBSCRIPTION_ACTIONS = new Set(['install-sub', 'install-config', 'import-remote-profile', 'add-sub', 'subscribe']);
+const SHARE_LINK = /^(vmess|vless|trojan|ss|hysteria2|hy2|tuic|wireguard|wg|socks5?):\/\/\S+$/i;
+
+export type DeepLink = Omit<ImportRequest, 'id' | 'receivedAt'>;
+
+/** Whether a command-line argument is one of the registered links (how Windows and Linux hand them over). */
+export function isDeepLink(arg: string): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(arg)?.[1]?.toLowerCase();
+  return scheme !== undefined && (DEEP_LINK_SCHEMES as readonly string[]).includes(scheme);
+}
+
+/** A link → what it would add, or why it cannot be read. Never throws. */
+export function parseDeepLink(raw: string): DeepLink {
+  const link = raw.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(link)?.[1]?.toLowerCase() ?? '';
+  const unreadable = (reason: string, name: string | null = null): DeepLink => ({
+    source: scheme || 'link',
+    name,
+    target: { kind: 'unreadable', reason, excerpt: maskedExcerpt(link) },
+  });
+  if (!(DEEP_LINK_SCHEMES as readonly string[]).includes(scheme)) return unreadable('not an import link this app knows');
+  if (link.length > MAX_DEEP_LINK_CHARS) return unreadable(`the link is longer than ${MAX_DEEP_LINK_CHARS} characters`);
+
+  const body = link.slice(scheme.length + 3);
+  const hashAt = body.indexOf('#');
+  const fragment = hashAt >= 0 ? body.slice(hashAt + 1) : '';
+  const beforeHash = hashAt >= 0 ? body.slice(0, hashAt) : body;
+  const queryAt = beforeHash.indexOf('?');
+  const action = (queryAt >= 0 ? beforeHash.slice(0, queryAt) : beforeHash).replace(/\/+$/, '').toLowerCase();
+
+  if (action.startsWith('import/') || (scheme === 'hiddify' && action === 'import')) {
+    // `import/<what>`: the rest of the link is the subscription address or share link itself,
+    // written as is (its own `#` is the name) or percent-encoded.
+    const rest = body.slice(body.indexOf('/') + 1);
+    const whole = /^[a-z0-9+.-]+%3A/i.test(rest) ? decodeOrNull(rest) : rest;
+    const cut = whole === null ? -1 : whole.indexOf('#');
+    const name = whole === null ? undefined : nameFrom(cut >= 0 ? whole.slice(cut + 1) : '');
+    if (whole === null || name === undefined) return unreadable('its percent-escapes are not UTF-8 text');
+    // A share link keeps its own name; a subscription address is fetched without the fragment.
+    return targetFor(scheme, SHARE_LINK.test(whole.trim()) ? whole : cut >= 0 ? whole.slice(0, cut) : whole, name, unreadable);
+  }
+
+  const query = splitQuery(queryAt >= 0 ? beforeHash.slice(queryAt + 1) : '');
+  if (query === null) return unreadable('its percent-escapes are not UTF-8 text');
+  const name = nameFrom(query.get('name') ?? query.get('remarks') ?? fragment);
+  if (name === undefined) return unreadable('its percent-escapes are not UTF-8 text');
+  const url = query.get('url');
+  if (SUBSCRIPTION_ACTIONS.has(action) || (scheme === 'hiddify' && action === 'install-proxy')) {
+    if (!url) return unreadable(`${scheme}://${action} without a url= to add`, name);
+    return targetFor(scheme, url, name, unreadable);
+  }
+  return unreadable(`"${scheme}://${action.slice(0, 40)}" is not an import link this app knows`, name);
+}
+
+function targetFor(source: string, what: string, name: string | null, unreadable: (reason: string, name: string | null) => DeepLink): DeepLink {
+  const value = what.trim();
+  if (SHARE_LINK.test(value)) return { source, name, target: { kind: 'links', text: value, excerpt: maskedExcerpt(value) } };
+  if (value.length > MAX_URL_CHARS) return unreadable(`the address is longer than ${MAX_URL_CHARS} characters`, name);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return unreadable('what it would add is neither a subscription address nor a share link', name);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return unreadable(`a subscription is fetched over http(s), not ${url.protocol.slice(0, 20)}`, name);
+  if (url.username || url.password) return unreadable('the address carries a user name and password, which a subscription link never needs', name);
+  return { source, name, target: { kind: 'subscription', url: value } };
+}
+
+/**
+ * `url=…&name=…`. Panels percent-encode the address, but some write it raw, with its own `&` and
+ * `=` inside: a raw `http(s)://` value runs to the end of the query, or up to a trailing `&name=`.
+ * Null when an escape is not UTF-8.
+ */
+function splitQuery(text: string): Map<string, string> | null {
+  const out = new Map<string, string>();
+  const raw = /(?:^|&)url=(https?:\/\/.*)$/i.exec(text);
+  let rest = text;
+  if (raw?.[1]) {
+    const value = raw[1];
+    const nameAt = value.search(/&(name|remarks)=[^&]*$/i);
+    out.set('url', nameAt >= 0 ? value.slice(0, nameAt) : value);
+    rest = text.slice(0, raw.index) + (nameAt >= 0 ? value.slice(nameAt) : '');
+  }
+  for (const pair of rest.split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const key = (eq >= 0 ? pair.slice(0, eq) : pair).toLowerCase();
+    const value = decodeOrNull((eq >= 0 ? pair.slice(eq + 1) : '').replaceAll('+', key === 'url' ? '+' : ' '));
+    if (value === null) return null;
+    if (!out.has(key)) out.set(key, value);
+  }
+  return out;
+}
+
+/** A proposed name, decoded and cleaned; null when there is none, undefined when it does not decode. */
+function nameFrom(raw: string): string | null | undefined {
+  if (!raw) return null;
+  const decoded = decodeOrNull(raw);
+  if (decoded === null) return undefined;
+  return cleanName(decoded) || null;
+}
+
+function decodeOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a QR code (or other found text) would add: an import link as above, a subscription address,
+ * or share links, one a line. `source` says where it was found ("qr").
+ */
+export function readImportText(text: string, source: string): DeepLink {
+  const trimmed = text.trim();
+  if (isDeepLink(trimmed)) return { ...parseDeepLink(trimmed), source };
+  const lines = trimmed.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  if (lines.length > 0 && lines.every((line) => SHARE_LINK.test(line))) {
+    return { source, name: null, target: { kind: 'links', text: lines.join('\n'), excerpt: maskedExcerpt(lines[0] ?? '') } };
+  }
+  if (/^https?:\/\//i.test(trimmed) && lines.length === 1) {
+    return targetFor(source, trimmed, null, (reason, name) => ({ source, name, target: { kind: 'unreadable', reason, excerpt: maskedExcerpt(trimmed) } }));
+  }
+  return { source, name: null, target: { kind: 'unreadable', reason: 'it holds neither a share link, a subscription address nor an import link', excerpt: maskedExcerpt(trimmed) } };
+}

@@ -1,0 +1,122 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ImportRequest } from '../../../shared/domain/import-request';
+import { useAppStore } from '../store/context';
+import { FlaggedName } from './FlaggedName';
+import { Modal } from './Modal';
+
+/**
+ * Asks before anything from outside is added: a panel's "add to app" link, a QR code. It shows
+ * where the request came from, the address it would fetch (its host first, so a look-alike stands
+ * out) and the name it proposes; only "Add" lets the host fetch or add anything.
+ */
+export function ImportPrompt() {
+  const pending = useAppStore((s) => s.importRequests[0]);
+  return pending ? <ImportRequestDialog key={pending.id} request={pending} /> : null;
+}
+
+function ImportRequestDialog({ request }: { request: ImportRequest }) {
+  const { t } = useTranslation();
+  const answer = useAppStore((s) => s.answerImport);
+  const pushNotice = useAppStore((s) => s.pushNotice);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const decline = useRef<HTMLButtonElement>(null);
+  const { target } = request;
+  const source = request.source === 'qr' ? t('desktop.imports.fromQr') : t('desktop.imports.fromLink', { scheme: `${request.source}://` });
+
+  const respond = async (accept: boolean) => {
+    setBusy(true);
+    setError(null);
+    const result = await answer(request.id, accept);
+    setBusy(false);
+    if (!result.ok) return setError(result.error);
+    if (result.value) pushNotice({ tone: 'info', what: 'import', text: t('add.added', { name: result.value.name, count: result.value.servers.length }) });
+  };
+
+  return (
+    <Modal labelledBy="import-title" describedBy="import-what" onCancel={() => void respond(false)} initialFocus={decline} className="import-dialog">
+      <header className="modal-header">
+        <h2 id="import-title">{target.kind === 'unreadable' ? t('desktop.imports.unreadableTitle') : t('desktop.imports.title')}</h2>
+        <p className="muted">{source}</p>
+      </header>
+      <div id="import-what" className="import-what">
+        {target.kind === 'subscription' && (
+          <>
+            <p>{t('desktop.imports.subscriptionBody')}</p>
+            <dl className="import-facts">
+              <dt>{t('desktop.imports.host')}</dt>
+              <dd>
+                <bdi dir="ltr" className="import-host">
+                  {hostOf(target.url)}
+                </bdi>
+              </dd>
+              <dt>{t('desktop.imports.address')}</dt>
+              <dd>
+                <bdi dir="ltr" className="import-url">
+                  {target.url}
+                </bdi>
+              </dd>
+            </dl>
+          </>
+        )}
+        {target.kind === 'links' && (
+          <>
+            <p>{t('desktop.imports.linksBody', { count: target.text.split('\n').length })}</p>
+            <p>
+              <bdi dir="ltr" className="import-url">
+                {target.excerpt}
+              </bdi>
+            </p>
+          </>
+        )}
+        {target.kind === 'unreadable' && (
+          <>
+            <p role="alert">{t('desktop.imports.unreadableBody', { reason: target.reason })}</p>
+            <p>
+              <bdi dir="ltr" className="import-url">
+                {target.excerpt}
+              </bdi>
+            </p>
+          </>
+        )}
+        {target.kind !== 'unreadable' && (
+          <dl className="import-facts">
+            <dt>{t('desktop.imports.name')}</dt>
+            <dd>{request.name ? <FlaggedName name={request.name} /> : <span className="muted">{t('desktop.imports.noName')}</span>}</dd>
+          </dl>
+        )}
+        {target.kind !== 'unreadable' && <p className="muted">{t('desktop.imports.trust')}</p>}
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <footer className="modal-footer">
+        {target.kind === 'unreadable' ? (
+          <button ref={decline} type="button" className="button primary" onClick={() => void respond(false)}>
+            {t('common.close')}
+          </button>
+        ) : (
+          <>
+            <button ref={decline} type="button" className="button" disabled={busy} onClick={() => void respond(false)}>
+              {t('desktop.imports.decline')}
+            </button>
+            <button type="button" className="button primary" disabled={busy} onClick={() => void respond(true)}>
+              {busy ? t('add.adding') : t('desktop.imports.accept')}
+            </button>
+          </>
+        )}
+      </footer>
+    </Modal>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Import requests (a panel's "add to app" link, a QR code) waiting for the user's answer. The host
+ * owns the list, as it owns the problems: it comes whole in the snapshot and in each
+ * `importRequests` event, and an answered request leaves when the host's next list drops it.
+ */
+import type { ImportRequest } from '../../../shared/domain/import-request';
+import type { Subscription } from '../../../shared/domain/subscription';
+import { type ActionResult, request, type SliceDeps } from './types';
+
+export interface ImportsSlice {
+  importRequests: ImportRequest[];
+  setImportRequests(requests: ImportRequest[]): void;
+  /** Text found in a picture: the host turns it into a request the user then confirms. */
+  offerImport(text: string): Promise<ActionResult<ImportRequest>>;
+  /** Add what the request proposes (the host fetches it only now), or drop it. */
+  answerImport(id: string, accept: boolean): Promise<ActionResult<Subscription | null>>;
+}
+
+export const importsInitialState: Pick<ImportsSlice, 'importRequests'> = { importRequests: [] };
+
+export function createImportsSlice(deps: SliceDeps): ImportsSlice {
+  const { set, client } = deps;
+  return {
+    ...importsInitialState,
+    setImportRequests: (importRequests) => set({ importRequests }),
+    offerImport: (text) => request(deps, 'import', () => client.offerImport({ text, source: 'qr' }), { notify: false }),
+    answerImport: (id, accept) => request(deps, 'import', () => client.answerImport({ id, accept }), { notify: false }),
+  };
+}
