@@ -1,12 +1,18 @@
 /** An `AUTO` log line for each decision: what happened and why, in a sentence a user can follow. */
 import type { AutoDecision } from '../../shared/domain/auto';
 
+const TRANSFER_NOTES = {
+  none: '',
+  freezes: ', but its transfer test freezes: counted as not answering',
+  throttled: ', throttled (its transfer test is slow)',
+} as const;
+
 export function describeDecision(d: AutoDecision): string {
   switch (d.type) {
     case 'check':
       return `check (${d.trigger}): probing ${d.probe.join(', ') || 'nothing'}`;
     case 'probe-result':
-      return `probe ${d.id}: ${d.delay === null ? 'no answer' : `${d.delay} ms`}${d.recorded ? '' : ' (not recorded)'}`;
+      return `probe ${d.id}: ${d.delay === null ? 'no answer' : `${d.delay} ms`}${TRANSFER_NOTES[d.transfer ?? 'none']}${d.recorded ? '' : ' (not recorded)'}`;
     case 'stay': {
       const extra = d as AutoDecision & { candidate?: string; answers?: number; needed?: number };
       const detail = extra.candidate ? ` (${extra.candidate} answered ${extra.answers} of ${extra.needed})` : '';

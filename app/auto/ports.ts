@@ -6,6 +6,7 @@
 import type { Measurement, ProbeFailure } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
 import type { Verdict } from '../../shared/domain/status';
+import type { TransferVerdict } from '../../shared/domain/transfer';
 import type { PersistedAutoState } from './policy/state';
 import type { SubscriptionServers } from './policy/world';
 
@@ -23,6 +24,12 @@ export interface AutoProbeResult {
  */
 export interface AutoProbePort {
   probe(serverId: ServerId, timeoutMs: number): Promise<AutoProbeResult>;
+  /**
+   * The monitor's transfer test of the server, now (a check started by stalled traffic follows
+   * the current server's ping answer with it); its result becomes the server's latest. Resolves
+   * with its verdict, null when it could not be made; never rejects. Absent: no transfer tests.
+   */
+  transferTest?(serverId: ServerId): Promise<TransferVerdict | null>;
 }
 
 /** The monitor's store of measurements, read for scores and written with Auto's check results. */
@@ -32,6 +39,8 @@ export interface MeasurementPort {
   /** The server's latest result came from the previous run's cache and was not retested yet. */
   fromCache(serverId: ServerId): boolean;
   throughputBps(serverId: ServerId): number | null;
+  /** The verdict of the server's latest transfer test, when one ran (absent: none are made). */
+  transferVerdict?(serverId: ServerId): TransferVerdict | null;
   record(serverId: ServerId, measurement: Measurement): void;
 }
 

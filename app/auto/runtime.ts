@@ -71,6 +71,7 @@ export class AutoRuntime {
       fromCache: (id) => measurements.fromCache(id),
       throughputBps: (id) => measurements.throughputBps(id),
       verdict: (id) => reachability?.verdict(id) ?? null,
+      transferVerdict: (id) => measurements.transferVerdict?.(id) ?? null,
     };
     this.state = initialState(options.config, options.persisted ?? NOTHING_PERSISTED, options.clock.now());
     this.state = { ...this.state, current: options.tunnel.current() };
@@ -191,7 +192,7 @@ export class AutoRuntime {
         for (const { serverId, measurement } of command.results) this.options.measurements.record(serverId, measurement);
         return null;
       case 'probe':
-        for (const id of command.ids) void this.runProbe(command.checkId, id, command.timeoutMs);
+        for (const id of command.ids) void this.runProbe(command.checkId, id, command.timeoutMs, command.transferAfter?.includes(id) ?? false);
         return null;
       case 'connect':
         if (this.state.connected) this.carrying = command.serverId;
@@ -215,7 +216,7 @@ export class AutoRuntime {
     }
   }
 
-  private async runProbe(checkId: number, serverId: ServerId, timeoutMs: number): Promise<void> {
+  private async runProbe(checkId: number, serverId: ServerId, timeoutMs: number, transferAfter: boolean): Promise<void> {
     const grace = this.options.probeGraceMs ?? 1000;
     const guard: { deadline: TimerHandle | null } = { deadline: null };
     const overdue = new Promise<AutoProbeResult>((resolve) => {
@@ -230,6 +231,10 @@ export class AutoRuntime {
       guard.deadline?.cancel();
     }
     this.dispatch({ type: 'probe-result', checkId, serverId, delayMs: result.delayMs, ...(result.error ? { error: result.error } : {}) });
+    if (transferAfter && result.delayMs !== null) {
+      const verdict = await (this.options.probe.transferTest?.(serverId) ?? Promise.resolve(null)).catch(() => null);
+      this.dispatch({ type: 'transfer-result', checkId, serverId, verdict });
+    }
   }
 
   private logDecision(decision: AutoDecision): void {

@@ -16,6 +16,7 @@ import type { Measurement, ProbeFailure, ProbeOutcome } from '../../shared/domai
 import type { Problem } from '../../shared/domain/problem';
 import type { Server, ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
+import type { TransferVerdict } from '../../shared/domain/transfer';
 import type { ObservationExport, TestProgress } from '../../shared/ipc/contract';
 import type { MonitorSettings } from '../../shared/settings';
 import type { Clock } from '../clock';
@@ -377,6 +378,20 @@ export class Monitor {
     this.publisher.changed(serverId, { definite: true, immediate: true });
     this.saver?.schedule();
     return this.status(serverId);
+  }
+
+  /**
+   * Auto's transfer test of a server whose traffic stalled: at once, beside the workers (joined
+   * if one runs), recorded as the server's latest. Its verdict, or null when it could not be made.
+   */
+  async transferTest(serverId: ServerId): Promise<TransferVerdict | null> {
+    if (!this.serverOf(serverId) || this.settings.transferTestBytes <= 0) return null;
+    return (await this.transfers.testNow(serverId))?.verdict ?? null;
+  }
+
+  /** The verdict of the server's latest transfer test (Auto's queue and checks read it). */
+  transferVerdict(serverId: ServerId): TransferVerdict | null {
+    return this.records.get(serverId)?.transfer?.verdict ?? null;
   }
 
   /** A lowest-delay group's decision, logged as a LOWEST line. */

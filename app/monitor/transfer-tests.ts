@@ -35,7 +35,8 @@ export interface TransferTestsOptions {
 
 export class TransferTests {
   private readonly waiting: ServerId[] = [];
-  private readonly running = new Set<ServerId>();
+  /** Each running transfer with what it will resolve to (its result, null when cut). */
+  private readonly running = new Map<ServerId, Promise<TransferTest | null>>();
   private controller = new AbortController();
 
   constructor(private readonly options: TransferTestsOptions) {}
@@ -55,19 +56,34 @@ export class TransferTests {
     this.pump();
   }
 
+  /**
+   * A transfer test of `id` now, beside the workers (an event asked, as for the delay tests an
+   * event triggers); one running already is joined. Resolves with its result, null when cut.
+   */
+  testNow(id: ServerId): Promise<TransferTest | null> {
+    const running = this.running.get(id);
+    if (running) return running;
+    const queued = this.waiting.indexOf(id);
+    if (queued >= 0) this.waiting.splice(queued, 1);
+    return this.start(id);
+  }
+
   /** Starts waiting transfers while workers are free (called again whenever a test ends). */
   pump(): void {
     const workers = this.options.settings().workers;
     while (this.waiting.length > 0 && this.options.active() && this.running.size + this.options.delayTestsRunning() < workers) {
-      const id = this.waiting.shift() as ServerId;
-      this.running.add(id);
-      const signal = this.controller.signal;
-      void this.run(id, signal).finally(() => {
-        this.running.delete(id);
-        this.pump();
-        this.options.onEnded();
-      });
+      void this.start(this.waiting.shift() as ServerId);
     }
+  }
+
+  private start(id: ServerId): Promise<TransferTest | null> {
+    const done = this.run(id, this.controller.signal).finally(() => {
+      this.running.delete(id);
+      this.pump();
+      this.options.onEnded();
+    });
+    this.running.set(id, done);
+    return done;
   }
 
   /** Idle or shutting down: queued transfers are dropped, running ones cut (a cut test is no result). */
@@ -77,7 +93,7 @@ export class TransferTests {
     this.controller = new AbortController();
   }
 
-  private async run(id: ServerId, signal: AbortSignal): Promise<void> {
+  private async run(id: ServerId, signal: AbortSignal): Promise<TransferTest | null> {
     const { clock, prober } = this.options;
     const settings = this.options.settings();
     const bytes = settings.transferTestBytes;
@@ -98,8 +114,9 @@ export class TransferTests {
       signal,
     });
     const course = await Promise.race([downloaded, abandoned]).finally(() => guard.abort());
-    if (signal.aborted) return;
-    const judged = judgeTransfer(course, bytes);
-    this.options.onResult(id, { ...judged, at: clock.now(), expectedBytes: bytes, fragment, fromCache: false });
+    if (signal.aborted) return null;
+    const test: TransferTest = { ...judgeTransfer(course, bytes), at: clock.now(), expectedBytes: bytes, fragment, fromCache: false };
+    this.options.onResult(id, test);
+    return test;
   }
 }

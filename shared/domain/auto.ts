@@ -31,7 +31,15 @@ export type SwitchReason = (typeof SWITCH_REASONS)[number];
  */
 export type AutoDecision =
   | { type: 'check'; at: number; trigger: CheckTrigger; probe: ServerId[] }
-  | { type: 'probe-result'; at: number; id: ServerId; delay: number | null; recorded: boolean }
+  | {
+      type: 'probe-result';
+      at: number;
+      id: ServerId;
+      delay: number | null;
+      recorded: boolean;
+      /** Its transfer test says it freezes (so its ping answer counted as none) or is throttled. */
+      transfer?: 'freezes' | 'throttled';
+    }
   | {
       type: 'stay';
       at: number;

@@ -18,18 +18,23 @@
  * server still probing could beat the best switch score of those that answered (S' only grows
  * with the delay); the late answers are recorded when they come.
  *
+ * A server whose transfer test says it freezes counts as not answering (./transfer.ts): its ping
+ * answer neither keeps it nor makes it a switch target nor counts towards a return.
+ *
  * A check's probe results are written to history only once it is known the network was there
  * (something answered); until then its lines are held, and they are logged together when it ends,
  * each with the time its answer came and whether it was recorded.
  */
 import type { AutoDecision, SwitchReason } from '../../../shared/domain/auto';
 import type { ServerId } from '../../../shared/domain/server';
+import type { TransferVerdict } from '../../../shared/domain/transfer';
 import { AUTO_RULES, networkLossBackoffMs } from './constants';
 import { activeHold, isRateLimitedReason, quietAfter, rateLimitedUntil } from './limits';
 import { countedMeasurements, switchScore, upperMedian } from './score';
 import { log, queueOf, type StepContext } from './state';
 import { switchTo } from './switching';
-import type { AutoState, CheckInFlight } from './types';
+import { transferMark, transferMarkOf } from './transfer';
+import type { AutoState, CheckInFlight, ProbeAnswer } from './types';
 import { neighboursOf, subscriptionOf } from './world';
 
 export function onProbeResult(
@@ -39,16 +44,44 @@ export function onProbeResult(
 ): AutoState {
   const check = state.check;
   if (!check || check.id !== event.checkId || !check.pending.includes(event.serverId)) return recordTrailing(state, ctx, event);
-  const answer = { at: ctx.now, delayMs: event.delayMs, ...(event.error && event.delayMs === null ? { error: event.error } : {}) };
+  if (check.results[event.serverId]) return state;
+  const transfer = event.delayMs === null ? undefined : transferMarkOf(ctx.world, event.serverId);
+  const answer: ProbeAnswer = {
+    at: ctx.now,
+    delayMs: event.delayMs,
+    ...(event.error && event.delayMs === null ? { error: event.error } : {}),
+    ...(transfer ? { transfer } : {}),
+  };
+  // A ping answer that a transfer test follows counts once that test has said how the traffic went.
+  const awaitTransfer = check.transferOf === event.serverId && event.delayMs !== null;
+  const updated: CheckInFlight = {
+    ...check,
+    pending: awaitTransfer ? check.pending : check.pending.filter((id) => id !== event.serverId),
+    results: { ...check.results, [event.serverId]: answer },
+    log: awaitTransfer ? check.log : [...check.log, { kind: 'result', id: event.serverId }],
+  };
+  return continueCheck({ ...state, check: updated }, ctx, updated);
+}
+
+/** The transfer test that followed a ping answer of this check: the answer now counts, marked with its verdict. */
+export function onTransferResult(state: AutoState, ctx: StepContext, event: { checkId: number; serverId: ServerId; verdict: TransferVerdict | null }): AutoState {
+  const check = state.check;
+  const answer = check?.results[event.serverId];
+  if (!check || check.id !== event.checkId || check.transferOf !== event.serverId || !answer || !check.pending.includes(event.serverId)) return state;
+  const { transfer: _before, ...rest } = answer;
+  const mark = transferMark(event.verdict);
   const updated: CheckInFlight = {
     ...check,
     pending: check.pending.filter((id) => id !== event.serverId),
-    results: { ...check.results, [event.serverId]: answer },
+    results: { ...check.results, [event.serverId]: mark ? { ...rest, transfer: mark } : rest },
     log: [...check.log, { kind: 'result', id: event.serverId }],
   };
-  const next = { ...state, check: updated };
-  if (updated.pending.length > 0) return concludeEarly(next, ctx);
-  return updated.phase === 'own' ? concludeOwnPhase(next, ctx, updated) : concludeNeighbourPhase(next, ctx, updated);
+  return continueCheck({ ...state, check: updated }, ctx, updated);
+}
+
+function continueCheck(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+  if (check.pending.length > 0) return concludeEarly(state, ctx);
+  return check.phase === 'own' ? concludeOwnPhase(state, ctx, check) : concludeNeighbourPhase(state, ctx, check);
 }
 
 const FAILURE_TRIGGERS: ReadonlySet<string> = new Set(['stall', 'dial-failure', 'no-receive-30s']);
@@ -73,7 +106,7 @@ export function concludeEarly(state: AutoState, ctx: StepContext): AutoState {
   const check = state.check;
   if (!check || check.phase !== 'own' || check.kind === 'own-sub-retry' || check.pending.length === 0) return state;
   const own = check.results[check.current];
-  if (own ? own.delayMs !== null : !pastSilentDeadline(state, ctx, check)) return state;
+  if (own ? answered(check, check.current) : !pastSilentDeadline(state, ctx, check)) return state;
   const others = check.ownIds.filter((id) => id !== check.current && answered(check, id));
   if (others.length === 0) return state;
   const best = Math.min(...others.map((id) => switchScore(check.results[id]!.delayMs!, ctx.world.measurements(id), ctx.now)));
@@ -106,7 +139,8 @@ function recordTrailing(
   const trailing = state.trailing;
   if (!trailing || trailing.checkId !== event.checkId || !trailing.pending.includes(event.serverId)) return state;
   const measurement = { at: ctx.now, method: 'url' as const, delayMs: event.delayMs, ...(event.error && event.delayMs === null ? { error: event.error } : {}) };
-  log(ctx, { type: 'probe-result', at: ctx.now, id: event.serverId, delay: event.delayMs, recorded: true });
+  const transfer = event.delayMs === null ? undefined : transferMarkOf(ctx.world, event.serverId);
+  log(ctx, { type: 'probe-result', at: ctx.now, id: event.serverId, delay: event.delayMs, recorded: true, ...(transfer ? { transfer } : {}) });
   ctx.out.push({ kind: 'record', results: [{ serverId: event.serverId, measurement }] });
   const pending = trailing.pending.filter((id) => id !== event.serverId);
   return { ...state, trailing: pending.length > 0 ? { ...trailing, pending } : null };
@@ -121,9 +155,13 @@ export function abandonCheck(state: AutoState, ctx: StepContext): AutoState {
   return { ...state, check: null };
 }
 
+/** An answer that counts: a ping answer from a server whose transfer test does not say it freezes. */
 function answered(check: CheckInFlight, id: ServerId): boolean {
-  const r = check.results[id];
-  return r !== undefined && r.delayMs !== null;
+  return counts(check.results[id]);
+}
+
+function counts(r: ProbeAnswer | undefined): boolean {
+  return r !== undefined && r.delayMs !== null && r.transfer !== 'freezes';
 }
 
 function concludeOwnPhase(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
@@ -233,7 +271,7 @@ function flush(ctx: StepContext, check: CheckInFlight, recorded: boolean): void 
       continue;
     }
     const r = check.results[entry.id]!;
-    log(ctx, { type: 'probe-result', at: r.at, id: entry.id, delay: r.delayMs, recorded });
+    log(ctx, { type: 'probe-result', at: r.at, id: entry.id, delay: r.delayMs, recorded, ...(r.transfer ? { transfer: r.transfer } : {}) });
   }
   if (!recorded) return;
   const results = check.log.flatMap((entry) => {
@@ -248,7 +286,7 @@ function flush(ctx: StepContext, check: CheckInFlight, recorded: boolean): void 
 /** Consecutive answers per server: an answer adds one, a silence starts over. */
 function withStreaks(state: AutoState, check: CheckInFlight): AutoState {
   const answerStreak = { ...state.answerStreak };
-  for (const [id, r] of Object.entries(check.results)) answerStreak[id] = r.delayMs === null ? 0 : (answerStreak[id] ?? 0) + 1;
+  for (const [id, r] of Object.entries(check.results)) answerStreak[id] = counts(r) ? (answerStreak[id] ?? 0) + 1 : 0;
   return { ...state, answerStreak };
 }
 

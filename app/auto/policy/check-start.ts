@@ -24,6 +24,7 @@ import { AUTO_RULES } from './constants';
 import { activeHold, sameHold } from './limits';
 import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './state';
 import { activeSince, restartSilence, trafficTrigger } from './traffic';
+import { checksTransfer } from './transfer';
 import type { AutoState, CheckKind } from './types';
 
 export interface DueCheck {
@@ -81,7 +82,8 @@ export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): A
   const ids = probeSet(state, ctx, due.kind);
   const id = state.nextCheckId;
   log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids });
-  ctx.out.push({ kind: 'probe', checkId: id, ids, timeoutMs: state.config.probeTimeoutMs, purpose: due.kind });
+  const transferOf = checksTransfer(due.trigger) ? current : undefined;
+  ctx.out.push({ kind: 'probe', checkId: id, ids, timeoutMs: state.config.probeTimeoutMs, purpose: due.kind, ...(transferOf ? { transferAfter: [transferOf] } : {}) });
   const away =
     due.kind === 'own-sub-retry' && state.away
       ? { ...state.away, lastRetryAt: ctx.now, nextRetryAt: ctx.now + AUTO_RULES.ownRetryIntervalMs }
@@ -101,6 +103,7 @@ export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): A
       pending: ids,
       results: {},
       log: [],
+      ...(transferOf ? { transferOf } : {}),
     },
     away,
     lastScheduledAt: due.scheduled ? ctx.now : state.lastScheduledAt,

@@ -76,3 +76,22 @@ describe('queue order (spec/auto.md "Queue order")', () => {
     expect(order(data)).toEqual(['blocked', 'ok']);
   });
 });
+
+describe('queue order and the transfer test (ping answers, traffic freezes)', () => {
+  it.each([
+    // transfers, expected order
+    ['a freezing server sinks below every server that may answer, above the silent', { fast: 'freezes' }, ['slow', 'dl', 'untested', 'fast', 'silent']],
+    ['a throttled server keeps its place', { fast: 'throttled' }, ['fast', 'slow', 'dl', 'untested', 'silent']],
+    ['a passing or failed transfer changes nothing', { fast: 'ok', slow: 'failed' }, ['fast', 'slow', 'dl', 'untested', 'silent']],
+    ['freezing servers among themselves by score', { fast: 'freezes', slow: 'freezes' }, ['dl', 'untested', 'fast', 'slow', 'silent']],
+  ] as const)('%s', (_name, transfers, expected) => {
+    expect(
+      order({
+        ids: ['silent', 'untested', 'dl', 'slow', 'fast'],
+        measurements: { silent: delays([40, null]), slow: delays([300, 310]), fast: delays([40, 41]) },
+        throughputBps: { dl: 2e6 },
+        transfers,
+      }),
+    ).toEqual(expected);
+  });
+});

@@ -11,11 +11,16 @@
  *   server that is not blocked here (but before the unscored, since it did answer within 24 h),
  *   an unscored one goes to the very end. Auto's own rules still decide every switch.
  *
+ * - A server whose latest transfer test froze (./transfer.ts) counts as not answering: it goes
+ *   after every server that may answer, just before those whose latest measurement had no answer
+ *   (its pings do answer); the freezing ones among themselves by score.
+ *
  * A server whose measurements are all older than 24 h (or of another method than its latest)
  * has nothing that counts: it queues with the never-tested ones unless its latest had no answer.
  */
 import type { ServerId } from '../../../shared/domain/server';
 import { latestOf, score } from './score';
+import { freezesNow } from './transfer';
 import type { AutoWorld } from './world';
 
 const Group = {
@@ -23,8 +28,9 @@ const Group = {
   ScoredBlockedHere: 1,
   Throughput: 2,
   NeverTested: 3,
-  LatestSilent: 4,
-  UnscoredBlockedHere: 5,
+  Freezes: 4,
+  LatestSilent: 5,
+  UnscoredBlockedHere: 6,
 } as const;
 type Group = (typeof Group)[keyof typeof Group];
 
@@ -55,6 +61,7 @@ function rank(world: AutoWorld, id: ServerId, index: number, now: number): Ranke
   const verdict = world.verdict(id);
   const blockedHere = verdict === 'blocked-here' || verdict === 'blocked';
   const s = queueScore(world, id, now);
+  if (freezesNow(world, id)) return { id, index, group: Group.Freezes, key: s ?? Number.MAX_SAFE_INTEGER };
   if (s !== null) return { id, index, group: blockedHere ? Group.ScoredBlockedHere : Group.Scored, key: s };
   if (blockedHere) return { id, index, group: Group.UnscoredBlockedHere, key: 0 };
   const throughput = world.throughputBps(id);

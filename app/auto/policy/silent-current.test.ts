@@ -38,6 +38,7 @@ function harness(history: Record<string, (number | null)[]>) {
     checkId: check.id,
     startedAt: check.startedAt - T0,
     result: (serverId: string, delayMs: number | null, atMs: number) => send({ type: 'probe-result', checkId: check.id, serverId, delayMs }, atMs),
+    transfer: (serverId: string, verdict: 'ok' | 'freezes', atMs: number) => send({ type: 'transfer-result', checkId: check.id, serverId, verdict }, atMs),
     wake: (atMs: number) => send({ type: 'wake' }, atMs),
     get state() {
       return state;
@@ -70,7 +71,9 @@ describe('a silent current server in a check started by a sign of failure', () =
     slow.wake(6800);
     expect(switches(slow.decisions())).toEqual([]);
     slow.result('fi', 1100, 7100);
-    // Finland answered within 3 × 410 ms: the check ends the ordinary way once nl answers.
+    // Finland answered within 3 × 410 ms, and its traffic moves (the stall check's transfer test):
+    // the check ends the ordinary way once nl answers.
+    slow.transfer('fi', 'ok', 7140);
     slow.result('nl', 71, 7150);
     expect(slow.decisions().at(-1)).toMatchObject({ type: 'stay', id: 'fi', reason: 'current-answered' });
 

@@ -32,7 +32,7 @@
  */
 import type { TrafficSample } from '../../../shared/domain/connection';
 import { AUTO_RULES } from './constants';
-import { abandonCheck, concludeEarly, onProbeResult } from './check-end';
+import { abandonCheck, concludeEarly, onProbeResult, onTransferResult } from './check-end';
 import { maybeStartCheck, nextWake, requestedCheck } from './check-start';
 import { forgetEpisode, homeOf, queueOf, snapshotChanged, type StepContext } from './state';
 import { connectManually, switchTo } from './switching';
@@ -63,6 +63,8 @@ function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState 
       return maybeStartCheck(state, ctx, requestedCheck(state, 'user'));
     case 'probe-result':
       return onProbeResult(state, ctx, event);
+    case 'transfer-result':
+      return onTransferResult(state, ctx, event);
     case 'wake':
       return concludeEarly({ ...state, wakeAt: null }, ctx);
     case 'network':

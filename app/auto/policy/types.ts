@@ -6,8 +6,10 @@ import type { AutoDecision, CheckTrigger, SwitchReason } from '../../../shared/d
 import type { TrafficSample } from '../../../shared/domain/connection';
 import type { Measurement, ProbeFailure } from '../../../shared/domain/measurement';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
+import type { TransferVerdict } from '../../../shared/domain/transfer';
 import type { AutoConfig } from './constants';
 import type { TrafficTracker } from './traffic';
+import type { TransferMark } from './transfer';
 
 /** What a check is for; decides which servers it probes and what its outcome means. */
 export type CheckKind = 'ordinary' | 'scheduled' | 'widened' | 'own-sub-retry';
@@ -25,6 +27,8 @@ export interface ProbeAnswer {
   at: number;
   delayMs: number | null;
   error?: ProbeFailure;
+  /** Its transfer test says it freezes (counted as not answering) or is throttled (marked only). */
+  transfer?: TransferMark;
 }
 
 /** A line of a check's account, kept until the check ends and it is known what was recorded. */
@@ -45,6 +49,11 @@ export interface CheckInFlight {
   pending: ServerId[];
   results: Record<ServerId, ProbeAnswer>;
   log: CheckLogEntry[];
+  /**
+   * The server whose ping answer is followed by a transfer test before it counts (the current one
+   * in a check started by the user's traffic stalling); it stays pending until that result.
+   */
+  transferOf?: ServerId;
 }
 
 /** Auto moved to a neighbour subscription's server; the own subscription is retried once a minute. */
@@ -112,13 +121,16 @@ export type AutoEvent =
   | { type: 'tunnel-connected'; serverId: ServerId }
   | { type: 'tunnel-disconnected' }
   | { type: 'probe-result'; checkId: number; serverId: ServerId; delayMs: number | null; error?: ProbeFailure }
+  /** The transfer test that followed a check's ping answer (null: it could not be made). */
+  | { type: 'transfer-result'; checkId: number; serverId: ServerId; verdict: TransferVerdict | null }
   | { type: 'wake' };
 
 /** Why a Connect was issued: Auto's switch reasons, a user's manual choice, or a plain selection while disconnected. */
 export type ConnectReason = SwitchReason | 'manual';
 
 export type AutoCommand =
-  | { kind: 'probe'; checkId: number; ids: ServerId[]; timeoutMs: number; purpose: CheckKind | 'neighbours' }
+  /** `transferAfter`: servers whose ping answer is to be followed by a transfer test. */
+  | { kind: 'probe'; checkId: number; ids: ServerId[]; timeoutMs: number; purpose: CheckKind | 'neighbours'; transferAfter?: ServerId[] }
   | { kind: 'connect'; serverId: ServerId; reason: ConnectReason }
   | { kind: 'wake'; at: number | null }
   | { kind: 'record'; results: { serverId: ServerId; measurement: Measurement }[] }

@@ -7,6 +7,7 @@
 import type { Measurement } from '../../../shared/domain/measurement';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { Verdict } from '../../../shared/domain/status';
+import type { TransferVerdict } from '../../../shared/domain/transfer';
 
 export interface SubscriptionServers {
   id: SubscriptionId;
@@ -25,6 +26,8 @@ export interface AutoWorld {
   throughputBps(serverId: ServerId): number | null;
   /** The reachability verdict (spec/reachability.md), when one was derived. */
   verdict(serverId: ServerId): Verdict | null;
+  /** The verdict of the server's latest transfer test (the monitor's download after a ping), when one ran. */
+  transferVerdict?(serverId: ServerId): TransferVerdict | null;
 }
 
 /** A world made of plain data: for tests and the simulator. */
@@ -34,6 +37,7 @@ export interface WorldData {
   fromCache?: Record<ServerId, boolean>;
   throughputBps?: Record<ServerId, number>;
   verdicts?: Record<ServerId, Verdict>;
+  transfers?: Record<ServerId, TransferVerdict>;
 }
 
 export function worldOf(data: WorldData): AutoWorld {
@@ -43,6 +47,7 @@ export function worldOf(data: WorldData): AutoWorld {
     fromCache: (id) => data.fromCache?.[id] ?? false,
     throughputBps: (id) => data.throughputBps?.[id] ?? null,
     verdict: (id) => data.verdicts?.[id] ?? null,
+    transferVerdict: (id) => data.transfers?.[id] ?? null,
   };
 }
 
