@@ -33,6 +33,8 @@ export interface WorldOptions {
   latency?: [number, number];
   /** Settings over the tests' defaults. */
   settings?: SettingsPatch;
+  /** Monitor settings over the tests' defaults (merged into them, unlike `settings.monitor`). */
+  monitor?: NonNullable<SettingsPatch['monitor']>;
   logLevel?: 'debug' | 'info';
   /** The engine's data folder; by default a fresh temporary one. It need not exist yet. */
   dataDir?: string;
@@ -159,6 +161,7 @@ export class ReliabilityWorld {
           urlTestTimeoutMs: URL_TEST_TIMEOUT_MS,
           intervalMs: 30_000,
           debounceWindowMs: 200,
+          ...this.options.monitor,
         },
         ...this.options.settings,
       },
@@ -179,6 +182,11 @@ export class ReliabilityWorld {
     await this.engine.testAll({});
     await until('every server tested in this run', async () => Object.values((await this.snapshot()).statuses).every((s) => s.testedAt !== null && !s.fromCache && !s.testing), 30_000);
     await until('traffic flowing', () => this.traffic.lastAnswerAt > Date.now() - 1000, 10_000);
+  }
+
+  /** The tunnel's local HTTP proxy while connected. */
+  httpProxy(): string | null {
+    return this.proxy;
   }
 
   snapshot(): Promise<AppSnapshot> {
@@ -221,6 +229,7 @@ export class ReliabilityWorld {
       fromCache: Object.fromEntries(Object.values(statuses).map((st) => [st.serverId, st.fromCache])),
       throughputBps: Object.fromEntries(Object.values(statuses).flatMap((st) => (st.throughputBps === null ? [] : [[st.serverId, st.throughputBps]]))),
       verdicts: Object.fromEntries(Object.values(statuses).flatMap((st) => (st.reachability ? [[st.serverId, st.reachability.verdict]] : []))),
+      transfers: Object.fromEntries(Object.values(statuses).flatMap((st) => (st.transfer ? [[st.serverId, st.transfer.verdict]] : []))),
     });
     const ids = s.subscriptions.find((sub) => sub.id === subscriptionId)?.servers.map((server) => server.id) ?? [];
     return queueOrder(world, ids, Date.now());
