@@ -11,7 +11,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = [];
 const done = [];
 
-/** Debian packages: the core, the browser for the UI tests, ping for ICMP probes, gsettings for the system-proxy test. */
+/**
+ * Debian packages: the core, the browser for the UI tests, ping for ICMP probes, gsettings for the
+ * system-proxy test, nftables / iproute2 / curl for system-wide mode and its namespace test.
+ */
 const APT_PACKAGES = [
   { pkg: 'v2ray', provides: ['v2ray'], why: 'the tunnelling core (v2ray 4.x)' },
   { pkg: 'chromium', provides: ['chromium'], why: 'the browser the UI tests drive' },
@@ -20,11 +23,15 @@ const APT_PACKAGES = [
   { pkg: 'gsettings-desktop-schemas', provides: [], why: 'the org.gnome.system.proxy schema' },
   { pkg: 'dbus', provides: ['dbus-run-session'], why: 'a session bus for gsettings' },
   { pkg: 'dconf-gsettings-backend', provides: [], why: 'a persistent gsettings backend' },
+  { pkg: 'nftables', provides: ['nft'], why: 'system-wide mode: the capture rules (and its namespace test)' },
+  { pkg: 'iptables', provides: ['iptables'], why: 'system-wide mode: firewall tools beside nftables' },
+  { pkg: 'iproute2', provides: ['ip'], why: 'system-wide mode: policy routing and the test namespaces' },
+  { pkg: 'curl', provides: ['curl'], why: 'a plain program with no proxy in the system-wide test' },
 ];
 
 function onPath(binary) {
-  return (process.env.PATH ?? '')
-    .split(delimiter)
+  // sbin folders too: nft and ip live there, and a user's PATH often leaves them out.
+  return [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin']
     .some((dir) => dir && existsSync(join(dir, process.platform === 'win32' ? `${binary}.exe` : binary)));
 }
 

@@ -33,6 +33,7 @@ export {
   PROXY_UPLINK_STAT,
   PROXY_DOWNLINK_STAT,
 } from './tunnel-config';
+export { transparentInbounds, markOutbounds, TRANSPARENT_TAGS, type TransparentOptions, type CaptureMethod } from './transparent';
 export { proberConfig, type ProberConfigOptions, type ProberEntry, probeInboundTag, probeOutboundTag, probeViaTag } from './prober-config';
 export { writeConfigFile } from './config-file';
 export { coreRunArgs, configTestArgs } from './run-core';

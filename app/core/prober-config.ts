@@ -2,6 +2,7 @@ import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
+import { markOutbounds } from './transparent';
 import { assertDistinctPorts, type CoreLogLevel } from './tunnel-config';
 import { unsupportedReason } from './support';
 
@@ -18,6 +19,8 @@ export interface ProberConfigOptions {
   core: CoreProfile;
   listen: string;
   logLevel?: CoreLogLevel;
+  /** SO_MARK on every outbound, so system-wide capture lets each probe go straight to its server. */
+  outboundMark?: number;
 }
 
 export const probeInboundTag = (i: number): string => `probe-in-${i}`;
@@ -55,7 +58,7 @@ export function proberConfig(o: ProberConfigOptions): Record<string, unknown> {
     // No access log: one line per probe would drown the dial failures the prober reads.
     log: { loglevel: o.logLevel ?? 'warning', access: 'none' },
     inbounds,
-    outbounds,
+    outbounds: o.outboundMark === undefined ? outbounds : markOutbounds(outbounds, o.outboundMark),
     routing: { domainStrategy: 'AsIs', rules },
   };
 }

@@ -2,6 +2,7 @@ import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
+import { markOutbounds, transparentInbounds, type TransparentOptions } from './transparent';
 import { unsupportedReason } from './support';
 
 export type CoreLogLevel = 'debug' | 'info' | 'warning' | 'error';
@@ -23,6 +24,8 @@ export interface TunnelConfigOptions {
    * every level) names every site the user visits; off unless asked for.
    */
   accessLog?: boolean;
+  /** System-wide mode (Linux): the transparent inbounds, and the mark on every outbound. */
+  transparent?: TransparentOptions;
 }
 
 /** Tags the tunnel controller relies on. */
@@ -68,7 +71,7 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  */
 export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const { server, via, core } = o;
-  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort]);
+  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort, ...(o.transparent ? [o.transparent.port] : [])]);
   const reason = unsupportedReason(server, core, via);
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbounds: Record<string, unknown>[] = [outboundFor(server, core, TUNNEL_TAGS.proxy, via ? { viaTag: TUNNEL_TAGS.via } : {})];
@@ -77,6 +80,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
     { tag: TUNNEL_TAGS.direct, protocol: 'freedom', settings: {} },
     { tag: TUNNEL_TAGS.block, protocol: 'blackhole', settings: {} },
   );
+  const transparent = o.transparent ? transparentInbounds(o.transparent) : [];
   return {
     log: { loglevel: o.logLevel ?? 'warning', ...(o.accessLog ? {} : { access: 'none' }) },
     api: { tag: TUNNEL_TAGS.api, services: ['StatsService'] },
@@ -107,8 +111,9 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
         protocol: 'dokodemo-door',
         settings: { address: '127.0.0.1' },
       },
+      ...transparent,
     ],
-    outbounds,
+    outbounds: o.transparent ? markOutbounds(outbounds, o.transparent.mark) : outbounds,
     routing: {
       domainStrategy: 'AsIs',
       rules: [{ type: 'field', inboundTag: [TUNNEL_TAGS.apiIn], outboundTag: TUNNEL_TAGS.api }],

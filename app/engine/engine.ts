@@ -32,6 +32,10 @@ import { saveProblemOf } from '../storage/json-file';
 import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
 import { deviceHeaders, loadDeviceIdentity } from '../subscriptions/device-identity';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
+import type { LaunchCommand } from '../system-wide/linux/policy/elevation';
+import { coreCanCapture } from '../system-wide/core-privilege';
+import { DEFAULT_CORE_MARK } from '../system-wide/linux/policy/capture-plan';
+import { SystemWideCapture } from '../system-wide/system-wide';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
 import { TunnelController } from '../tunnel/controller';
@@ -63,6 +67,11 @@ export interface EngineOptions {
   throughputUrl?: (bytes: number) => string;
   /** Watch the OS's network for changes (default true). */
   watchNetwork?: boolean;
+  /**
+   * How this host starts the system-wide capture helper (root directly, else pkexec); without it
+   * system-wide mode refuses to connect, saying why.
+   */
+  captureHelper?: (mode: 'session' | 'remove') => LaunchCommand;
   /** The demo world's control, behind the contract's `labControl` (absent outside the demo). */
   labControl?: (request: InvokeRequest<'labControl'>) => Promise<void>;
 }
@@ -77,6 +86,8 @@ export type Engine = VpnClient & {
   tunnel(): TunnelController | null;
   /** Problems met at start (an unreadable file set aside, no core found), in words. */
   startupProblems(): string[];
+  /** System-wide mode's capture (the CLI says what it applied). */
+  systemWide(): SystemWideCapture;
 };
 
 const TAG = 'ENGINE';
@@ -120,12 +131,29 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   let autoSubscriptions = autoViewOf(subscriptions.list());
   let unsupported = computeUnsupported(index, profile);
 
+  // System-wide mode: the capture follows the tunnel; a killed run's capture is removed first.
+  const capture = new SystemWideCapture({ dataDir, logger, launch: options.captureHelper ?? noCaptureHelper, corePath: profile?.path });
+  capture.setMode(settings.mode);
+  await capture.recoverAfterCrash();
+
   // Tunnel and prober (a null-object prober without a core, so the monitor can say why).
   const tunnel = profile
-    ? new TunnelController({ core: profile, runtimeDir, logger, clock, httpPort: settings.httpPort, socksPort: settings.socksPort, listen: listenAddress(settings) })
+    ? new TunnelController({
+        core: profile,
+        runtimeDir,
+        logger,
+        clock,
+        httpPort: settings.httpPort,
+        socksPort: settings.socksPort,
+        listen: listenAddress(settings),
+        transparent: () => capture.transparentFor(),
+      })
     : null;
+  // Probes go through each server, never through system-wide capture: where the core may capture,
+  // the probe cores mark their connections like the tunnel does (the mark alone changes nothing).
+  const probeMark = profile && (await coreCanCapture(profile.path)) ? DEFAULT_CORE_MARK : undefined;
   const prober: ServerProber & { close?(): Promise<void>; setServers?(s: readonly Server[]): void } = profile
-    ? new CoreProber({ core: profile, runtimeDir, logger, clock })
+    ? new CoreProber({ core: profile, runtimeDir, logger, clock, outboundMark: probeMark })
     : new NoCoreProber(noCoreReason);
   prober.setServers?.(index.all());
   const driver = new TunnelDriver(() => tunnel, index, () => noCoreReason);
@@ -146,7 +174,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   // Reachability verdicts: the outside view through other servers (spec/reachability.md).
   const vantages = profile
-    ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings.monitor.urls[0] as string })
+    ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings.monitor.urls[0] as string, outboundMark: probeMark })
     : noVantageProber(noCoreReason);
   let autoRef: AutoRuntime | null = null;
   const reachability = new ReachabilityRuntime({
@@ -211,6 +239,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   if (tunnel) {
     unsubscribers.push(
+      capture.bind(tunnel),
+      capture.onChange((status) => {
+        if (status.error) board.add('system-wide', status.error, 'error');
+      }),
       tunnel.on('traffic', (sample: TrafficSample) => {
         auto.traffic(sample);
         if (sample.upBytes + sample.downBytes > 0) monitor.trafficSeen(sample.at);
@@ -266,7 +298,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       emit('unsupported', unsupported);
     }),
     settingsStore.onChange((next) => {
+      const modeChanged = next.mode !== settings.mode;
       settings = next;
+      capture.setMode(next.mode);
+      // Entering or leaving system-wide mode changes the core's inbounds: reconnect to the same server.
+      const current = driver.current();
+      if (modeChanged && current && driver.connected()) void driver.connect(current).catch((error: unknown) => logger.warn(TAG, `reconnect after the mode change failed: ${String(error)}`));
       logger.setLevel(next.logLevel);
       monitor.setSettings(next.monitor);
       auto.reconfigure(autoConfigFrom(next));
@@ -413,6 +450,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     tunnel: () => tunnel,
     offerLink: (raw: string) => imports.offerLink(raw),
     startupProblems: () => problems.map((problem) => problem.detail),
+    systemWide: () => capture,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -423,6 +461,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       reachability.stop();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([driver.disconnect(), monitor.stop()]);
+      await capture.end();
       await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined]);
       logger.info(TAG, 'stopped');
     },
@@ -456,6 +495,10 @@ function computeUnsupported(index: ServerIndex, profile: CoreProfile | null): Re
 
 function autoViewOf(list: readonly Subscription[]): SubscriptionServers[] {
   return list.map((s) => ({ id: s.id, serverIds: s.servers.map((server) => server.id) }));
+}
+
+function noCaptureHelper(): never {
+  throw new Error('system-wide mode is not available in this host (it cannot start the privileged capture helper)');
 }
 
 function listenAddress(settings: Settings): string {

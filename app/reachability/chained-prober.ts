@@ -39,6 +39,8 @@ export interface ChainedProberOptions {
   /** The test URL (the monitor's). */
   url: () => string;
   /** Only this status counts as an answer (by default shared/domain/test-url.ts decides). */
+  /** SO_MARK on the probe core's outbounds (set where system-wide capture may run). */
+  outboundMark?: number;
   expectStatus?: number;
   /** Probes arriving within this window share one core start (default 50 ms). */
   batchMs?: number;
@@ -203,6 +205,7 @@ export class ChainedProber implements VantageProber {
         readyTimeoutMs: this.options.readyTimeoutMs,
         // Not the prober's "prober-<id>": both number their cores from 1 in the same folder.
         fileName: 'vantage',
+        outboundMark: this.options.outboundMark,
         onExit: (g, exit) => {
           if (!exit.expected) this.options.logger.warn(TAG, `reachability: the probe core ${exit.description}`);
           if (this.current?.generation === g) this.current = null;

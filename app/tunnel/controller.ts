@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
-import { type CoreProfile, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
+import { type CoreProfile, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
 import type { Logger } from '../log/logger';
 import { secretsOf } from '../subscriptions/store';
 import type { OutboundFailureKind } from './core-log';
@@ -85,6 +85,11 @@ export interface TunnelControllerOptions extends TunnelPorts {
   readyTimeoutMs?: number;
   restartDelaysMs?: readonly number[];
   stableRunMs?: number;
+  /**
+   * Asked before every core start: the transparent inbound of system-wide mode, or null. It may
+   * throw (no administrator rights): the connection then fails with its words.
+   */
+  transparent?: () => Promise<TransparentOptions | null>;
 }
 
 const TAG = 'TUNNEL';
@@ -186,6 +191,7 @@ export class TunnelController {
     const { listen, httpPort, socksPort } = this.ports;
     await assertPortFree(httpPort, listen, 'HTTP proxy');
     await assertPortFree(socksPort, listen, 'SOCKS5 proxy');
+    const transparent = (await this.options.transparent?.()) ?? undefined;
     const apiPort = await freePort();
     const config = tunnelConfig({
       server: session.server,
@@ -195,6 +201,7 @@ export class TunnelController {
       httpPort,
       socksPort,
       apiPort,
+      transparent,
       // info, not warning: a server that resets or closes the connection is logged only at info.
       logLevel: 'info',
     });

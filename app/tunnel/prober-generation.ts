@@ -60,6 +60,8 @@ export class ProberGeneration {
        * starts, and each owner deletes its file when it retires the core.
        */
       fileName?: string;
+      /** SO_MARK on every outbound: probes leave beside system-wide capture, not through it. */
+      outboundMark?: number;
       onExit: (generation: ProberGeneration, exit: CoreExit) => void;
     },
   ): Promise<ProberGeneration> {
@@ -67,7 +69,7 @@ export class ProberGeneration {
     const ports = await freePorts(entries.length);
     const configEntries = entries.map((entry, i) => ({ ...entry, port: ports[i] as number }));
     entries.forEach((entry, i) => generation.map(entry, i, ports[i] as number));
-    const config = proberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info' });
+    const config = proberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info', outboundMark: o.outboundMark });
     // The access log names every destination probed; nothing here needs it.
     (config.log as Record<string, unknown>).access = 'none';
     generation.file = await writeConfigFile(o.runtimeDir, `${o.fileName ?? 'prober'}-${id}`, config);

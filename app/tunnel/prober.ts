@@ -42,6 +42,8 @@ export interface CoreProberOptions {
   verdictWaitMs?: number;
   /** How long a retired core may finish its probes (default 30 s). */
   drainMs?: number;
+  /** SO_MARK on the probe core's outbounds (set where system-wide capture may run). */
+  outboundMark?: number;
 }
 
 export interface ProberEvents {
@@ -262,6 +264,7 @@ export class CoreProber implements ServerProber {
         runtimeDir: this.options.runtimeDir,
         logger: this.options.logger,
         readyTimeoutMs: this.options.readyTimeoutMs,
+        outboundMark: this.options.outboundMark,
         onExit: (g, exit) => this.onExit(g, exit),
       });
       if (this.closed) {

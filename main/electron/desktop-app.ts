@@ -8,7 +8,7 @@ import { SystemProxyController } from '../../app/system-proxy/controller';
 import { detectProxyBackends } from '../../app/system-proxy/detect';
 import { SystemProxy } from '../../app/system-proxy/system-proxy';
 import { EVENT_NAMES, parseRequest } from '../../shared/ipc/contract';
-import type { CreateEngine, DesktopEngine } from './engine';
+import type { CreateEngine, DesktopEngine, DesktopEngineOptions } from './engine';
 import { forwardEngineEvents } from './ipc/events';
 import { registerInvokeHandlers } from './ipc/handlers';
 import { senderRefusal } from './ipc/sender';
@@ -37,6 +37,8 @@ export interface DesktopAppOptions {
   settingsBackend?: SettingsBackend;
   /** Runs the OS commands of the system proxy mode. */
   proxyRunner: CommandRunner;
+  /** How system-wide mode's privileged helper is started (absent: the mode says it is unavailable). */
+  captureHelper?: DesktopEngineOptions['captureHelper'];
   detectBackends?: (run: CommandRunner) => Promise<ProxyBackend<unknown>[]>;
   /** Quitting never hangs longer than this, whatever the engine or the OS commands do. */
   quitTimeoutMs?: number;
@@ -172,6 +174,7 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
       logger,
       defaultMode: 'system-proxy',
       settingsBackend: options.settingsBackend,
+      ...(options.captureHelper ? { captureHelper: options.captureHelper } : {}),
     });
     engine = running;
 

@@ -2,6 +2,7 @@ import type { Logger } from '../../app/log/logger';
 import type { SettingsBackend } from '../../app/settings/settings-file';
 import type { VpnClient } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
+import type { LaunchCommand } from '../../app/system-wide/linux/policy/elevation';
 
 /** The engine as the desktop shell sees it: the contract's operations and events, and a way to stop. */
 export type DesktopEngine = VpnClient & {
@@ -21,6 +22,8 @@ export interface DesktopEngineOptions {
   defaultMode: ConnectionMode;
   /** Where the settings live (electron-store in the desktop app). */
   settingsBackend?: SettingsBackend;
+  /** How system-wide mode's privileged helper is started (pkexec; see app/system-wide). */
+  captureHelper?: (mode: 'session' | 'remove') => LaunchCommand;
 }
 
 export type CreateEngine = (options: DesktopEngineOptions) => Promise<DesktopEngine>;

@@ -9,6 +9,7 @@ import { app } from 'electron';
 import { fileSink, LOG_LEVELS, type LogLevel, Logger, stderrSink } from '../../app/log/logger';
 import { defaultDataDir } from '../../app/paths';
 import { execRunner } from '../../app/system-proxy/exec-runner';
+import { helperLaunchCommand } from '../../app/system-wide/linux/policy/elevation';
 import { startDesktopApp } from './desktop-app';
 import { loadEngineBundle } from './engine-loader';
 import { electronStoreBackend } from './settings-backend';
@@ -34,4 +35,14 @@ startDesktopApp({
   settingsBackend: electronStoreBackend,
   proxyRunner: execRunner(),
   launch: { argv: process.argv, defaultApp: process.defaultApp === true, execPath: process.execPath },
+  // The helper runs on Electron's own Node, through pkexec (the app itself never runs as root).
+  captureHelper: (mode) =>
+    helperLaunchCommand({
+      euid: process.geteuid?.() ?? -1,
+      execPath: process.execPath,
+      execArgv: [],
+      helperScript: join(distDir, 'main', 'capture-helper.cjs'),
+      electron: true,
+      mode,
+    }),
 });

@@ -10,6 +10,7 @@ import { Logger, stderrSink } from '../../app/log/logger';
 import { defaultDataDir } from '../../app/paths';
 import { type HeadlessHost, startHeadlessHost } from './host';
 import { ensureRendererBuilt, RENDERER_DIST } from './renderer-build';
+import { checkoutHelperLaunch } from '../helper/launch';
 
 interface Args {
   subscriptions: string[];
@@ -50,6 +51,7 @@ async function main(): Promise<number> {
       dataDir: args.dataDir,
       resourcesDir: fileURLToPath(new URL('../../resources', import.meta.url)),
       logger,
+      captureHelper: checkoutHelperLaunch,
       settingsOverrides: args.testUrls.length > 0 ? { monitor: { urls: args.testUrls } } : undefined,
     });
     for (const url of args.subscriptions) {

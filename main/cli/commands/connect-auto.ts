@@ -15,10 +15,11 @@ import type { SubscriptionId } from '../../../shared/domain/server';
 import { createEngine, type Engine } from '../../../app/engine';
 import { type LogLevel, Logger } from '../../../app/log/logger';
 import { defaultDataDir } from '../../../app/paths';
-import { repositoryResources, waitForStopSignal } from './connect';
+import { checkoutHelperLaunch } from '../../helper/launch';
+import { reportCapture, repositoryResources, waitForStopSignal } from './connect';
 
 const USAGE =
-  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--verbose]';
+  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--verbose]';
 
 export interface AutoArgs {
   subscriptions: string[];
@@ -27,13 +28,15 @@ export interface AutoArgs {
   dataDir?: string;
   /** Test URLs for the monitor, in order of preference (a URL reachable from where the servers are). */
   testUrls: string[];
+  /** `system-wide` captures the machine's traffic (Linux, root); default `proxy`. */
+  mode: 'proxy' | 'system-wide';
   verbose: boolean;
 }
 
 export class UsageError extends Error {}
 
 export function parseAutoArgs(argv: readonly string[]): AutoArgs {
-  const out: AutoArgs = { subscriptions: [], testUrls: [], verbose: false };
+  const out: AutoArgs = { subscriptions: [], testUrls: [], mode: 'proxy', verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
     const value = () => {
@@ -66,6 +69,12 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
       case '--test-url':
         out.testUrls.push(value());
         break;
+      case '--mode': {
+        const mode = value();
+        if (mode !== 'proxy' && mode !== 'system-wide') throw new UsageError(`--mode is proxy or system-wide, got "${mode}"\n${USAGE}`);
+        out.mode = mode;
+        break;
+      }
       case '--verbose':
         out.verbose = true;
         break;
@@ -123,7 +132,10 @@ export async function runAuto(argv: readonly string[]): Promise<number> {
       dataDir: args.dataDir ?? join(defaultDataDir(), 'cli'),
       resourcesDir: repositoryResources(),
       logger,
+      captureHelper: checkoutHelperLaunch,
       settingsOverrides: {
+        // The CLI's mode is what its flags say, whatever an earlier run stored.
+        mode: args.mode,
         ...(args.httpPort !== undefined ? { httpPort: args.httpPort } : {}),
         ...(args.socksPort !== undefined ? { socksPort: args.socksPort } : {}),
         ...(args.testUrls.length > 0 ? { monitor: { urls: args.testUrls } } : {}),
@@ -138,6 +150,7 @@ export async function runAuto(argv: readonly string[]): Promise<number> {
     console.log(`connected with Auto on ${(await engine.getSnapshot({})).subscriptions[0]?.name}; Ctrl-C disconnects`);
     console.log(state.httpProxy);
     console.log(state.socksProxy);
+    if (args.mode === 'system-wide') await reportCapture(engine.systemWide());
     const signal = await stop.promise;
     console.log(`${signal}: disconnecting`);
     return 0;

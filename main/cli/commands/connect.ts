@@ -6,6 +6,9 @@
  * cleanly (no core left behind). Exit 0 after a clean disconnect, 1 when it cannot connect, 2 on
  * a usage error.
  *
+ * `--mode system-wide` (Linux, as root) also captures every program's traffic into the tunnel and
+ * prints what it applied; Ctrl-C or SIGTERM removes it before the command exits.
+ *
  * `buildHeadless` is the reusable part: core + servers + tunnel + prober from options, for
  * commands that add more on top (Auto).
  */
@@ -13,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from '../../../shared/domain/server';
-import { DEFAULT_SETTINGS } from '../../../shared/settings';
+import { CONNECTION_MODES, type ConnectionMode, DEFAULT_SETTINGS } from '../../../shared/settings';
 import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../../../app/core';
 import { type LogLevel, Logger, stderrSink } from '../../../app/log/logger';
 import { defaultDataDir } from '../../../app/paths';
@@ -22,9 +25,13 @@ import { assignIds } from '../../../app/subscriptions/identity';
 import { parseSubscription } from '../../../app/subscriptions/parse';
 import { TunnelController } from '../../../app/tunnel/controller';
 import { CoreProber } from '../../../app/tunnel/prober';
+import { coreCanCapture } from '../../../app/system-wide/core-privilege';
+import { DEFAULT_CORE_MARK } from '../../../app/system-wide/linux/policy/capture-plan';
+import { SystemWideCapture } from '../../../app/system-wide/system-wide';
+import { checkoutHelperLaunch } from '../../helper/launch';
 
 const USAGE =
-  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core PATH] [--probe] [--verbose]';
+  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core PATH] [--mode proxy|system-wide] [--probe] [--verbose]';
 
 export interface HeadlessOptions {
   /** A subscription URL or a file holding one's body. */
@@ -37,6 +44,8 @@ export interface HeadlessOptions {
   runtimeDir?: string;
   /** Start the prober with every server of the subscription. */
   probe?: boolean;
+  /** `system-wide` captures the machine's traffic (Linux, root); default `proxy`. */
+  mode?: ConnectionMode;
 }
 
 export interface Headless {
@@ -44,6 +53,8 @@ export interface Headless {
   servers: Server[];
   tunnel: TunnelController;
   prober: CoreProber;
+  /** System-wide capture (present in every mode; it acts only in `system-wide`). */
+  capture: SystemWideCapture;
   logger: Logger;
   /** Disconnects the tunnel and stops the prober: no core is left running. */
   close(): Promise<void>;
@@ -65,23 +76,33 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
   const core = await detectCore(found.path);
   const servers = await loadServers(options.subscription, logger);
   const runtimeDir = options.runtimeDir ?? join(defaultDataDir(), 'runtime');
+  const capture = new SystemWideCapture({ dataDir: defaultDataDir(), logger, launch: checkoutHelperLaunch, corePath: core.path });
+  capture.setMode(options.mode ?? 'proxy');
+  // A run killed together with its helper left capture behind: take it away before anything else.
+  await capture.recoverAfterCrash();
   const tunnel = new TunnelController({
     core,
     runtimeDir,
     logger,
     httpPort: options.httpPort ?? DEFAULT_SETTINGS.httpPort,
     socksPort: options.socksPort ?? DEFAULT_SETTINGS.socksPort,
+    transparent: () => capture.transparentFor(),
   });
-  const prober = new CoreProber({ core, runtimeDir, logger });
+  const unbindCapture = capture.bind(tunnel);
+  // Probes leave beside system-wide capture, each straight to its server (see the engine).
+  const prober = new CoreProber({ core, runtimeDir, logger, outboundMark: (await coreCanCapture(core.path)) ? DEFAULT_CORE_MARK : undefined });
   if (options.probe) prober.setServers(servers);
   return {
     core,
     servers,
     tunnel,
     prober,
+    capture,
     logger,
     close: async () => {
       await Promise.allSettled([tunnel.disconnect(), prober.close()]);
+      await capture.end();
+      unbindCapture();
     },
   };
 }
@@ -136,6 +157,7 @@ interface ParsedArgs {
   corePath?: string;
   probe: boolean;
   verbose: boolean;
+  mode?: ConnectionMode;
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -169,6 +191,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--core':
         out.corePath = takeValue();
         break;
+      case '--mode': {
+        const mode = takeValue();
+        if (mode === 'system-proxy') throw new CliError('--mode system-proxy is the desktop app\'s; the CLI runs proxy or system-wide', 2);
+        if (!(CONNECTION_MODES as readonly string[]).includes(mode)) throw new CliError(`--mode is proxy or system-wide, got "${mode}"\n${USAGE}`, 2);
+        out.mode = mode as ConnectionMode;
+        break;
+      }
       case '--probe':
         out.probe = true;
         break;
@@ -207,6 +236,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(`connected to ${server.name} [${server.id}] with ${coreLabel(core)}; Ctrl-C disconnects`);
     console.log(state.httpProxy);
     console.log(state.socksProxy);
+    if (args.mode === 'system-wide') await reportCapture(headless.capture);
     const signal = await stopped.promise;
     console.log(`${signal}: disconnecting`);
     return 0;
@@ -217,6 +247,15 @@ export async function run(argv: string[]): Promise<number> {
     stopped.dispose();
     await headless?.close();
   }
+}
+
+/** Says what system-wide mode applied once it is in (the rules follow the core's start). */
+export async function reportCapture(capture: SystemWideCapture): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!capture.status().active && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const status = capture.status();
+  console.log(status.active ? `system-wide: applied ${status.detail ?? ''}` : 'system-wide: capture is not in place (see the log above)');
+  capture.onChange((next) => console.log(next.active ? `system-wide: applied again ${next.detail ?? ''}` : 'system-wide: capture removed'));
 }
 
 function printEvents({ tunnel, prober, servers }: Headless): void {

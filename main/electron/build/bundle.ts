@@ -81,6 +81,11 @@ export async function bundleEngine({ root, outDir, sourcemap = false }: BundleOp
   return build({ ...mainOptions(root, sourcemap), entryPoints: [join(entry, 'index.ts')], outfile: join(outDir, 'main', 'engine.cjs') });
 }
 
+/** System-wide mode's privileged helper, a file of its own: pkexec runs it on Electron's Node. */
+export async function bundleCaptureHelper({ root, outDir, sourcemap = false }: BundleOptions): Promise<BuildResult> {
+  return build({ ...mainOptions(root, sourcemap), entryPoints: [join(root, 'main', 'helper', 'capture-helper.ts')], outfile: join(outDir, 'main', 'capture-helper.cjs') });
+}
+
 /**
  * The sandboxed preload may `require('electron')` and nothing else, so everything it uses (the
  * contract and zod) is bundled into the one file.

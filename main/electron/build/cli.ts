@@ -1,7 +1,7 @@
 // `npm run build:electron`: bundles the main process, the engine and the preload, copies the icons.
 // (`npm run build` runs the renderer build first, then this.)
 import { join } from 'node:path';
-import { bundleEngine, bundleMain, bundlePreload, copyRuntimeAssets, rendererProblem } from './bundle';
+import { bundleCaptureHelper, bundleEngine, bundleMain, bundlePreload, copyRuntimeAssets, rendererProblem } from './bundle';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const outDir = join(root, 'dist');
@@ -12,6 +12,7 @@ const results = await Promise.allSettled([
   bundleMain({ root, outDir, sourcemap }),
   bundlePreload({ root, outDir, sourcemap }),
   bundleEngine({ root, outDir, sourcemap }),
+  bundleCaptureHelper({ root, outDir, sourcemap }),
   copyRuntimeAssets({ root, outDir }),
 ]);
 let failed = false;
@@ -32,4 +33,4 @@ for (const result of results) {
 if (failed) process.exit(1);
 const problem = await rendererProblem(outDir);
 if (problem) process.stderr.write(`warning: ${problem}\n`);
-process.stdout.write(`electron: dist/main/electron.cjs, engine.cjs, preload.cjs, dist/assets/ (${Date.now() - started} ms)\n`);
+process.stdout.write(`electron: dist/main/electron.cjs, engine.cjs, capture-helper.cjs, preload.cjs, dist/assets/ (${Date.now() - started} ms)\n`);

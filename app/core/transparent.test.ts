@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { profileFromTable } from './fake-profile';
+import { sampleServer } from './samples';
+import { proberConfig } from './prober-config';
+import { markOutbounds } from './transparent';
+import { tunnelConfig } from './tunnel-config';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const v2ray434 = profileFromTable('v2ray', '4.34.0');
+const base = { listen: '127.0.0.1', httpPort: 10809, socksPort: 10808, apiPort: 10085 };
+
+describe('system-wide capture in the tunnel config', () => {
+  it('without it, nothing transparent and no marks (proxy modes change nothing)', () => {
+    const config = tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434 }) as Json;
+    expect(config.inbounds.map((i: Json) => i.tag)).toEqual(['http-in', 'socks-in', 'api']);
+    expect(JSON.stringify(config.outbounds)).not.toContain('"mark"');
+  });
+
+  it.each([
+    ['tproxy', 'tcp,udp'],
+    ['redirect', 'tcp'],
+  ] as const)('%s: loopback-only dokodemo-door inbounds following the original destination (%s), sniffing names', (method, network) => {
+    const config = tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10850, method, mark: 0x5346 } }) as Json;
+    const transparent = config.inbounds.filter((i: Json) => i.protocol === 'dokodemo-door' && i.tag !== 'api');
+    expect(transparent.map((i: Json) => [i.tag, i.listen, i.port])).toEqual([
+      ['transparent-in', '127.0.0.1', 10850],
+      ['transparent-in-6', '::1', 10850],
+    ]);
+    for (const inbound of transparent) {
+      expect(inbound.settings).toEqual({ network, followRedirect: true });
+      expect(inbound.streamSettings).toEqual({ sockopt: { tproxy: method } });
+      expect(inbound.sniffing).toEqual({ enabled: true, destOverride: ['http', 'tls'] });
+    }
+  });
+
+  it('marks the server connection and direct traffic, keeping the transport, and leaves the blackhole alone', () => {
+    const server = sampleServer('vmess', 'ws');
+    const config = tunnelConfig({ ...base, server, core: v2ray434, transparent: { port: 10850, method: 'tproxy', mark: 255 } }) as Json;
+    const byTag = Object.fromEntries(config.outbounds.map((o: Json) => [o.tag, o]));
+    expect(byTag.proxy.streamSettings.sockopt).toEqual({ mark: 255 });
+    expect(byTag.proxy.streamSettings.network).toBe('ws');
+    expect(byTag.direct.streamSettings).toEqual({ sockopt: { mark: 255 } });
+    expect(byTag.block.streamSettings).toBeUndefined();
+  });
+
+  it('a chained outbound dials through its (marked) upstream and keeps its own sockopt', () => {
+    const marked = markOutbounds(
+      [
+        { tag: 'proxy', protocol: 'vmess', proxySettings: { tag: 'proxy-via' } },
+        { tag: 'proxy-via', protocol: 'trojan', streamSettings: { sockopt: { dialerProxy: 'x' } } },
+      ],
+      7,
+    ) as Json[];
+    expect(marked[0]).toEqual({ tag: 'proxy', protocol: 'vmess', proxySettings: { tag: 'proxy-via' } });
+    expect(marked[1]!.streamSettings.sockopt).toEqual({ dialerProxy: 'x', mark: 7 });
+  });
+
+  it('the capture port cannot collide with another inbound', () => {
+    expect(() => tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10808, method: 'tproxy', mark: 1 } })).toThrow(
+      'inbound port 10808 is used twice',
+    );
+  });
+
+  it('the prober’s cores mark every probe outbound when asked, so probes leave beside the capture', () => {
+    const entries = [{ server: sampleServer('vmess'), port: 20000 }, { server: sampleServer('trojan'), port: 20001 }];
+    const marked = proberConfig({ entries, core: v2ray434, listen: '127.0.0.1', outboundMark: 0x5347 }) as Json;
+    expect(marked.outbounds.map((o: Json) => [o.tag, o.streamSettings?.sockopt?.mark])).toEqual([
+      ['block', undefined],
+      ['probe-0', 0x5347],
+      ['probe-1', 0x5347],
+    ]);
+    expect(JSON.stringify(proberConfig({ entries, core: v2ray434, listen: '127.0.0.1' }))).not.toContain('"mark"');
+  });
+});

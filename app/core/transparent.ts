@@ -1,0 +1,59 @@
+/**
+ * The core's side of system-wide mode on Linux: inbounds that take connections the firewall
+ * diverted to them (the original destination travels with the socket), and a socket mark on
+ * every outbound so the core's own connections (to servers, and direct ones) are told apart by
+ * the rules and leave untouched instead of being diverted back into the core.
+ */
+type Json = Record<string, unknown>;
+
+export type CaptureMethod = 'tproxy' | 'redirect';
+
+export interface TransparentOptions {
+  /** The port the firewall diverts to; one IPv4 and one IPv6 loopback listener share it. */
+  port: number;
+  /**
+   * `tproxy`: TCP and UDP arrive through TPROXY (IP_TRANSPARENT); `redirect`: TCP only, through
+   * NAT REDIRECT, for kernels without the TPROXY target (the original destination comes from
+   * SO_ORIGINAL_DST).
+   */
+  method: CaptureMethod;
+  /** SO_MARK put on every outbound socket; the rules let marked packets pass. */
+  mark: number;
+}
+
+export const TRANSPARENT_TAGS = { ipv4: 'transparent-in', ipv6: 'transparent-in-6' } as const;
+
+/**
+ * dokodemo-door with `followRedirect` on 127.0.0.1 and ::1 (TPROXY delivers to a loopback address
+ * when the rules name it; nothing listens beyond this machine). Sniffing recovers the site's name
+ * from TLS and HTTP, so routing rules by domain apply to captured traffic and the server, not the
+ * local resolver, resolves it.
+ */
+export function transparentInbounds(o: TransparentOptions): Json[] {
+  const network = o.method === 'tproxy' ? 'tcp,udp' : 'tcp';
+  return [
+    { tag: TRANSPARENT_TAGS.ipv4, listen: '127.0.0.1' },
+    { tag: TRANSPARENT_TAGS.ipv6, listen: '::1' },
+  ].map(({ tag, listen }) => ({
+    tag,
+    listen,
+    port: o.port,
+    protocol: 'dokodemo-door',
+    settings: { network, followRedirect: true },
+    streamSettings: { sockopt: { tproxy: o.method } },
+    sniffing: { enabled: true, destOverride: ['http', 'tls'] },
+  }));
+}
+
+/**
+ * Every outbound that opens sockets itself gets `sockopt.mark`. An outbound chained through
+ * `proxySettings` dials through its upstream (which is marked) and v2ray ignores its stream
+ * settings, so it is left as it is; blackhole opens nothing.
+ */
+export function markOutbounds(outbounds: readonly Json[], mark: number): Json[] {
+  return outbounds.map((outbound) => {
+    if (outbound.proxySettings !== undefined || outbound.protocol === 'blackhole') return outbound;
+    const stream = (outbound.streamSettings as Json | undefined) ?? {};
+    return { ...outbound, streamSettings: { ...stream, sockopt: { ...((stream.sockopt as Json | undefined) ?? {}), mark } } };
+  });
+}

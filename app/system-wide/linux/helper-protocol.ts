@@ -1,0 +1,37 @@
+/**
+ * The privileged helper's whole interface: one JSON request per line on its standard input, one
+ * JSON reply per line on its standard output. The helper runs nothing but the commands the
+ * capture-plan builders make from a request it validated, so a compromised app can at most turn
+ * capture on or off, never run a command of its choosing as root.
+ */
+import { z } from 'zod';
+
+export const capturePlanSchema = z
+  .object({
+    method: z.enum(['tproxy', 'redirect']),
+    port: z.number().int().min(1).max(65535),
+    coreMark: z.number().int().min(1).max(0xffffffff),
+    bypassLan: z.boolean(),
+  })
+  .strict();
+
+export const helperRequestSchema = z.discriminatedUnion('op', [
+  /** Can this kernel and nft do TPROXY? A check-only parse of the TPROXY ruleset, nothing changes. */
+  z.object({ op: z.literal('probe'), plan: capturePlanSchema }).strict(),
+  /** Capture on (leftovers removed first). */
+  z.object({ op: z.literal('apply'), plan: capturePlanSchema }).strict(),
+  /** Capture off; the session stays for a later apply (the core is restarting). */
+  z.object({ op: z.literal('lift') }).strict(),
+  /** Capture off and the helper exits. */
+  z.object({ op: z.literal('end') }).strict(),
+]);
+export type HelperRequest = z.infer<typeof helperRequestSchema>;
+
+export const helperReplySchema = z.union([
+  z.object({ ok: z.literal(true), detail: z.string().max(2000) }).strict(),
+  z.object({ ok: z.literal(false), error: z.string().max(2000) }).strict(),
+]);
+export type HelperReply = z.infer<typeof helperReplySchema>;
+
+/** The first line the helper writes once it runs (with the rights it was given). */
+export const HELPER_READY = 'steadfast-capture-helper ready';

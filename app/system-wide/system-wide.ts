@@ -1,0 +1,240 @@
+/**
+ * System-wide mode on Linux: every new connection of the machine enters the core, except the
+ * core's own (marked), this machine's and — with `bypassLan` — the LAN's. It follows the tunnel:
+ *
+ * - before every core start the tunnel asks `transparentFor()`: in system-wide mode the helper
+ *   session is opened then (the password prompt, once per connection) and the core gets its
+ *   transparent inbounds and socket mark; in the other modes the answer is null and nothing runs;
+ * - connected: capture on (`apply`); an Auto switch restarts the core on the same inbound port and
+ *   the capture stays as it is, so the machine's routing does not flap on every switch;
+ * - the core died: capture off at once (traffic flows direct rather than into nothing), back on
+ *   when the restarted core is up;
+ * - disconnected, failed, quit: capture off and the helper ends.
+ * The helper is also the watchdog (see linux/helper.ts), and a record of what was applied lets
+ * the next start clean up when both were killed.
+ */
+import { spawn } from 'node:child_process';
+import type { ConnectionMode } from '../../shared/settings';
+import type { CaptureMethod, TransparentOptions } from '../core/transparent';
+import type { Logger } from '../log/logger';
+import { freePort } from '../tunnel/ports';
+import type { TunnelController } from '../tunnel/controller';
+import { coreCanCapture, coreCannotCaptureReason } from './core-privilege';
+import { HelperClient } from './linux/helper-client';
+import { DEFAULT_CORE_MARK } from './linux/policy/capture-plan';
+import type { LaunchCommand } from './linux/policy/elevation';
+import { CaptureRecordFile } from './record';
+
+const TAG = 'SYSWIDE';
+
+export interface CaptureStatus {
+  active: boolean;
+  method: CaptureMethod | null;
+  /** What was applied, in words (for the CLI and the log). */
+  detail: string | null;
+  /** Why the capture is not in place although it should be (the helper failed, or stopped). */
+  error: string | null;
+}
+
+export interface SystemWideOptions {
+  dataDir: string;
+  logger: Logger;
+  /** How the helper is started for a session or a one-shot removal (root directly, else pkexec). */
+  launch: (mode: 'session' | 'remove') => LaunchCommand;
+  platform?: NodeJS.Platform;
+  /** Leave private ranges direct (default true). */
+  bypassLan?: () => boolean;
+  coreMark?: number;
+  /** The core binary, checked for CAP_NET_ADMIN before anything is asked of the user. */
+  corePath?: string;
+  /** Injected for tests; default: root, or the core's file capability (see core-privilege.ts). */
+  coreCanCapture?: (corePath: string) => Promise<boolean>;
+}
+
+export class SystemWideCapture {
+  private mode: ConnectionMode = 'proxy';
+  private helper: HelperClient | null = null;
+  private opening: Promise<HelperClient> | null = null;
+  private inbound: TransparentOptions | null = null;
+  private applied = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly record: CaptureRecordFile;
+  private readonly listeners = new Set<(status: CaptureStatus) => void>();
+  private detail: string | null = null;
+  private error: string | null = null;
+
+  constructor(private readonly options: SystemWideOptions) {
+    this.record = new CaptureRecordFile(options.dataDir);
+  }
+
+  setMode(mode: ConnectionMode): void {
+    this.mode = mode;
+  }
+
+  status(): CaptureStatus {
+    return { active: this.applied, method: this.applied ? (this.inbound?.method ?? null) : null, detail: this.applied ? this.detail : null, error: this.error };
+  }
+
+  onChange(listener: (status: CaptureStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The tunnel's question before each core start. Throws (the connection then fails, saying why)
+   * when system-wide mode cannot run here or administrator rights were not given.
+   */
+  async transparentFor(): Promise<TransparentOptions | null> {
+    if (this.mode !== 'system-wide') {
+      await this.end();
+      return null;
+    }
+    if ((this.options.platform ?? process.platform) !== 'linux') {
+      throw new Error('system-wide mode on this system needs the bundled TUN engine (sing-box), which this build does not carry; use system-proxy mode');
+    }
+    const corePath = this.options.corePath;
+    if (corePath && !(await (this.options.coreCanCapture ?? coreCanCapture)(corePath))) throw new Error(coreCannotCaptureReason(corePath));
+    const helper = await this.openHelper();
+    if (!this.inbound) {
+      const coreMark = this.options.coreMark ?? DEFAULT_CORE_MARK;
+      const port = await freePort();
+      const probe = await helper.request({ op: 'probe', plan: { method: 'tproxy', port, coreMark, bypassLan: this.bypassLan() } });
+      const method: CaptureMethod = probe.ok ? 'tproxy' : 'redirect';
+      if (!probe.ok) this.options.logger.warn(TAG, `TPROXY is not available here (${probe.error}); capturing TCP with REDIRECT, UDP is not captured`);
+      this.inbound = { port, method, mark: coreMark };
+    }
+    return this.inbound;
+  }
+
+  /** Follows the tunnel; returns the unsubscribe function. */
+  bind(tunnel: Pick<TunnelController, 'on'>): () => void {
+    const offs = [
+      tunnel.on('state', (state) => {
+        if (state.state === 'connected') void this.serialised(() => this.apply());
+        else if (state.state === 'disconnected' || state.state === 'failed') void this.end();
+      }),
+      tunnel.on('coreExit', () => void this.serialised(() => this.lift('the core stopped'))),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  /** At start-up: a record left behind means nothing cleaned up after the last run; do it now. */
+  async recoverAfterCrash(): Promise<boolean> {
+    const { record, unreadable } = await this.record.read();
+    if (!record && !unreadable) return false;
+    const since = record ? new Date(record.appliedAt).toISOString() : 'an unreadable record';
+    this.options.logger.warn(TAG, `the last run left system-wide capture in place (${since}); removing it`);
+    let command: LaunchCommand;
+    try {
+      command = this.options.launch('remove');
+    } catch (error) {
+      this.options.logger.error(TAG, `could not remove the capture a previous run left: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+    const { file, args } = command;
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(file, args, { stdio: 'ignore' });
+      child.once('error', () => resolve(null));
+      child.once('close', (c: number | null) => resolve(c));
+    });
+    if (code !== 0) {
+      this.options.logger.error(TAG, `could not remove the capture a previous run left (helper exit ${String(code)}); the record is kept for the next try`);
+      return false;
+    }
+    await this.record.clear();
+    return true;
+  }
+
+  /** Capture off and the helper gone (disconnect, quit, mode changed). */
+  end(): Promise<void> {
+    return this.serialised(async () => {
+      this.opening = null;
+      const helper = this.helper;
+      this.helper = null;
+      this.inbound = null;
+      if (!helper) return;
+      const wasApplied = this.applied;
+      this.applied = false;
+      this.error = null;
+      const reply = await helper.end();
+      if (reply.ok) {
+        await this.record.clear();
+        if (wasApplied) this.options.logger.info(TAG, 'system-wide capture removed');
+      }
+      if (wasApplied) this.emit();
+    });
+  }
+
+  private async openHelper(): Promise<HelperClient> {
+    if (this.helper?.alive) return this.helper;
+    this.opening ??= HelperClient.start(this.options.launch('session'), this.options.logger).then(
+      (helper) => {
+        this.helper = helper;
+        this.opening = null;
+        void helper.exited.then(() => this.helperGone(helper));
+        return helper;
+      },
+      (error: unknown) => {
+        this.opening = null;
+        throw error;
+      },
+    );
+    return this.opening;
+  }
+
+  private helperGone(helper: HelperClient): void {
+    if (this.helper !== helper) return;
+    this.helper = null;
+    this.inbound = null;
+    if (this.applied) {
+      this.applied = false;
+      this.error = 'the capture helper stopped (it removed the capture on its way out)';
+      this.options.logger.error(TAG, this.error);
+      this.emit();
+    }
+  }
+
+  private async apply(): Promise<void> {
+    const helper = this.helper;
+    const inbound = this.inbound;
+    if (this.mode !== 'system-wide' || !helper || !inbound || this.applied) return;
+    await this.record.save({ version: 1, appliedAt: Date.now(), method: inbound.method, port: inbound.port, helperPid: helper.pid ?? null });
+    const reply = await helper.request({ op: 'apply', plan: { method: inbound.method, port: inbound.port, coreMark: inbound.mark, bypassLan: this.bypassLan() } });
+    if (!reply.ok) {
+      this.error = `system-wide capture could not be applied: ${reply.error}`;
+      this.options.logger.error(TAG, this.error);
+      await this.record.clear();
+      this.emit();
+      return;
+    }
+    this.applied = true;
+    this.error = null;
+    this.detail = `${reply.detail}; core inbound 127.0.0.1:${inbound.port} and [::1]:${inbound.port}; ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS port 53 captured`;
+    this.options.logger.info(TAG, `system-wide capture applied: ${this.detail}`);
+    this.emit();
+  }
+
+  private async lift(why: string): Promise<void> {
+    if (!this.applied || !this.helper) return;
+    const reply = await this.helper.request({ op: 'lift' });
+    this.applied = false;
+    if (reply.ok) this.options.logger.warn(TAG, `${why}: system-wide capture lifted until it is back (traffic goes direct meanwhile)`);
+    else this.options.logger.error(TAG, `${why}: lifting the capture failed: ${reply.error}`);
+    this.emit();
+  }
+
+  private bypassLan(): boolean {
+    return this.options.bypassLan?.() ?? true;
+  }
+
+  private emit(): void {
+    const status = this.status();
+    for (const listener of this.listeners) listener(status);
+  }
+
+  private serialised<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(operation, operation);
+    this.queue = run.catch((error: unknown) => this.options.logger.error(TAG, String(error)));
+    return run;
+  }
+}

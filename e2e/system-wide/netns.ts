@@ -1,0 +1,103 @@
+/**
+ * Network namespaces for the system-wide tests: a "user machine" joined by one veth pair to a
+ * "world" that holds the lab's server, the target sites and a DNS server. Addresses come from the
+ * documentation ranges (RFC 5737), so the user's traffic to them is not LAN traffic; one private
+ * pair on the same link stands for the user's LAN. Everything lives inside the namespaces: they
+ * are removed with all their rules, routes and processes, even when a test fails.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+
+export const ADDRESSES = {
+  /** The user machine's address toward the world (its default route goes through the world). */
+  user: '198.51.100.1',
+  world: '198.51.100.254',
+  /** A site on the "internet". */
+  target: '203.0.113.10',
+  /** The DNS server the user's programs ask. */
+  dns: '203.0.113.53',
+  /** Where the lab server's traffic leaves from: what a site sees through the tunnel. */
+  exit: '203.0.113.99',
+  userLan: '192.168.77.1',
+  lan: '192.168.77.2',
+} as const;
+
+export interface Topology {
+  user: string;
+  world: string;
+  /** argv prefix that runs a command inside a namespace. */
+  inside(ns: string): string[];
+  destroy(): Promise<void>;
+}
+
+async function ip(...args: string[]): Promise<void> {
+  await exec('ip', args);
+}
+
+export async function createTopology(): Promise<Topology> {
+  const tag = randomBytes(3).toString('hex');
+  const user = `sfv-user-${tag}`;
+  const world = `sfv-world-${tag}`;
+  const topology: Topology = {
+    user,
+    world,
+    inside: (ns) => ['ip', 'netns', 'exec', ns],
+    destroy: async () => {
+      for (const ns of [user, world]) await exec('ip', ['netns', 'delete', ns]).catch(() => undefined);
+    },
+  };
+  try {
+    await ip('netns', 'add', user);
+    await ip('netns', 'add', world);
+    await ip('link', 'add', `sfu${tag}`, 'type', 'veth', 'peer', 'name', `sfw${tag}`);
+    await ip('link', 'set', `sfu${tag}`, 'netns', user);
+    await ip('link', 'set', `sfw${tag}`, 'netns', world);
+    await ip('-n', user, 'addr', 'add', `${ADDRESSES.user}/24`, 'dev', `sfu${tag}`);
+    await ip('-n', user, 'addr', 'add', `${ADDRESSES.userLan}/24`, 'dev', `sfu${tag}`);
+    await ip('-n', world, 'addr', 'add', `${ADDRESSES.world}/24`, 'dev', `sfw${tag}`);
+    await ip('-n', world, 'addr', 'add', `${ADDRESSES.lan}/24`, 'dev', `sfw${tag}`);
+    for (const address of [ADDRESSES.target, ADDRESSES.dns, ADDRESSES.exit]) await ip('-n', world, 'addr', 'add', `${address}/32`, 'dev', 'lo');
+    for (const [ns, dev] of [
+      [user, `sfu${tag}`],
+      [world, `sfw${tag}`],
+    ] as const) {
+      await ip('-n', ns, 'link', 'set', 'lo', 'up');
+      await ip('-n', ns, 'link', 'set', dev, 'up');
+    }
+    await ip('-n', user, 'route', 'add', 'default', 'via', ADDRESSES.world);
+  } catch (error) {
+    await topology.destroy();
+    throw error;
+  }
+  return topology;
+}
+
+/** Can this process make namespaces and nftables rules (root with the tools installed)? */
+export function namespacesAvailable(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  try {
+    execFileSync('nft', ['--version'], { stdio: 'ignore' });
+    execFileSync('ip', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What a namespace has of system-wide capture: our nftables table, our policy rule and route table. */
+export async function captureTraces(ns: string): Promise<string[]> {
+  const traces: string[] = [];
+  const run = async (...args: string[]) => (await exec(args[0] as string, args.slice(1))).stdout;
+  const ruleset = await run('ip', 'netns', 'exec', ns, 'nft', 'list', 'ruleset');
+  if (ruleset.includes('steadfast_vpn')) traces.push('nftables table steadfast_vpn');
+  for (const family of ['-4', '-6']) {
+    const rules = await run('ip', '-n', ns, family, 'rule', 'show');
+    if (rules.includes('0x5346')) traces.push(`ip ${family} rule fwmark 0x5346`);
+    const routes = await run('ip', '-n', ns, family, 'route', 'show', 'table', '5346').catch(() => '');
+    if (routes.trim() !== '') traces.push(`ip ${family} route table 5346`);
+  }
+  return traces;
+}

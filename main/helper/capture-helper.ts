@@ -1,0 +1,48 @@
+/**
+ * The system-wide capture helper's entry point (Linux, run as root by the app: directly when the
+ * app is root, through pkexec otherwise). `session`: serve requests on stdin until `end` or EOF,
+ * removing capture on the way out (the watchdog). `remove`: remove any capture and exit (recovery
+ * at the next start after everything crashed). Signals that would end the helper remove capture
+ * first.
+ */
+import { execArgv, removeCapture, serveHelperSession } from '../../app/system-wide/linux/helper';
+
+async function main(mode: string | undefined): Promise<number> {
+  if (process.platform !== 'linux') {
+    console.error('the capture helper runs on Linux only');
+    return 2;
+  }
+  if (typeof process.geteuid === 'function' && process.geteuid() !== 0) {
+    console.error('the capture helper must run as root (the app starts it through pkexec)');
+    return 2;
+  }
+  if (mode === 'remove') {
+    const failures = await removeCapture(execArgv);
+    for (const failure of failures) console.error(failure);
+    return failures.length === 0 ? 0 : 1;
+  }
+  if (mode !== 'session') {
+    console.error('usage: capture-helper session|remove');
+    return 2;
+  }
+  let ending = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (ending) return;
+      ending = true;
+      void removeCapture(execArgv).finally(() => process.exit(0));
+    });
+  }
+  // The app's terminal closing must not take the helper with it before it cleans up.
+  process.stdout.on('error', () => undefined);
+  await serveHelperSession(process.stdin, process.stdout);
+  return 0;
+}
+
+main(process.argv[2]).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    void removeCapture(execArgv).finally(() => process.exit(1));
+  },
+);
