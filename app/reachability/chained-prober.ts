@@ -38,9 +38,9 @@ export interface ChainedProberOptions {
   logger: Logger;
   /** The test URL (the monitor's). */
   url: () => string;
-  /** Only this status counts as an answer (by default shared/domain/test-url.ts decides). */
   /** SO_MARK on the probe core's outbounds (set where system-wide capture may run). */
   outboundMark?: number;
+  /** Only this status counts as an answer (by default shared/domain/test-url.ts decides). */
   expectStatus?: number;
   /** Probes arriving within this window share one core start (default 50 ms). */
   batchMs?: number;

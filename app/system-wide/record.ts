@@ -1,6 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
 
 /**
@@ -26,7 +27,7 @@ export class CaptureRecordFile {
   private readonly file: JsonFile<CaptureRecord | null>;
 
   constructor(dataDir: string) {
-    this.file = new JsonFile<CaptureRecord | null>({ path: join(dataDir, CAPTURE_RECORD_FILE), schema: captureRecordSchema.nullable(), fallback: () => null, mode: 0o600 });
+    this.file = new JsonFile<CaptureRecord | null>({ path: join(dataDir, CAPTURE_RECORD_FILE), schema: captureRecordSchema.nullable(), format: FIRST_FORMAT, fallback: () => null, mode: 0o600 });
   }
 
   get path(): string {
