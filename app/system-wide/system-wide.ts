@@ -16,6 +16,7 @@
 import { spawn } from 'node:child_process';
 import type { ConnectionMode } from '../../shared/settings';
 import type { CaptureMethod, TransparentOptions } from '../core/transparent';
+import { listenerErrorsTo, Signal } from '../events';
 import type { Logger } from '../log/logger';
 import { freePort } from '../tunnel/ports';
 import type { TunnelController } from '../tunnel/controller';
@@ -59,12 +60,13 @@ export class SystemWideCapture {
   private applied = false;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly record: CaptureRecordFile;
-  private readonly listeners = new Set<(status: CaptureStatus) => void>();
+  private readonly changes: Signal<CaptureStatus>;
   private detail: string | null = null;
   private error: string | null = null;
 
   constructor(private readonly options: SystemWideOptions) {
     this.record = new CaptureRecordFile(options.dataDir);
+    this.changes = new Signal('capture', listenerErrorsTo(options.logger, TAG));
   }
 
   setMode(mode: ConnectionMode): void {
@@ -76,8 +78,7 @@ export class SystemWideCapture {
   }
 
   onChange(listener: (status: CaptureStatus) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /**
@@ -228,8 +229,7 @@ export class SystemWideCapture {
   }
 
   private emit(): void {
-    const status = this.status();
-    for (const listener of this.listeners) listener(status);
+    this.changes.emit(this.status());
   }
 
   private serialised<T>(operation: () => Promise<T>): Promise<T> {
