@@ -47,6 +47,14 @@ describe('SettingsFile (conf)', () => {
     expect(onDisk(file.backupPath).httpPort).toBe(1001);
   });
 
+  it('makes a missing data folder the owner\'s alone (0700), not conf\'s default 0755', async () => {
+    const dir = join(dataDir(), 'new-profile');
+    const file = new SettingsFile({ dataDir: dir });
+    await file.load();
+    await file.save(withPorts(1001));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
   it('sets an unreadable file aside (never deleted) and starts from the last good copy, saying so', async () => {
     const dir = dataDir();
     const first = new SettingsFile({ dataDir: dir, now: () => 0 });

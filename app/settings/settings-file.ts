@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import type { z } from 'zod';
@@ -155,6 +155,9 @@ export class SettingsFile {
 
   private open(): KeyValueStore {
     const { version, migrations } = this.format;
+    // conf makes a missing folder with the default mode (0755 under the usual umask); the data
+    // folder holds credentials, so it is made here first, the owner's alone.
+    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
     this.store = this.backend({
       cwd: this.dataDir,
       configName: 'settings',
