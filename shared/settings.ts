@@ -87,6 +87,11 @@ export const settingsSchema = z.object({
 
   /** What Connect changes on the machine (see CONNECTION_MODES). */
   mode: z.enum(CONNECTION_MODES).default('proxy'),
+
+  /** Start the desktop app when the user logs in, minimised to the tray (off unless asked). */
+  startAtLogin: z.boolean().default(false),
+  /** Connect when the app starts (to Auto's pick when Auto is on, else the last server). */
+  connectOnStart: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

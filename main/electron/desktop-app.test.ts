@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +10,7 @@ import { FakeRegistry } from '../../app/system-proxy/testing/fake-registry';
 import { windowsBackend } from '../../app/system-proxy/windows';
 import type { ConnectionState } from '../../shared/domain/connection';
 import { type AppSnapshot, type EventName, type EventPayloads, INVOKE_CHANNELS } from '../../shared/ipc/contract';
-import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import { type DesktopAppOptions, startDesktopApp } from './desktop-app';
 import type { CreateEngine, DesktopEngine, DesktopEngineOptions } from './engine';
 import { fake, FakeBrowserWindow, FakeTray, resetFakeElectron } from './testing/fake-electron';
@@ -30,7 +30,7 @@ const connection = (state: ConnectionState['state']): ConnectionState => ({
 });
 
 /** An engine that answers every channel, records calls, and can emit events. */
-function fakeEngine(options: { stop?: () => Promise<void> } = {}) {
+function fakeEngine(options: { stop?: () => Promise<void>; settings?: Partial<Settings> } = {}) {
   const calls: [string, unknown][] = [];
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   let stopped = 0;
@@ -40,7 +40,7 @@ function fakeEngine(options: { stop?: () => Promise<void> } = {}) {
     unsupported: {},
     connection: connection('disconnected'),
     auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
-    settings: { ...DEFAULT_SETTINGS, mode: 'system-proxy' },
+    settings: { ...DEFAULT_SETTINGS, mode: 'system-proxy', ...options.settings },
     core: null,
     testProgress: { running: false, done: 0, total: 0 },
     demo: false,
@@ -165,6 +165,67 @@ describe('"add to app" links', () => {
     await desktop.ready;
     expect(prevented).toBe(true);
     expect(offered(w)).toEqual([LINK]);
+  });
+});
+
+describe('start at login', () => {
+  const tray = () => FakeTray.instances[0]!;
+  const showItem = () => tray().menu.find((item) => item.label === 'Show Steadfast VPN')!;
+
+  it('is off by default and then leaves no trace: no login item, no autostart entry', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'xdg-'));
+    await started(world({ platform: 'linux', env: { XDG_CONFIG_HOME: config } }));
+    expect(fake.app.loginItem).toEqual({ openAtLogin: false });
+    expect(existsSync(join(config, 'autostart'))).toBe(false);
+  });
+
+  it('Windows: a login item that starts the app with --hidden; turned off in Settings, removed', async () => {
+    const w = world({ launch: { argv: ['C:\\Apps\\Steadfast VPN.exe'], defaultApp: false, execPath: 'C:\\Apps\\Steadfast VPN.exe' } }, { settings: { startAtLogin: true } });
+    await started(w);
+    await vi.waitFor(() => expect(fake.app.loginItem).toEqual({ openAtLogin: true, path: 'C:\\Apps\\Steadfast VPN.exe', args: ['--hidden'] }));
+    w.engine.emit('settings', { ...DEFAULT_SETTINGS, startAtLogin: false });
+    await vi.waitFor(() => expect(fake.app.loginItem.openAtLogin).toBe(false));
+  });
+
+  it('macOS: a login item opened hidden', async () => {
+    await started(world({ platform: 'darwin' }, { settings: { startAtLogin: true } }));
+    await vi.waitFor(() => expect(fake.app.loginItem).toEqual({ openAtLogin: true, openAsHidden: true }));
+  });
+
+  it('Linux: an XDG autostart entry running the AppImage with --hidden, removed when turned off', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'xdg-'));
+    const w = world({ platform: 'linux', env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/u/Apps/Steadfast VPN.AppImage' } }, { settings: { startAtLogin: true } });
+    await started(w);
+    const entry = join(config, 'autostart', 'steadfast-vpn.desktop');
+    await vi.waitFor(() => expect(existsSync(entry)).toBe(true));
+    const text = readFileSync(entry, 'utf8');
+    expect(text).toMatch(/^\[Desktop Entry\]\nType=Application\n/);
+    expect(text).toContain('Exec="/home/u/Apps/Steadfast VPN.AppImage" --hidden\n');
+    w.engine.emit('settings', { ...DEFAULT_SETTINGS, startAtLogin: false });
+    await vi.waitFor(() => expect(existsSync(entry)).toBe(false));
+  });
+
+  it('started by the login item, the app stays in the tray until "Show"', async () => {
+    await started(world({ launch: { argv: ['steadfast-vpn', '--hidden'], defaultApp: false, execPath: 'steadfast-vpn' } }));
+    expect(FakeBrowserWindow.instances).toEqual([]);
+    showItem().click!();
+    expect(FakeBrowserWindow.instances).toHaveLength(1);
+  });
+
+  it('macOS opened hidden at login: no window either', async () => {
+    fake.app.openedAsHidden = true;
+    await started(world({ platform: 'darwin' }));
+    expect(FakeBrowserWindow.instances).toEqual([]);
+  });
+
+  it('"connect on start" connects once, the engine\'s way (Auto\'s pick when Auto is on); off, it does not', async () => {
+    const on = world({}, { settings: { connectOnStart: true } });
+    await started(on);
+    expect(on.engine.calls.filter(([channel]) => channel === 'connect')).toEqual([['connect', {}]]);
+    resetFakeElectron();
+    const off = world();
+    await started(off);
+    expect(off.engine.calls.filter(([channel]) => channel === 'connect')).toEqual([]);
   });
 });
 

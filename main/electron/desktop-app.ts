@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { app, type BrowserWindow, dialog, Menu, session } from 'electron';
 import type { Logger } from '../../app/log/logger';
@@ -14,6 +15,7 @@ import { registerInvokeHandlers } from './ipc/handlers';
 import { senderRefusal } from './ipc/sender';
 import { resolveRendererSource } from './security';
 import { LinkIntake, type LinkIntakeOptions } from './deep-links';
+import { followStartupSettings, startedHidden } from './login-item';
 import { claimSingleInstance } from './single-instance';
 import { DesktopTray } from './tray';
 import type { TrayAction } from './tray-menu';
@@ -209,8 +211,24 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
     tray?.onEvent('snapshot', snapshot);
     await controller.onSnapshot(snapshot);
 
+    const launch = options.launch ?? { argv: [], defaultApp: false, execPath: process.execPath };
+    disposers.push(
+      followStartupSettings(
+        app,
+        running,
+        { startAtLogin: snapshot.settings.startAtLogin, connectOnStart: snapshot.settings.connectOnStart, connected: snapshot.connection.state !== 'disconnected' },
+        {
+          platform: options.platform,
+          executable: options.env.APPIMAGE ?? launch.execPath,
+          configHome: options.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'),
+          logger,
+        },
+      ),
+    );
+
     started = true;
-    showWindow();
+    // Started at login: the app lives in the tray until the user opens it (without a tray, it must show).
+    if (!tray || !startedHidden(app, launch.argv, options.platform)) showWindow();
     // Each link waits in the engine for the user's answer; the window shows the question.
     links?.connect((link) => {
       running.offerLink(link);

@@ -182,6 +182,15 @@ export class FakeApp extends EventEmitter {
   requestSingleInstanceLock(): boolean {
     return this.lockAvailable;
   }
+  /** What the app last asked of the OS's login items (macOS, Windows), and what the OS reports. */
+  loginItem: { openAtLogin: boolean; openAsHidden?: boolean; path?: string; args?: string[] } = { openAtLogin: false };
+  openedAsHidden = false;
+  setLoginItemSettings(settings: { openAtLogin: boolean; openAsHidden?: boolean; path?: string; args?: string[] }): void {
+    this.loginItem = { ...settings };
+  }
+  getLoginItemSettings(): { openAtLogin: boolean; wasOpenedAsHidden: boolean } {
+    return { openAtLogin: this.loginItem.openAtLogin, wasOpenedAsHidden: this.openedAsHidden };
+  }
   /** scheme → how the OS would start the app for it (path and arguments; none = this executable). */
   readonly protocolClients = new Map<string, { path?: string; args?: string[] }>();
   /** Schemes the OS refuses to register (a Linux desktop without xdg-settings). */

@@ -5,9 +5,10 @@ import { LANGUAGE_NAMES } from '../i18n';
 import { useAppStore } from '../store/context';
 import { matchLanguage } from '../store/ui';
 import { Modal } from './Modal';
+import { type StartupDraft, StartupFields } from './StartupFields';
 
 /** The form's own view of the settings: what the inputs hold, as text. */
-interface Draft {
+interface Draft extends StartupDraft {
   language: Settings['language'];
   theme: Settings['theme'];
   corePath: string;
@@ -40,6 +41,8 @@ function draftOf(settings: Settings): Draft {
     verifyIpv6: settings.monitor.verifyIpv6,
     trustedCheckerId: settings.trustedCheckerId ?? '',
     logLevel: settings.logLevel,
+    startAtLogin: settings.startAtLogin,
+    connectOnStart: settings.connectOnStart,
   };
 }
 
@@ -82,6 +85,8 @@ export function patchFromDraft(draft: Draft, settings: Settings): { patch: Setti
   const checker = draft.trustedCheckerId === '' ? null : draft.trustedCheckerId;
   if (checker !== settings.trustedCheckerId) patch.trustedCheckerId = checker;
   if (draft.logLevel !== settings.logLevel) patch.logLevel = draft.logLevel;
+  if (draft.startAtLogin !== settings.startAtLogin) patch.startAtLogin = draft.startAtLogin;
+  if (draft.connectOnStart !== settings.connectOnStart) patch.connectOnStart = draft.connectOnStart;
   if (Object.keys(monitor).length > 0) patch.monitor = monitor;
   return { patch, numberErrors };
 }
@@ -193,6 +198,7 @@ export function SettingsDialog() {
               </select>
             </Field>
           </fieldset>
+          <StartupFields draft={draft} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />
           <fieldset>
             <legend>{t('settings.monitor')}</legend>
             <Field label={t('settings.testUrls')} hint={t('settings.testUrlsHint')} path="monitor.urls" errors={errors}>
