@@ -2,10 +2,12 @@
  * `npm run demo`: the app against the lab, in a browser. Starts the lab (12 servers in 3
  * subscriptions, each with its own exit IP and country), the engine with Auto on, and the UI; prints
  * the address to open on a line of its own and opens it when a desktop is there. The Lab panel in
- * the UI blackholes servers, cuts the network or blocks a server "here". Ctrl-C stops everything.
+ * the UI blackholes servers, cuts the network or blocks a server "here". Ctrl-C (or the end of the program that
+ * started it) stops everything.
  */
 import { spawn } from 'node:child_process';
 import { Logger } from '../../app/log/logger';
+import { untilStopped } from '../../app/process/until-stopped';
 import { startDemo } from './world';
 
 async function main(): Promise<void> {
@@ -20,11 +22,9 @@ async function main(): Promise<void> {
   console.log(`Full log: ${demo.dataDir}/app.log`);
   console.log('In the app: watch pings, exit IPs and countries arrive; use the Lab panel to blackhole the current server and see Auto switch. Ctrl-C stops the demo.');
   openBrowser(demo.host.url);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  logger.info('DEMO', `${signal}: stopping`);
+  const stop = untilStopped();
+  logger.info('DEMO', `${await stop.stopped}: stopping`);
+  stop.dispose();
   await demo.stop();
 }
 

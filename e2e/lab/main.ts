@@ -1,7 +1,9 @@
 /**
  * `npm run lab`: starts the lab, prints one JSON line (the lab's info plus its pid) and runs until
- * SIGINT/SIGTERM, then takes everything down. `--selftest` checks every piece instead and exits.
+ * SIGINT/SIGTERM/SIGHUP or the end of the program that started it (`kill <npm pid>`), then takes
+ * everything down. `--selftest` checks every piece instead and exits.
  */
+import { untilStopped } from '../../app/process/until-stopped';
 import { startLab } from './lab';
 import { parseLabArgs } from './options';
 import { runSelftest } from './selftest';
@@ -21,18 +23,18 @@ async function main(): Promise<number> {
   }
   const lab = await startLab(command.options);
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
     lab.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(`lab: stopping after ${signal} failed: ${(error as Error).message}`);
+        console.error(`lab: stopping after ${reason} failed: ${(error as Error).message}`);
         process.exit(1);
       },
     );
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+  void untilStopped().stopped.then(stop);
   process.stdout.write(`${JSON.stringify({ ...lab.info, pid: process.pid })}\n`);
   return new Promise<number>(() => undefined); // runs until a signal
 }

@@ -25,7 +25,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(`unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
-  const module = await command.load();
+  // With Auto the whole engine runs (monitor, Auto, reachability): its own command file.
+  const module = name === 'connect' && rest.includes('--auto') ? await import('./commands/connect-auto') : await command.load();
   return module.run(rest);
 }
 

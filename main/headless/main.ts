@@ -1,13 +1,16 @@
 /**
  * `npm run headless -- [--subscription URL …] [--open LINK …] [--port N] [--data-dir DIR] [--test-url URL …]`:
  * the engine with the UI served to a browser instead of an Electron window. Prints the URL to
- * open (with this run's token) on a line of its own; Ctrl-C or SIGTERM stops everything. `--open`
- * takes a panel's "add to app" link (hiddify://, v2rayn://, …): the page asks before adding it.
+ * open (with this run's token) on a line of its own; Ctrl-C, SIGTERM or the end of the program
+ * that started it stops everything. `--open` takes a panel's "add to app" link (hiddify://,
+ * v2rayn://, …): the page asks before adding it.
  */
 import { fileURLToPath } from 'node:url';
 import { createEngine, type Engine } from '../../app/engine';
 import { Logger, stderrSink } from '../../app/log/logger';
 import { defaultDataDir } from '../../app/paths';
+import { untilStopped } from '../../app/process/until-stopped';
+import { portOption, readOptions } from '../args';
 import { type HeadlessHost, startHeadlessHost } from './host';
 import { ensureRendererBuilt, RENDERER_DIST } from './renderer-build';
 import { checkoutHelperLaunch } from '../helper/launch';
@@ -20,20 +23,28 @@ interface Args {
   links: string[];
 }
 
+const USAGE = 'usage: npm run headless -- [--subscription URL …] [--open LINK …] [--port N] [--data-dir DIR] [--test-url URL …]';
+
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { subscriptions: [], port: 0, dataDir: defaultDataDir(), testUrls: [], links: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = argv[++i];
-    if (value === undefined) throw new Error(`${flag} needs a value`);
-    if (flag === '--subscription') args.subscriptions.push(value);
-    else if (flag === '--test-url') args.testUrls.push(value);
-    else if (flag === '--open') args.links.push(value);
-    else if (flag === '--data-dir') args.dataDir = value;
-    else if (flag === '--port' && /^\d+$/.test(value) && Number(value) < 65536) args.port = Number(value);
-    else throw new Error(`unknown or invalid option ${flag} ${value}\nusage: npm run headless -- [--subscription URL …] [--open LINK …] [--port N] [--data-dir DIR] [--test-url URL …]`);
-  }
-  return args;
+  const { values } = readOptions(
+    argv,
+    {
+      subscription: { type: 'string', multiple: true },
+      open: { type: 'string', multiple: true },
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'test-url': { type: 'string', multiple: true },
+    },
+    USAGE,
+  );
+  const port = values.port === '0' ? 0 : (portOption('--port', values.port) ?? 0);
+  return {
+    subscriptions: values.subscription ?? [],
+    port,
+    dataDir: values['data-dir'] ?? defaultDataDir(),
+    testUrls: values['test-url'] ?? [],
+    links: values.open ?? [],
+  };
 }
 
 async function main(): Promise<number> {
@@ -42,10 +53,7 @@ async function main(): Promise<number> {
   await ensureRendererBuilt((line) => logger.info('HOST', line));
   let engine: Engine | null = null;
   let host: HeadlessHost | null = null;
-  const stopped = new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stop = untilStopped();
   try {
     engine = await createEngine({
       dataDir: args.dataDir,
@@ -62,9 +70,10 @@ async function main(): Promise<number> {
     host = await startHeadlessHost({ service: engine, rendererDir: RENDERER_DIST, port: args.port, logger });
     console.log('Open the app in a browser (this address carries the access token; do not share it):');
     console.log(host.url);
-    logger.info('HOST', `stopping on ${await stopped}`);
+    logger.info('HOST', `stopping: ${await stop.stopped}`);
     return 0;
   } finally {
+    stop.dispose();
     await host?.close();
     await engine?.stop();
   }

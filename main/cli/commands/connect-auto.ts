@@ -10,13 +10,13 @@
  * Auto's marks carry over between runs without touching the desktop app's subscriptions.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { SubscriptionId } from '../../../shared/domain/server';
 import { createEngine, type Engine } from '../../../app/engine';
 import { type LogLevel, Logger } from '../../../app/log/logger';
-import { defaultDataDir } from '../../../app/paths';
+import { untilStopped } from '../../../app/process/until-stopped';
+import { portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
-import { reportCapture, repositoryResources, waitForStopSignal } from './connect';
+import { cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 
 const USAGE =
   'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--verbose]';
@@ -33,58 +33,35 @@ export interface AutoArgs {
   verbose: boolean;
 }
 
-export class UsageError extends Error {}
-
 export function parseAutoArgs(argv: readonly string[]): AutoArgs {
-  const out: AutoArgs = { subscriptions: [], testUrls: [], mode: 'proxy', verbose: false };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] as string;
-    const value = () => {
-      const v = argv[i + 1];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value\n${USAGE}`);
-      i++;
-      return v;
-    };
-    const port = () => {
-      const raw = value();
-      const n = Number(raw);
-      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`${flag} needs a port number (1-65535), got "${raw}"`);
-      return n;
-    };
-    switch (flag) {
-      case '--auto':
-        break;
-      case '--subscription':
-        out.subscriptions.push(value());
-        break;
-      case '--http-port':
-        out.httpPort = port();
-        break;
-      case '--socks-port':
-        out.socksPort = port();
-        break;
-      case '--data-dir':
-        out.dataDir = value();
-        break;
-      case '--test-url':
-        out.testUrls.push(value());
-        break;
-      case '--mode': {
-        const mode = value();
-        if (mode !== 'proxy' && mode !== 'system-wide') throw new UsageError(`--mode is proxy or system-wide, got "${mode}"\n${USAGE}`);
-        out.mode = mode;
-        break;
-      }
-      case '--verbose':
-        out.verbose = true;
-        break;
-      default:
-        throw new UsageError(`unknown option ${flag}\n${USAGE}`);
-    }
-  }
-  if (out.subscriptions.length === 0) throw new UsageError(USAGE);
-  if (out.httpPort !== undefined && out.httpPort === out.socksPort) throw new UsageError('--http-port and --socks-port must differ');
-  return out;
+  const { values } = readOptions(
+    argv,
+    {
+      auto: { type: 'boolean' },
+      subscription: { type: 'string', multiple: true },
+      'http-port': { type: 'string' },
+      'socks-port': { type: 'string' },
+      'data-dir': { type: 'string' },
+      'test-url': { type: 'string', multiple: true },
+      mode: { type: 'string' },
+      verbose: { type: 'boolean' },
+    },
+    USAGE,
+  );
+  const subscriptions = values.subscription ?? [];
+  if (subscriptions.length === 0) throw new UsageError(USAGE);
+  const httpPort = portOption('--http-port', values['http-port']);
+  const socksPort = portOption('--socks-port', values['socks-port']);
+  if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
+  return {
+    subscriptions,
+    ...(httpPort !== undefined ? { httpPort } : {}),
+    ...(socksPort !== undefined ? { socksPort } : {}),
+    ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
+    testUrls: values['test-url'] ?? [],
+    mode: values.mode === undefined ? 'proxy' : cliMode(values.mode, USAGE),
+    verbose: values.verbose === true,
+  };
 }
 
 /** AUTO lines to stdout (they are the point of this command); the rest to stderr by level. */
@@ -116,7 +93,7 @@ async function addAll(engine: Engine, sources: readonly string[]): Promise<Subsc
   return ids;
 }
 
-export async function runAuto(argv: readonly string[]): Promise<number> {
+export async function run(argv: readonly string[]): Promise<number> {
   let args: AutoArgs;
   try {
     args = parseAutoArgs(argv);
@@ -126,10 +103,10 @@ export async function runAuto(argv: readonly string[]): Promise<number> {
   }
   const logger = cliLogger(args.verbose);
   let engine: Engine | null = null;
-  const stop = waitForStopSignal();
+  const stop = untilStopped();
   try {
     engine = await createEngine({
-      dataDir: args.dataDir ?? join(defaultDataDir(), 'cli'),
+      dataDir: args.dataDir ?? cliDataDir(),
       resourcesDir: repositoryResources(),
       logger,
       captureHelper: checkoutHelperLaunch,
@@ -151,8 +128,7 @@ export async function runAuto(argv: readonly string[]): Promise<number> {
     console.log(state.httpProxy);
     console.log(state.socksProxy);
     if (args.mode === 'system-wide') await reportCapture(engine.systemWide());
-    const signal = await stop.promise;
-    console.log(`${signal}: disconnecting`);
+    console.log(`${await stop.stopped}: disconnecting`);
     return 0;
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));

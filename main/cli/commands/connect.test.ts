@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { profileFromTable } from '../../../app/core';
 import type { Server } from '../../../shared/domain/server';
-import { chooseServer, type CliError, parseArgs } from './connect';
+import type { UsageError } from '../../args';
+import { chooseServer, parseArgs } from './connect';
 
 const core = profileFromTable('v2ray', '4.34.0');
 const base = { transport: { network: 'tcp' }, security: { type: 'none' }, subscriptionId: 'cli', port: 443, address: '10.0.0.1' } as const;
@@ -34,7 +35,7 @@ describe('connect options', () => {
     try {
       parseArgs(argv);
     } catch (error) {
-      expect((error as CliError).exitCode).toBe(2);
+      expect((error as UsageError).exitCode).toBe(2);
     }
   });
 });

@@ -9,18 +9,15 @@
  * `--mode system-wide` (Linux, as root) also captures every program's traffic into the tunnel and
  * prints what it applied; Ctrl-C or SIGTERM removes it before the command exits.
  *
- * `buildHeadless` is the reusable part: core + servers + tunnel + prober from options, for
- * commands that add more on top (Auto).
+ * (`connect --auto` runs the whole engine instead: connect-auto.ts.)
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Server } from '../../../shared/domain/server';
-import { CONNECTION_MODES, type ConnectionMode, DEFAULT_SETTINGS } from '../../../shared/settings';
+import { type ConnectionMode, DEFAULT_SETTINGS } from '../../../shared/settings';
 import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../../../app/core';
 import { type LogLevel, Logger, stderrSink } from '../../../app/log/logger';
 import { defaultDataDir } from '../../../app/paths';
-import { HttpSubscriptionFetcher } from '../../../app/subscriptions/fetch';
 import { assignIds } from '../../../app/subscriptions/identity';
 import { parseSubscription } from '../../../app/subscriptions/parse';
 import { TunnelController } from '../../../app/tunnel/controller';
@@ -29,6 +26,9 @@ import { coreCanCapture } from '../../../app/system-wide/core-privilege';
 import { DEFAULT_CORE_MARK } from '../../../app/system-wide/linux/policy/capture-plan';
 import { SystemWideCapture } from '../../../app/system-wide/system-wide';
 import { checkoutHelperLaunch } from '../../helper/launch';
+import { untilStopped } from '../../../app/process/until-stopped';
+import { portOption, readOptions, UsageError } from '../../args';
+import { CliError, cliFetcher, cliMode, reportCapture, repositoryResources } from '../support';
 
 const USAGE =
   'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core PATH] [--mode proxy|system-wide] [--probe] [--verbose]';
@@ -58,16 +58,6 @@ export interface Headless {
   logger: Logger;
   /** Disconnects the tunnel and stops the prober: no core is left running. */
   close(): Promise<void>;
-}
-
-/** Usage errors and failures worth a sentence, not a stack trace. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
 }
 
 export async function buildHeadless(options: HeadlessOptions, logger: Logger): Promise<Headless> {
@@ -112,7 +102,7 @@ export async function loadServers(source: string, logger: Logger): Promise<Serve
   let body: Buffer;
   if (/^https?:\/\//i.test(source)) {
     logger.redactor.add(source);
-    const fetcher = new HttpSubscriptionFetcher();
+    const fetcher = await cliFetcher(logger);
     try {
       const outcome = await fetcher.fetch(source);
       if (!outcome.ok) throw new CliError(`could not fetch the subscription: ${outcome.message}`);
@@ -141,8 +131,8 @@ export function chooseServer(servers: readonly Server[], core: CoreProfile, want
     if (exact) return exact;
     const partial = servers.filter((s) => s.name.toLowerCase().includes(wanted.toLowerCase()));
     if (partial.length === 1) return partial[0] as Server;
-    if (partial.length > 1) throw new CliError(`"${wanted}" matches ${partial.length} servers: ${partial.map((s) => `${s.id} (${s.name})`).join(', ')}`, 2);
-    throw new CliError(`no server "${wanted}" in the subscription; servers: ${servers.map((s) => `${s.id} (${s.name})`).join(', ')}`, 2);
+    if (partial.length > 1) throw new UsageError(`"${wanted}" matches ${partial.length} servers: ${partial.map((s) => `${s.id} (${s.name})`).join(', ')}`);
+    throw new UsageError(`no server "${wanted}" in the subscription; servers: ${servers.map((s) => `${s.id} (${s.name})`).join(', ')}`);
   }
   const runnable = servers.find((s) => !unsupportedReason(s, core, viaOf(s)));
   if (!runnable) throw new CliError(`none of the ${servers.length} servers can run on ${coreLabel(core)}`);
@@ -161,72 +151,48 @@ interface ParsedArgs {
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: Partial<ParsedArgs> & { probe: boolean; verbose: boolean } = { probe: false, verbose: false };
-  const port = (flag: string, value: string | undefined) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new CliError(`${flag} needs a port number (1-65535), got "${value ?? ''}"\n${USAGE}`, 2);
-    return n;
+  const { values } = readOptions(
+    argv,
+    {
+      subscription: { type: 'string' },
+      server: { type: 'string' },
+      'http-port': { type: 'string' },
+      'socks-port': { type: 'string' },
+      core: { type: 'string' },
+      mode: { type: 'string' },
+      probe: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+    },
+    USAGE,
+  );
+  if (!values.subscription) throw new UsageError(USAGE);
+  const httpPort = portOption('--http-port', values['http-port']);
+  const socksPort = portOption('--socks-port', values['socks-port']);
+  if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
+  return {
+    subscription: values.subscription,
+    ...(values.server !== undefined ? { server: values.server } : {}),
+    ...(httpPort !== undefined ? { httpPort } : {}),
+    ...(socksPort !== undefined ? { socksPort } : {}),
+    ...(values.core !== undefined ? { corePath: values.core } : {}),
+    ...(values.mode !== undefined ? { mode: cliMode(values.mode, USAGE) } : {}),
+    probe: values.probe === true,
+    verbose: values.verbose === true,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] as string;
-    const value = argv[i + 1];
-    const takeValue = () => {
-      if (value === undefined || value.startsWith('--')) throw new CliError(`${flag} needs a value\n${USAGE}`, 2);
-      i++;
-      return value;
-    };
-    switch (flag) {
-      case '--subscription':
-        out.subscription = takeValue();
-        break;
-      case '--server':
-        out.server = takeValue();
-        break;
-      case '--http-port':
-        out.httpPort = port(flag, takeValue());
-        break;
-      case '--socks-port':
-        out.socksPort = port(flag, takeValue());
-        break;
-      case '--core':
-        out.corePath = takeValue();
-        break;
-      case '--mode': {
-        const mode = takeValue();
-        if (mode === 'system-proxy') throw new CliError('--mode system-proxy is the desktop app\'s; the CLI runs proxy or system-wide', 2);
-        if (!(CONNECTION_MODES as readonly string[]).includes(mode)) throw new CliError(`--mode is proxy or system-wide, got "${mode}"\n${USAGE}`, 2);
-        out.mode = mode as ConnectionMode;
-        break;
-      }
-      case '--probe':
-        out.probe = true;
-        break;
-      case '--verbose':
-        out.verbose = true;
-        break;
-      default:
-        throw new CliError(`unknown option ${flag}\n${USAGE}`, 2);
-    }
-  }
-  if (!out.subscription) throw new CliError(USAGE, 2);
-  if (out.httpPort !== undefined && out.httpPort === out.socksPort) throw new CliError('--http-port and --socks-port must differ', 2);
-  return out as ParsedArgs;
 }
 
 export async function run(argv: string[]): Promise<number> {
-  // With Auto the whole engine runs (monitor, Auto, reachability): its own command file.
-  if (argv.includes('--auto')) return (await import('./connect-auto')).runAuto(argv);
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
   } catch (error) {
     console.error((error as Error).message);
-    return error instanceof CliError ? error.exitCode : 2;
+    return error instanceof UsageError ? error.exitCode : 2;
   }
   const level: LogLevel = args.verbose ? 'debug' : 'info';
   const logger = new Logger({ level, sinks: [stderrSink] });
   let headless: Headless | null = null;
-  const stopped = waitForStopSignal();
+  const stop = untilStopped();
   try {
     headless = await buildHeadless({ ...args, probe: args.probe }, logger);
     const { tunnel, core } = headless;
@@ -237,25 +203,15 @@ export async function run(argv: string[]): Promise<number> {
     console.log(state.httpProxy);
     console.log(state.socksProxy);
     if (args.mode === 'system-wide') await reportCapture(headless.capture);
-    const signal = await stopped.promise;
-    console.log(`${signal}: disconnecting`);
+    console.log(`${await stop.stopped}: disconnecting`);
     return 0;
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
-    return error instanceof CliError ? error.exitCode : 1;
+    return error instanceof CliError || error instanceof UsageError ? error.exitCode : 1;
   } finally {
-    stopped.dispose();
+    stop.dispose();
     await headless?.close();
   }
-}
-
-/** Says what system-wide mode applied once it is in (the rules follow the core's start). */
-export async function reportCapture(capture: SystemWideCapture): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!capture.status().active && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  const status = capture.status();
-  console.log(status.active ? `system-wide: applied ${status.detail ?? ''}` : 'system-wide: capture is not in place (see the log above)');
-  capture.onChange((next) => console.log(next.active ? `system-wide: applied again ${next.detail ?? ''}` : 'system-wide: capture removed'));
 }
 
 function printEvents({ tunnel, prober, servers }: Headless): void {
@@ -286,23 +242,3 @@ function formatBytes(n: number): string {
   return `${(n / 1024 ** 2).toFixed(1)} MiB`;
 }
 
-export function waitForStopSignal(): { promise: Promise<NodeJS.Signals>; dispose(): void } {
-  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const promise = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = (signal) => resolve(signal);
-  });
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    promise,
-    dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
-
-/** The repository's resources/ (bundled cores in development). */
-export function repositoryResources(): string {
-  return fileURLToPath(new URL('../../../resources', import.meta.url));
-}

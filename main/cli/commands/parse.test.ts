@@ -1,12 +1,20 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 
 const UUID = 'a7e505a9-d63f-48ac-92f3-85ebcd7d7018';
+const dataDir = mkdtempSync(join(tmpdir(), 'cli-parse-data-'));
 const cli = (args: string[], input?: string) =>
-  execa('npx', ['tsx', 'main/cli/index.ts', 'parse', ...args], { reject: false, input, cwd: join(import.meta.dirname, '../../..') });
+  execa('npx', ['tsx', 'main/cli/index.ts', 'parse', ...args], {
+    reject: false,
+    input,
+    cwd: join(import.meta.dirname, '../../..'),
+    env: { STEADFAST_DATA_DIR: dataDir },
+  });
 
 describe('cli parse', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cli-parse-'));
@@ -34,5 +42,24 @@ describe('cli parse', () => {
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toMatch(/could not read .*nope\.txt: no such file/);
     expect((await cli([])).exitCode).toBe(2);
+  }, 30_000);
+
+  it('asks a provider as the app does: with the device headers panels count devices by', async () => {
+    const seen: Record<string, string | string[] | undefined>[] = [];
+    const server = createServer((request, response) => {
+      seen.push(request.headers);
+      response.end(Buffer.from(`vless://${UUID}@a.example.com:443#A\n`).toString('base64'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { exitCode, stdout } = await cli([`http://127.0.0.1:${port}/sub`]);
+      expect(exitCode).toBe(0);
+      expect(JSON.parse(stdout).servers).toHaveLength(1);
+      const { id } = JSON.parse(readFileSync(join(dataDir, 'cli', 'device-id.json'), 'utf8')) as { id: string };
+      expect(seen[0]).toMatchObject({ 'x-hwid': id, 'x-device-os': 'Linux' });
+    } finally {
+      server.close();
+    }
   }, 30_000);
 });

@@ -1,32 +1,36 @@
 /**
  * `npm run cli -- parse <file|url|-> [--redact]`: reads a subscription from a file, a URL or
  * standard input and prints `{format, servers, rejected, notes}` as JSON (plus `usage` and
- * `title` for a URL). Servers are printed as parsed — it is the user's own data on their own
+ * `title` for a URL); a URL is asked for with the app's device headers, as the app asks. Servers are printed as parsed — it is the user's own data on their own
  * terminal — unless `--redact` masks their credentials. Exit 0 when the input could be read
  * (whatever it held), 1 with a sentence when it could not, 2 on a usage error.
  */
 import { readFile } from 'node:fs/promises';
 import type { ParsedServer } from '../../../shared/domain/server';
-import { HttpSubscriptionFetcher } from '../../../app/subscriptions/fetch';
 import { parseSubscription } from '../../../app/subscriptions/parse';
+import { readOptions, UsageError } from '../../args';
+import { cliFetcher } from '../support';
 
 const USAGE = 'usage: npm run cli -- parse <file|url|-> [--redact]';
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export async function run(argv: string[]): Promise<number> {
-  const redact = argv.includes('--redact');
-  const inputs = argv.filter((a) => a !== '--redact');
-  const unknown = inputs.find((a) => a.startsWith('--'));
-  if (inputs.length !== 1 || unknown) {
-    console.error(unknown ? `unknown option ${unknown}\n${USAGE}` : USAGE);
+  let redact: boolean;
+  let source: string;
+  try {
+    const { values, positionals } = readOptions(argv, { redact: { type: 'boolean' } }, USAGE, true);
+    if (positionals.length !== 1) throw new UsageError(USAGE);
+    redact = values.redact === true;
+    source = positionals[0] as string;
+  } catch (error) {
+    console.error((error as Error).message);
     return 2;
   }
-  const source = inputs[0] as string;
 
   let body: Buffer;
   let extra: Record<string, unknown> = {};
   if (/^https?:\/\//i.test(source)) {
-    const fetcher = new HttpSubscriptionFetcher();
+    const fetcher = await cliFetcher(null);
     try {
       const outcome = await fetcher.fetch(source);
       if (!outcome.ok) {

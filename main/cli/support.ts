@@ -1,0 +1,56 @@
+/** What the CLI's commands share: their data folder, their errors, and how they fetch subscriptions. */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../../app/log/logger';
+import type { SystemWideCapture } from '../../app/system-wide/system-wide';
+import type { ConnectionMode } from '../../shared/settings';
+import { UsageError } from '../args';
+import { defaultDataDir } from '../../app/paths';
+import { deviceHeaders, loadDeviceIdentity } from '../../app/subscriptions/device-identity';
+import { HttpSubscriptionFetcher } from '../../app/subscriptions/fetch';
+
+/** Failures worth a sentence, not a stack trace. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+/** The CLI keeps its own profile beside the desktop app's: `<app data>/cli`. */
+export function cliDataDir(): string {
+  return join(defaultDataDir(), 'cli');
+}
+
+/** The repository's resources/ (bundled cores in development). */
+export function repositoryResources(): string {
+  return fileURLToPath(new URL('../../resources', import.meta.url));
+}
+
+/**
+ * A fetcher that asks as the app does, with the device headers (a panel that limits devices answers
+ * a request without them with an "App not supported" entry instead of the servers).
+ */
+export async function cliFetcher(logger: Pick<Logger, 'warn'> | null, dataDir = cliDataDir()): Promise<HttpSubscriptionFetcher> {
+  const device = await loadDeviceIdentity(dataDir);
+  if (device.problem) logger?.warn('CLI', device.problem);
+  return new HttpSubscriptionFetcher({ extraHeaders: deviceHeaders(device.identity) });
+}
+
+/** `--mode`: the CLI runs `proxy` or `system-wide` (pointing the OS's proxy is the desktop app's). */
+export function cliMode(raw: string, usage: string): Extract<ConnectionMode, 'proxy' | 'system-wide'> {
+  if (raw === 'system-proxy') throw new UsageError("--mode system-proxy is the desktop app's; the CLI runs proxy or system-wide");
+  if (raw !== 'proxy' && raw !== 'system-wide') throw new UsageError(`--mode is proxy or system-wide, got "${raw}"\n${usage}`);
+  return raw;
+}
+
+/** Says what system-wide mode applied once it is in (the rules follow the core's start). */
+export async function reportCapture(capture: SystemWideCapture): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!capture.status().active && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const status = capture.status();
+  console.log(status.active ? `system-wide: applied ${status.detail ?? ''}` : 'system-wide: capture is not in place (see the log above)');
+  capture.onChange((next) => console.log(next.active ? `system-wide: applied again ${next.detail ?? ''}` : 'system-wide: capture removed'));
+}
