@@ -7,6 +7,7 @@ import type { Subscription } from '../../shared/domain/subscription';
 import type { AppSnapshot } from '../../shared/ipc/contract';
 import { buildTrayMenu, connectCandidate, EMPTY_TRAY_STATE, MAX_TRAY_SUBSCRIPTIONS, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
 import { trayLanguage, trayTranslator } from './tray-text';
+import { DEFAULT_SETTINGS } from '../../shared/settings';
 
 const t = trayTranslator('en');
 
@@ -55,6 +56,7 @@ function state(overrides: Partial<TrayState> = {}): TrayState {
     subscriptions: [work, home],
     auto: auto(null),
     statuses: { a1: status('a1', 120, 'Germany', 'DE'), a2: status('a2', 80, undefined, 'FI'), a3: status('a3', null), b1: status('b1', 60, 'Netherlands') },
+    mode: null,
     ...overrides,
   };
 }
@@ -125,6 +127,17 @@ describe('buildTrayMenu', () => {
   it('the tooltip names the state and the server', () => {
     expect(trayTooltip(state({ connection: connection('connected', 'a1') }), t)).toBe('Steadfast VPN — Connected: Frankfurt 1 — Germany');
     expect(trayTooltip(state(), t)).toBe('Steadfast VPN — Disconnected');
+  });
+});
+
+describe('the mode in the tray', () => {
+  it('is shown under the state and in the tooltip, in the user’s language, and follows the settings', () => {
+    const wide = state({ connection: connection('connected', 'a1'), mode: 'system-wide' });
+    expect(labels(wide)[1]).toBe('Mode: System-wide');
+    expect(trayTooltip(wide, t)).toBe('Steadfast VPN — Connected: Frankfurt 1 — Germany (System-wide)');
+    expect(buildTrayMenu(wide, trayTranslator('ru'))[1]).toEqual({ kind: 'label', label: 'Режим: Весь компьютер' });
+    const changed = trayStateAfter(wide, 'settings', { ...DEFAULT_SETTINGS, mode: 'system-proxy' });
+    expect(labels(changed)[1]).toBe('Mode: System proxy');
   });
 });
 

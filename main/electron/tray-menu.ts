@@ -4,6 +4,7 @@ import type { ServerId, SubscriptionId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
+import type { ConnectionMode } from '../../shared/settings';
 import type { TrayTranslate } from './tray-text';
 
 /** What the tray knows, kept up to date from the engine's events. */
@@ -14,9 +15,11 @@ export interface TrayState {
   subscriptions: Subscription[];
   auto: AutoSnapshot | null;
   statuses: Record<ServerId, ServerStatus>;
+  /** What Connect changes on the machine (shown, since system-wide mode captures every app). */
+  mode: ConnectionMode | null;
 }
 
-export const EMPTY_TRAY_STATE: TrayState = { connection: null, lastServerId: null, subscriptions: [], auto: null, statuses: {} };
+export const EMPTY_TRAY_STATE: TrayState = { connection: null, lastServerId: null, subscriptions: [], auto: null, statuses: {}, mode: null };
 
 /** Folds one engine event into the tray's state (events the tray does not show return it unchanged). */
 export function trayStateAfter<E extends EventName>(state: TrayState, event: E, payload: EventPayloads[E]): TrayState {
@@ -29,8 +32,12 @@ export function trayStateAfter<E extends EventName>(state: TrayState, event: E, 
         subscriptions: s.subscriptions,
         auto: s.auto,
         statuses: s.statuses,
+        // Hosts and tests may send a snapshot from before modes existed.
+        mode: (s.settings.mode as ConnectionMode | undefined) ?? null,
       };
     }
+    case 'settings':
+      return { ...state, mode: (payload as EventPayloads['settings']).mode };
     case 'connection': {
       const c = payload as EventPayloads['connection'];
       return { ...state, connection: c, lastServerId: c.serverId ?? state.lastServerId };
@@ -120,7 +127,9 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate): TrayMenuItem[
   const current = active ? (connection?.serverId ?? null) : null;
   const currentText = describeServer(state, current);
 
-  const items: TrayMenuItem[] = [{ kind: 'label', label: currentText ? `${t(stateName)}: ${currentText}` : t(stateName) }, { kind: 'separator' }];
+  const items: TrayMenuItem[] = [{ kind: 'label', label: currentText ? `${t(stateName)}: ${currentText}` : t(stateName) }];
+  if (state.mode) items.push({ kind: 'label', label: t('modeLine', { mode: t(`mode-${state.mode}`) }) });
+  items.push({ kind: 'separator' });
 
   if (active) {
     items.push({ kind: 'action', label: t('disconnect'), action: { type: 'disconnect' }, enabled: true });
@@ -161,5 +170,6 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate): TrayMenuItem[
 export function trayTooltip(state: TrayState, t: TrayTranslate): string {
   const stateName = state.connection?.state ?? 'disconnected';
   const server = ACTIVE_STATES.has(stateName) ? describeServer(state, state.connection?.serverId ?? null) : null;
-  return `Steadfast VPN — ${t(stateName)}${server ? `: ${server}` : ''}`;
+  const mode = state.mode ? ` (${t(`mode-${state.mode}`)})` : '';
+  return `Steadfast VPN — ${t(stateName)}${server ? `: ${server}` : ''}${mode}`;
 }

@@ -1,11 +1,11 @@
 import type { ConnectionStateName } from '../../shared/domain/connection';
-import { LANGUAGES, type Language } from '../../shared/settings';
+import { type ConnectionMode, LANGUAGES, type Language } from '../../shared/settings';
 
 /**
  * The tray menu's words in the app's five languages. The renderer has its own catalogue (hosts
  * never import the UI); these few strings are all the tray needs.
  */
-export type TrayTextKey = ConnectionStateName | 'connect' | 'connectTo' | 'disconnect' | 'auto' | 'showWindow' | 'quit';
+export type TrayTextKey = ConnectionStateName | 'connect' | 'connectTo' | 'disconnect' | 'auto' | 'showWindow' | 'quit' | 'modeLine' | `mode-${ConnectionMode}`;
 export type TrayTranslate = (key: TrayTextKey, vars?: Record<string, string>) => string;
 
 const CATALOGUE: Record<Language, Record<TrayTextKey, string>> = {
@@ -21,6 +21,10 @@ const CATALOGUE: Record<Language, Record<TrayTextKey, string>> = {
     auto: 'Auto',
     showWindow: 'Show Steadfast VPN',
     quit: 'Quit',
+    modeLine: 'Mode: {{mode}}',
+    'mode-proxy': 'Local proxy',
+    'mode-system-proxy': 'System proxy',
+    'mode-system-wide': 'System-wide',
   },
   ru: {
     disconnected: 'Отключено',
@@ -34,6 +38,10 @@ const CATALOGUE: Record<Language, Record<TrayTextKey, string>> = {
     auto: 'Авто',
     showWindow: 'Показать Steadfast VPN',
     quit: 'Выход',
+    modeLine: 'Режим: {{mode}}',
+    'mode-proxy': 'Локальный прокси',
+    'mode-system-proxy': 'Системный прокси',
+    'mode-system-wide': 'Весь компьютер',
   },
   fa: {
     disconnected: 'قطع',
@@ -47,6 +55,10 @@ const CATALOGUE: Record<Language, Record<TrayTextKey, string>> = {
     auto: 'خودکار',
     showWindow: 'نمایش Steadfast VPN',
     quit: 'خروج',
+    modeLine: 'حالت: {{mode}}',
+    'mode-proxy': 'پروکسی محلی',
+    'mode-system-proxy': 'پروکسی سیستم',
+    'mode-system-wide': 'کل سیستم',
   },
   ar: {
     disconnected: 'غير متصل',
@@ -60,6 +72,10 @@ const CATALOGUE: Record<Language, Record<TrayTextKey, string>> = {
     auto: 'تلقائي',
     showWindow: 'إظهار Steadfast VPN',
     quit: 'إنهاء',
+    modeLine: 'الوضع: {{mode}}',
+    'mode-proxy': 'الوكيل المحلي',
+    'mode-system-proxy': 'وكيل النظام',
+    'mode-system-wide': 'النظام كله',
   },
   zh: {
     disconnected: '未连接',
@@ -73,6 +89,10 @@ const CATALOGUE: Record<Language, Record<TrayTextKey, string>> = {
     auto: '自动',
     showWindow: '显示 Steadfast VPN',
     quit: '退出',
+    modeLine: '模式：{{mode}}',
+    'mode-proxy': '本地代理',
+    'mode-system-proxy': '系统代理',
+    'mode-system-wide': '全局',
   },
 };
 

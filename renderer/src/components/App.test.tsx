@@ -102,6 +102,19 @@ describe('the app frame', () => {
     expect(within(bar).getByRole('button', { name: 'Connect' })).toBeTruthy();
   });
 
+  it('the top bar says the mode, warns before system-wide mode asks for administrator rights, and opens Settings', async () => {
+    const { client } = renderApp({ mode: 'system-wide' });
+    const bar = document.querySelector('.connection-bar') as HTMLElement;
+    const chip = within(bar).getByRole('button', { name: 'What Connect changes: System-wide (every app)' });
+    expect(chip.textContent).toBe('System-wide');
+    expect(bar.textContent).not.toContain('administrator rights');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Disconnect' }));
+    expect(client.callsTo('disconnect')).toEqual([{}]);
+    expect(bar.textContent).toContain('Connect will ask for administrator rights');
+    await userEvent.click(chip);
+    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeTruthy();
+  });
+
   it('Test all shows its progress from the host’s events', async () => {
     const { client, frames } = renderApp();
     await userEvent.click(screen.getByRole('button', { name: 'Test all' }));

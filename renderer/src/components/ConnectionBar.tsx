@@ -60,6 +60,8 @@ export function ConnectionBar() {
   const rates = useAppStore(useShallow(selectTrafficRates));
   const core = useAppStore((s) => s.core);
   const ready = useAppStore((s) => s.ready);
+  const mode = useAppStore((s) => s.settings.mode);
+  const openDialog = useAppStore((s) => s.openDialog);
   const { connectPreferred, disconnect } = useAppStore(useShallow((s) => ({ connectPreferred: s.connectPreferred, disconnect: s.disconnect })));
   const [busy, setBusy] = useState(false);
 
@@ -95,7 +97,11 @@ export function ConnectionBar() {
           {connection.state === 'connected' && connection.since && (
             <span className="since muted">{t('connection.since', { duration: format.duration(now - connection.since) })}</span>
           )}
+          <button type="button" className={`mode-chip mode-${mode}`} title={t(`mode.hint.${mode}`)} aria-label={`${t('mode.label')}: ${t(`mode.name.${mode}`)}`} onClick={() => openDialog({ kind: 'settings' })}>
+            {t(`mode.short.${mode}`)}
+          </button>
         </span>
+        {mode === 'system-wide' && !active && !connection.error && <span className="mode-note muted">{t('mode.asksAdmin')}</span>}
         {connection.state === 'connected' && (connection.httpProxy || connection.socksProxy) ? (
           <span className="proxies">
             {connection.httpProxy && <CopyField kind="HTTP" label={t('connection.httpProxy')} value={connection.httpProxy} />}

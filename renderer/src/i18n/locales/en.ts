@@ -419,6 +419,7 @@ export const en = {
   },
   mode: {
     label: 'What Connect changes',
+    asksAdmin: 'Connect will ask for administrator rights: system-wide mode changes the firewall and routing until you disconnect.',
     name: {
       proxy: 'Local proxy only',
       'system-proxy': 'System proxy',

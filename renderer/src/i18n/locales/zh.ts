@@ -408,6 +408,7 @@ export const zh = {
   },
   mode: {
     label: '连接时改变什么',
+    asksAdmin: '连接时会请求管理员权限：全局模式会修改防火墙和路由，直到断开连接。',
     name: {
       proxy: '仅本地代理',
       'system-proxy': '系统代理',
