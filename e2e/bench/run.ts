@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   ui: async () => (await import('./ui.bench')).uiBenchmark,
   failover: async () => (await import('./failover.bench')).failoverBenchmark,
   soak: async () => (await import('./soak.bench')).soakBenchmark,
+  'system-wide': async () => (await import('./system-wide.bench')).systemWideBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {

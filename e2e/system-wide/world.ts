@@ -1,0 +1,112 @@
+/**
+ * The system-wide world (test and benchmark): the namespaces, the lab's server in the world
+ * (listening on the world's address, leaving from the exit address, logging what it is asked to
+ * reach), the world's sites and DNS server, and the app started in the user namespace as a user
+ * runs it (`npm run cli -- connect …`).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { shareLink } from '../lab/share-links';
+import { serverConfig } from '../lab/v2ray-server';
+import { buildWorld } from '../lab/world';
+import { ADDRESSES, createTopology, type Topology } from './netns';
+
+const exec = promisify(execFile);
+export const LAB_PORT = 20000;
+export const TARGET_URL = `http://${ADDRESSES.target}:8080/`;
+export const LAN_URL = `http://${ADDRESSES.lan}:8080/`;
+
+export interface SystemWideWorld {
+  topology: Topology;
+  dir: string;
+  subscriptionFile: string;
+  accessLog: string;
+  startIn(ns: string, command: string[], env?: NodeJS.ProcessEnv): ChildProcess;
+  /** Runs a command in the user namespace and returns its output. */
+  inUser(command: string[], timeoutMs?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startSystemWideWorld(): Promise<SystemWideWorld> {
+  const dir = await mkdtemp(join(tmpdir(), 'steadfast-system-wide-'));
+  const topology = await createTopology();
+  const started: ChildProcess[] = [];
+  const startIn = (ns: string, command: string[], env: NodeJS.ProcessEnv = process.env) => {
+    const child = spawn('ip', ['netns', 'exec', ns, ...command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
+    return child;
+  };
+  const world: SystemWideWorld = {
+    topology,
+    dir,
+    subscriptionFile: join(dir, 'subscription.txt'),
+    accessLog: join(dir, 'lab-access.log'),
+    startIn,
+    inUser: async (command, timeoutMs = 30_000) => (await exec('ip', ['netns', 'exec', topology.user, ...command], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 })).stdout.trim(),
+    close: async () => {
+      for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await topology.destroy();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    const spec = {
+      ...buildWorld({ servers: 1, subscriptions: 1, seed: 14, latency: [0, 0] }).servers[0]!,
+      protocol: 'vmess' as const,
+      network: 'tcp' as const,
+      security: 'none' as const,
+      exitIp: ADDRESSES.exit,
+      ipv6: false,
+    };
+    const config = serverConfig([spec], [LAB_PORT], null) as { inbounds: { listen: string }[]; log: Record<string, unknown> };
+    config.inbounds[0]!.listen = ADDRESSES.world;
+    // What the server was asked to reach: a probe captured into the tunnel would show as a request for the server itself.
+    config.log.access = world.accessLog;
+    await writeFile(join(dir, 'server.json'), JSON.stringify(config));
+    await writeFile(world.subscriptionFile, `${shareLink(spec, { host: ADDRESSES.world, port: LAB_PORT })}\n`);
+    startIn(topology.world, ['v2ray', '-config', join(dir, 'server.json')]);
+    const services = startIn(topology.world, [process.execPath, 'e2e/system-wide/world-services.mjs', ADDRESSES.target, ADDRESSES.lan, ADDRESSES.dns]);
+    await new Promise<void>((resolve, reject) => {
+      services.stdout!.once('data', () => resolve());
+      services.once('exit', (code) => reject(new Error(`the world's services exited (${String(code)})`)));
+    });
+  } catch (error) {
+    await world.close();
+    throw error;
+  }
+  return world;
+}
+
+export interface RunningApp {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves when the app printed its proxy addresses (proxy mode) or that capture is applied. */
+  ready: Promise<void>;
+}
+
+/** `npm run cli -- connect --subscription FILE [extra…]` in the user namespace, with its own data folder. */
+export function startApp(world: SystemWideWorld, dataDir: string, extra: string[]): RunningApp {
+  const child = world.startIn(
+    world.topology.user,
+    [process.execPath, '--import', 'tsx', 'main/cli/index.ts', 'connect', '--subscription', world.subscriptionFile, ...extra],
+    { ...process.env, STEADFAST_DATA_DIR: dataDir },
+  );
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const wanted = extra.includes('system-wide') ? /^system-wide: applied /m : /^socks5:\/\//m;
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      if (wanted.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the app exited (${String(code)}) before it was ready:\n${out}`)));
+  });
+  return { child, output: () => out, ready };
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
