@@ -85,3 +85,25 @@ describe('the Auto timeline', () => {
     expect(screen.getByText('No decisions yet.')).toBeTruthy();
   });
 });
+
+describe('the Auto timeline and the transfer test', () => {
+  it('names the reason when it skips a server that answers pings but freezes, and marks a slow one', () => {
+    const snapshot = snapshotWithSeedServers();
+    const at = Date.now() - 60_000;
+    snapshot.auto = {
+      ...snapshot.auto,
+      timeline: [
+        { type: 'check', at, trigger: 'stall', probe: ['fi', 'nl', 'de'], carrying: 'fi' },
+        { type: 'probe-result', at: at + 60, id: 'fi', delay: 61, recorded: true, transfer: 'freezes', carrying: 'fi' },
+        { type: 'probe-result', at: at + 30, id: 'nl', delay: 18, recorded: true, transfer: 'throttled', carrying: 'fi' },
+        { type: 'probe-result', at: at + 40, id: 'de', delay: 41, recorded: true, carrying: 'fi' },
+        { type: 'switch', at: at + 2500, from: 'fi', to: 'de', reason: 'current-silent', carrying: 'de' },
+      ],
+    };
+    renderWithStore(<AutoTimeline />, snapshot);
+    const results = [...document.querySelectorAll('.probe-results li')].map((li) => li.textContent?.replace(/[\u2068\u2069]/g, ''));
+    expect(results).toContain('Finland: 61 ms · its traffic freezes: counted as not answering');
+    expect(results).toContain('Netherlands: 18 ms · slow traffic');
+    expect(results).toContain('Germany: 41 ms');
+  });
+});

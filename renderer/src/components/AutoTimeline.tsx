@@ -244,6 +244,12 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
                     ? t('decision.silent', { server: nameOf(result.id) })
                     : t('decision.answered', { server: nameOf(result.id), delay: format.ms(result.delay) })}
                 </span>
+                {result.transfer && result.delay !== null && (
+                  <span className={result.transfer === 'freezes' ? 'bad' : 'warn'} data-transfer={result.transfer}>
+                    {' '}
+                    · {t(result.transfer === 'freezes' ? 'transfer.skipped' : 'transfer.marked')}
+                  </span>
+                )}
                 {!result.recorded && <span className="muted"> ({t('decision.notRecorded')})</span>}
               </li>
             ))}

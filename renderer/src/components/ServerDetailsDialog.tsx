@@ -13,6 +13,7 @@ import { Flag } from './Flag';
 import { Modal } from './Modal';
 import { PingText } from './ServerRow';
 import { FlaggedName } from './FlaggedName';
+import { TransferField, TransferWarning } from './TransferField';
 
 // recharts is most of the bundle and only this dialog draws a chart: it loads on first open.
 const PingChart = lazy(() => import('./PingChart').then((module) => ({ default: module.PingChart })));
@@ -114,6 +115,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
               {t('row.failed', { reason: failureText(t, status.error.kind, status.error.message) })}
             </span>
           )}
+          <TransferWarning test={status?.transfer ?? null} />
         </div>
         <div className="details-actions">
           <button type="button" className="button" disabled={status?.testing} onClick={() => void actions.testServer(serverId)}>
@@ -157,6 +159,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
                 {measuring ? t('details.measuring') : t('details.measure')}
               </button>
             </Field>
+            <TransferField test={status?.transfer ?? null} />
           </dl>
         </section>
         <section aria-labelledby="details-exit">

@@ -212,3 +212,30 @@ describe('the server list', () => {
     expect(store.getState().dialog).toEqual({ kind: 'confirm-empty', subscriptionId: 'B' });
   });
 });
+
+describe('a server row and the transfer test', () => {
+  function withTransfers(now: number) {
+    const snapshot = sampleSnapshot(now);
+    const transfer = { at: now - 30_000, expectedBytes: 65_536, fragment: false, fromCache: false };
+    snapshot.statuses.fi = { ...snapshot.statuses.fi!, transfer: { ...transfer, verdict: 'freezes', bytes: 16_000, bytesPerSecond: 400_000, detail: '16000 of 65536 bytes, then nothing for 2 s' } };
+    snapshot.statuses.jp = { ...snapshot.statuses.jp!, transfer: { ...transfer, verdict: 'throttled', bytes: 65_536, bytesPerSecond: 12_000, detail: '65536 bytes in 5461 ms' } };
+    snapshot.statuses.ir = { ...snapshot.statuses.ir!, transfer: { ...transfer, verdict: 'ok', bytes: 65_536, bytesPerSecond: 2e6, detail: '65536 bytes in 33 ms' } };
+    return snapshot;
+  }
+
+  it('says a server that answers pings but stalls, and a slow one, with the time of the test; a passing test says nothing', () => {
+    renderWithStore(<ServerList />, withTransfers(NOW));
+    const fi = row(/Finland/).querySelector('.row-note') as HTMLElement;
+    expect(fi.textContent).toMatch(/^answers pings but stalls after 16 kB \(tested .+\)$/);
+    expect(fi.className).toContain('bad');
+    expect(fi.getAttribute('title')).toBe('16000 of 65536 bytes, then nothing for 2 s');
+    expect(within(row(/Finland/)).getByText('63 ms')).toBeTruthy();
+    expect(row(/Japan/).querySelector('.row-note')?.textContent).toMatch(/^slow: 12 kB\/s \(tested .+\)$/);
+    expect(row(/Iran/).querySelector('.row-note')?.textContent).toBe('');
+  });
+
+  it('says it in the user’s language', () => {
+    renderWithStore(<ServerList />, withTransfers(NOW), { language: 'fa' });
+    expect(row(/Finland/).querySelector('.row-note')?.textContent).toContain('به پینگ پاسخ می‌دهد اما پس از');
+  });
+});

@@ -6,6 +6,7 @@ import type { ServerStatus, Verdict } from '../../../shared/domain/status';
 import { useFormat } from '../hooks/useFormat';
 import { useAppStore, useAppStoreApi } from '../store/context';
 import { describeVerdict, failureText } from '../format/reasons';
+import { transferRowNote } from '../format/transfer';
 import { countryOf, ipInfoDetails, pingClass, selectServerIndex, selectServerRow } from '../store/servers.selectors';
 import { Flag } from './Flag';
 import { InfoIcon, RetestIcon } from './icons';
@@ -134,6 +135,7 @@ interface ServerRowProps {
  */
 export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, index, onNavigate }: ServerRowProps) {
   const { t, i18n } = useTranslation();
+  const format = useFormat();
   const store = useAppStoreApi();
   const row = useAppStore(useShallow((s) => selectServerRow(s, serverId, subscriptionId)));
   const coreName = useAppStore((s) => (s.core ? `${s.core.family} ${s.core.version}` : null));
@@ -149,17 +151,28 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
     verdict &&
     describeVerdict(verdict, { t, language: i18n.language, server: server.name, nameOf: (id) => servers.get(id)?.name ?? id, trustedCheckerId });
   const core = unsupported ? unsupportedParts(unsupported) : null;
+  // A ping that answers says nothing of a server whose traffic freezes: that comes before the verdict.
+  const transfer = transferRowNote(t, format, status?.transfer ?? null);
   const note = unsupported
     ? t('row.unsupported', { core: core?.core ?? coreName ?? t('row.thisCore'), reason: core?.reason ?? unsupported })
     : status?.error
       ? t('row.failed', { reason: failureText(t, status.error.kind, status.error.message) })
       : status?.notReady
         ? t('row.notReady', { reason: status.notReady })
-        : verdictWords && verdict?.verdict !== 'ok'
-          ? verdictWords.summary
-          : null;
+        : transfer
+          ? transfer.withTime
+          : verdictWords && verdict?.verdict !== 'ok'
+            ? verdictWords.summary
+            : null;
+  const transferNoted = transfer !== null && note === transfer.withTime;
   // The host's own words (English), for a closer look: the prober's detail, the verdict's reasoning.
-  const noteDetail = status?.error ? status.error.message : note === verdictWords?.summary ? verdictWords?.detail : unsupported;
+  const noteDetail = status?.error
+    ? status.error.message
+    : transferNoted
+      ? status?.transfer?.detail
+      : note === verdictWords?.summary
+        ? verdictWords?.detail
+        : unsupported;
   const connect = () => void store.getState().connect(server.id);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -202,7 +215,11 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
           )}
           {row.isExcluded && <span className="chip chip-excluded">{t('row.excluded')}</span>}
         </div>
-        <div className={unsupported || status?.error ? 'row-note bad' : 'row-note'} title={noteDetail ?? note ?? undefined}>
+        <div
+          className={unsupported || status?.error || (transferNoted && transfer.tone === 'bad') ? 'row-note bad' : 'row-note'}
+          data-transfer={transferNoted ? status?.transfer?.verdict : undefined}
+          title={noteDetail ?? note ?? undefined}
+        >
           {note}
         </div>
       </div>

@@ -177,3 +177,27 @@ describe('the settings dialog: IPv6 checks', () => {
     expect(client.callsTo('setSettings')).toEqual([{ monitor: { verifyIpv6: true } }]);
   });
 });
+
+describe('the server details and the transfer test', () => {
+  it('says the server answers pings but stalls, with the bytes, the time and what the test saw', () => {
+    const snapshot = sampleSnapshot(NOW);
+    snapshot.statuses.fi = {
+      ...snapshot.statuses.fi!,
+      transfer: { verdict: 'freezes', at: NOW - 30_000, bytes: 16_000, expectedBytes: 65_536, bytesPerSecond: 400_000, fragment: true, detail: '16000 of 65536 bytes, then nothing for 2 s', fromCache: false },
+    };
+    const { store } = renderWithStore(<Dialogs />, snapshot);
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'fi' }));
+    const dialog = screen.getByRole('dialog');
+    const warning = dialog.querySelector('.details-facts [data-transfer="freezes"]');
+    expect(warning?.textContent).toMatch(/^answers pings but stalls after 16 kB \(tested .+ · TLS ClientHello fragment on\)$/);
+    const field = dialog.querySelector('dd[data-transfer="freezes"]');
+    expect(field?.textContent).toContain('16000 of 65536 bytes, then nothing for 2 s');
+    expect(within(dialog).getByText('Transfer test')).toBeTruthy();
+  });
+
+  it('says when no transfer test ran yet', () => {
+    const { store } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'nl' }));
+    expect(screen.getByRole('dialog').querySelector('dd[data-transfer="none"]')?.textContent).toBe('not run yet');
+  });
+});

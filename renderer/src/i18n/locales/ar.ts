@@ -517,4 +517,17 @@ export const ar = {
       hint: 'تختار بعض اللوحات الصيغة حسب اسم التطبيق (v2rayN، clash-verge، sing-box)؛ اتركه فارغًا لاسم هذا التطبيق.',
     },
   },
+  transfer: {
+    label: 'اختبار النقل',
+    hint: 'بعد أن يجيب الخادم على الـ ping يُنزَّل عبره ‎64 KB: بعض الشبكات تمرّر الـ ping وتجمّد الحركة الحقيقية بعد ‎16–20 KB.',
+    freezes: 'يجيب على الـ ping لكنه يتوقف بعد {{size}}',
+    slow: 'بطيء: {{speed}}',
+    ok: '{{size}} بسرعة {{speed}}',
+    failed: 'تعذّر التنزيل',
+    testedAt: 'اختُبر في {{time}}',
+    withFragment: 'تجزئة TLS ClientHello مفعّلة',
+    notTested: 'لم يُجرَ بعد',
+    skipped: 'حركته تتجمّد: عُدّ غير مجيب',
+    marked: 'حركة بطيئة',
+  },
 };

@@ -491,6 +491,19 @@ export const en = {
       hint: 'Some panels choose the format by the app’s name (v2rayN, clash-verge, sing-box); leave empty for this app’s own.',
     },
   },
+  transfer: {
+    label: 'Transfer test',
+    hint: 'After its ping answers, 64 KB are downloaded through the server: some networks let a ping through and freeze real traffic after 16–20 KB.',
+    freezes: 'answers pings but stalls after {{size}}',
+    slow: 'slow: {{speed}}',
+    ok: '{{size}} at {{speed}}',
+    failed: 'the download could not be made',
+    testedAt: 'tested {{time}}',
+    withFragment: 'TLS ClientHello fragment on',
+    notTested: 'not run yet',
+    skipped: 'its traffic freezes: counted as not answering',
+    marked: 'slow traffic',
+  },
 };
 
 export type Resource = typeof en;

@@ -480,4 +480,17 @@ export const zh = {
       hint: '有些面板按应用名称决定格式（v2rayN、clash-verge、sing-box）；留空则使用本应用自己的名称。',
     },
   },
+  transfer: {
+    label: '传输测试',
+    hint: 'ping 有回应后，会经由服务器下载 64 KB：有些网络放行 ping，却在 16–20 KB 之后冻结真实流量。',
+    freezes: 'ping 有回应，但在 {{size}} 后停滞',
+    slow: '缓慢：{{speed}}',
+    ok: '{{size}}，速度 {{speed}}',
+    failed: '无法完成下载',
+    testedAt: '测试于 {{time}}',
+    withFragment: '已开启 TLS ClientHello 分片',
+    notTested: '尚未进行',
+    skipped: '流量会冻结：视为无回应',
+    marked: '流量缓慢',
+  },
 };
