@@ -31,7 +31,7 @@ import type { TransferVerdict } from '../../../shared/domain/transfer';
 import { AUTO_RULES, networkLossBackoffMs } from './constants';
 import { activeHold, isRateLimitedReason, quietAfter, rateLimitedUntil } from './limits';
 import { countedMeasurements, switchScore, upperMedian } from './score';
-import { log, queueOf, type StepContext } from './state';
+import { log, mayTake, queueOf, type StepContext } from './state';
 import { switchTo } from './switching';
 import { transferMark, transferMarkOf } from './transfer';
 import type { AutoState, CheckInFlight, ProbeAnswer } from './types';
@@ -113,15 +113,11 @@ export function concludeEarly(state: AutoState, ctx: StepContext): AutoState {
   const elapsed = ctx.now - check.startedAt;
   const stillProbing = check.pending.filter((id) => id !== check.current);
   if (stillProbing.some((id) => switchScore(elapsed, ctx.world.measurements(id), ctx.now) < best)) return state;
-  const updated: CheckInFlight = own
-    ? { ...check, pending: [] }
-    : {
-        ...check,
-        pending: [],
-        results: { ...check.results, [check.current]: { at: ctx.now, delayMs: null, error: 'timeout' } },
-        log: [...check.log, { kind: 'result', id: check.current }],
-      };
-  const trailing = stillProbing.length > 0 ? { checkId: check.id, pending: stillProbing } : null;
+  // Nothing is invented for a current server that missed its deadline: its probe runs on to its
+  // timeout, and what it returns is recorded then (recordTrailing).
+  const updated: CheckInFlight = { ...check, pending: [] };
+  const late = own ? stillProbing : [check.current, ...stillProbing];
+  const trailing = late.length > 0 ? { checkId: check.id, current: check.current, pending: late } : null;
   return concludeWithAnswers({ ...state, check: updated, trailing }, ctx, updated);
 }
 
@@ -130,7 +126,11 @@ function pastSilentDeadline(state: AutoState, ctx: StepContext, check: CheckInFl
   return deadline !== null && ctx.now >= deadline;
 }
 
-/** A late answer of a check that ended early: recorded like the check's own (the network was there). */
+/**
+ * A late answer of a check that ended early: recorded like the check's own (the network was
+ * there). The server the check was about answering late is an answer like any other: it is the
+ * server to return to, not a failure.
+ */
 function recordTrailing(
   state: AutoState,
   ctx: StepContext,
@@ -143,7 +143,12 @@ function recordTrailing(
   log(ctx, { type: 'probe-result', at: ctx.now, id: event.serverId, delay: event.delayMs, recorded: true, ...(transfer ? { transfer } : {}) });
   ctx.out.push({ kind: 'record', results: [{ serverId: event.serverId, measurement }] });
   const pending = trailing.pending.filter((id) => id !== event.serverId);
-  return { ...state, trailing: pending.length > 0 ? { ...trailing, pending } : null };
+  const next = { ...state, trailing: pending.length > 0 ? { ...trailing, pending } : null };
+  const cameBack = event.serverId === trailing.current && event.delayMs !== null && state.current !== event.serverId;
+  if (cameBack && subscriptionOf(ctx.world, event.serverId)?.id === state.subscriptionId && mayTake(state, ctx, event.serverId)) {
+    return { ...next, returnCandidate: event.serverId };
+  }
+  return next;
 }
 
 /** Ends a check early (the user acted, the tunnel or the network went away): what came in is logged, and recorded if anything answered. */

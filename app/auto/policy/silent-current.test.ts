@@ -62,7 +62,31 @@ describe('a silent current server in a check started by a sign of failure', () =
     expect(switches(h.decisions())).toEqual([]);
     h.wake(6800);
     expect(switches(h.decisions())).toEqual(['6800 fi>de']);
-    expect(h.decisions()).toContainEqual({ type: 'probe-result', at: T0 + 6800, id: 'fi', delay: null, recorded: true });
+    // Nothing is invented for Finland: its probe runs on to its timeout, and what it returns is recorded.
+    expect(h.decisions().filter((d) => d.type === 'probe-result' && d.id === 'fi')).toEqual([]);
+    expect(h.records()).toEqual(['de:25', 'nl:71']);
+  });
+
+  it('records what the current server returns after the check moved on: a late answer is an answer, not a failure costing +1000 for 24 h', () => {
+    const h = harness({ fi: [60, 61, 62], de: [24, 25, 26], nl: [70, 72, 71] });
+    h.result('de', 25, 6025);
+    h.result('nl', 71, 6071);
+    h.wake(6800);
+    expect(switches(h.decisions())).toEqual(['6800 fi>de']);
+    // Under load a 60 ms server read 2549 ms (seed 000): that is its measurement.
+    h.result('fi', 2549, 8549);
+    expect(h.records()).toEqual(['de:25', 'nl:71', 'fi:2549']);
+    expect(h.decisions().at(-1)).toEqual({ type: 'probe-result', at: T0 + 8549, id: 'fi', delay: 2549, recorded: true });
+    expect(h.state.returnCandidate).toBe('fi');
+
+    // A probe that times out is a measured failure, recorded when it ends.
+    const dead = harness({ fi: [60, 61, 62], de: [24, 25, 26], nl: [70, 72, 71] });
+    dead.result('de', 25, 6025);
+    dead.result('nl', 71, 6071);
+    dead.wake(6800);
+    dead.result('fi', null, 11_000);
+    expect(dead.records()).toEqual(['de:25', 'nl:71', 'fi:null']);
+    expect(dead.decisions().at(-1)).toEqual({ type: 'probe-result', at: T0 + 11_000, id: 'fi', delay: null, recorded: true });
   });
 
   it('gets three of its usual delays when it is a slow server, and stays when it answers within them', () => {
@@ -102,7 +126,7 @@ describe('a silent current server in a check started by a sign of failure', () =
     // S'(800) = 800 + (800 − 70) = 1530 > 580, so the check need not wait for it.
     expect(switches(h.decisions())).toEqual(['6800 fi>de']);
     h.result('nl', 71, 9000);
-    expect(h.records()).toEqual(['de:300', 'fi:null', 'nl:71']);
+    expect(h.records()).toEqual(['de:300', 'nl:71']);
     expect(h.decisions().at(-1)).toEqual({ type: 'probe-result', at: T0 + 9000, id: 'nl', delay: 71, recorded: true });
   });
 

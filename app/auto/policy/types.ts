@@ -101,10 +101,10 @@ export interface AutoState {
   wakeAt: number | null;
   /**
    * A check that ended before all its probes returned (its current server was silent by its
-   * deadline): the answers still to come are recorded when they arrive, so a dead candidate
-   * still carries its failure.
+   * deadline): the answers still to come — the current server's included — are recorded when
+   * they arrive, so a dead candidate carries its failure and a late current server its answer.
    */
-  trailing: { checkId: number; pending: ServerId[] } | null;
+  trailing: { checkId: number; current: ServerId; pending: ServerId[] } | null;
 }
 
 export type AutoEvent =
