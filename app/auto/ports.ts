@@ -30,6 +30,11 @@ export interface AutoProbePort {
    * with its verdict, null when it could not be made; never rejects. Absent: no transfer tests.
    */
   transferTest?(serverId: ServerId): Promise<TransferVerdict | null>;
+  /**
+   * The monitor's ordinary event test of a server Auto just switched to without probing it
+   * (turned on, a vanished or marked server): run at once and recorded by the monitor as such.
+   */
+  eventTest(serverId: ServerId): void;
 }
 
 /** The monitor's store of measurements, read for scores and written with Auto's check results. */

@@ -33,6 +33,10 @@ class Ports implements AutoProbePort, MeasurementPort, TunnelPort, Subscriptions
       else this.clock.after(d, () => resolve({ delayMs: d }));
     });
   }
+  eventTests: string[] = [];
+  eventTest(serverId: string): void {
+    this.eventTests.push(serverId);
+  }
   measurements(id: string) {
     return this.stored.get(id) ?? [];
   }

@@ -194,6 +194,9 @@ export class AutoRuntime {
       case 'probe':
         for (const id of command.ids) void this.runProbe(command.checkId, id, command.timeoutMs, command.transferAfter?.includes(id) ?? false);
         return null;
+      case 'event-test':
+        this.options.probe.eventTest(command.serverId);
+        return null;
       case 'connect':
         if (this.state.connected) this.carrying = command.serverId;
         this.options.tunnel.switchTo(command.serverId).catch(() => this.dialFailure(command.serverId));

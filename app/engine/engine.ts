@@ -200,7 +200,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     clock,
     logger,
     config: autoConfigFrom(settings),
-    probe: monitor,
+    probe: { probe: (id, timeoutMs) => monitor.probe(id, timeoutMs), eventTest: (id) => void monitor.testNow([id], 'selection') },
     measurements: monitor,
     tunnel: driver,
     subscriptions: { list: () => autoSubscriptions },

@@ -5,7 +5,11 @@
  *   the own-subscription candidate);
  * - returning clears the candidate; answer streaks start over with every switch;
  * - Auto's own switches count towards 3 per 3 minutes; the tunnel is quiet for 5 s afterwards;
- * - landing outside Auto's subscription starts the once-a-minute own-subscription checks.
+ * - landing outside Auto's subscription starts the once-a-minute own-subscription checks;
+ * - a switch made without a probe (Auto turned on, a vanished or marked server) is followed at
+ *   once by the monitor's event test of the new server (seed 000: a group switching to another
+ *   server has the new selection tested), so its ping is known before the next check.
+ 
  * While the VPN is disconnected a "switch" only selects the server the next connect will use: no
  * line is logged and no cooldown starts.
  */
@@ -18,11 +22,15 @@ import { restartSilence } from './traffic';
 import type { AutoState, ConnectReason } from './types';
 import { subscriptionOf } from './world';
 
+/** Switches decided from a check's answers: the new server was just measured. */
+const PROBED_REASONS: ReadonlySet<SwitchReason> = new Set(['current-silent', 'neighbour-subscription', 'return']);
+
 export function switchTo(state: AutoState, ctx: StepContext, to: ServerId, reason: SwitchReason): AutoState {
   const from = state.current;
   ctx.out.push({ kind: 'connect', serverId: to, reason });
   if (!state.connected) return { ...state, current: to, traffic: restartSilence(state.traffic) };
   log(ctx, { type: 'switch', at: ctx.now, from, to, reason });
+  if (!PROBED_REASONS.has(reason)) ctx.out.push({ kind: 'event-test', serverId: to });
 
   const fromSubscription = from === null ? undefined : subscriptionOf(ctx.world, from)?.id;
   const toSubscription = subscriptionOf(ctx.world, to)?.id;

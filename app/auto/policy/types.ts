@@ -134,6 +134,8 @@ export type AutoCommand =
   | { kind: 'connect'; serverId: ServerId; reason: ConnectReason }
   | { kind: 'wake'; at: number | null }
   | { kind: 'record'; results: { serverId: ServerId; measurement: Measurement }[] }
+  /** The monitor tests the server now, as an ordinary event test it records (a switch made without a probe). */
+  | { kind: 'event-test'; serverId: ServerId }
   | { kind: 'log'; decision: AutoDecision }
   | { kind: 'refuse'; reason: string }
   | { kind: 'emit' };

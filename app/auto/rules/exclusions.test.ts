@@ -31,7 +31,7 @@ describe('marked servers', () => {
 
   it('marking the connected server: after Done Auto moves to the best of the others', async () => {
     const lines = await simulate(baseScenario({ until: '2m' }, [{ at: '1m', action: { exclude: ['fi'] } }]));
-    expect(brief(lines)).toEqual(['60000 switch fi>nl excluded']);
+    expect(brief(lines)).toEqual(['60000 switch fi>nl excluded', '60071 event-test nl 71']);
   });
 
   it('when an update leaves only marked servers, Auto chooses among them', async () => {
@@ -41,7 +41,7 @@ describe('marked servers', () => {
         { at: '3m', servers: { nl: 'down' } },
       ]),
     );
-    expect(brief(lines, noResults)).toEqual(['120000 switch fi>nl server-removed', '185000 check stall nl,de', '185800 switch nl>de current-silent']);
+    expect(brief(lines, noResults)).toEqual(['120000 switch fi>nl server-removed', '120071 event-test nl 71', '185000 check stall nl,de', '185800 switch nl>de current-silent']);
   });
 
   it('marks survive subscription updates (by server id)', async () => {

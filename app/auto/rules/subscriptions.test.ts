@@ -5,10 +5,10 @@ import { baseScenario, brief, simulate } from '../testing/simulate';
 const noResults = { results: false } as const;
 
 describe('the selected server vanished from the subscription after an update', () => {
-  it('immediately puts the best remaining one in its place', async () => {
+  it('immediately puts the best remaining one in its place, and the monitor tests it at once (seed 000: an event test)', async () => {
     const lines = await simulate(baseScenario({ until: '3m' }, [{ at: '2m', action: { subscriptionUpdate: { A: ['de', 'nl', 'new1'] } } }]));
-    expect(brief(lines)).toEqual(['120000 switch fi>nl server-removed']);
-    expect(lines.at(-1)).toMatchObject({ current: 'nl' });
+    expect(brief(lines)).toEqual(['120000 switch fi>nl server-removed', '120071 event-test nl 71']);
+    expect(lines.at(-1)).toMatchObject({ current: 'nl', history: { nl: [70, 72, 71, 71] } });
   });
 
   it("new servers of an update are never tested: they queue after the scored ones, and S' judges them by their answer alone", async () => {
@@ -31,7 +31,7 @@ describe('Auto is on for one subscription at a time', () => {
         { at: '1m', action: { autoOn: 'B' } },
       ]),
     );
-    expect(brief(lines, noResults)).toEqual(['60000 switch fi>b2 auto-on', '360000 check scheduled b2,b1', '360070 stay b2 current-answered']);
+    expect(brief(lines, noResults)).toEqual(['60000 switch fi>b2 auto-on', '60070 event-test b2 70', '360000 check scheduled b2,b1', '360070 stay b2 current-answered']);
   });
 
   it('with no current server, Auto picks by score and the VPN connects there', async () => {

@@ -35,14 +35,16 @@ describe('shipped example scenarios', () => {
   it('exclusions.json: marking the current server moves Auto, the last unmarked one cannot be marked, only marked ones left → chosen among them', async () => {
     expect(decisions(await run('exclusions.json'))).toEqual([
       '60000 switch fi>nl excluded',
+      '60071 event-test nl 71',
       '180000 refused exclude',
       '240000 switch nl>fi server-removed',
+      '240060 event-test fi 60',
       'end current=fi',
     ]);
   });
 
   it('server-removed.json: the current server vanishes in an update → the best remaining at once', async () => {
-    expect(decisions(await run('server-removed.json'))).toEqual(['120000 switch fi>nl server-removed', 'end current=nl']);
+    expect(decisions(await run('server-removed.json'))).toEqual(['120000 switch fi>nl server-removed', '120071 event-test nl 71', 'end current=nl']);
   });
 
   it('neighbour-subscription.json: own subscription down → widened → neighbour; own retries pause after 5 failures; back after two answers', async () => {

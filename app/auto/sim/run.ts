@@ -37,6 +37,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     clock,
     scenario.subscriptions.map((s) => ({ id: s.id, serverIds: s.servers })),
     scenario.reconnect,
+    settings.monitor.urlTestTimeoutMs,
   );
   seedHistory(world, scenario, start);
 
@@ -53,6 +54,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     persisted: { subscriptionId: scenario.auto ?? null, excluded: marksBySubscription(scenario), returnCandidate: null },
   });
   runtime.onDecision((decision) => lines.push(lineOf(decision, start)));
+  world.onEventTest = (test) => lines.push({ type: 'event-test', at: test.at - start, id: test.id, delay: test.delay });
 
   const entries = [...scenario.world];
   let next = 0;

@@ -38,10 +38,15 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
   private reconnectingUntil = 0;
   private readonly start: number;
 
+  /** Receives each event test the simulated monitor ran (the run prints it as an `event-test` line). */
+  onEventTest: ((test: { at: number; id: ServerId; delay: number | null }) => void) | null = null;
+
   constructor(
     private readonly clock: Clock,
     subscriptions: SubscriptionServers[],
     private readonly reconnectMs: number,
+    /** The monitor's url_test_timeout, which its event tests take. */
+    private readonly testTimeoutMs = 5000,
   ) {
     this.start = clock.now();
     this.subscriptionList = subscriptions;
@@ -71,6 +76,15 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
       } else {
         this.clock.after(timeoutMs, () => resolve({ delayMs: null, error: 'timeout' }));
       }
+    });
+  }
+
+  /** The monitor's event test: probed at once and recorded as the monitor records it. */
+  eventTest(serverId: ServerId): void {
+    void this.probe(serverId, this.testTimeoutMs).then((result) => {
+      const at = this.clock.now();
+      this.record(serverId, { at, method: 'url', delayMs: result.delayMs, ...(result.error ? { error: result.error } : {}) });
+      this.onEventTest?.({ at, id: serverId, delay: result.delayMs });
     });
   }
 

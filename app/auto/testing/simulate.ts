@@ -45,6 +45,8 @@ function briefLine(l: SimLine): string {
       return `${at} rate-limited until ${String(l.until)}`;
     case 'pause':
       return `${at} pause ${String(l.reason)} until ${String(l.until)}`;
+    case 'event-test':
+      return `${at} event-test ${String(l.id)} ${l.delay === null ? 'silent' : String(l.delay)}`;
     case 'refused':
       return `${at} refused ${String(l.action)}`;
     case 'end':
