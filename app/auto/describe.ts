@@ -26,5 +26,7 @@ export function describeDecision(d: AutoDecision): string {
       return `a switch was due but 3 switches happened in 3 minutes: waiting until ${new Date(d.until).toISOString()}`;
     case 'pause':
       return `a check was due but ${d.reason} holds it until ${new Date(d.until).toISOString()}`;
+    case 'settings':
+      return `settings changed: a stall counts after ${d.stallThresholdMs / 1000} s, a probe waits ${d.probeTimeoutMs / 1000} s`;
   }
 }

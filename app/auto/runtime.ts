@@ -122,9 +122,9 @@ export class AutoRuntime {
   manualConnect(serverId: ServerId): void {
     this.dispatch({ type: 'manual-connect', serverId });
   }
-  /** New settings (stall threshold, probe timeout) take effect from the next sample and check. */
+  /** New settings (stall threshold, probe timeout): an event to the reducer, logged, holding from the next sample and check. */
   reconfigure(config: AutoConfig): void {
-    this.state = { ...this.state, config };
+    this.dispatch({ type: 'configure', config });
   }
 
   /** A check now, whatever the cooldowns say. */

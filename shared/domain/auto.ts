@@ -53,7 +53,9 @@ export type AutoDecision =
   | { type: 'switch'; at: number; from: ServerId | null; to: ServerId; reason: SwitchReason }
   | { type: 'network-lost'; at: number; attempt: number; next_in_ms: number }
   | { type: 'rate-limited'; at: number; until: number }
-  | { type: 'pause'; at: number; until: number; reason: string };
+  | { type: 'pause'; at: number; until: number; reason: string }
+  /** The settings Auto runs by changed (the user saved Settings; a scenario's `settings` action). */
+  | { type: 'settings'; at: number; stallThresholdMs: number; probeTimeoutMs: number };
 
 /** A timeline entry: a decision plus the server carrying the traffic at that moment. */
 export type TimelineEntry = AutoDecision & { carrying: ServerId | null };

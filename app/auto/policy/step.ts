@@ -34,7 +34,8 @@ import type { TrafficSample } from '../../../shared/domain/connection';
 import { AUTO_RULES } from './constants';
 import { abandonCheck, concludeEarly, onProbeResult, onTransferResult } from './check-end';
 import { maybeStartCheck, nextWake, requestedCheck } from './check-start';
-import { forgetEpisode, homeOf, queueOf, snapshotChanged, type StepContext } from './state';
+import type { AutoConfig } from './constants';
+import { forgetEpisode, homeOf, log, queueOf, snapshotChanged, type StepContext } from './state';
 import { connectManually, switchTo } from './switching';
 import { QUIET_TRACKER, observeSample, restartSilence } from './traffic';
 import type { AutoEvent, AutoState, StepResult } from './types';
@@ -81,7 +82,19 @@ function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState 
       return connectManually(turnOff(state, ctx), ctx, event.serverId, 'manual');
     case 'subscriptions-updated':
       return onSubscriptionsUpdated(state, ctx);
+    case 'configure':
+      return onConfigure(state, ctx, event.config);
   }
+}
+
+/**
+ * New settings hold from now on: the next traffic sample is judged by the new stall threshold, the
+ * next check's probes wait the new timeout (a check in flight keeps the timeout it started with).
+ */
+function onConfigure(state: AutoState, ctx: StepContext, config: AutoConfig): AutoState {
+  if (config.stallThresholdMs === state.config.stallThresholdMs && config.probeTimeoutMs === state.config.probeTimeoutMs) return state;
+  log(ctx, { type: 'settings', at: ctx.now, stallThresholdMs: config.stallThresholdMs, probeTimeoutMs: config.probeTimeoutMs });
+  return { ...state, config };
 }
 
 function onTraffic(state: AutoState, sample: TrafficSample): AutoState {

@@ -123,7 +123,9 @@ export type AutoEvent =
   | { type: 'probe-result'; checkId: number; serverId: ServerId; delayMs: number | null; error?: ProbeFailure }
   /** The transfer test that followed a check's ping answer (null: it could not be made). */
   | { type: 'transfer-result'; checkId: number; serverId: ServerId; verdict: TransferVerdict | null }
-  | { type: 'wake' };
+  | { type: 'wake' }
+  /** The settings Auto runs by changed; they hold from this event on. */
+  | { type: 'configure'; config: AutoConfig };
 
 /** Why a Connect was issued: Auto's switch reasons, a user's manual choice, or a plain selection while disconnected. */
 export type ConnectReason = SwitchReason | 'manual';

@@ -102,3 +102,21 @@ describe('no check while the OS reports no network', () => {
     expect(brief(lines, noResults)).toEqual(['245000 check stall fi,nl,de', '245800 switch fi>nl current-silent']);
   });
 });
+
+describe('a change of settings is an event', () => {
+  it('reaches Auto as an event, is logged, and holds from then on: a scenario may change the stall threshold at a time', async () => {
+    const lines = await simulate(
+      baseScenario({ until: '2m30s' }, [
+        { at: '1m', action: { settings: { stallThresholdMs: 2000 } } },
+        { at: '2m', servers: { fi: 'down' } },
+      ]),
+    );
+    expect(lines.find((l) => l.type === 'settings')).toEqual({ type: 'settings', at: 60_000, stallThresholdMs: 2000, probeTimeoutMs: 5000 });
+    expect(brief(lines, noResults)).toEqual(['60000 settings', '122000 check stall fi,nl,de', '122800 switch fi>nl current-silent']);
+  });
+
+  it('the same settings again change nothing and log nothing', async () => {
+    const lines = await simulate(baseScenario({ until: '2m' }, [{ at: '1m', action: { settings: { stallThresholdMs: 5000 } } }]));
+    expect(lines.filter((l) => l.type === 'settings')).toEqual([]);
+  });
+});

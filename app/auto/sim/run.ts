@@ -12,6 +12,7 @@ import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings';
 import { Logger } from '../../log/logger';
 import { FakeClock } from '../../testing/fake-clock';
+import type { AutoConfig } from '../policy/constants';
 import { autoConfigFrom, AutoRuntime } from '../runtime';
 import type { SimAction, Scenario, WorldEntry } from './scenario';
 import { SAMPLE_INTERVAL_MS, SimWorld } from './world';
@@ -43,10 +44,11 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
 
   const lines: SimLine[] = [];
   const config = autoConfigFrom(settings);
+  let current: AutoConfig = scenario.platform === 'mobile' ? { ...config, stallThresholdMs: MOBILE_STALL_MS } : config;
   const runtime = new AutoRuntime({
     clock,
     logger: options.logger ?? new Logger(),
-    config: scenario.platform === 'mobile' ? { ...config, stallThresholdMs: MOBILE_STALL_MS } : config,
+    config: current,
     probe: world,
     measurements: world,
     tunnel: world,
@@ -54,6 +56,14 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     persisted: { subscriptionId: scenario.auto ?? null, excluded: marksBySubscription(scenario), returnCandidate: null },
   });
   runtime.onDecision((decision) => lines.push(lineOf(decision, start)));
+  // A settings action, as the engine passes a saved Settings change: an event to Auto.
+  const configure = (patch: SettingsPatch) => {
+    current = {
+      stallThresholdMs: patch.stallThresholdMs ?? current.stallThresholdMs,
+      probeTimeoutMs: patch.urlTestTimeoutMs ?? current.probeTimeoutMs,
+    };
+    runtime.reconfigure(current);
+  };
   world.onEventTest = (test) => lines.push({ type: 'event-test', at: test.at - start, id: test.id, delay: test.delay });
 
   const entries = [...scenario.world];
@@ -70,7 +80,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   }
   runtime.start();
 
-  for (; next < entries.length && entries[next]!.at === 0; next++) act(world, runtime, entries[next]!, lines, 0);
+  for (; next < entries.length && entries[next]!.at === 0; next++) act(world, runtime, configure, entries[next]!, lines, 0);
 
   // Samples and world changes are clock timers too, so the whole run is one `advance`. A change
   // on the 500 ms grid is applied by that moment's sample tick, after the sample; one off the grid
@@ -80,7 +90,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     const t = clock.now() - start;
     for (; next < entries.length && entries[next]!.at <= t; next++) {
       applyWorld(world, runtime, entries[next]!, false);
-      act(world, runtime, entries[next]!, lines, entries[next]!.at);
+      act(world, runtime, configure, entries[next]!, lines, entries[next]!.at);
     }
   };
   const tick = () => {
@@ -136,14 +146,20 @@ function applyWorld(world: SimWorld, runtime: AutoRuntime, entry: WorldEntry, in
   }
 }
 
-function act(world: SimWorld, runtime: AutoRuntime, entry: WorldEntry, lines: SimLine[], at: number): void {
+type SettingsPatch = Extract<SimAction, { settings: unknown }>['settings'];
+
+function act(world: SimWorld, runtime: AutoRuntime, configure: (patch: SettingsPatch) => void, entry: WorldEntry, lines: SimLine[], at: number): void {
   const action = entry.action;
   if (!action) return;
+  if ('settings' in action) {
+    configure(action.settings);
+    return;
+  }
   const refused = perform(world, runtime, action);
   if (refused) lines.push({ type: 'refused', at, action: Object.keys(action)[0]!, reason: refused });
 }
 
-function perform(world: SimWorld, runtime: AutoRuntime, action: SimAction): string | null {
+function perform(world: SimWorld, runtime: AutoRuntime, action: Exclude<SimAction, { settings: unknown }>): string | null {
   if ('exclude' in action || 'include' in action) {
     const ids = 'exclude' in action ? action.exclude : action.include;
     for (const sub of world.list()) {

@@ -46,6 +46,13 @@ describe('scenario parsing', () => {
     expect(durationMs(text)).toBe(ms);
   });
 
+  it('a settings change takes the settings Auto reads, checked as Settings checks them', () => {
+    const ok = validateScenario(withChange((s) => (s.world = [{ at: '1m', action: { settings: { stallThresholdMs: 2000, urlTestTimeoutMs: 3000 } } }])));
+    expect(ok.ok && ok.scenario.world[0]?.action).toEqual({ settings: { stallThresholdMs: 2000, urlTestTimeoutMs: 3000 } });
+    const bad = validateScenario(withChange((s) => (s.world = [{ at: '1m', action: { settings: { stallThresholdMs: 10 } } }])));
+    expect(bad).toMatchObject({ ok: false, error: expect.stringMatching(/^world\[0\]\.action/) });
+  });
+
   it('keeps world changes in time order, the file order on ties', () => {
     const parsed = validateScenario(
       withChange((s) => {

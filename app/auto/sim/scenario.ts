@@ -12,6 +12,7 @@
  * the spec's mobile rule. Servers the world never mentions are down.
  */
 import { z } from 'zod';
+import { monitorSettingsSchema, settingsSchema } from '../../../shared/settings';
 
 /** "250ms", "5s", "2m", "1h", or parts of them in a row: "2m30s", "1h5m", "4.5s". */
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
@@ -49,8 +50,18 @@ const action = z.union(
     z.object({ subscriptionUpdate: z.record(id, z.array(id)) }),
     z.object({ connect: id }),
     z.object({ checkNow: z.literal(true) }),
+    // The settings Auto reads, with the bounds Settings puts on them.
+    z.object({
+      settings: z
+        .object({ stallThresholdMs: settingsSchema.shape.stallThresholdMs.unwrap(), urlTestTimeoutMs: monitorSettingsSchema.shape.urlTestTimeoutMs.unwrap() })
+        .partial()
+        .strict(),
+    }),
   ],
-  { error: 'expected one of {"exclude": [ids]}, {"include": [ids]}, {"autoOn": id}, {"autoOff": true}, {"subscriptionUpdate": {...}}, {"connect": id}, {"checkNow": true}' },
+  {
+    error:
+      'expected one of {"exclude": [ids]}, {"include": [ids]}, {"autoOn": id}, {"autoOff": true}, {"subscriptionUpdate": {...}}, {"connect": id}, {"checkNow": true}, {"settings": {"stallThresholdMs": ms, "urlTestTimeoutMs": ms}}',
+  },
 );
 export type SimAction = z.infer<typeof action>;
 

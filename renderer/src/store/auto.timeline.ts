@@ -188,6 +188,9 @@ export function episodes(entries: readonly TimelineEntry[]): Episode[] {
       case 'pause':
         begin(entry, null).outcome = entry;
         break;
+      case 'settings':
+        // A settings change is in the log, not an episode of the connection.
+        break;
       case 'network-lost': {
         // A retry that found the network still gone says nothing new: it updates the open episode.
         const last = out[out.length - 1];
