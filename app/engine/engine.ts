@@ -44,6 +44,7 @@ import { Emitter, listenerErrorsTo } from '../events';
 import { importHandlers } from '../imports/handlers';
 import { ImportInbox } from '../imports/inbox';
 import type { ImportRequest } from '../../shared/domain/import-request';
+import { forwardNetworkChange } from './network-changes';
 import { NoCoreProber } from './no-core-prober';
 import { ProblemBoard } from './problems';
 import { ServerIndex } from './server-index';
@@ -316,11 +317,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
   if (network) {
     unsubscribers.push(
-      network.onChange((change) => {
-        logger.info(TAG, `network changed: ${change.state === 'none' ? 'no network' : `${change.addresses.length} address(es)`}`);
-        auto.networkChanged(change.state);
-        if (change.state === 'up') monitor.networkChanged();
-      }),
+      network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })),
     );
     network.start();
   }
