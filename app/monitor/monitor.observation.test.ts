@@ -24,7 +24,32 @@ describe('observation, statistics, methods and throughput', () => {
       statistics: { count: 4, failures: 1, averageMs: 200, deviationMs: 81.6, minMs: 100, maxMs: 300 },
     });
     expect(observation.batch).toEqual({ confirmedFailures: 0, overturnedFailures: 0 });
+    // The observatory's own fields (seed 002, Xray's OutboundStatus), times in Unix seconds.
+    const lastTry = h.monitor.status('a').testedAt!;
+    expect(observation.servers[0]).toMatchObject({ alive: true, delay: 200, lastErrorReason: '', lastSeenTime: Math.floor(lastTry / 1000), lastTryTime: Math.floor(lastTry / 1000) });
     expect(h.monitor.history('a').map((m) => m.delayMs)).toEqual([100, 300, null, 200]);
+  });
+
+  it('exports a failed server as the observatory does: not alive, delay 99,999,999, seen when it last answered', async () => {
+    const h = monitorHarness({ servers: [fakeServer('a')], settings: { intervalMs: MIN } });
+    h.prober.queue('a', { answerMs: 100 }, { failMs: 50, kind: 'refused', message: 'connection refused' });
+    await h.monitor.start();
+    h.monitor.trafficSeen();
+    await h.clock.advance(S);
+    const answeredAt = h.monitor.status('a').testedAt!;
+    h.monitor.trafficSeen();
+    await h.clock.advance(MIN);
+    const failedAt = h.monitor.status('a').testedAt!;
+    expect(failedAt).toBeGreaterThan(answeredAt);
+    expect(h.monitor.exportObservation().servers[0]).toMatchObject({
+      alive: false,
+      delay: 99_999_999,
+      lastErrorReason: 'connection refused',
+      lastSeenTime: Math.floor(answeredAt / 1000),
+      lastTryTime: Math.floor(failedAt / 1000),
+    });
+    const never = monitorHarness({ servers: [fakeServer('b')] });
+    expect(never.monitor.exportObservation().servers[0]).toMatchObject({ alive: false, delay: 99_999_999, lastSeenTime: null, lastTryTime: null });
   });
 
   it('keeps the last 5 measurements in total for Auto and a long ring of URL results for the chart', async () => {

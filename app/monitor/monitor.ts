@@ -34,6 +34,7 @@ import { type Ipv6Resolver, systemIpv6Resolver } from './ipv6/resolver';
 import { DEFAULT_THROUGHPUT_URL, type MethodResult, measureDirect, measureThroughput } from './on-request';
 import { frontKey } from './policy/batch';
 import { needsIpv6Check } from './policy/ipv6';
+import { observatoryStatus } from './policy/observatory';
 import { NETWORK_SETTLE_MS } from './policy/timing';
 import type { DirectCheck, Readiness, ServerProber } from './ports';
 import { type StatusListener, StatusPublisher, type SubscribeOptions } from './publisher';
@@ -444,7 +445,10 @@ export class Monitor {
   exportObservation(): ObservationExport {
     return {
       exportedAt: this.options.clock.now(),
-      servers: this.serverList().map((s) => ({ ...this.status(s.id), name: s.name, subscriptionId: s.subscriptionId })),
+      servers: this.serverList().map((s) => {
+        const record = this.records.get(s.id);
+        return { ...this.status(s.id), ...observatoryStatus(record?.last ?? null, record?.history ?? []), name: s.name, subscriptionId: s.subscriptionId };
+      }),
       batch: { ...this.scheduler.batch },
     };
   }

@@ -68,3 +68,19 @@ export interface ServerStatus {
   /** The latest transfer test (a download after a delay test answered); null when none ran. */
   transfer: TransferTest | null;
 }
+
+/**
+ * A server as the observatory API reports it (spec/observatory.md, Xray's OutboundStatus), beside
+ * the status in every server of the observation export.
+ */
+export interface ObservatoryStatus {
+  alive: boolean;
+  /** ms; 99,999,999 when the latest test failed or none ran (infinite for sorting). */
+  delay: number;
+  /** Why the latest test failed; empty when it answered. */
+  lastErrorReason: string;
+  /** When it last answered, Unix seconds; null when never. */
+  lastSeenTime: number | null;
+  /** When it was last tested, Unix seconds; null when never. */
+  lastTryTime: number | null;
+}

@@ -10,7 +10,7 @@ import type { ConnectionState, CoreInfo, TrafficSample } from '../domain/connect
 import type { Measurement } from '../domain/measurement';
 import type { ImportRequest } from '../domain/import-request';
 import type { AppProblem } from '../domain/problem';
-import type { ServerStatus } from '../domain/status';
+import type { ObservatoryStatus, ServerStatus } from '../domain/status';
 import type { ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
 import { type Settings, settingsPatchSchema } from '../settings';
@@ -92,7 +92,8 @@ export interface AppSnapshot {
 /** The observation API (spec/observatory.md): every server's status and statistics. */
 export interface ObservationExport {
   exportedAt: number;
-  servers: (ServerStatus & { name: string; subscriptionId: SubscriptionId })[];
+  /** Each server's status, with the observatory's own fields (alive, delay, lastSeenTime, lastTryTime) and statistics. */
+  servers: (ServerStatus & ObservatoryStatus & { name: string; subscriptionId: SubscriptionId })[];
   /** Batch-test figures: failures confirmed alone before counting, and those that were not. */
   batch: { confirmedFailures: number; overturnedFailures: number };
 }
