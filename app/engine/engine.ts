@@ -201,7 +201,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     clock,
     logger,
     config: autoConfigFrom(settings),
-    probe: { probe: (id, timeoutMs) => monitor.probe(id, timeoutMs), eventTest: (id) => void monitor.testNow([id], 'selection') },
+    probe: {
+      probe: (id, timeoutMs) => monitor.probe(id, timeoutMs),
+      transferTest: (id) => monitor.transferTest(id),
+      eventTest: (id) => void monitor.testNow([id], 'selection'),
+    },
     measurements: monitor,
     tunnel: driver,
     subscriptions: { list: () => autoSubscriptions },
