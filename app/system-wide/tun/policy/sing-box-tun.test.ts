@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { singBoxTunConfig, tunEngineRefusal } from './sing-box-tun';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const base = { socksPort: 10808, corePath: 'C:\\Program Files\\Steadfast VPN\\resources\\core\\xray.exe', bypassLan: true, platform: 'win32' as const };
+
+describe('sing-box TUN front end', () => {
+  const config = singBoxTunConfig(base) as Json;
+
+  it('a tun inbound that takes the default route strictly, IPv4 and IPv6, on the documented fields', () => {
+    expect(config.inbounds).toEqual([
+      expect.objectContaining({
+        type: 'tun',
+        tag: 'tun-in',
+        interface_name: 'Steadfast VPN',
+        address: ['172.19.0.1/30', 'fdfe:dcba:9876::1/126'],
+        auto_route: true,
+        strict_route: true,
+        stack: 'mixed',
+      }),
+    ]);
+    expect(config.route.auto_detect_interface).toBe(true);
+  });
+
+  it('everything goes to the core’s local SOCKS5 inbound', () => {
+    expect(config.outbounds[0]).toEqual({ type: 'socks', tag: 'core', server: '127.0.0.1', server_port: 10808, version: '5' });
+    expect(config.route.final).toBe('core');
+  });
+
+  it('the core’s own connections go direct, matched first by its executable (no loop into the TUN)', () => {
+    expect(config.route.rules[0]).toEqual({ process_path: [base.corePath], outbound: 'direct' });
+  });
+
+  it('DNS is answered by sing-box and asked through the core', () => {
+    expect(config.route.rules).toContainEqual({ protocol: 'dns', action: 'hijack-dns' });
+    expect(config.dns).toEqual({ servers: [{ type: 'tcp', tag: 'through-core', server: '1.1.1.1', server_port: 53, detour: 'core' }], final: 'through-core' });
+  });
+
+  it('bypassLan keeps private ranges out of the TUN; off, they are captured too', () => {
+    expect(config.inbounds[0].route_exclude_address).toEqual(expect.arrayContaining(['192.168.0.0/16', '10.0.0.0/8', 'fc00::/7']));
+    expect(config.route.rules).toContainEqual({ ip_is_private: true, outbound: 'direct' });
+    const off = singBoxTunConfig({ ...base, bypassLan: false }) as Json;
+    expect(off.inbounds[0].route_exclude_address).toBeUndefined();
+    expect(JSON.stringify(off.route.rules)).not.toContain('ip_is_private');
+  });
+
+  it('macOS names its utun device itself', () => {
+    expect((singBoxTunConfig({ ...base, platform: 'darwin', corePath: '/Applications/Steadfast VPN.app/Contents/Resources/core/xray' }) as Json).inbounds[0].interface_name).toBeUndefined();
+  });
+
+  it('refuses what would write a broken config', () => {
+    expect(() => singBoxTunConfig({ ...base, socksPort: 0 })).toThrow('invalid SOCKS port');
+    expect(() => singBoxTunConfig({ ...base, corePath: ' ' })).toThrow('the core path is needed');
+  });
+
+  it.each([
+    ['1.11.4', true],
+    ['1.12.0', false],
+    ['1.13.0-beta.2', false],
+  ])('sing-box %s too old: %s', (version, refused) => {
+    expect(tunEngineRefusal(version) !== null).toBe(refused);
+  });
+});
