@@ -35,6 +35,10 @@ export const CORE_FEATURES = [
   'hysteria2-port-hopping',
   /** VLESS Encryption, `encryption: "mlkem768x25519plus.…"` (Xray 25.9 and later; confirmed by the binary). */
   'vless-encryption',
+  /** TLS ClientHello fragment, the `freedom` outbound's `fragment` (Xray; confirmed by the binary). */
+  'freedom-fragment',
+  /** UDP noise, the `freedom` outbound's `noises` (recent Xray; confirmed by the binary). */
+  'freedom-noises',
 ] as const;
 export type CoreFeature = (typeof CORE_FEATURES)[number];
 
@@ -153,6 +157,9 @@ function xray(version: string): CoreCapabilities {
   }
   if (atLeast(version, '1.8.10')) features.push('ws-host-field');
   if (atLeast(version, '25.9.5')) features.push('vless-encryption');
+  // Fragment came to freedom in 1.8.1, the `noises` list in the 24.9 releases; the binary decides.
+  if (atLeast(version, '1.8.1')) features.push('freedom-fragment');
+  if (atLeast(version, '24.9.19')) features.push('freedom-noises');
   // Salamander came with Hysteria2 as a finalmask UDP mask; the binary check has the last word.
   if (atLeast(version, '26.1.13')) features.push('hysteria2-salamander');
   // Port hopping is part of the same Hysteria transport (`udphop`); the binary check has the last word.

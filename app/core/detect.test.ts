@@ -41,6 +41,9 @@ async function standIn(name: string, opts: { versionArgs: string; banner: string
   return { path, calls: async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean) };
 }
 
+/** What a real Xray's config test refuses in the freedom checks' invalid configs. */
+const FREEDOM_CHECKS_REFUSED = ['not-a-packet-range', 'not-a-noise-type'];
+
 describe('detectCore with stand-in binaries', () => {
   it('Xray: `-version`, then `run -test -c FILE` per check; a refused check removes the claim', async () => {
     const xray = await standIn('xray', {
@@ -78,12 +81,26 @@ describe('detectCore with stand-in binaries', () => {
     expect(core.capabilities.networks.has('kcp')).toBe(false);
   });
 
+  it('TLS fragment and UDP noise are confirmed only by a binary that takes valid values and refuses invalid ones', async () => {
+    const strict = await standIn('xray-freedom', { versionArgs: '-version', banner: 'Xray 25.3.6 (Xray, Penetrates Everything.) 1a2b3c4 (go1.24.1 linux/amd64)', testArgs: 'run -test -c', refuse: FREEDOM_CHECKS_REFUSED });
+    const withThem = await detectCore(strict.path);
+    expect(withThem.capabilities.features.has('freedom-fragment')).toBe(true);
+    expect(withThem.capabilities.features.has('freedom-noises')).toBe(true);
+    expect(withThem.verified.confirmed).toEqual(expect.arrayContaining(['feature:freedom-fragment', 'feature:freedom-noises']));
+    // A core that ignores fields it does not know passes any config: that confirms nothing.
+    const lax = await standIn('xray-ignores-freedom', { versionArgs: '-version', banner: 'Xray 25.3.6 (Xray, Penetrates Everything.) 1a2b3c4 (go1.24.1 linux/amd64)', testArgs: 'run -test -c', refuse: ['not-a-noise-type'] });
+    const without = await detectCore(lax.path);
+    expect(without.capabilities.features.has('freedom-fragment')).toBe(false);
+    expect(without.capabilities.features.has('freedom-noises')).toBe(true);
+    expect(without.verified.refuted).toEqual(['feature:freedom-fragment']);
+  });
+
   it('Hysteria2 salamander is whatever the binary says', async () => {
     const xray = await standIn('xray-no-salamander', {
       versionArgs: '-version',
       banner: 'Xray 26.1.18 (Xray, Penetrates Everything.) 9f8e7d6 (go1.25.5 linux/amd64)',
       testArgs: 'run -test -c',
-      refuse: ['salamander'],
+      refuse: ['salamander', ...FREEDOM_CHECKS_REFUSED],
     });
     const core = await detectCore(xray.path);
     expect(core.capabilities.protocols.has('hysteria2')).toBe(true);
@@ -96,7 +113,7 @@ describe('detectCore with stand-in binaries', () => {
       versionArgs: '-version',
       banner: 'Xray 26.1.18 (Xray, Penetrates Everything.) 9f8e7d6 (go1.25.5 linux/amd64)',
       testArgs: 'run -test -c',
-      refuse: ['udphop'],
+      refuse: ['udphop', ...FREEDOM_CHECKS_REFUSED],
     });
     const core = await detectCore(xray.path);
     expect(core.capabilities.features.has('hysteria2-port-hopping')).toBe(false);
@@ -109,7 +126,7 @@ describe('detectCore with stand-in binaries', () => {
       versionArgs: '-version',
       banner: 'Xray 25.10.15 (Xray, Penetrates Everything.) 5d2c1a0 (go1.25.1 linux/amd64)',
       testArgs: 'run -test -c',
-      refuse: ['mlkem768x25519plus'],
+      refuse: ['mlkem768x25519plus', ...FREEDOM_CHECKS_REFUSED],
     });
     const without = await detectCore(refusing.path);
     expect(without.capabilities.features.has('vless-encryption')).toBe(false);
@@ -118,7 +135,7 @@ describe('detectCore with stand-in binaries', () => {
     // The salamander check is its own: refusing VLESS Encryption takes nothing else away.
     expect(without.capabilities.features.has('hysteria2-salamander')).toBe(true);
 
-    const accepting = await standIn('xray-enc', { versionArgs: '-version', banner: 'Xray 25.8.31 (Xray, Penetrates Everything.) 1b2c3d4 (go1.25.0 linux/amd64)', testArgs: 'run -test -c', refuse: [] });
+    const accepting = await standIn('xray-enc', { versionArgs: '-version', banner: 'Xray 25.8.31 (Xray, Penetrates Everything.) 1b2c3d4 (go1.25.0 linux/amd64)', testArgs: 'run -test -c', refuse: FREEDOM_CHECKS_REFUSED });
     const withIt = await detectCore(accepting.path);
     expect(withIt.capabilities.features.has('vless-encryption')).toBe(true);
     expect(withIt.verified.confirmed).toContain('feature:vless-encryption');
@@ -153,7 +170,7 @@ describe('detectCore with stand-in binaries', () => {
   });
 
   it('caches per (path, mtime, size): the same file is asked once, a replaced file again', async () => {
-    const xray = await standIn('xray-cache', { versionArgs: '-version', banner: 'Xray 1.8.24 (Xray, Penetrates Everything.) 3b2d10f (go1.22.5 linux/amd64)', testArgs: 'run -test -c', refuse: [] });
+    const xray = await standIn('xray-cache', { versionArgs: '-version', banner: 'Xray 1.8.24 (Xray, Penetrates Everything.) 3b2d10f (go1.22.5 linux/amd64)', testArgs: 'run -test -c', refuse: FREEDOM_CHECKS_REFUSED });
     const first = await detectCore(xray.path, { verify: false });
     expect(await detectCore(xray.path, { verify: false })).toBe(first);
     expect(await xray.calls()).toEqual(['-version']);

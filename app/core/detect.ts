@@ -11,6 +11,7 @@ import {
   SS2022_METHODS,
   XCHACHA_METHODS,
 } from './capabilities';
+import { antiDpiOutbound } from './anti-dpi';
 import { outboundFor } from './outbound';
 import { runCore, testConfig, withScratchDir } from './run-core';
 import { sampleServer, ss2022Key } from './samples';
@@ -74,6 +75,12 @@ interface Check {
   id: string;
   server: Server;
   apply: (caps: CoreCapabilities, supported: boolean) => void;
+  /**
+   * An outbound to test instead of the server's, with one the core must refuse: a field a core
+   * does not know is ignored (its config test passes), so support shows as accepting a valid
+   * value and refusing an invalid one.
+   */
+  outbounds?: { valid: Record<string, unknown>; invalid: Record<string, unknown> };
 }
 
 function toggle<T>(set: Set<T>, item: T, on: boolean): void {
@@ -114,6 +121,20 @@ function checksFor(family: CoreProfile['family']): Check[] {
       id: 'feature:vless-encryption',
       server: sampleServer('vless', 'tcp', { encryption: SAMPLE_VLESS_ENCRYPTION } as Partial<Server>),
       apply: (c, ok) => toggle(c.features, 'vless-encryption', ok),
+    });
+    const fragment = { packets: 'tlshello', length: '100-200', interval: '10-20' };
+    checks.push({
+      id: 'feature:freedom-fragment',
+      server: sampleServer('vmess'),
+      outbounds: { valid: antiDpiOutbound({ fragment, noise: null }), invalid: antiDpiOutbound({ fragment: { ...fragment, packets: 'not-a-packet-range' }, noise: null }) },
+      apply: (c, ok) => toggle(c.features, 'freedom-fragment', ok),
+    });
+    const noise = { type: 'rand', packet: '10-20', delay: '10-16' } as const;
+    checks.push({
+      id: 'feature:freedom-noises',
+      server: sampleServer('vmess'),
+      outbounds: { valid: antiDpiOutbound({ fragment: null, noise }), invalid: { ...antiDpiOutbound({ fragment: null, noise: null }), settings: { noises: [{ ...noise, type: 'not-a-noise-type' }] } } },
+      apply: (c, ok) => toggle(c.features, 'freedom-noises', ok),
     });
   }
   const methods = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS, ...SS2022_METHODS, ...LEGACY_STREAM_METHODS];
@@ -161,8 +182,12 @@ async function verifyWithBinary(profile: CoreProfile, dir: string, concurrency: 
     while (next < checks.length) {
       const index = next++;
       const check = checks[index]!;
-      const config = { log: { loglevel: 'none' }, outbounds: [outboundFor(check.server, writer, 'check')] };
-      results[index] = (await testConfig(profile, config, dir, `check-${index}`)).ok;
+      const run = (outbound: Record<string, unknown>, name: string) => testConfig(profile, { log: { loglevel: 'none' }, outbounds: [outbound] }, dir, name);
+      if (check.outbounds) {
+        results[index] = (await run(check.outbounds.valid, `check-${index}`)).ok && !(await run(check.outbounds.invalid, `check-${index}-invalid`)).ok;
+      } else {
+        results[index] = (await run(outboundFor(check.server, writer, 'check'), `check-${index}`)).ok;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));

@@ -1,3 +1,4 @@
+import { antiDpiActive, antiDpiOutbound, type AntiDpiOptions, antiDpiUnavailable, dialThroughAntiDpi } from './anti-dpi';
 import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
@@ -12,6 +13,8 @@ export interface ProberEntry {
   port: number;
   /** The upstream `server` dials through, when it is chained. */
   via?: Server;
+  /** TLS ClientHello fragment / UDP noise for this server, as the tunnel would use them (anti-dpi.ts). */
+  antiDpi?: AntiDpiOptions | null;
 }
 
 export interface ProberConfigOptions {
@@ -26,6 +29,7 @@ export interface ProberConfigOptions {
 export const probeInboundTag = (i: number): string => `probe-in-${i}`;
 export const probeOutboundTag = (i: number): string => `probe-${i}`;
 export const probeViaTag = (i: number): string => `probe-${i}-via`;
+export const probeAntiDpiTag = (i: number): string => `probe-${i}-anti-dpi`;
 
 /**
  * The prober's core config: entry i gets an HTTP inbound `probe-in-<i>` on listen:port, routed by
@@ -50,8 +54,14 @@ export function proberConfig(o: ProberConfigOptions): Record<string, unknown> {
     const reason = unsupportedReason(entry.server, o.core, entry.via);
     if (reason) throw new UnsupportedServerError(entry.server.name, reason);
     inbounds.push({ tag: probeInboundTag(i), listen: o.listen, port: entry.port, protocol: 'http', settings: {} });
-    outbounds.push(outboundFor(entry.server, o.core, probeOutboundTag(i), entry.via ? { viaTag: probeViaTag(i) } : {}));
-    if (entry.via) outbounds.push(outboundFor(entry.via, o.core, probeViaTag(i)));
+    const own: Record<string, unknown>[] = [outboundFor(entry.server, o.core, probeOutboundTag(i), entry.via ? { viaTag: probeViaTag(i) } : {})];
+    if (entry.via) own.push(outboundFor(entry.via, o.core, probeViaTag(i)));
+    if (antiDpiActive(entry.antiDpi) && antiDpiUnavailable(entry.antiDpi, o.core) === null) {
+      // Each server's own options: the tests measure the path the tunnel would take.
+      own[own.length - 1] = dialThroughAntiDpi(own.at(-1)!, probeAntiDpiTag(i));
+      own.push(antiDpiOutbound(entry.antiDpi, probeAntiDpiTag(i)));
+    }
+    outbounds.push(...own);
     rules.push({ type: 'field', inboundTag: [probeInboundTag(i)], outboundTag: probeOutboundTag(i) });
   });
   return {

@@ -1,3 +1,4 @@
+import { antiDpiActive, antiDpiOutbound, type AntiDpiOptions, antiDpiUnavailable, dialThroughAntiDpi } from './anti-dpi';
 import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
@@ -26,6 +27,8 @@ export interface TunnelConfigOptions {
   accessLog?: boolean;
   /** System-wide mode (Linux): the transparent inbounds, and the mark on every outbound. */
   transparent?: TransparentOptions;
+  /** TLS ClientHello fragment / UDP noise for this server; written only where the core has them (anti-dpi.ts). */
+  antiDpi?: AntiDpiOptions | null;
 }
 
 /** Tags the tunnel controller relies on. */
@@ -76,6 +79,12 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbounds: Record<string, unknown>[] = [outboundFor(server, core, TUNNEL_TAGS.proxy, via ? { viaTag: TUNNEL_TAGS.via } : {})];
   if (via) outbounds.push(outboundFor(via, core, TUNNEL_TAGS.via));
+  if (antiDpiActive(o.antiDpi) && antiDpiUnavailable(o.antiDpi, core) === null) {
+    // The connection the network sees is the first hop's: that one dials through the options.
+    const first = outbounds.length - 1;
+    outbounds[first] = dialThroughAntiDpi(outbounds[first]!);
+    outbounds.push(antiDpiOutbound(o.antiDpi));
+  }
   outbounds.push(
     { tag: TUNNEL_TAGS.direct, protocol: 'freedom', settings: {} },
     { tag: TUNNEL_TAGS.block, protocol: 'blackhole', settings: {} },

@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   failover: async () => (await import('./failover.bench')).failoverBenchmark,
   soak: async () => (await import('./soak.bench')).soakBenchmark,
   'system-wide': async () => (await import('./system-wide.bench')).systemWideBenchmark,
+  freeze: async () => (await import('./freeze.bench')).freezeBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Server } from '../../shared/domain/server';
+import { type AntiDpiOptions, antiDpiUnavailable } from './anti-dpi';
+import { profileFromTable } from './fake-profile';
+import { proberConfig } from './prober-config';
+import { sampleServer } from './samples';
+import { tunnelConfig } from './tunnel-config';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const xray25 = profileFromTable('xray', '25.3.6');
+const xray18 = profileFromTable('xray', '1.8.16');
+const v2ray434 = profileFromTable('v2ray', '4.34.0');
+const base = { listen: '127.0.0.1', httpPort: 10809, socksPort: 10808, apiPort: 10085 };
+const FRAGMENT = { packets: 'tlshello', length: '100-200', interval: '10-20' };
+const NOISE = { type: 'rand', packet: '10-20', delay: '10-16' } as const;
+const both: AntiDpiOptions = { fragment: FRAGMENT, noise: NOISE };
+const tagged = (config: Json, tag: string) => (config.outbounds as Json[]).find((o) => o.tag === tag);
+
+describe('Xray anti-DPI options in the generated config', () => {
+  it('writes a freedom outbound with fragment and noises, and the server dials through it', () => {
+    const config = tunnelConfig({ ...base, server: sampleServer('vless', 'ws'), core: xray25, antiDpi: both }) as Json;
+    expect(tagged(config, 'anti-dpi')).toEqual({
+      tag: 'anti-dpi',
+      protocol: 'freedom',
+      settings: { fragment: { packets: 'tlshello', length: '100-200', interval: '10-20' }, noises: [{ type: 'rand', packet: '10-20', delay: '10-16' }] },
+    });
+    expect(tagged(config, 'proxy')!.streamSettings).toMatchObject({ network: 'ws', sockopt: { dialerProxy: 'anti-dpi' } });
+  });
+
+  it('writes only what is on: fragment alone has no noises', () => {
+    const config = tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray25, antiDpi: { fragment: FRAGMENT, noise: null } }) as Json;
+    expect(tagged(config, 'anti-dpi')!.settings).toEqual({ fragment: FRAGMENT });
+  });
+
+  it('for a chained server, the first hop (the connection the network sees) dials through it', () => {
+    const via: Server = { ...sampleServer('trojan'), id: 'up', name: 'up' };
+    const server: Server = { ...sampleServer('vmess'), via: 'up' };
+    const config = tunnelConfig({ ...base, server, via, core: xray25, antiDpi: both }) as Json;
+    expect(tagged(config, 'proxy')!.streamSettings.sockopt).toEqual({ dialerProxy: 'proxy-via' });
+    expect(tagged(config, 'proxy-via')!.streamSettings.sockopt).toEqual({ dialerProxy: 'anti-dpi' });
+  });
+
+  it('writes nothing without options, or for a core that lacks them, and says why', () => {
+    for (const config of [
+      tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray25 }) as Json,
+      tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray25, antiDpi: { fragment: null, noise: null } }) as Json,
+      tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, antiDpi: both }) as Json,
+      tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray18, antiDpi: both }) as Json,
+    ]) {
+      expect(tagged(config, 'anti-dpi')).toBeUndefined();
+      expect(JSON.stringify(config)).not.toContain('dialerProxy');
+    }
+    expect(antiDpiUnavailable(both, v2ray434)).toBe('TLS ClientHello fragment is not available with v2ray 4.34.0 (it needs Xray)');
+    expect(antiDpiUnavailable(both, xray18)).toBe('UDP noise is not available with Xray 1.8.16 (it needs a recent Xray)');
+    expect(antiDpiUnavailable({ fragment: FRAGMENT, noise: null }, xray18)).toBeNull();
+    expect(antiDpiUnavailable(both, xray25)).toBeNull();
+  });
+
+  it('the prober writes each server’s own options, so its tests measure the tunnel’s path', () => {
+    const a = { ...sampleServer('vmess'), id: 'a' };
+    const b = { ...sampleServer('vless'), id: 'b' };
+    const config = proberConfig({ entries: [{ server: a, port: 41000, antiDpi: both }, { server: b, port: 41001 }], core: xray25, listen: '127.0.0.1' }) as Json;
+    expect(tagged(config, 'probe-0')!.streamSettings.sockopt).toEqual({ dialerProxy: 'probe-0-anti-dpi' });
+    expect(tagged(config, 'probe-0-anti-dpi')).toMatchObject({ protocol: 'freedom', settings: { fragment: FRAGMENT } });
+    expect(tagged(config, 'probe-1')!.streamSettings?.sockopt).toBeUndefined();
+    expect(tagged(config, 'probe-1-anti-dpi')).toBeUndefined();
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Xray's anti-DPI options (its `freedom` outbound's `fragment` and `noises`): the TLS ClientHello
+ * cut into small pieces with pauses between them (a filter reading the server name from single
+ * packets cannot see it), and UDP noise packets sent before a UDP connection. They are written as
+ * a freedom outbound the server's own outbound dials through (`sockopt.dialerProxy`); for a
+ * chained server, its first hop dials through it, since that is the connection the network sees.
+ *
+ * Written only for a core that has them, which its config test confirms (detect.ts:
+ * `freedom-fragment`, `freedom-noises`); otherwise `antiDpiUnavailable` says why and nothing is
+ * written. v2ray has neither.
+ */
+import type { CoreProfile } from './capabilities';
+
+type Json = Record<string, unknown>;
+
+export interface FragmentOptions {
+  /** "tlshello" (the ClientHello only) or a range of packet numbers, "1-3". */
+  packets: string;
+  /** Bytes per piece, "100-200". */
+  length: string;
+  /** Milliseconds between pieces, "10-20". */
+  interval: string;
+}
+
+export interface NoiseOptions {
+  type: 'rand' | 'str' | 'base64';
+  /** For `rand` a length range, "10-20"; for `str` the text; for `base64` the bytes. */
+  packet: string;
+  /** Milliseconds after the noise, "10-16". */
+  delay: string;
+}
+
+export interface AntiDpiOptions {
+  fragment: FragmentOptions | null;
+  noise: NoiseOptions | null;
+}
+
+/** The freedom outbound the server's connections are dialled through. */
+export const ANTI_DPI_TAG = 'anti-dpi';
+
+export function antiDpiActive(options: AntiDpiOptions | null | undefined): options is AntiDpiOptions {
+  return !!options && (options.fragment !== null || options.noise !== null);
+}
+
+/** Why these options cannot be written for this core (null: they can). */
+export function antiDpiUnavailable(options: AntiDpiOptions, core: CoreProfile): string | null {
+  const features = core.capabilities.features;
+  const name = core.family === 'xray' ? `Xray ${core.version}` : `${core.family} ${core.version}`;
+  if (options.fragment && !features.has('freedom-fragment')) return `TLS ClientHello fragment is not available with ${name} (it needs Xray)`;
+  if (options.noise && !features.has('freedom-noises')) return `UDP noise is not available with ${name} (it needs a recent Xray)`;
+  if (!features.has('dialerProxy')) return `${name} cannot dial a server through another outbound`;
+  return null;
+}
+
+/** The freedom outbound carrying the options (call only when `antiDpiUnavailable` said null). */
+export function antiDpiOutbound(options: AntiDpiOptions, tag = ANTI_DPI_TAG): Json {
+  const settings: Json = {};
+  if (options.fragment) settings.fragment = { packets: options.fragment.packets, length: options.fragment.length, interval: options.fragment.interval };
+  if (options.noise) settings.noises = [{ type: options.noise.type, packet: options.noise.packet, delay: options.noise.delay }];
+  return { tag, protocol: 'freedom', settings };
+}
+
+/** Makes `outbound` (the one that dials the server's address) dial through the anti-DPI outbound. */
+export function dialThroughAntiDpi(outbound: Json, tag = ANTI_DPI_TAG): Json {
+  const stream = (outbound.streamSettings as Json | undefined) ?? {};
+  return { ...outbound, streamSettings: { ...stream, sockopt: { ...((stream.sockopt as Json | undefined) ?? {}), dialerProxy: tag } } };
+}

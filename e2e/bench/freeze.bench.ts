@@ -1,0 +1,133 @@
+/**
+ * The transfer test against servers that answer pings but freeze traffic (the lab's `freeze`
+ * fault at 16 KB), with the real monitor and prober over the lab:
+ * - time from setting the fault to the `freezes` verdict (monitor interval shortened), per trial;
+ * - false verdicts on healthy servers over N cycles (anything but `ok`; goal 0);
+ * - what the test costs: extra bytes and requests per server per interval, from the lab's relay
+ *   counters over the same number of cycles with the transfer test off, then on.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { systemClock } from '../../app/clock';
+import { detectCore } from '../../app/core';
+import { Logger, memoryLogger } from '../../app/log/logger';
+import { Monitor } from '../../app/monitor/monitor';
+import { CoreProber } from '../../app/tunnel/prober';
+import { serversFromLinks } from '../../app/tunnel/testing/lab-servers';
+import type { Server } from '../../shared/domain/server';
+import { monitorSettingsSchema } from '../../shared/settings';
+import { startLab } from '../lab';
+import { type Benchmark, median, option, round } from './harness';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(probe: () => T | null | undefined | false, timeoutMs: number): Promise<T | null> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > end) return null;
+    await sleep(20);
+  }
+}
+
+export const freezeBenchmark: Benchmark = {
+  name: 'freeze',
+  description: 'transfer test vs the 16 KB freeze: fault-to-verdict time, false verdicts on healthy servers over N cycles, extra bytes and requests per server per interval',
+  async run(args) {
+    const count = option(args, 'servers', 8);
+    const cycles = option(args, 'cycles', 20);
+    const trials = option(args, 'trials', 5);
+    const intervalMs = option(args, 'interval', 3000);
+    const bytes = option(args, 'bytes', 64 * 1024);
+    const lab = await startLab({ servers: count, subscriptions: 1, latency: [20, 150] });
+    const runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-freeze-bench-'));
+    let prober: CoreProber | null = null;
+    try {
+      const servers = serversFromLinks(lab.info.servers.map((s) => s.shareLink));
+      prober = new CoreProber({ core: await detectCore('/usr/bin/v2ray'), runtimeDir, logger: new Logger() });
+      prober.setServers(servers);
+      await prober.settled();
+      const newMonitor = (transferTestBytes: number) => {
+        const log = memoryLogger('info');
+        const settings = monitorSettingsSchema.parse({
+          urls: [lab.info.target],
+          transferTestUrl: `${lab.info.bytes}/{bytes}`,
+          transferTestBytes,
+          intervalMs,
+          urlTestTimeoutMs: 3000,
+          idleTimeoutMs: 0,
+        });
+        const monitor = new Monitor({ prober: prober!, clock: systemClock, logger: log.logger, settings, cacheFile: null, servers: () => servers, selections: () => [], ipInfo: false });
+        const cyclesDone = () => log.records.filter((r) => r.tag === 'MONITORING' && /^cycle \d+ \(/.test(r.message)).length;
+        const transfers = () => log.records.filter((r) => r.tag === 'MONITORING' && r.message.startsWith('transfer test of'));
+        return { monitor, cyclesDone, transfers };
+      };
+
+      // The cost: the same number of cycles without, then with, the transfer test.
+      const cost = async (transferTestBytes: number) => {
+        const run = newMonitor(transferTestBytes);
+        const before = await lab.counters();
+        await run.monitor.start();
+        // The (cycles + 1)-th cycle starting means `cycles` whole intervals have passed.
+        await until(() => run.cyclesDone() > cycles, (cycles + 3) * intervalMs + 30_000);
+        const after = await lab.counters();
+        await run.monitor.stop();
+        const sum = (key: 'connections' | 'bytesDown' | 'bytesUp') =>
+          lab.info.servers.reduce((total, s) => total + (after.servers[s.id]![key] - before.servers[s.id]![key]), 0);
+        return { run, connections: sum('connections'), bytesDown: sum('bytesDown'), bytesUp: sum('bytesUp') };
+      };
+      const off = await cost(0);
+      const on = await cost(bytes);
+      const verdicts = on.run.transfers().map((r) => r.message.replace(/^transfer test of .*?: (\w+).*$/, '$1'));
+      const falseVerdicts = verdicts.filter((v) => v !== 'ok');
+      const perServerInterval = (n: number) => n / (count * cycles);
+
+      // Fault to verdict: the monitor runs; a server is frozen at 16 KB at a random moment of its
+      // interval; the time until its transfer test says so.
+      const detect = newMonitor(bytes);
+      await detect.monitor.start();
+      await until(() => detect.monitor.snapshot().every((s) => s.transfer?.verdict === 'ok'), 30_000);
+      const times: number[] = [];
+      const missed: string[] = [];
+      for (let i = 0; i < trials; i++) {
+        const target: Server = servers[i % servers.length]!;
+        const labId = lab.info.servers[i % servers.length]!.id;
+        await sleep(Math.round(Math.random() * intervalMs));
+        const t0 = performance.now();
+        await lab.setFault(labId, { fault: 'freeze', afterBytes: 16 * 1024 });
+        const seen = await until(() => detect.monitor.status(target.id).transfer?.verdict === 'freezes', 4 * intervalMs + 20_000);
+        if (seen) times.push(performance.now() - t0);
+        else missed.push(target.id);
+        await lab.setFault(labId, { fault: 'none' });
+        await until(() => detect.monitor.status(target.id).transfer?.verdict === 'ok', 4 * intervalMs + 20_000);
+      }
+      await detect.monitor.stop();
+
+      return {
+        servers: count,
+        interval_ms: intervalMs,
+        transfer_test_bytes: bytes,
+        prober: 'CoreProber (app/tunnel/prober.ts), v2ray 4.34; lab relay freeze at 16 KB',
+        fault_to_verdict_median_ms: times.length ? round(median(times)) : null,
+        fault_to_verdict_max_ms: times.length ? round(Math.max(...times)) : null,
+        fault_to_verdict_ms: times.map((t) => round(t)),
+        fault_missed: missed.length,
+        healthy_cycles: cycles,
+        healthy_transfer_tests: verdicts.length,
+        false_verdicts: falseVerdicts.length,
+        extra_requests_per_server_per_interval: round(perServerInterval(on.connections - off.connections), 3),
+        extra_bytes_down_per_server_per_interval: Math.round(perServerInterval(on.bytesDown - off.bytesDown)),
+        extra_bytes_up_per_server_per_interval: Math.round(perServerInterval(on.bytesUp - off.bytesUp)),
+        connections_per_server_per_interval_without: round(perServerInterval(off.connections), 3),
+        connections_per_server_per_interval_with: round(perServerInterval(on.connections), 3),
+      };
+    } finally {
+      await prober?.close();
+      await lab.stop();
+      await rm(runtimeDir, { recursive: true, force: true });
+    }
+  },
+};
