@@ -42,6 +42,7 @@ import { TunnelController } from '../tunnel/controller';
 import { CoreProber } from '../tunnel/prober';
 import { Emitter, listenerErrorsTo } from '../events';
 import { importHandlers } from '../imports/handlers';
+import { shareLink } from '../subscriptions/share/share-link';
 import { ImportInbox } from '../imports/inbox';
 import type { ImportRequest } from '../../shared/domain/import-request';
 import { forwardNetworkChange } from './network-changes';
@@ -436,6 +437,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return null;
     },
     ...importHandlers(imports, async (source, name) => subscriptionForUi(await subscriptions.add(source, name))),
+    shareLink: async (r) => ({ link: 'serverId' in r ? shareLink(index.require(r.serverId)) : (requireSubscription(r.subscriptionId).url ?? null) }),
+    captureScreen: async () => {
+      throw new Error('reading the screen is possible only in the desktop app');
+    },
     labControl: async (r) => {
       if (!options.labControl) throw new Error('the Lab panel exists only in the demo');
       await options.labControl(r);

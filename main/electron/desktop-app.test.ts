@@ -168,6 +168,17 @@ describe('"add to app" links', () => {
   });
 });
 
+describe('a QR code on the screen', () => {
+  it('the page\'s captureScreen is answered by the shell at the screen\'s full resolution, not by the engine', async () => {
+    const w = world();
+    const { window } = await started(w);
+    const answer = await fake.ipcMain.invoke('vpn:captureScreen', { sender: window.webContents, senderFrame: window.webContents.mainFrame }, {});
+    expect(answer).toEqual({ screens: ['data:image/png;base64,c2NyZWVuLTE='] });
+    expect(fake.desktopCapturer.requested).toEqual([{ types: ['screen'], thumbnailSize: { width: 2560, height: 1600 } }]);
+    expect(w.engine.calls.some(([channel]) => channel === 'captureScreen')).toBe(false);
+  });
+});
+
 describe('start at login', () => {
   const tray = () => FakeTray.instances[0]!;
   const showItem = () => tray().menu.find((item) => item.label === 'Show Steadfast VPN')!;

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { app, type BrowserWindow, dialog, Menu, session } from 'electron';
+import { app, type BrowserWindow, desktopCapturer, dialog, Menu, screen, session } from 'electron';
 import type { Logger } from '../../app/log/logger';
 import type { SettingsBackend } from '../../app/settings/settings-file';
 import type { ProxyBackend } from '../../app/system-proxy/backend';
@@ -16,6 +16,7 @@ import { senderRefusal } from './ipc/sender';
 import { resolveRendererSource } from './security';
 import { LinkIntake, type LinkIntakeOptions } from './deep-links';
 import { followStartupSettings, startedHidden } from './login-item';
+import { captureScreens } from './screen-capture';
 import { claimSingleInstance } from './single-instance';
 import { DesktopTray } from './tray';
 import type { TrayAction } from './tray-menu';
@@ -182,7 +183,8 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
 
     disposers.push(
       registerInvokeHandlers({
-        service: running,
+        // The screen is the desktop shell's to capture; everything else is the engine's.
+        service: { ...running, captureScreen: () => captureScreens(desktopCapturer, screen) },
         checkSender: (event) => senderRefusal(event, liveWindow()?.webContents ?? null, source),
         logger,
       }),

@@ -24,6 +24,8 @@ export const INVOKE_CHANNELS = [
   'dismissProblem',
   'offerImport',
   'answerImport',
+  'shareLink',
+  'captureScreen',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 

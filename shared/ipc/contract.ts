@@ -54,6 +54,10 @@ export const invokeSchemas = {
   offerImport: z.object({ text: z.string().min(1).max(65_536), source: z.enum(['qr']) }).strict(),
   /** The user's answer to an import request: add what it proposes, or drop it. */
   answerImport: z.object({ id, accept: z.boolean() }).strict(),
+  /** The share link of a server, or a subscription's address: asked for only when the user chooses to see it (it carries credentials). */
+  shareLink: z.union([z.object({ serverId: id }).strict(), z.object({ subscriptionId: id }).strict()]),
+  /** One picture of the screen, after the user agreed, to look for a QR code in (the desktop app only). */
+  captureScreen: z.object({}).strict(),
   labControl: z
     .discriminatedUnion('action', [
       z.object({ action: z.literal('fault'), serverId: id, fault: z.enum(LAB_FAULTS) }).strict(),
@@ -120,6 +124,10 @@ export interface InvokeResponses {
   offerImport: ImportRequest;
   /** The subscription added, or null when declined. */
   answerImport: Subscription | null;
+  /** null: a pasted subscription has no address to share. */
+  shareLink: { link: string | null };
+  /** One PNG per screen, as data: URLs. */
+  captureScreen: { screens: string[] };
 }
 
 /** What the host pushes, unasked. */

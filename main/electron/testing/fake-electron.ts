@@ -324,6 +324,16 @@ export const fake = {
   openedExternally: [] as string[],
   errorBoxes: [] as [title: string, content: string][],
   applicationMenu: undefined as { template: MenuTemplateItem[] } | null | undefined,
+  displays: [{ size: { width: 1280, height: 800 }, scaleFactor: 2 }],
+  /** Screens as desktopCapturer sees them; `requested` records the sizes asked for. */
+  desktopCapturer: {
+    requested: [] as { types: string[]; thumbnailSize: { width: number; height: number } }[],
+    screens: ['data:image/png;base64,c2NyZWVuLTE='],
+    async getSources(options: { types: string[]; thumbnailSize: { width: number; height: number } }) {
+      this.requested.push(options);
+      return this.screens.map((url) => ({ thumbnail: { isEmpty: () => false, toDataURL: () => url } }));
+    },
+  },
 };
 
 export function resetFakeElectron(): void {
@@ -336,6 +346,9 @@ export function resetFakeElectron(): void {
   fake.openedExternally = [];
   fake.errorBoxes = [];
   fake.applicationMenu = undefined;
+  fake.displays = [{ size: { width: 1280, height: 800 }, scaleFactor: 2 }];
+  fake.desktopCapturer.requested = [];
+  fake.desktopCapturer.screens = ['data:image/png;base64,c2NyZWVuLTE='];
   FakeBrowserWindow.instances = [];
   FakeTray.instances = [];
 }
@@ -370,6 +383,12 @@ export function fakeElectronModule(): Record<string, unknown> {
       },
     },
     nativeImage: { createFromPath: (path: string) => ({ path }) },
+    get desktopCapturer() {
+      return fake.desktopCapturer;
+    },
+    get screen() {
+      return { getAllDisplays: () => fake.displays };
+    },
     shell: {
       openExternal: (url: string) => {
         fake.openedExternally.push(url);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { invokeSchemas } from '../../../shared/ipc/contract';
 import { useAppStore } from '../store/context';
 import { Modal } from './Modal';
+import { QrImport } from './QrImport';
 
 type Source = 'url' | 'text';
 
@@ -86,6 +87,7 @@ export function AddSubscriptionDialog() {
         <button type="button" className="button small" onClick={() => void paste()}>
           {t('add.paste')}
         </button>
+        <QrImport onOffered={closeDialog} />
         <label className="field">
           <span>{t('add.name')}</span>
           <input type="text" dir="auto" value={name} onChange={(event) => setName(event.target.value)} />

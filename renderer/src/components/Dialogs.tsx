@@ -4,6 +4,7 @@ import { ConfirmEmptyDialog, ConfirmRemoveDialog } from './ConfirmDialogs';
 import { ExcludeDialog } from './ExcludeDialog';
 import { ServerDetailsDialog } from './ServerDetailsDialog';
 import { SettingsDialog } from './SettingsDialog';
+import { ShareDialog } from './ShareDialog';
 
 /** The open dialog, if any (one at a time: the dialogs slice is a discriminated union). */
 export function Dialogs() {
@@ -23,5 +24,7 @@ export function Dialogs() {
       return <ConfirmEmptyDialog subscriptionId={dialog.subscriptionId} />;
     case 'confirm-remove':
       return <ConfirmRemoveDialog subscriptionId={dialog.subscriptionId} />;
+    case 'share':
+      return <ShareDialog target={dialog.target} />;
   }
 }

@@ -70,6 +70,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
       testServer: s.testServer,
       measureThroughput: s.measureThroughput,
       connect: s.connect,
+      openDialog: s.openDialog,
       closeDialog: s.closeDialog,
     })),
   );
@@ -226,6 +227,9 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
       )}
 
       <footer className="modal-footer">
+        <button type="button" className="button" onClick={() => actions.openDialog({ kind: 'share', target: { serverId: server.id } })}>
+          {t('desktop.share.open')}
+        </button>
         <button type="button" className="button" onClick={actions.closeDialog}>
           {t('common.close')}
         </button>

@@ -138,6 +138,14 @@ export function SubscriptionHeader({ subscriptionId, matched }: { subscriptionId
         </button>
         <button
           type="button"
+          className="chip-button"
+          aria-label={t('desktop.share.title', { name })}
+          onClick={() => actions.openDialog({ kind: 'share', target: { subscriptionId: subscription.id } })}
+        >
+          {t('desktop.share.open')}
+        </button>
+        <button
+          type="button"
           className="icon-button danger"
           aria-label={t('subscription.remove', { name })}
           onClick={() => actions.openDialog({ kind: 'confirm-remove', subscriptionId: subscription.id })}

@@ -9,7 +9,11 @@ export type Dialog =
   | { kind: 'settings' }
   | { kind: 'server-details'; serverId: ServerId }
   | { kind: 'confirm-empty'; subscriptionId: SubscriptionId }
-  | { kind: 'confirm-remove'; subscriptionId: SubscriptionId };
+  | { kind: 'confirm-remove'; subscriptionId: SubscriptionId }
+  | { kind: 'share'; target: ShareTarget };
+
+/** What a share dialog shows: one server's link, or a subscription's address. */
+export type ShareTarget = { serverId: ServerId } | { subscriptionId: SubscriptionId };
 
 export interface DialogsSlice {
   dialog: Dialog;
@@ -36,6 +40,8 @@ export function dialogStillValid(dialog: Dialog, subscriptionIds: ReadonlySet<Su
       return subscriptionIds.has(dialog.subscriptionId);
     case 'server-details':
       return serverIds.has(dialog.serverId);
+    case 'share':
+      return 'serverId' in dialog.target ? serverIds.has(dialog.target.serverId) : subscriptionIds.has(dialog.target.subscriptionId);
     default:
       return true;
   }

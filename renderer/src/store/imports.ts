@@ -14,6 +14,10 @@ export interface ImportsSlice {
   offerImport(text: string): Promise<ActionResult<ImportRequest>>;
   /** Add what the request proposes (the host fetches it only now), or drop it. */
   answerImport(id: string, accept: boolean): Promise<ActionResult<Subscription | null>>;
+  /** One picture per screen, taken by the desktop app after the user agreed. */
+  captureScreen(): Promise<ActionResult<{ screens: string[] }>>;
+  /** A server's share link or a subscription's address: asked for only when the user chooses to see it. */
+  shareLink(target: { serverId: string } | { subscriptionId: string }): Promise<ActionResult<{ link: string | null }>>;
 }
 
 export const importsInitialState: Pick<ImportsSlice, 'importRequests'> = { importRequests: [] };
@@ -25,5 +29,7 @@ export function createImportsSlice(deps: SliceDeps): ImportsSlice {
     setImportRequests: (importRequests) => set({ importRequests }),
     offerImport: (text) => request(deps, 'import', () => client.offerImport({ text, source: 'qr' }), { notify: false }),
     answerImport: (id, accept) => request(deps, 'import', () => client.answerImport({ id, accept }), { notify: false }),
+    captureScreen: () => request(deps, 'import', () => client.captureScreen({}), { notify: false }),
+    shareLink: (target) => request(deps, 'import', () => client.shareLink(target), { notify: false }),
   };
 }

@@ -162,6 +162,15 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       const source = found.target.kind === 'subscription' ? { url: found.target.url } : { text: found.target.text };
       return handlers.addSubscription({ ...source, ...(found.name ? { name: found.name } : {}) } as never);
     },
+    shareLink: (request: { serverId?: string; subscriptionId?: string }) => {
+      if (request.subscriptionId) return { link: snapshot.subscriptions.find((s) => s.id === request.subscriptionId)?.url ?? null };
+      const server = snapshot.subscriptions.flatMap((s) => s.servers).find((s) => s.id === request.serverId);
+      if (!server) throw new Error(`no server "${request.serverId}"`);
+      return { link: `trojan://secret-of-${server.id}@${server.address}:${server.port}#${encodeURIComponent(server.name)}` };
+    },
+    captureScreen: () => {
+      throw new Error('reading the screen is possible only in the desktop app');
+    },
     dismissProblem: (request: { id: string }) => {
       snapshot = { ...snapshot, problems: snapshot.problems.filter((p) => p.id !== request.id) };
       emit('problems', snapshot.problems);

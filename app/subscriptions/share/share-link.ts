@@ -1,0 +1,134 @@
+/**
+ * A server as the share link other apps import (v2rayN, v2rayNG, Hiddify, sing-box clients, this
+ * app): v2rayN's base64 JSON for vmess, URIs with a query for the rest. Pure; the link carries the
+ * server's credentials, so it is made only when the user asks to see it. Every link reads back
+ * through this app's own parser as the same server (share-link.test.ts).
+ */
+import type { Security, Server, Transport } from '../../../shared/domain/server';
+import { hostPort } from '../../../shared/domain/server';
+
+type Params = [string, string | undefined][];
+
+function query(params: Params): string {
+  const text = params
+    .filter((p): p is [string, string] => p[1] !== undefined && p[1] !== '')
+    .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+    .join('&');
+  return text ? `?${text}` : '';
+}
+
+const bracketed = (address: string) => (address.includes(':') ? `[${address}]` : address);
+const fragment = (name: string) => `#${encodeURIComponent(name)}`;
+const userinfo = (text: string) => encodeURIComponent(text);
+
+function transportParams(t: Transport): Params {
+  return [
+    ['type', t.network],
+    ['path', t.network === 'grpc' ? undefined : t.path],
+    ['host', t.host],
+    ['serviceName', t.serviceName],
+    ['mode', t.network === 'grpc' ? (t.grpcMultiMode ? 'multi' : undefined) : t.mode],
+    ['headerType', t.headerType],
+    ['seed', t.seed],
+    ['quicSecurity', t.quicSecurity],
+    ['key', t.quicKey],
+    ['extra', t.xhttpExtra ? JSON.stringify(t.xhttpExtra) : undefined],
+  ];
+}
+
+function securityParams(s: Security): Params {
+  return [
+    ['security', s.type],
+    ['sni', s.sni],
+    ['alpn', s.alpn?.join(',')],
+    ['fp', s.fingerprint],
+    ['allowInsecure', s.allowInsecure ? '1' : undefined],
+    ['pbk', s.publicKey],
+    ['sid', s.shortId],
+    ['spx', s.spiderX],
+  ];
+}
+
+const ipv6Param = (server: Server): Params => [['ipv6', server.ipv6 === undefined ? undefined : server.ipv6 ? '1' : '0']];
+
+export function shareLink(server: Server): string {
+  const at = hostPort(server.address, server.port);
+  switch (server.protocol) {
+    case 'vmess': {
+      const t = server.transport;
+      const body = {
+        v: '2',
+        ps: server.name,
+        add: server.address,
+        port: String(server.port),
+        id: server.uuid,
+        aid: String(server.alterId),
+        scy: server.cipher,
+        net: t.network,
+        type: t.network === 'kcp' || t.network === 'quic' || t.network === 'tcp' ? (t.headerType ?? 'none') : (t.mode ?? 'none'),
+        host: t.network === 'quic' ? (t.quicSecurity ?? '') : (t.host ?? ''),
+        path: t.network === 'grpc' ? (t.serviceName ?? '') : t.network === 'kcp' ? (t.seed ?? '') : t.network === 'quic' ? (t.quicKey ?? '') : (t.path ?? ''),
+        tls: server.security.type === 'none' ? '' : server.security.type,
+        sni: server.security.sni ?? '',
+        alpn: server.security.alpn?.join(',') ?? '',
+        fp: server.security.fingerprint ?? '',
+        ...(server.security.allowInsecure ? { allowInsecure: '1' } : {}),
+        ...(server.security.publicKey ? { pbk: server.security.publicKey, sid: server.security.shortId ?? '', spx: server.security.spiderX ?? '' } : {}),
+        ...(server.ipv6 !== undefined ? { ipv6: server.ipv6 ? '1' : '0' } : {}),
+      };
+      return `vmess://${Buffer.from(JSON.stringify(body), 'utf8').toString('base64')}`;
+    }
+    case 'vless':
+      return `vless://${userinfo(server.uuid)}@${at}${query([['encryption', server.encryption], ['flow', server.flow], ...transportParams(server.transport), ...securityParams(server.security), ...ipv6Param(server)])}${fragment(server.name)}`;
+    case 'trojan':
+      return `trojan://${userinfo(server.password)}@${at}${query([...transportParams(server.transport), ...securityParams(server.security), ...ipv6Param(server)])}${fragment(server.name)}`;
+    case 'shadowsocks': {
+      // SIP002: base64url user info, except 2022 ciphers, whose keys are written percent-encoded.
+      const credentials = server.method.startsWith('2022-')
+        ? `${server.method}:${userinfo(server.password)}`
+        : Buffer.from(`${server.method}:${server.password}`, 'utf8').toString('base64url');
+      const stream: Params = server.plugin
+        ? [['plugin', `${server.plugin.name}${server.plugin.options ? `;${server.plugin.options}` : ''}`]]
+        : server.transport.network !== 'tcp' || server.security.type !== 'none'
+          ? [...transportParams(server.transport), ...securityParams(server.security)]
+          : [];
+      return `ss://${credentials}@${at}${query([...stream, ...ipv6Param(server)])}${fragment(server.name)}`;
+    }
+    case 'hysteria2':
+      // Port hopping is written in the authority, as Hysteria's own URI scheme has it.
+      return `hysteria2://${userinfo(server.password)}@${server.portHopping ? `${bracketed(server.address)}:${server.portHopping}` : at}/${query([
+        ['sni', server.security.sni],
+        ['alpn', server.security.alpn?.join(',')],
+        ['insecure', server.security.allowInsecure ? '1' : undefined],
+        ['obfs', server.obfs?.type],
+        ['obfs-password', server.obfs?.password],
+        ['up', server.upMbps === undefined ? undefined : String(server.upMbps)],
+        ['down', server.downMbps === undefined ? undefined : String(server.downMbps)],
+        ...ipv6Param(server),
+      ])}${fragment(server.name)}`;
+    case 'tuic':
+      return `tuic://${userinfo(server.uuid)}:${userinfo(server.password)}@${at}${query([
+        ['sni', server.security.sni],
+        ['alpn', server.security.alpn?.join(',')],
+        ['allow_insecure', server.security.allowInsecure ? '1' : undefined],
+        ['congestion_control', server.congestionControl],
+        ['udp_relay_mode', server.udpRelayMode],
+        ...ipv6Param(server),
+      ])}${fragment(server.name)}`;
+    case 'wireguard':
+      return `wireguard://${userinfo(server.privateKey)}@${at}${query([
+        ['publickey', server.publicKey],
+        ['presharedkey', server.preSharedKey],
+        ['address', server.localAddresses.join(',')],
+        ['reserved', server.reserved?.join(',')],
+        ['mtu', server.mtu === undefined ? undefined : String(server.mtu)],
+        ...ipv6Param(server),
+      ])}${fragment(server.name)}`;
+    case 'socks':
+    case 'http': {
+      const scheme = server.protocol === 'socks' ? 'socks5' : server.security.type === 'tls' ? 'https' : 'http';
+      const user = server.username !== undefined || server.password !== undefined ? `${userinfo(server.username ?? '')}:${userinfo(server.password ?? '')}@` : '';
+      return `${scheme}://${user}${at}${fragment(server.name)}`;
+    }
+  }
+}
