@@ -38,5 +38,4 @@ export { proberConfig, type ProberConfigOptions, type ProberEntry, probeInboundT
 export { writeConfigFile } from './config-file';
 export { coreRunArgs, configTestArgs } from './run-core';
 export { UnsupportedServerError } from './errors';
-export { profileFromTable } from './fake-profile';
 export { parseCoreVersion, compareVersions } from './version';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Network, Server } from '../../shared/domain/server';
 import { UnsupportedServerError } from './errors';
-import { profileFromTable } from './fake-profile';
+import { profileFromTable } from './testing/profile';
 import { outboundFor } from './outbound';
 import { sampleServer } from './samples';
 import { splitEarlyData } from './stream';

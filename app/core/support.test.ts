@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
-import { profileFromTable } from './fake-profile';
+import { profileFromTable } from './testing/profile';
 import { sampleServer } from './samples';
 import { splitRunnable, unsupportedReason } from './support';
 

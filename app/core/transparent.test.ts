@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileFromTable } from './fake-profile';
+import { profileFromTable } from './testing/profile';
 import { sampleServer } from './samples';
 import { proberConfig } from './prober-config';
 import { markOutbounds } from './transparent';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
 import { UnsupportedServerError } from './errors';
-import { profileFromTable } from './fake-profile';
+import { profileFromTable } from './testing/profile';
 import { probeInboundTag, proberConfig } from './prober-config';
 import { sampleServer } from './samples';
 import { tunnelConfig } from './tunnel-config';

@@ -25,10 +25,8 @@ import type { Server, ServerId } from '../../shared/domain/server';
 import { judgeTestUrlAnswer } from '../../shared/domain/test-url';
 import { type CoreProfile, unsupportedReason } from '../core';
 import type { Logger } from '../log/logger';
-import { secretsOf } from '../subscriptions/store';
-import type { OutboundFailureKind } from '../tunnel/core-log';
-import { type ProberEntryInput, ProberGeneration } from '../tunnel/prober-generation';
-import { type ProxiedResult, requestThroughProxy } from '../tunnel/proxy-request';
+import { secretsOf } from '../../shared/domain/secrets';
+import { type OutboundFailureKind, type ProberEntryInput, ProberGeneration, type ProxiedResult, requestThroughProxy } from '../tunnel';
 import type { VantageProber, VantageProbeResult } from './ports';
 
 export interface ChainedProberOptions {

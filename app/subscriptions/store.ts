@@ -1,12 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { Problem } from '../../shared/domain/problem';
-import type { Server, SubscriptionId } from '../../shared/domain/server';
+import type { SubscriptionId } from '../../shared/domain/server';
 import type { Subscription, SubscriptionErrorKind } from '../../shared/domain/subscription';
 import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile, saveProblemOf } from '../storage/json-file';
+import { secretsOf } from '../../shared/domain/secrets';
 import type { SubscriptionFetcher } from './fetch';
 import { assignIds } from './identity';
 import { parseSubscription } from './parse';
@@ -312,27 +313,6 @@ export class SubscriptionStore {
   }
 }
 
-/** Every value of a server that must never reach a log. */
-export function secretsOf(server: Server): string[] {
-  switch (server.protocol) {
-    case 'vmess':
-    case 'vless':
-      return [server.uuid];
-    case 'tuic':
-      return [server.uuid, server.password];
-    case 'trojan':
-      return [server.password];
-    case 'hysteria2':
-      return [server.password, server.obfs?.password ?? ''];
-    case 'shadowsocks':
-      return [server.password, ...server.password.split(':')];
-    case 'wireguard':
-      return [server.privateKey, server.preSharedKey ?? ''];
-    case 'socks':
-    case 'http':
-      return [server.password ?? '', server.username ?? ''];
-  }
-}
 
 function checkedUrl(raw: string): string {
   let url: URL;
@@ -348,3 +328,5 @@ function checkedUrl(raw: string): string {
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+export { secretsOf };

@@ -12,7 +12,7 @@ import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
 import { type CoreProfile, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
 import type { Logger } from '../log/logger';
-import { secretsOf } from '../subscriptions/store';
+import { secretsOf } from '../../shared/domain/secrets';
 import type { OutboundFailureKind } from './core-log';
 import { type CoreExit, CoreProcess } from './core-process';
 import { Emitter } from '../events';

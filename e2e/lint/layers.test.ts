@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ESLint } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
 
 // The architecture's layer rules only matter if lint actually refuses a violation.
 const eslint = new ESLint({ cwd: process.cwd() });
@@ -43,4 +47,59 @@ describe('layer rules', () => {
   ])('%s: an allowed import passes', async (file, code) => {
     expect(await ruleIdsFor(file, code)).toEqual([]);
   });
+});
+
+// The rules across files (cycles, testing/ folders, the allow-list per app/ folder) are
+// dependency-cruiser's, run by `npm run lint` with the repository's own config.
+describe('import rules across files', () => {
+  const world = mkdtempSync(join(tmpdir(), 'layers-'));
+  afterAll(() => rmSync(world, { recursive: true, force: true }));
+
+  async function violations(files: Record<string, string>): Promise<{ exitCode: number | undefined; rules: string[] }> {
+    const dir = mkdtempSync(join(world, 'case-'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } }));
+    for (const [path, code] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), code);
+    }
+    const result = await execa(join(process.cwd(), 'node_modules', '.bin', 'depcruise'), ['--config', join(process.cwd(), '.dependency-cruiser.cjs'), 'app'], { cwd: dir, reject: false });
+    // The report `npm run lint` prints: one `error <rule>: <from> → <to>` per violation.
+    return { exitCode: result.exitCode, rules: [...result.stdout.matchAll(/^\s*error (\S+):/gm)].map((m) => m[1] as string) };
+  }
+
+  it('an import cycle fails', async () => {
+    const found = await violations({
+      'app/monitor/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'app/monitor/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+    });
+    expect(found.exitCode).not.toBe(0);
+    expect(found.rules).toContain('no-circular');
+  }, 60_000);
+
+  it("an import its folder's allow-list does not name fails: the tunnel reaching up into the monitor", async () => {
+    const found = await violations({
+      'app/monitor/results.ts': 'export const r = 1;\n',
+      'app/tunnel/prober.ts': "import { r } from '../monitor/results';\nexport const p = r;\n",
+    });
+    expect(found.exitCode).not.toBe(0);
+    expect(found.rules).toEqual(['app-tunnel-layer']);
+  }, 60_000);
+
+  it('production code importing a testing/ folder fails; a test may', async () => {
+    const found = await violations({
+      'app/core/testing/profile.ts': 'export const fake = 1;\n',
+      'app/core/index.ts': "import { fake } from './testing/profile';\nexport const x = fake;\n",
+      'app/core/index.test.ts': "import { fake } from './testing/profile';\nexport const y = fake;\n",
+    });
+    expect(found.exitCode).not.toBe(0);
+    expect(found.rules).toEqual(['testing-only-from-tests']);
+  }, 60_000);
+
+  it('allowed imports pass', async () => {
+    const found = await violations({
+      'app/tunnel/index.ts': 'export const t = 1;\n',
+      'app/reachability/x.ts': "import { t } from '../tunnel';\nexport const x = t;\n",
+    });
+    expect(found).toEqual({ exitCode: 0, rules: [] });
+  }, 60_000);
 });

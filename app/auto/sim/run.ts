@@ -1,6 +1,6 @@
 /**
  * Runs a scenario: the app's own Auto runtime and policy, with the app's default settings, in the
- * simulated world on a FakeClock. Returns the lines `npm run sim` prints: every decision (with
+ * simulated world on a VirtualClock. Returns the lines `npm run sim` prints: every decision (with
  * `at` and `until` in ms since the start), a `refused` line for a user action Auto refused, and the `end` line.
  *
  * Traffic is reported in the tunnel's 500 ms stats intervals; a world change at the end of an
@@ -11,7 +11,7 @@ import type { AutoDecision } from '../../../shared/domain/auto';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings';
 import { Logger } from '../../log/logger';
-import { FakeClock } from '../../testing/fake-clock';
+import { VirtualClock } from '../../virtual-clock';
 import type { AutoConfig } from '../policy/constants';
 import { autoConfigFrom, AutoRuntime } from '../runtime';
 import type { SimAction, Scenario, WorldEntry } from './scenario';
@@ -33,7 +33,7 @@ const MOBILE_STALL_MS = 2000;
 export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<SimLine[]> {
   const settings = options.settings ?? DEFAULT_SETTINGS;
   const start = options.start ?? Date.UTC(2026, 0, 1);
-  const clock = new FakeClock(start);
+  const clock = new VirtualClock(start);
   const world = new SimWorld(
     clock,
     scenario.subscriptions.map((s) => ({ id: s.id, serverIds: s.servers })),

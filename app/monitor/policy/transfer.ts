@@ -12,30 +12,16 @@
  *   the URL test's timeout has passed without them (the delay test had just answered).
  * - `throttled`: below 32 KB/s over the body; `ok` otherwise.
  */
-import type { ProbeError } from '../../../shared/domain/measurement';
 import type { TransferVerdict } from '../../../shared/domain/transfer';
+import type { TransferCourse } from '../../tunnel/probe-contract';
 import { isDue } from './timing';
+
+export type { TransferCourse };
 
 /** Nothing for this long with the connection open: the download froze. */
 export const TRANSFER_STALL_MS = 2000;
 /** Below this body speed a server is throttled (a page of 1 MB would take over 30 s). */
 export const TRANSFER_FLOOR_BPS = 32 * 1024;
-
-/** How a download through a server went, as the prober saw it. */
-export type TransferCourse =
-  | {
-      kind: 'complete' | 'stalled' | 'deadline';
-      status: number;
-      /** Body bytes received. */
-      bytes: number;
-      /** From the request to the response headers. */
-      headersMs: number;
-      /** From the response headers to the last body byte (0 when none came). */
-      bodyMs: number;
-    }
-  /** No response headers: within the URL test's timeout (`silent`), or an error. */
-  | { kind: 'silent' }
-  | { kind: 'error'; error: ProbeError };
 
 export interface TransferJudgement {
   verdict: TransferVerdict;

@@ -23,20 +23,11 @@
  */
 import type { ServerId } from '../../../shared/domain/server';
 import type { Reachability, Verdict } from '../../../shared/domain/status';
-import type { ExitNetwork } from './exit-network';
 import { failureStreak, type HereResult, type NetworkAssessment, type Streak } from './here';
+import type { VantageObservation } from './observation';
 import type { ReachabilityRules } from './rules';
 
-/** What one probe through a vantage point found (only conclusive probes are observations). */
-export interface VantageObservation {
-  vantageId: ServerId;
-  vantageName: string;
-  network: ExitNetwork;
-  reached: boolean;
-  at: number;
-  /** Why not reached, as the prober classified it. */
-  error?: string;
-}
+export type { VantageObservation };
 
 export interface VerdictInput {
   target: { id: ServerId; name: string };

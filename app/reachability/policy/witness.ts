@@ -11,7 +11,7 @@
  */
 import type { ServerId } from '../../../shared/domain/server';
 import type { ReachabilityRules } from './rules';
-import type { VantageObservation } from './verdict';
+import type { VantageObservation } from './observation';
 
 export interface WitnessCount {
   /** Servers the witness reached within the lookback and has a fresh result of. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileFromTable } from '../../../app/core';
+import { profileFromTable } from '../../../app/core/testing/profile';
 import type { Server } from '../../../shared/domain/server';
 import type { UsageError } from '../../args';
 import { chooseServer, parseArgs } from './connect';

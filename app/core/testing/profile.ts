@@ -1,5 +1,5 @@
-import { capabilitiesFromTable, type CoreProfile } from './capabilities';
-import type { CoreFamily } from './version';
+import { capabilitiesFromTable, type CoreProfile } from '../capabilities';
+import type { CoreFamily } from '../version';
 
 /**
  * A core profile straight from the capability table, for tests of config generation and of

@@ -1,0 +1,82 @@
+// The import rules lint cannot see file by file: no cycles anywhere, `testing/` folders only from
+// tests, and inside app/ an allow-list per folder (VS Code's layer checker is the model). Run by
+// `npm run lint`; e2e/lint/layers.test.ts proves each kind of rule refuses a violation.
+const TEST_FILE = '(\\.(int\\.|e2e\\.)?test\\.tsx?$|/testing/|int-support\\.ts$)';
+
+/** What each folder of app/ may import inside app/ (shared/ and npm packages are always allowed). */
+const APP_LAYERS = {
+  clock: [],
+  events: [],
+  paths: [],
+  log: [],
+  storage: [],
+  process: [],
+  'virtual-clock': ['clock'],
+  core: ['process'],
+  network: ['clock', 'events'],
+  settings: ['events', 'storage'],
+  subscriptions: ['clock', 'events', 'log', 'storage'],
+  imports: ['clock', 'events', 'log', 'subscriptions'],
+  tunnel: ['clock', 'core', 'events', 'log', 'process'],
+  monitor: ['clock', 'events', 'log', 'storage', 'tunnel'],
+  reachability: ['clock', 'core', 'events', 'log', 'tunnel'],
+  auto: ['clock', 'events', 'log', 'storage', 'virtual-clock'],
+  'system-proxy': ['log', 'storage', 'process'],
+  'system-wide': ['core', 'events', 'log', 'storage', 'tunnel', 'process'],
+  engine: ['*'],
+};
+
+const folder = (name) => `^app/${name}(/|\\.ts$)`;
+
+const layerRules = Object.entries(APP_LAYERS)
+  .filter(([, allowed]) => !allowed.includes('*'))
+  .map(([name, allowed]) => ({
+    name: `app-${name}-layer`,
+    comment: `app/${name} may import only ${allowed.length > 0 ? allowed.map((a) => `app/${a}`).join(', ') : 'nothing else in app/'} (.dependency-cruiser.cjs APP_LAYERS)`,
+    severity: 'error',
+    from: { path: folder(name), pathNot: TEST_FILE },
+    to: { path: '^app/', pathNot: [folder(name), ...allowed.map(folder)] },
+  }));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'An import cycle: the layers no longer read top to bottom.',
+      severity: 'error',
+      from: { pathNot: '^renderer/' },
+      to: { circular: true },
+    },
+    {
+      // The store's slices and the state type they make up name each other's types (zustand's
+      // slice pattern); a cycle that runs through code is still refused.
+      name: 'no-circular-renderer',
+      comment: 'An import cycle through code in the renderer.',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'testing-only-from-tests',
+      comment: 'Fakes and test worlds live in testing/ folders and are imported only by tests.',
+      severity: 'error',
+      from: { path: '^(app|main|shared|renderer)/', pathNot: TEST_FILE },
+      to: { path: '/testing/' },
+    },
+    {
+      name: 'reachability-uses-tunnel-entry',
+      comment: "reachability/ uses the tunnel only through its public entry, app/tunnel/index.ts.",
+      severity: 'error',
+      from: { path: folder('reachability'), pathNot: TEST_FILE },
+      to: { path: '^app/tunnel/', pathNot: '^app/tunnel/index\\.ts$' },
+    },
+    ...layerRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|\\.tsbuild)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs'] },
+  },
+};
