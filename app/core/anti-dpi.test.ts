@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
 import { type AntiDpiOptions, antiDpiUnavailable } from './anti-dpi';
-import { profileFromTable } from './fake-profile';
+import { profileFromTable } from './testing/profile';
 import { proberConfig } from './prober-config';
 import { sampleServer } from './samples';
 import { tunnelConfig } from './tunnel-config';
