@@ -21,7 +21,7 @@ describe('system-wide capture in the tunnel config', () => {
     ['tproxy', 'tcp,udp'],
     ['redirect', 'tcp'],
   ] as const)('%s: loopback-only dokodemo-door inbounds following the original destination (%s), sniffing names', (method, network) => {
-    const config = tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10850, method, mark: 0x5346 } }) as Json;
+    const config = tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10850, method, mark: 0x5346, directPort: 10851 } }) as Json;
     const transparent = config.inbounds.filter((i: Json) => i.protocol === 'dokodemo-door' && i.tag !== 'api');
     expect(transparent.map((i: Json) => [i.tag, i.listen, i.port])).toEqual([
       ['transparent-in', '127.0.0.1', 10850],
@@ -36,12 +36,20 @@ describe('system-wide capture in the tunnel config', () => {
 
   it('marks the server connection and direct traffic, keeping the transport, and leaves the blackhole alone', () => {
     const server = sampleServer('vmess', 'ws');
-    const config = tunnelConfig({ ...base, server, core: v2ray434, transparent: { port: 10850, method: 'tproxy', mark: 255 } }) as Json;
+    const config = tunnelConfig({ ...base, server, core: v2ray434, transparent: { port: 10850, method: 'tproxy', mark: 255, directPort: 10851 } }) as Json;
     const byTag = Object.fromEntries(config.outbounds.map((o: Json) => [o.tag, o]));
     expect(byTag.proxy.streamSettings.sockopt).toEqual({ mark: 255 });
     expect(byTag.proxy.streamSettings.network).toBe('ws');
     expect(byTag.direct.streamSettings).toEqual({ sockopt: { mark: 255 } });
     expect(byTag.block.streamSettings).toBeUndefined();
+  });
+
+  it('a loopback HTTP inbound leads to the direct outbound (the connectivity check asks the network, not the tunnel)', () => {
+    const config = tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10850, method: 'tproxy', mark: 255, directPort: 10851 } }) as Json;
+    expect(config.inbounds).toContainEqual({ tag: 'direct-in', listen: '127.0.0.1', port: 10851, protocol: 'http', settings: {} });
+    expect(config.routing.rules).toContainEqual({ type: 'field', inboundTag: ['direct-in'], outboundTag: 'direct' });
+    const plain = tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434 }) as Json;
+    expect(JSON.stringify(plain)).not.toContain('direct-in');
   });
 
   it('a chained outbound dials through its (marked) upstream and keeps its own sockopt', () => {
@@ -56,8 +64,8 @@ describe('system-wide capture in the tunnel config', () => {
     expect(marked[1]!.streamSettings.sockopt).toEqual({ dialerProxy: 'x', mark: 7 });
   });
 
-  it('the capture port cannot collide with another inbound', () => {
-    expect(() => tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10808, method: 'tproxy', mark: 1 } })).toThrow(
+  it('the capture ports cannot collide with another inbound', () => {
+    expect(() => tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10850, method: 'tproxy', mark: 1, directPort: 10808 } })).toThrow(
       'inbound port 10808 is used twice',
     );
   });

@@ -19,9 +19,14 @@ export interface TransparentOptions {
   method: CaptureMethod;
   /** SO_MARK put on every outbound socket; the rules let marked packets pass. */
   mark: number;
+  /**
+   * A loopback HTTP inbound routed to the (marked) direct outbound: the monitor's connectivity
+   * check asks through it, so "is the network there" is asked of the network, not of the tunnel.
+   */
+  directPort: number;
 }
 
-export const TRANSPARENT_TAGS = { ipv4: 'transparent-in', ipv6: 'transparent-in-6' } as const;
+export const TRANSPARENT_TAGS = { ipv4: 'transparent-in', ipv6: 'transparent-in-6', direct: 'direct-in' } as const;
 
 /**
  * dokodemo-door with `followRedirect` on 127.0.0.1 and ::1 (TPROXY delivers to a loopback address
@@ -31,7 +36,10 @@ export const TRANSPARENT_TAGS = { ipv4: 'transparent-in', ipv6: 'transparent-in-
  */
 export function transparentInbounds(o: TransparentOptions): Json[] {
   const network = o.method === 'tproxy' ? 'tcp,udp' : 'tcp';
+  const direct = { tag: TRANSPARENT_TAGS.direct, listen: '127.0.0.1', port: o.directPort, protocol: 'http', settings: {} };
   return [
+    direct,
+    ...[
     { tag: TRANSPARENT_TAGS.ipv4, listen: '127.0.0.1' },
     { tag: TRANSPARENT_TAGS.ipv6, listen: '::1' },
   ].map(({ tag, listen }) => ({
@@ -42,7 +50,8 @@ export function transparentInbounds(o: TransparentOptions): Json[] {
     settings: { network, followRedirect: true },
     streamSettings: { sockopt: { tproxy: o.method } },
     sniffing: { enabled: true, destOverride: ['http', 'tls'] },
-  }));
+  })),
+  ];
 }
 
 /**

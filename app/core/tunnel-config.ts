@@ -3,7 +3,7 @@ import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
-import { markOutbounds, transparentInbounds, type TransparentOptions } from './transparent';
+import { markOutbounds, TRANSPARENT_TAGS, transparentInbounds, type TransparentOptions } from './transparent';
 import { unsupportedReason } from './support';
 
 export type CoreLogLevel = 'debug' | 'info' | 'warning' | 'error';
@@ -74,7 +74,7 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  */
 export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const { server, via, core } = o;
-  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort, ...(o.transparent ? [o.transparent.port] : [])]);
+  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort, ...(o.transparent ? [o.transparent.port, o.transparent.directPort] : [])]);
   const reason = unsupportedReason(server, core, via);
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbounds: Record<string, unknown>[] = [outboundFor(server, core, TUNNEL_TAGS.proxy, via ? { viaTag: TUNNEL_TAGS.via } : {})];
@@ -125,7 +125,10 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
     outbounds: o.transparent ? markOutbounds(outbounds, o.transparent.mark) : outbounds,
     routing: {
       domainStrategy: 'AsIs',
-      rules: [{ type: 'field', inboundTag: [TUNNEL_TAGS.apiIn], outboundTag: TUNNEL_TAGS.api }],
+      rules: [
+        { type: 'field', inboundTag: [TUNNEL_TAGS.apiIn], outboundTag: TUNNEL_TAGS.api },
+        ...(o.transparent ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.direct], outboundTag: TUNNEL_TAGS.direct }] : []),
+      ],
     },
   };
 }

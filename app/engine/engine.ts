@@ -169,7 +169,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     cacheFile: monitorCacheFile(dataDir),
     servers: () => index.all(),
     selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
-    directCheck: new HttpDirectCheck(),
+    directCheck: new HttpDirectCheck(() => capture.directProxy()),
     icmp: icmpPing,
     throughputUrl: options.throughputUrl,
   });

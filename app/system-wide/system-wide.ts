@@ -18,7 +18,7 @@ import type { ConnectionMode } from '../../shared/settings';
 import type { CaptureMethod, TransparentOptions } from '../core/transparent';
 import { listenerErrorsTo, Signal } from '../events';
 import type { Logger } from '../log/logger';
-import { freePort } from '../tunnel/ports';
+import { freePorts } from '../tunnel/ports';
 import type { TunnelController } from '../tunnel/controller';
 import { coreCanCapture, coreCannotCaptureReason } from './core-privilege';
 import { HelperClient } from './linux/helper-client';
@@ -77,6 +77,14 @@ export class SystemWideCapture {
     return { active: this.applied, method: this.applied ? (this.inbound?.method ?? null) : null, detail: this.applied ? this.detail : null, error: this.error };
   }
 
+  /**
+   * While capture is on, where a request goes to leave the machine directly (the core's marked
+   * direct outbound); null otherwise (a plain connection already is direct).
+   */
+  directProxy(): string | null {
+    return this.applied && this.inbound ? `http://127.0.0.1:${this.inbound.directPort}` : null;
+  }
+
   onChange(listener: (status: CaptureStatus) => void): () => void {
     return this.changes.on(listener);
   }
@@ -98,11 +106,11 @@ export class SystemWideCapture {
     const helper = await this.openHelper();
     if (!this.inbound) {
       const coreMark = this.options.coreMark ?? DEFAULT_CORE_MARK;
-      const port = await freePort();
+      const [port, directPort] = (await freePorts(2)) as [number, number];
       const probe = await helper.request({ op: 'probe', plan: { method: 'tproxy', port, coreMark, bypassLan: this.bypassLan() } });
       const method: CaptureMethod = probe.ok ? 'tproxy' : 'redirect';
       if (!probe.ok) this.options.logger.warn(TAG, `TPROXY is not available here (${probe.error}); capturing TCP with REDIRECT, UDP is not captured`);
-      this.inbound = { port, method, mark: coreMark };
+      this.inbound = { port, method, mark: coreMark, directPort };
     }
     return this.inbound;
   }

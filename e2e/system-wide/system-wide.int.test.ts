@@ -69,6 +69,22 @@ describe.skipIf(!namespacesAvailable())('system-wide mode in network namespaces 
     expect(access).toContain(`accepted tcp:${ADDRESSES.target}:8080`);
     expect(access).not.toContain(`tcp:${ADDRESSES.world}:${LAB_PORT}`);
 
+    // The monitor's connectivity check leaves directly through the core's marked direct outbound:
+    // the site sees the machine's own address, not the tunnel's exit.
+    const tunnel = JSON.parse(await readFile(join(dataDir, 'runtime', 'tunnel.json'), 'utf8')) as { inbounds: { tag: string; port: number }[] };
+    const directVia = `http://127.0.0.1:${tunnel.inbounds.find((i) => i.tag === 'direct-in')!.port}`;
+    expect(await world.inUser(['curl', '-s', '-m', '3', '-x', directVia, TARGET_URL])).toBe(ADDRESSES.user);
+    const checkModule = new URL('../../app/monitor/direct-check.ts', import.meta.url).href;
+    const checked = await world.inUser([
+      process.execPath,
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `const { HttpDirectCheck } = await import('${checkModule}'); process.stdout.write(String(await new HttpDirectCheck(() => '${directVia}').reachable('${TARGET_URL}', 3000)));`,
+    ]);
+    expect(checked).toBe('true');
+
     app.child.kill('SIGTERM');
     expect(await exited(app.child)).toBe(0);
     expect(app.output()).toMatch(/system-wide: capture removed/);
