@@ -21,6 +21,8 @@ export const ADDRESSES = {
   dns: '203.0.113.53',
   /** Where the lab server's traffic leaves from: what a site sees through the tunnel. */
   exit: '203.0.113.99',
+  /** The second lab server's exit (the Auto switch test). */
+  exit2: '203.0.113.98',
   userLan: '192.168.77.1',
   lan: '192.168.77.2',
 } as const;
@@ -59,7 +61,7 @@ export async function createTopology(): Promise<Topology> {
     await ip('-n', user, 'addr', 'add', `${ADDRESSES.userLan}/24`, 'dev', `sfu${tag}`);
     await ip('-n', world, 'addr', 'add', `${ADDRESSES.world}/24`, 'dev', `sfw${tag}`);
     await ip('-n', world, 'addr', 'add', `${ADDRESSES.lan}/24`, 'dev', `sfw${tag}`);
-    for (const address of [ADDRESSES.target, ADDRESSES.dns, ADDRESSES.exit]) await ip('-n', world, 'addr', 'add', `${address}/32`, 'dev', 'lo');
+    for (const address of [ADDRESSES.target, ADDRESSES.dns, ADDRESSES.exit, ADDRESSES.exit2]) await ip('-n', world, 'addr', 'add', `${address}/32`, 'dev', 'lo');
     for (const [ns, dev] of [
       [user, `sfu${tag}`],
       [world, `sfw${tag}`],

@@ -125,4 +125,22 @@ describe.skipIf(!namespacesAvailable())('system-wide mode in network namespaces 
     expect(await captureTraces(world.topology.user)).toEqual([]);
     expect(await curlFromUser(TARGET_URL)).toBe(ADDRESSES.user);
   });
+  it('an Auto switch keeps the capture in place and only changes the server the traffic leaves through', async () => {
+    const dataDir = join(world.dir, 'data-switch');
+    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--auto', '--data-dir', join(dataDir, 'profile'), '--test-url', `${TARGET_URL}generate_204`], world.twoServerSubscription);
+    await app.ready;
+    const first = await curlFromUser(TARGET_URL);
+    expect([ADDRESSES.exit, ADDRESSES.exit2]).toContain(first);
+    const other = first === ADDRESSES.exit ? ADDRESSES.exit2 : ADDRESSES.exit;
+    // The current server goes away; the user's traffic keeps asking until Auto has moved.
+    world.labServers[first === ADDRESSES.exit ? 0 : 1]!.kill('SIGKILL');
+    expect(await waitUntil(async () => (await tryCurl(TARGET_URL, 1)) === other, 45_000, 200)).toBe(true);
+    expect(app.output()).toMatch(/AUTO/);
+    // The rules were never lifted or put back: no change of capture was reported, and it is in place.
+    expect(app.output()).not.toMatch(/system-wide: (capture removed|applied again)/);
+    expect(await captureTraces(world.topology.user)).toEqual(['nftables table steadfast_vpn', 'ip -4 rule fwmark 0x5346', 'ip -4 route table 5346', 'ip -6 rule fwmark 0x5346', 'ip -6 route table 5346']);
+    app.child.kill('SIGTERM');
+    expect(await exited(app.child)).toBe(0);
+    expect(await captureTraces(world.topology.user)).toEqual([]);
+  });
 });

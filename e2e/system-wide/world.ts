@@ -23,6 +23,10 @@ export interface SystemWideWorld {
   topology: Topology;
   dir: string;
   subscriptionFile: string;
+  /** Both lab servers (the second leaves from ADDRESSES.exit2), for Auto to switch between. */
+  twoServerSubscription: string;
+  /** The lab servers' processes, first and second. */
+  labServers: ChildProcess[];
   accessLog: string;
   startIn(ns: string, command: string[], env?: NodeJS.ProcessEnv): ChildProcess;
   /** Runs a command in the user namespace and returns its output. */
@@ -43,6 +47,8 @@ export async function startSystemWideWorld(): Promise<SystemWideWorld> {
     topology,
     dir,
     subscriptionFile: join(dir, 'subscription.txt'),
+    twoServerSubscription: join(dir, 'two-servers.txt'),
+    labServers: [],
     accessLog: join(dir, 'lab-access.log'),
     startIn,
     inUser: async (command, timeoutMs = 30_000) => (await exec('ip', ['netns', 'exec', topology.user, ...command], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 })).stdout.trim(),
@@ -53,21 +59,26 @@ export async function startSystemWideWorld(): Promise<SystemWideWorld> {
     },
   };
   try {
-    const spec = {
-      ...buildWorld({ servers: 1, subscriptions: 1, seed: 14, latency: [0, 0] }).servers[0]!,
-      protocol: 'vmess' as const,
-      network: 'tcp' as const,
-      security: 'none' as const,
-      exitIp: ADDRESSES.exit,
-      ipv6: false,
-    };
-    const config = serverConfig([spec], [LAB_PORT], null) as { inbounds: { listen: string }[]; log: Record<string, unknown> };
-    config.inbounds[0]!.listen = ADDRESSES.world;
-    // What the server was asked to reach: a probe captured into the tunnel would show as a request for the server itself.
-    config.log.access = world.accessLog;
-    await writeFile(join(dir, 'server.json'), JSON.stringify(config));
-    await writeFile(world.subscriptionFile, `${shareLink(spec, { host: ADDRESSES.world, port: LAB_PORT })}\n`);
-    startIn(topology.world, ['v2ray', '-config', join(dir, 'server.json')]);
+    const links: string[] = [];
+    for (const [i, exitIp] of [ADDRESSES.exit, ADDRESSES.exit2].entries()) {
+      const spec = {
+        ...buildWorld({ servers: 2, subscriptions: 1, seed: 14, latency: [0, 0] }).servers[i]!,
+        protocol: 'vmess' as const,
+        network: 'tcp' as const,
+        security: 'none' as const,
+        exitIp,
+        ipv6: false,
+      };
+      const config = serverConfig([spec], [LAB_PORT + i], null) as { inbounds: { listen: string }[]; log: Record<string, unknown> };
+      config.inbounds[0]!.listen = ADDRESSES.world;
+      // What the server was asked to reach: a probe captured into the tunnel would show as a request for the server itself.
+      if (i === 0) config.log.access = world.accessLog;
+      await writeFile(join(dir, `server-${i}.json`), JSON.stringify(config));
+      links.push(shareLink(spec, { host: ADDRESSES.world, port: LAB_PORT + i }));
+      world.labServers.push(startIn(topology.world, ['v2ray', '-config', join(dir, `server-${i}.json`)]));
+    }
+    await writeFile(world.subscriptionFile, `${links[0]}\n`);
+    await writeFile(world.twoServerSubscription, `${links.join('\n')}\n`);
     const services = startIn(topology.world, [process.execPath, 'e2e/system-wide/world-services.mjs', ADDRESSES.target, ADDRESSES.lan, ADDRESSES.dns]);
     await new Promise<void>((resolve, reject) => {
       services.stdout!.once('data', () => resolve());
@@ -88,10 +99,10 @@ export interface RunningApp {
 }
 
 /** `npm run cli -- connect --subscription FILE [extra…]` in the user namespace, with its own data folder. */
-export function startApp(world: SystemWideWorld, dataDir: string, extra: string[]): RunningApp {
+export function startApp(world: SystemWideWorld, dataDir: string, extra: string[], subscription = world.subscriptionFile): RunningApp {
   const child = world.startIn(
     world.topology.user,
-    [process.execPath, '--import', 'tsx', 'main/cli/index.ts', 'connect', '--subscription', world.subscriptionFile, ...extra],
+    [process.execPath, '--import', 'tsx', 'main/cli/index.ts', 'connect', '--subscription', subscription, ...extra],
     { ...process.env, STEADFAST_DATA_DIR: dataDir },
   );
   let out = '';
