@@ -43,6 +43,7 @@ import { CoreProber } from '../tunnel/prober';
 import { Emitter, listenerErrorsTo } from '../events';
 import { importHandlers } from '../imports/handlers';
 import { shareLink } from '../subscriptions/share/share-link';
+import { TunnelFallbackFetcher } from '../subscriptions/tunnel-fallback';
 import { ImportInbox } from '../imports/inbox';
 import type { ImportRequest } from '../../shared/domain/import-request';
 import { forwardNetworkChange } from './network-changes';
@@ -123,7 +124,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Subscriptions and the server index.
   const device = await loadDeviceIdentity(dataDir);
   if (device.problem) logger.warn(TAG, device.problem);
-  const fetcher = new HttpSubscriptionFetcher({ extraHeaders: deviceHeaders(device.identity) });
+  // A provider blocked on the user's network is asked again through the tunnel, when one is up.
+  const fetcher = new TunnelFallbackFetcher(
+    new HttpSubscriptionFetcher({ extraHeaders: deviceHeaders(device.identity) }),
+    () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null),
+    logger,
+  );
   const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher, clock, logger });
   await subscriptions.load();
   if (subscriptions.problem) problems.push(subscriptions.problem);
@@ -372,7 +378,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   const handlers: { [C in keyof InvokeResponses]: (request: InvokeRequest<C>) => Promise<InvokeResponses[C]> } = {
     getSnapshot: async () => snapshot(),
-    addSubscription: async (r) => subscriptionForUi(await subscriptions.add(r.url !== undefined ? { url: r.url } : { text: r.text ?? '' }, r.name)),
+    addSubscription: async (r) =>
+      subscriptionForUi(await subscriptions.add(r.url !== undefined ? { url: r.url } : { text: r.text ?? '' }, r.name, { userAgent: r.userAgent })),
     updateSubscription: async (r) => subscriptionForUi(await subscriptions.update(requireSubscription(r.id).id)),
     removeSubscription: async (r) => {
       requireSubscription(r.id);

@@ -90,6 +90,12 @@ describe('HttpSubscriptionFetcher against a real local server', () => {
     expect(defaultUserAgent()).toMatch(/^SteadfastVPN\/\d+\.\d+\.\d+ \(.*v2ray.*Clash/);
   });
 
+  it('sends a subscription\'s own User-Agent when it has one (panels choose the format by it)', async () => {
+    provider.mode = { kind: 'ok', body: 'vless://x' };
+    await fetcher.fetch(provider.url, { userAgent: 'clash-verge/v1.7.7' });
+    expect(provider.userAgents.at(-1)).toBe('clash-verge/v1.7.7');
+  });
+
   it('follows up to 5 redirects and decompresses gzip and brotli', async () => {
     // r4 → r3 → r2 → r1 → r0 → /gzip: five redirects.
     const outcome = await fetcher.fetch(`${specialUrl}/r4`);

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, type Dispatcher, errors as undiciErrors, interceptors, request } from 'undici';
+import { Agent, type Dispatcher, errors as undiciErrors, interceptors, ProxyAgent, request } from 'undici';
 import type { SubscriptionErrorKind, SubscriptionUsage } from '../../shared/domain/subscription';
 import { decodeBase64Text, decodePercent } from './parse/text';
 
@@ -22,6 +22,8 @@ export type FetchErrorKind = Exclude<SubscriptionErrorKind, 'empty-response' | '
 
 export interface FetchSuccess {
   ok: true;
+  /** Set when the direct fetch failed and the list came through the tunnel (tunnel-fallback.ts). */
+  viaTunnel?: boolean;
   body: Buffer;
   status: number;
   /** From `subscription-userinfo`, when the provider sends it. */
@@ -43,9 +45,17 @@ export interface FetchFailure {
 
 export type FetchOutcome = FetchSuccess | FetchFailure;
 
+export interface FetchOptions {
+  signal?: AbortSignal;
+  /** This subscription's own User-Agent (some panels choose the format by it); the app's otherwise. */
+  userAgent?: string;
+  /** An HTTP proxy to fetch through (the tunnel's local inbound), instead of directly. */
+  proxy?: string;
+}
+
 /** What the store needs from the network; the HTTP implementation is below. */
 export interface SubscriptionFetcher {
-  fetch(url: string, options?: { signal?: AbortSignal }): Promise<FetchOutcome>;
+  fetch(url: string, options?: FetchOptions): Promise<FetchOutcome>;
 }
 
 export interface HttpFetcherOptions {
@@ -86,6 +96,7 @@ export class HttpSubscriptionFetcher implements SubscriptionFetcher {
   private readonly extraHeaders: Record<string, string>;
   private readonly agent: Agent;
   private readonly dispatcher: Dispatcher;
+  private readonly bodyTimeoutMs: number;
 
   constructor(options: HttpFetcherOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
@@ -95,15 +106,16 @@ export class HttpSubscriptionFetcher implements SubscriptionFetcher {
     this.headersTimeoutMs = options.headersTimeoutMs ?? 15_000;
     this.userAgent = options.userAgent ?? defaultUserAgent();
     this.extraHeaders = options.extraHeaders ?? {};
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? 15_000;
     this.agent = new Agent({
       connect: { timeout: this.connectTimeoutMs, rejectUnauthorized: true },
       headersTimeout: this.headersTimeoutMs,
-      bodyTimeout: options.bodyTimeoutMs ?? 15_000,
+      bodyTimeout: this.bodyTimeoutMs,
     });
     this.dispatcher = this.agent.compose(interceptors.redirect({ maxRedirections: this.maxRedirects }));
   }
 
-  async fetch(url: string, options: { signal?: AbortSignal } = {}): Promise<FetchOutcome> {
+  async fetch(url: string, options: FetchOptions = {}): Promise<FetchOutcome> {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -116,14 +128,19 @@ export class HttpSubscriptionFetcher implements SubscriptionFetcher {
     const host = parsed.host;
     const deadline = AbortSignal.timeout(this.timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+    // Through the tunnel: a proxy of its own, under the same deadline (a proxy that never answers
+    // CONNECT is cut off by it), closed after this one fetch.
+    const proxied = options.proxy
+      ? new ProxyAgent({ uri: options.proxy, connect: { timeout: this.connectTimeoutMs, rejectUnauthorized: true }, headersTimeout: this.headersTimeoutMs, bodyTimeout: this.bodyTimeoutMs })
+      : null;
     try {
       const response = await request(parsed, {
         method: 'GET',
-        dispatcher: this.dispatcher,
+        dispatcher: proxied ? proxied.compose(interceptors.redirect({ maxRedirections: this.maxRedirects })) : this.dispatcher,
         signal,
         headers: {
           ...this.extraHeaders,
-          'user-agent': this.userAgent,
+          'user-agent': options.userAgent?.trim() || this.userAgent,
           accept: 'text/plain, application/json, application/yaml, text/yaml, */*;q=0.5',
           'accept-encoding': 'gzip, deflate, br',
         },
@@ -179,6 +196,8 @@ export class HttpSubscriptionFetcher implements SubscriptionFetcher {
         headersTimeoutMs: this.headersTimeoutMs,
         maxBytes: this.maxBytes,
       });
+    } finally {
+      void proxied?.close().catch(() => undefined);
     }
   }
 

@@ -41,6 +41,7 @@ const count = z.number().int().min(0);
 const subscription = z.object({
   id: z.string().min(1),
   url: z.string().optional(),
+  userAgent: z.string().max(300).optional(),
   name: z.string(),
   servers: z.array(server),
   usage: z.object({ upload: count.optional(), download: count.optional(), total: count.optional(), expire: count.optional() }).nullable(),

@@ -104,7 +104,7 @@ export class SubscriptionStore {
    * error, so the user's URL is not lost) or by pasted text (refused, with the reason, when it
    * holds no usable server). Adding a URL that is already in the list returns that subscription.
    */
-  async add(input: SubscriptionInput, name?: string): Promise<Subscription> {
+  async add(input: SubscriptionInput, name?: string, options: { userAgent?: string } = {}): Promise<Subscription> {
     await this.load();
     const givenName = name?.trim() || undefined;
     if ('url' in input) {
@@ -115,6 +115,7 @@ export class SubscriptionStore {
       const subscription: Subscription = {
         id: `u-${createHash('sha256').update(url).digest('hex').slice(0, 12)}`,
         url,
+        ...(options.userAgent?.trim() ? { userAgent: options.userAgent.trim() } : {}),
         name: givenName ?? new URL(url).hostname,
         servers: [],
         usage: null,
@@ -209,7 +210,7 @@ export class SubscriptionStore {
   private async fetchAndApply(id: SubscriptionId, nameFromTitle: boolean): Promise<Subscription> {
     const before = this.require(id);
     if (!before.url) return before; // pasted text: nothing to fetch
-    const outcome = await this.fetcher.fetch(before.url);
+    const outcome = await this.fetcher.fetch(before.url, before.userAgent ? { userAgent: before.userAgent } : {});
     const fetched = this.get(id);
     if (!fetched) return before; // removed while fetching
     const current: Subscription = {
@@ -265,7 +266,7 @@ export class SubscriptionStore {
     this.registerSecrets(next);
     this.replace(next);
     const rejectedText = parsed.rejected.length > 0 ? `, ${parsed.rejected.length} rejected` : '';
-    await this.commit(`"${name}" updated (${parsed.format}): ${plural(servers.length, 'server')}${rejectedText}`);
+    await this.commit(`"${name}" updated (${parsed.format})${outcome.viaTunnel ? ' through the tunnel' : ''}: ${plural(servers.length, 'server')}${rejectedText}`);
     return next;
   }
 

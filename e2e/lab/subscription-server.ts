@@ -10,8 +10,11 @@ import { randomInt, seeded } from './random';
 import { type ServedServer, type SubscriptionFormat, base64Links, renderSubscription } from './subscription-formats';
 import type { SubscriptionSpec } from './world';
 
-export const SUBSCRIPTION_MODES = ['ok', 'garbage', 'empty', 'hang', 'huge'] as const;
+/** `blocked-here`: the provider is blocked on the user's network (its connections are reset) but answers anyone coming through a lab server. */
+export const SUBSCRIPTION_MODES = ['ok', 'garbage', 'empty', 'hang', 'huge', 'blocked-here'] as const;
 export type SubscriptionMode = (typeof SUBSCRIPTION_MODES)[number];
+/** The user's own address in the lab: server exits are 127.0.0.11 and up (world.ts). */
+const USER_ADDRESS = '127.0.0.1';
 export const HUGE_BYTES = 50 * 1024 * 1024;
 const FORMATS: readonly SubscriptionFormat[] = ['base64', 'plain', 'json', 'clash'];
 
@@ -41,7 +44,7 @@ export class SubscriptionServer {
     private readonly seed: number,
   ) {
     for (const s of subscriptions) this.subs.set(s.id, { id: s.id, title: s.title, serverIds: [...s.serverIds], mode: 'ok', requests: 0 });
-    this.server = new GatedHttpServer((req, res) => this.handle(req, res), network);
+    this.server = new GatedHttpServer((req, res, source) => this.handle(req, res, source), network);
   }
 
   url(id: string): string {
@@ -82,12 +85,17 @@ export class SubscriptionServer {
     return this.server.stop();
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  private handle(req: IncomingMessage, res: ServerResponse, source: string): void {
     const url = new URL(req.url ?? '/', 'http://subscriptions.invalid');
     const match = /^\/sub\/([^/]+)$/.exec(url.pathname);
     const sub = match ? this.subs.get(decodeURIComponent(match[1] as string)) : undefined;
     if (!sub) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('no such subscription\n');
+      return;
+    }
+    if (sub.mode === 'blocked-here' && source === USER_ADDRESS) {
+      // What a censor does to a blocked provider: the connection is reset, nothing is served.
+      req.socket.resetAndDestroy();
       return;
     }
     sub.requests += 1;
@@ -109,7 +117,8 @@ export class SubscriptionServer {
       case 'huge':
         this.huge(res, served);
         return;
-      case 'ok': {
+      case 'ok':
+      case 'blocked-here': {
         const { body, contentType } = renderSubscription(format, served);
         res.writeHead(200, { 'content-type': contentType, ...this.providerHeaders(sub) }).end(body);
         return;

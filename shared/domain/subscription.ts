@@ -20,6 +20,8 @@ export interface RejectedEntry {
 export interface SubscriptionSource {
   /** A URL fetched on update, or text the user pasted (then `url` is absent). */
   url?: string;
+  /** The User-Agent this subscription is fetched with, when the user set one (some panels choose the format by it). */
+  userAgent?: string;
 }
 
 export interface Subscription extends SubscriptionSource {

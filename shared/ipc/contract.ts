@@ -31,6 +31,8 @@ export const invokeSchemas = {
       url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(8192).optional(),
       text: z.string().max(MAX_PASTED_TEXT).optional(),
       name: z.string().max(200).optional(),
+      /** Fetch this subscription with its own User-Agent (some panels choose the format by it). */
+      userAgent: z.string().trim().min(1).max(300).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII').optional(),
     })
     .strict()
     .refine((r) => (r.url === undefined) !== (r.text === undefined), 'give either a URL or pasted text'),

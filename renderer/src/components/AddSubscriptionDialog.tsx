@@ -17,6 +17,7 @@ export function AddSubscriptionDialog() {
   const [url, setUrl] = useState('');
   const [text, setText] = useState('');
   const [name, setName] = useState('');
+  const [userAgent, setUserAgent] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
@@ -42,6 +43,7 @@ export function AddSubscriptionDialog() {
     const request = {
       ...(source === 'url' ? { url: url.trim() } : { text }),
       ...(name.trim() ? { name: name.trim() } : {}),
+      ...(source === 'url' && userAgent.trim() ? { userAgent: userAgent.trim() } : {}),
     };
     if (source === 'url' && !/^https?:\/\//i.test(url.trim())) return setError(t('add.needUrl'));
     if (source === 'text' && text.trim() === '') return setError(t('add.needText'));
@@ -92,6 +94,13 @@ export function AddSubscriptionDialog() {
           <span>{t('add.name')}</span>
           <input type="text" dir="auto" value={name} onChange={(event) => setName(event.target.value)} />
         </label>
+        {source === 'url' && (
+          <label className="field">
+            <span>{t('desktop.userAgent.label')}</span>
+            <input type="text" dir="ltr" spellCheck={false} value={userAgent} onChange={(event) => setUserAgent(event.target.value)} />
+            <span className="hint">{t('desktop.userAgent.hint')}</span>
+          </label>
+        )}
         {error && (
           <p className="form-error" role="alert">
             {error}

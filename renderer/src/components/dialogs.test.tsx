@@ -94,6 +94,16 @@ describe('the add-subscription dialog', () => {
     expect(client.callsTo('addSubscription')).toEqual([{ text: 'vless://one', name: 'Mine' }]);
   });
 
+  it('sends the User-Agent override with the URL when one is typed', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'add-subscription' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Subscription URL' }), 'https://provider.example/s/abc');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /User-Agent/ }), 'clash-verge/v1.7.7');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(client.callsTo('addSubscription')).toEqual([{ url: 'https://provider.example/s/abc', userAgent: 'clash-verge/v1.7.7' }]);
+  });
+
   it('shows the host’s parse error', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     client.failNext('addSubscription', 'no entry could be read (3 rejected)');
