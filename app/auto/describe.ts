@@ -11,6 +11,8 @@ export function describeDecision(d: AutoDecision): string {
   switch (d.type) {
     case 'check':
       return `check (${d.trigger}): probing ${d.probe.join(', ') || 'nothing'}`;
+    case 'prepare':
+      return `stalled for half the threshold: probing ${d.probe.join(', ') || 'nothing'} ahead of a check`;
     case 'probe-result':
       return `probe ${d.id}: ${d.delay === null ? 'no answer' : `${d.delay} ms`}${TRANSFER_NOTES[d.transfer ?? 'none']}${d.recorded ? '' : ' (not recorded)'}`;
     case 'stay': {

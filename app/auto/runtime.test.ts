@@ -109,32 +109,38 @@ describe('AutoRuntime', () => {
     const w = setup();
     w.ports.delays.set('fi', null);
     w.runtime.reconfigure({ stallThresholdMs: 8000, probeTimeoutMs: 5000 });
-    await w.traffic(7500, () => false);
+    // Prepared at half the new threshold (4 s, not 2.5 s), the check itself at 8 s.
+    await w.traffic(3500, () => false);
     expect(w.ports.probesStarted).toEqual([]);
+    await w.traffic(4000, () => false);
+    expect(w.ports.probesStarted.map((p) => p.at - w.start)).toEqual([4000, 4000, 4000]);
+    expect(w.records.map((r) => r.message)).not.toContain('check (stall): probing fi, de, nl');
     await w.traffic(1000, () => false);
-    expect(w.ports.probesStarted.map((p) => p.at - w.start)).toEqual([8000, 8000, 8000]);
+    expect(w.records.filter((r) => r.message === 'check (stall): probing fi, de, nl').map((r) => r.at - w.start)).toEqual([8000]);
   });
 
   it('runs a check end to end: parallel probes, results recorded, the switch carried out, every decision an AUTO line', async () => {
     const w = setup();
     w.ports.delays.set('fi', null);
     await w.traffic(6000, () => false);
-    // The stall completed at 5 s: all three probes started at once (no history yet: subscription order).
+    // Half the stall at 2.5 s: all three probes started at once (no history yet: subscription order).
     expect(w.ports.probesStarted).toEqual([
-      { id: 'fi', at: w.start + 5000 },
-      { id: 'de', at: w.start + 5000 },
-      { id: 'nl', at: w.start + 5000 },
+      { id: 'fi', at: w.start + 2500 },
+      { id: 'de', at: w.start + 2500 },
+      { id: 'nl', at: w.start + 2500 },
     ]);
     await w.clock.advance(5000);
+    // Finland has no usual delay: the check waits its whole probe, which went out at 2.5 s.
     expect(w.ports.switches).toEqual(['de']);
-    expect(w.ports.stored.get('fi')).toEqual([{ at: w.start + 10_000, method: 'url', delayMs: null, error: 'timeout' }]);
-    expect(w.ports.stored.get('nl')).toEqual([{ at: w.start + 5071, method: 'url', delayMs: 71 }]);
+    expect(w.ports.stored.get('fi')).toEqual([{ at: w.start + 7500, method: 'url', delayMs: null, error: 'timeout' }]);
+    expect(w.ports.stored.get('nl')).toEqual([{ at: w.start + 2571, method: 'url', delayMs: 71 }]);
     expect(w.records.map((r) => [r.level, r.tag, r.message, r.at - w.start])).toEqual([
+      ['info', 'AUTO', 'stalled for half the threshold: probing fi, de, nl ahead of a check', 2500],
       ['info', 'AUTO', 'check (stall): probing fi, de, nl', 5000],
-      ['info', 'AUTO', 'probe de: 25 ms', 5025],
-      ['info', 'AUTO', 'probe nl: 71 ms', 5071],
-      ['info', 'AUTO', 'probe fi: no answer', 10_000],
-      ['info', 'AUTO', 'switch fi → de: current-silent', 10_000],
+      ['info', 'AUTO', 'probe de: 25 ms', 2525],
+      ['info', 'AUTO', 'probe nl: 71 ms', 2571],
+      ['info', 'AUTO', 'probe fi: no answer', 7500],
+      ['info', 'AUTO', 'switch fi → de: current-silent', 7500],
     ]);
   });
 
@@ -145,6 +151,7 @@ describe('AutoRuntime', () => {
     await w.clock.advance(5000);
     const timeline = w.runtime.snapshot().timeline;
     expect(timeline.map((e) => [e.type, e.carrying])).toEqual([
+      ['prepare', 'fi'],
       ['check', 'fi'],
       ['probe-result', 'fi'],
       ['probe-result', 'fi'],

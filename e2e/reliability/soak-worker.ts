@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       monitor: { urls: [config.target], ipInfoUrls: config.ipinfoUrls, transferTestUrl: `${config.bytes}/{bytes}`, intervalMs: config.intervalMs, throughputBytes: 256 * 1024 },
     },
   });
-  const decisions: Record<AutoDecision['type'], number> = { check: 0, 'probe-result': 0, stay: 0, switch: 0, 'network-lost': 0, 'rate-limited': 0, pause: 0, settings: 0 };
+  const decisions: Record<AutoDecision['type'], number> = { check: 0, 'probe-result': 0, stay: 0, switch: 0, 'network-lost': 0, 'rate-limited': 0, pause: 0, settings: 0, prepare: 0 };
   engine.onDecision((d) => decisions[d.type]++);
   for (const url of config.subscriptions) await engine.addSubscription({ url });
 

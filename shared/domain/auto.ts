@@ -31,6 +31,8 @@ export type SwitchReason = (typeof SWITCH_REASONS)[number];
  */
 export type AutoDecision =
   | { type: 'check'; at: number; trigger: CheckTrigger; probe: ServerId[] }
+  /** A stall has lasted half the threshold: the servers the check would probe are probed ahead of it. */
+  | { type: 'prepare'; at: number; probe: ServerId[] }
   | {
       type: 'probe-result';
       at: number;

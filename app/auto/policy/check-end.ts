@@ -80,21 +80,42 @@ export function onTransferResult(state: AutoState, ctx: StepContext, event: { ch
 }
 
 function continueCheck(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+  // A prepared check decides nothing before it starts: its answers wait for the threshold.
+  if (check.phase === 'prepared') return state;
   if (check.pending.length > 0) return concludeEarly(state, ctx);
   return check.phase === 'own' ? concludeOwnPhase(state, ctx, check) : concludeNeighbourPhase(state, ctx, check);
 }
 
+/**
+ * The stall healed before the threshold: the prepared check dissolves and changes nothing — no
+ * check, no cooldown, and nothing written to history (its lines say `recorded: false`): a stall
+ * shorter than the threshold is not evidence against anyone, and a failure recorded from it would
+ * cost a server 1000 for 24 h. Answers still to come are dropped.
+ */
+export function dissolvePrepared(state: AutoState, ctx: StepContext): AutoState {
+  const check = state.check;
+  if (!check || check.phase !== 'prepared') return state;
+  flush(ctx, check, false);
+  return { ...state, check: null };
+}
+
 const FAILURE_TRIGGERS: ReadonlySet<string> = new Set(['stall', 'dial-failure', 'no-receive-30s']);
 
-/** When a failure-triggered check may take its current server as silent (null: only at its timeout). */
+/**
+ * When a failure-triggered check may take its current server as silent (null: only at its
+ * timeout), counted from when its probe went out. After a dial failure at once: the core failing
+ * to connect already said the server is gone, and the probe would only repeat the core's own
+ * retries (about 2 s for WebSocket servers).
+ */
 export function silentDeadline(state: AutoState, ctx: StepContext, check: CheckInFlight): number | null {
   if (check.phase !== 'own' || !FAILURE_TRIGGERS.has(check.trigger) || !check.pending.includes(check.current)) return null;
+  if (check.trigger === 'dial-failure') return check.probedAt;
   const usual = countedMeasurements(ctx.world.measurements(check.current), ctx.now, 'url')
     .flatMap((m) => (m.delayMs === null ? [] : [m.delayMs]))
     .sort((a, b) => a - b);
   if (usual.length === 0) return null;
   const grace = Math.min(state.config.probeTimeoutMs, Math.max(AUTO_RULES.silentAfterMinMs, AUTO_RULES.silentAfterDelays * upperMedian(usual)));
-  return check.startedAt + grace;
+  return check.probedAt + grace;
 }
 
 /**
@@ -110,7 +131,7 @@ export function concludeEarly(state: AutoState, ctx: StepContext): AutoState {
   const others = check.ownIds.filter((id) => id !== check.current && answered(check, id));
   if (others.length === 0) return state;
   const best = Math.min(...others.map((id) => switchScore(check.results[id]!.delayMs!, ctx.world.measurements(id), ctx.now)));
-  const elapsed = ctx.now - check.startedAt;
+  const elapsed = ctx.now - check.probedAt;
   const stillProbing = check.pending.filter((id) => id !== check.current);
   if (stillProbing.some((id) => switchScore(elapsed, ctx.world.measurements(id), ctx.now) < best)) return state;
   // Nothing is invented for a current server that missed its deadline: its probe runs on to its
@@ -169,7 +190,7 @@ function counts(r: ProbeAnswer | undefined): boolean {
   return r !== undefined && r.delayMs !== null && r.transfer !== 'freezes';
 }
 
-function concludeOwnPhase(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+export function concludeOwnPhase(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
   if (check.kind === 'own-sub-retry') return concludeOwnRetry(state, ctx, check);
   const answers = check.ownIds.filter((id) => answered(check, id));
   if (answers.length > 0) return concludeWithAnswers(state, ctx, check);

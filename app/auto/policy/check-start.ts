@@ -19,7 +19,7 @@
  */
 import type { CheckTrigger } from '../../../shared/domain/auto';
 import type { ServerId } from '../../../shared/domain/server';
-import { silentDeadline } from './check-end';
+import { concludeEarly, concludeOwnPhase, dissolvePrepared, silentDeadline } from './check-end';
 import { AUTO_RULES } from './constants';
 import { activeHold, sameHold } from './limits';
 import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './state';
@@ -63,27 +63,72 @@ export function requestedCheck(state: AutoState, trigger: 'dial-failure' | 'user
   return { trigger, kind: 'ordinary' };
 }
 
-/** Starts `requested`, or whatever check is due, unless something holds it. */
+/**
+ * Starts `requested`, or whatever check is due, unless something holds it; a prepared check
+ * starts from what its probes already brought. With nothing due, a stall of half the threshold
+ * prepares the check it may become.
+ */
 export function maybeStartCheck(state: AutoState, ctx: StepContext, requested?: DueCheck): AutoState {
-  if (!watching(state) || state.check) return state;
+  if (!watching(state) || (state.check && state.check.phase !== 'prepared')) return state;
   const due = requested ?? dueCheck(state, ctx.now);
-  if (!due) return state;
+  if (!due) return state.check ? state : maybePrepare(state, ctx);
   const hold = due.trigger === 'user' ? null : activeHold(state, ctx.now);
   if (hold) {
     if (sameHold(hold, state.announcedHold)) return state;
     log(ctx, { type: 'pause', at: ctx.now, until: hold.until, reason: hold.reason });
     return { ...state, announcedHold: hold };
   }
-  return startCheck(state, ctx, due);
+  if (!state.check) return startCheck(state, ctx, due);
+  // An own-subscription check probes other servers than the stall's: the preparation gives way.
+  if (due.kind === 'own-sub-retry') return startCheck(dissolvePrepared(state, ctx), ctx, due);
+  return startPrepared(state, ctx, due);
+}
+
+/**
+ * A stall that has lasted half the threshold (and nothing holding a check): the servers the
+ * stall's check would probe are probed now, as ordinary URL tests. Nothing is decided and no
+ * `check` line is written: the check starts at the threshold (spec/auto.md fixes when), and if the
+ * stall heals first it dissolves (check-end.ts `dissolvePrepared`) and changes nothing.
+ */
+function maybePrepare(state: AutoState, ctx: StepContext): AutoState {
+  const half = state.config.stallThresholdMs * AUTO_RULES.prepareShare;
+  const { lastSendAt } = state.traffic;
+  // Only a stall still being fed: a sparse sender's lone request is trigger 3's, not a stall's.
+  const sending = lastSendAt !== null && ctx.now - lastSendAt <= AUTO_RULES.prepareRecentSendMs;
+  if (!sending || trafficTrigger(state.traffic, ctx.now, half) !== 'stall' || activeHold(state, ctx.now)) return state;
+  const kind: CheckKind = state.widen !== null ? 'widened' : 'ordinary';
+  const ids = probeSet(state, ctx, kind);
+  log(ctx, { type: 'prepare', at: ctx.now, probe: ids });
+  return sendProbes(state, ctx, { trigger: kind === 'widened' ? 'widened' : 'stall', kind }, ids, 'prepared');
+}
+
+/** A prepared check becomes the check that is due: it starts now, with the answers its probes already brought. */
+function startPrepared(state: AutoState, ctx: StepContext, due: DueCheck): AutoState {
+  const prepared = state.check!;
+  log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: prepared.ownIds });
+  // Its probes are the stall's (ordinary, or widened while the own subscription is known silent).
+  const check = { ...prepared, phase: 'own' as const, trigger: due.trigger, startedAt: ctx.now };
+  const next = {
+    ...state,
+    check,
+    lastScheduledAt: due.scheduled ? ctx.now : state.lastScheduledAt,
+    traffic: restartSilence(state.traffic),
+  };
+  return check.pending.length === 0 ? concludeOwnPhase(next, ctx, check) : concludeEarly(next, ctx);
 }
 
 export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): AutoState {
-  const current = state.current!;
   const ids = probeSet(state, ctx, due.kind);
-  const id = state.nextCheckId;
   log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids });
+  return sendProbes(state, ctx, due, ids, 'own');
+}
+
+function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: ServerId[], phase: 'own' | 'prepared'): AutoState {
+  const current = state.current!;
+  const id = state.nextCheckId;
   const transferOf = checksTransfer(due.trigger) ? current : undefined;
   ctx.out.push({ kind: 'probe', checkId: id, ids, timeoutMs: state.config.probeTimeoutMs, purpose: due.kind, ...(transferOf ? { transferAfter: [transferOf] } : {}) });
+  const started = phase === 'own';
   const away =
     due.kind === 'own-sub-retry' && state.away
       ? { ...state.away, lastRetryAt: ctx.now, nextRetryAt: ctx.now + AUTO_RULES.ownRetryIntervalMs }
@@ -95,8 +140,9 @@ export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): A
       id,
       trigger: due.trigger,
       kind: due.kind,
-      phase: 'own',
+      phase,
       startedAt: ctx.now,
+      probedAt: ctx.now,
       current,
       ownIds: ids,
       neighbourIds: [],
@@ -106,8 +152,9 @@ export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): A
       ...(transferOf ? { transferOf } : {}),
     },
     away,
-    lastScheduledAt: due.scheduled ? ctx.now : state.lastScheduledAt,
-    traffic: restartSilence(state.traffic),
+    lastScheduledAt: started && due.scheduled ? ctx.now : state.lastScheduledAt,
+    // A prepared check lets the stall run on to the threshold.
+    traffic: started ? restartSilence(state.traffic) : state.traffic,
   };
 }
 

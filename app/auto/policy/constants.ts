@@ -64,6 +64,15 @@ export const AUTO_RULES = {
   silentAfterDelays: 3,
   silentAfterMinMs: 800,
 
+  /**
+   * Once a stall has lasted this share of the threshold, the servers the check would probe are
+   * probed ahead of it, so at the threshold the check decides from answers in hand instead of
+   * starting to measure then. The spec fixes when a check starts, not when it may prepare.
+   */
+  prepareShare: 0.5,
+  /** ... while the stall is still being fed: something was sent within the last second. */
+  prepareRecentSendMs: 1000,
+
   /** At most 3 switches per 3 minutes. */
   switchLimit: 3,
   switchWindowMs: 3 * 60_000,

@@ -30,8 +30,11 @@ function harness(history: Record<string, (number | null)[]>) {
     return result.commands;
   };
   send({ type: 'tunnel-connected', serverId: 'fi' }, 0);
-  // A stall: 5 s of sending without receiving, from 1 s on.
-  for (let t = 1500; t <= 6000; t += 500) send({ type: 'traffic', sample: { at: T0 + t, intervalMs: 500, upBytes: 800, downBytes: 0 } }, t);
+  // A stall: 5 s of sending without receiving, from 1 s on, reported in one long interval after
+  // the first, so no preparation precedes the check and its probes go out as it starts
+  // (prepared.test.ts has the stall seen every 500 ms).
+  send({ type: 'traffic', sample: { at: T0 + 1500, intervalMs: 500, upBytes: 800, downBytes: 0 } }, 1500);
+  send({ type: 'traffic', sample: { at: T0 + 6000, intervalMs: 4500, upBytes: 7200, downBytes: 0 } }, 6000);
   const check = state.check;
   if (!check) throw new Error('no check started');
   return {

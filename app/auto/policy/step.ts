@@ -13,6 +13,9 @@
  *   The probes of a check run in parallel; the check ends when the last one answers or times out,
  *   except that a check started by a sign of failure takes the current server as silent once
  *   another answered and it has not within three of its usual delays (check-end.ts).
+ * - A stall is prepared for: at half the threshold the servers its check would probe are probed
+ *   (a `prepare` line); at the threshold the check starts as the spec fixes and decides from the
+ *   answers in hand; a stall that heals first changes nothing and records nothing (check-start.ts).
  * - "Traffic since the last scheduled check" is any stats interval with bytes either way.
  * - Turning Auto on picks the best score at once (no probe first); when the VPN is disconnected
  *   it only selects the server the next connect uses. Turning it on for another subscription
@@ -32,7 +35,7 @@
  */
 import type { TrafficSample } from '../../../shared/domain/connection';
 import { AUTO_RULES } from './constants';
-import { abandonCheck, concludeEarly, onProbeResult, onTransferResult } from './check-end';
+import { abandonCheck, concludeEarly, dissolvePrepared, onProbeResult, onTransferResult } from './check-end';
 import { maybeStartCheck, nextWake, requestedCheck } from './check-start';
 import type { AutoConfig } from './constants';
 import { forgetEpisode, homeOf, log, queueOf, snapshotChanged, type StepContext } from './state';
@@ -57,7 +60,7 @@ export function step(state: AutoState, event: AutoEvent, now: number, world: Aut
 function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState {
   switch (event.type) {
     case 'traffic':
-      return onTraffic(state, event.sample);
+      return onTraffic(state, ctx, event.sample);
     case 'dial-failure':
       return event.serverId === state.current ? maybeStartCheck(state, ctx, requestedCheck(state, 'dial-failure')) : state;
     case 'check-now':
@@ -97,9 +100,11 @@ function onConfigure(state: AutoState, ctx: StepContext, config: AutoConfig): Au
   return { ...state, config };
 }
 
-function onTraffic(state: AutoState, sample: TrafficSample): AutoState {
+function onTraffic(state: AutoState, ctx: StepContext, sample: TrafficSample): AutoState {
   if (!state.connected) return state;
-  const next = { ...state, traffic: observeSample(state.traffic, sample, state.config.stallThresholdMs) };
+  let next = { ...state, traffic: observeSample(state.traffic, sample, state.config.stallThresholdMs) };
+  // The stall a check was being prepared for is over (data came back, or the sending stopped).
+  if (next.check?.phase === 'prepared' && next.traffic.stallSince === null) next = dissolvePrepared(next, ctx);
   // Data came back through the current server: the network is back, the loss pause is over.
   if (sample.downBytes > 0 && next.networkLoss) return { ...next, networkLoss: null, announcedHold: null };
   return next;

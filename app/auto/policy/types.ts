@@ -38,9 +38,16 @@ export interface CheckInFlight {
   id: number;
   trigger: CheckTrigger;
   kind: CheckKind;
-  /** 'own': the check's own probes; 'neighbours': everyone was silent, the neighbours are asked. */
-  phase: 'own' | 'neighbours';
+  /**
+   * 'prepared': a stall has lasted half the threshold and the check's probes are out, but the
+   * check has not started (it starts at the threshold, or dissolves when the stall heals);
+   * 'own': the check's own probes; 'neighbours': everyone was silent, the neighbours are asked.
+   */
+  phase: 'prepared' | 'own' | 'neighbours';
+  /** When the check started (its `check` line); for a prepared one, when it was prepared. */
   startedAt: number;
+  /** When the own probes went out (before `startedAt` when the check was prepared). */
+  probedAt: number;
   /** The server the check was about (the current one when it started). */
   current: ServerId;
   ownIds: ServerId[];

@@ -22,7 +22,7 @@ function twelve(world: unknown[], until = '6m') {
 describe('what a check probes', () => {
   it('an ordinary check: the current server and up to 9 best-scored others, in queue order', async () => {
     const lines = await simulate(twelve([{ at: '1m', servers: { s05: 'down' } }], '1m15s'));
-    expect(brief(lines, noResults)).toEqual(['65000 check stall s05,s12,s11,s10,s09,s08,s07,s06,s04,s03', '65800 switch s05>s12 current-silent']);
+    expect(brief(lines, noResults)).toEqual(['65000 check stall s05,s12,s11,s10,s09,s08,s07,s06,s04,s03', '65000 switch s05>s12 current-silent']);
   });
 
   it('a scheduled check: the current one, the return candidate and the two best', async () => {
@@ -58,7 +58,7 @@ describe("the current server is silent: switch to the answering server with the 
   ])('$name → $to', async ({ history, servers, to }) => {
     const input = baseScenario({ until: '2m20s', history: { fi: [60, 61, 62], ...history } }, [{ at: '0s', servers }, { at: '2m', servers: { fi: 'down' } }]);
     const lines = await simulate(input);
-    expect(brief(lines, noResults)).toContain(`125800 switch fi>${to} current-silent`);
+    expect(brief(lines, noResults)).toContain(`125000 switch fi>${to} current-silent`);
   });
 
   it('records every answer and silence of the check', async () => {

@@ -23,17 +23,17 @@ describe('at most 3 switches per 3 minutes', () => {
     });
     expect(brief(lines, noResults)).toEqual([
       '65000 check stall s1,s2,s3,s4,s5',
-      '65800 switch s1>s2 current-silent',
+      '65000 switch s1>s2 current-silent',
       '85000 check stall s2,s3,s4,s5,s1',
-      '85800 switch s2>s3 current-silent',
+      '85000 switch s2>s3 current-silent',
       // s1 failed twice (2010), s2 once (1020): the queue reflects the recorded failures.
       '105000 check stall s3,s4,s5,s2,s1',
-      '105800 switch s3>s4 current-silent',
+      '105000 switch s3>s4 current-silent',
       '125000 check stall s4,s5,s3,s2,s1',
       // Switches at 70, 90 and 110 s: the next may come when the one at 70 s leaves the window.
-      '125800 rate-limited until 245800',
-      '246000 check stall s4,s5,s3,s2,s1',
-      '246800 switch s4>s5 current-silent',
+      '125000 rate-limited until 245000',
+      '245000 check stall s4,s5,s3,s2,s1',
+      '245800 switch s4>s5 current-silent',
     ]);
   });
 
@@ -54,9 +54,9 @@ describe('at most 3 switches per 3 minutes', () => {
       until: '2m',
     });
     expect(brief(lines, noResults).filter((l) => l.includes('switch'))).toEqual([
-      '65800 switch s1>s2 current-silent',
-      '85800 switch s2>s3 current-silent',
-      '105800 switch s3>s4 current-silent',
+      '65000 switch s1>s2 current-silent',
+      '85000 switch s2>s3 current-silent',
+      '105000 switch s3>s4 current-silent',
       // The best of the others by score: s3 failed once (1030), s2 twice, s1 three times.
       '111000 switch s4>s3 excluded',
     ]);
@@ -64,16 +64,17 @@ describe('at most 3 switches per 3 minutes', () => {
 });
 
 describe('cooldowns: the reconnect itself looks like a failure for a moment', () => {
-  it('5 s after a switch: a dial failure of the new server is held, the stall after it is not', async () => {
+  it('5 s after a switch: a dial failure of the new server is held, one after the hold is not', async () => {
     const lines = await simulate(baseScenario({ until: '2m30s' }, [{ at: '2m', servers: { fi: 'down' } }, { at: '126300ms', servers: { nl: 'refused' } }]));
     expect(brief(lines, noResults)).toEqual([
       '125000 check stall fi,nl,de',
-      '125800 switch fi>nl current-silent',
-      // The tunnel reconnects for 1 s; the first failed dial comes at 127 s, inside the 5 s.
-      '127000 pause after-switch until 130800',
-      '131000 check stall nl,de,fi',
+      '125000 switch fi>nl current-silent',
+      // The tunnel reconnects for 1 s; the first failed dial comes at 126.5 s, inside the 5 s, and
+      // is dropped; the one that comes as the hold ends starts the check.
+      '126500 pause after-switch until 130000',
+      '130000 check dial-failure nl,de,fi',
       // Its probe fails at once; Finland, still down, cannot beat Germany's answer: no wait for it.
-      '131025 switch nl>de current-silent',
+      '130025 switch nl>de current-silent',
     ]);
   });
 

@@ -10,7 +10,7 @@ describe('return to the server left', () => {
     const lines = await simulate(baseScenario({ until: '21m' }, [{ at: '2m', servers: { fi: 'down' } }, { at: '12m', servers: { fi: 60 } }]));
     expect(brief(lines, noResults)).toEqual([
       '125000 check stall fi,nl,de',
-      '125800 switch fi>nl current-silent',
+      '125000 switch fi>nl current-silent',
       '300000 check scheduled nl,fi,de',
       '305000 stay nl current-answered',
       '600000 check scheduled nl,fi,de',
@@ -33,7 +33,7 @@ describe('return to the server left', () => {
     );
     const decisions = brief(lines, noResults).filter((l) => !l.includes(' check '));
     expect(decisions).toEqual([
-      '125800 switch fi>nl current-silent',
+      '125000 switch fi>nl current-silent',
       '300071 stay nl return-pending fi 1/2',
       '605000 stay nl current-answered',
       '900071 stay nl return-pending fi 1/2',
@@ -58,32 +58,32 @@ describe('while on a neighbour subscription server', () => {
     const lines = await simulate(scenario([], '24m'));
     const own = brief(lines, noResults).filter((l) => / (check|pause) own-sub-retry | switch /.test(l));
     expect(own).toEqual([
-      '150570 switch a1>b1 neighbour-subscription',
-      '210570 check own-sub-retry b1,a1,a2,a3',
-      '270570 check own-sub-retry b1,a1,a2,a3',
-      '330570 check own-sub-retry b1,a1,a2,a3',
-      '390570 check own-sub-retry b1,a1,a2,a3',
-      '450570 check own-sub-retry b1,a1,a2,a3',
-      '455570 pause own-sub-retry until 1355570',
-      '1355570 check own-sub-retry b1,a1,a2,a3',
-      '1415570 check own-sub-retry b1,a1,a2,a3',
+      '148070 switch a1>b1 neighbour-subscription',
+      '208070 check own-sub-retry b1,a1,a2,a3',
+      '268070 check own-sub-retry b1,a1,a2,a3',
+      '328070 check own-sub-retry b1,a1,a2,a3',
+      '388070 check own-sub-retry b1,a1,a2,a3',
+      '448070 check own-sub-retry b1,a1,a2,a3',
+      '453070 pause own-sub-retry until 1353070',
+      '1353070 check own-sub-retry b1,a1,a2,a3',
+      '1413070 check own-sub-retry b1,a1,a2,a3',
     ]);
   });
 
   it('returns to its own subscription once the left server answered twice in a row', async () => {
     const lines = await simulate(scenario([{ at: '5m', servers: { a1: 40, a2: 45, a3: 50 } }], '7m'));
     expect(brief(lines, noResults).filter((l) => !l.startsWith('1'))).toEqual([
-      '210570 check own-sub-retry b1,a1,a2,a3',
-      '215570 stay b1 own-subscription-silent',
-      '270570 check own-sub-retry b1,a1,a2,a3',
-      '275570 stay b1 own-subscription-silent',
+      '208070 check own-sub-retry b1,a1,a2,a3',
+      '213070 stay b1 own-subscription-silent',
+      '268070 check own-sub-retry b1,a1,a2,a3',
+      '273070 stay b1 own-subscription-silent',
       // The scheduled check at 5 m starts before the servers return at that moment.
       '300000 check scheduled b1,a1,b2',
       '305000 stay b1 current-answered',
-      '330570 check own-sub-retry b1,a1,a2,a3',
-      '330620 stay b1 return-pending a1 1/2',
-      '390570 check own-sub-retry b1,a1,a2,a3',
-      '390620 switch b1>a1 return',
+      '328070 check own-sub-retry b1,a1,a2,a3',
+      '328120 stay b1 return-pending a1 1/2',
+      '388070 check own-sub-retry b1,a1,a2,a3',
+      '388120 switch b1>a1 return',
     ]);
   });
 });

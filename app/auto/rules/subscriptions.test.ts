@@ -20,7 +20,7 @@ describe('the selected server vanished from the subscription after an update', (
       ]),
     );
     // S'(new1) = 10 (no history), S'(nl) = 71 + 2 = 73.
-    expect(brief(lines, noResults)).toEqual(['125000 check stall fi,nl,de,new1', '125800 switch fi>new1 current-silent']);
+    expect(brief(lines, noResults)).toEqual(['125000 check stall fi,nl,de,new1', '125000 switch fi>new1 current-silent']);
   });
 });
 

@@ -34,8 +34,10 @@ function harness(transfers: Record<string, TransferVerdict> = {}) {
     get state() {
       return state;
     },
+    /** 5 s of stall, seen in one long interval after the first: no preparation, the probes go out as the check starts. */
     stall(fromMs: number) {
-      for (let t = fromMs + 500; t <= fromMs + 5000; t += 500) send({ type: 'traffic', sample: { at: T0 + t, intervalMs: 500, upBytes: 800, downBytes: 0 } }, t);
+      send({ type: 'traffic', sample: { at: T0 + fromMs + 500, intervalMs: 500, upBytes: 800, downBytes: 0 } }, fromMs + 500);
+      send({ type: 'traffic', sample: { at: T0 + fromMs + 5000, intervalMs: 4500, upBytes: 7200, downBytes: 0 } }, fromMs + 5000);
     },
     checkNow: (atMs: number) => send({ type: 'check-now' }, atMs),
     result: (serverId: string, delayMs: number | null, atMs: number) => send({ type: 'probe-result', checkId: checkId(), serverId, delayMs }, atMs),

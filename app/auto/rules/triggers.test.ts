@@ -13,9 +13,9 @@ describe('trigger 1: sending without receiving for the stall threshold', () => {
     { name: 'desktop default 5 s', overrides: {}, settings: undefined, checkAt: 125_000 },
     { name: 'the stall threshold setting', overrides: {}, settings: settingsSchema.parse({ stallThresholdMs: 8000 }), checkAt: 128_000 },
     { name: 'mobile: 2 s', overrides: { platform: 'mobile' }, settings: undefined, checkAt: 122_000 },
-  ])('$name: check at $checkAt ms, switch once the others answered and Finland missed 3 of its usual delays (0.8 s at least)', async ({ overrides, settings, checkAt }) => {
+  ])('$name: check at $checkAt ms, switching at once: prepared at half the threshold, the others answered and Finland missed 3 of its usual delays (0.8 s at least)', async ({ overrides, settings, checkAt }) => {
     const lines = await simulate(baseScenario({ ...overrides, until: '2m30s' }, [{ at: '2m', servers: { fi: 'down' } }]), settings);
-    expect(brief(lines, noResults)).toEqual([`${checkAt} check stall fi,nl,de`, `${checkAt + 800} switch fi>nl current-silent`]);
+    expect(brief(lines, noResults)).toEqual([`${checkAt} check stall fi,nl,de`, `${checkAt} switch fi>nl current-silent`]);
   });
 
   it('a silence shorter than the threshold starts nothing', async () => {
@@ -25,7 +25,9 @@ describe('trigger 1: sending without receiving for the stall threshold', () => {
         { at: '2m4.5s', servers: { fi: 60 } },
       ]),
     );
-    expect(brief(lines)).toEqual([]);
+    // Prepared at half the threshold; healed before it: no check, and nothing recorded.
+    expect(brief(lines, { prepare: true })).toEqual(['122500 prepare fi,nl,de', '122525 de 25 unrecorded', '122571 nl 71 unrecorded']);
+    expect(lines.at(-1)).toMatchObject({ history: { fi: [60, 61, 62], de: [20, 25, 300], nl: [70, 72, 71] } });
   });
 });
 
@@ -99,7 +101,7 @@ describe('no check while the OS reports no network', () => {
       ]),
     );
     // The network change forgets the silence seen before it: the stall counts from 4 m.
-    expect(brief(lines, noResults)).toEqual(['245000 check stall fi,nl,de', '245800 switch fi>nl current-silent']);
+    expect(brief(lines, noResults)).toEqual(['245000 check stall fi,nl,de', '245000 switch fi>nl current-silent']);
   });
 });
 
@@ -112,7 +114,7 @@ describe('a change of settings is an event', () => {
       ]),
     );
     expect(lines.find((l) => l.type === 'settings')).toEqual({ type: 'settings', at: 60_000, stallThresholdMs: 2000, probeTimeoutMs: 5000 });
-    expect(brief(lines, noResults)).toEqual(['60000 settings', '122000 check stall fi,nl,de', '122800 switch fi>nl current-silent']);
+    expect(brief(lines, noResults)).toEqual(['60000 settings', '122000 check stall fi,nl,de', '122000 switch fi>nl current-silent']);
   });
 
   it('the same settings again change nothing and log nothing', async () => {

@@ -26,9 +26,9 @@ describe('asking the neighbours: the 2 best of the nearest subscription above an
     const lines = await simulate(input);
     expect(brief(lines, noResults)).toEqual([
       '125000 check stall a1,a2',
-      '130000 check neighbour-sub z3,z1,b2,b3',
-      '130050 stay a1 own-subscription-silent',
-      '130050 pause after-check until 145050',
+      '127500 check neighbour-sub z3,z1,b2,b3',
+      '127550 stay a1 own-subscription-silent',
+      '130000 pause after-check until 142550',
     ]);
   });
 });
@@ -49,23 +49,23 @@ describe('neighbours answer: the own subscription is down', () => {
     const lines = await simulate(input);
     expect(brief(lines)).toEqual([
       '125000 check stall a1,a2,a3',
-      '130000 a1 silent',
-      '130000 a2 silent',
-      '130000 a3 silent',
-      '130000 check neighbour-sub b1,b2',
-      '130050 b1 50',
-      '130070 b2 70',
-      '130070 stay a1 own-subscription-silent',
+      '127500 a1 silent',
+      '127500 a2 silent',
+      '127500 a3 silent',
+      '127500 check neighbour-sub b1,b2',
+      '127550 b1 50',
+      '127570 b2 70',
+      '127570 stay a1 own-subscription-silent',
       // The stall goes on; the 15 s cooldown after a check holds it.
-      '130070 pause after-check until 145070',
-      '145500 check widened a1,a2,a3',
-      '150500 a1 silent',
-      '150500 a2 silent',
-      '150500 a3 silent',
-      '150500 check neighbour-sub b1,b2',
-      '150550 b1 50',
-      '150570 b2 70',
-      '150570 switch a1>b1 neighbour-subscription',
+      '130000 pause after-check until 142570',
+      '143000 check widened a1,a2,a3',
+      '148000 a1 silent',
+      '148000 a2 silent',
+      '148000 a3 silent',
+      '148000 check neighbour-sub b1,b2',
+      '148050 b1 50',
+      '148070 b2 70',
+      '148070 switch a1>b1 neighbour-subscription',
     ]);
   });
 
@@ -92,8 +92,8 @@ describe('neighbours answer: the own subscription is down', () => {
     const lines = await simulate({ ...input, world, until: '10m10s' });
     expect(brief(lines, noResults)).toEqual([
       '125000 check stall a1,a2,a3',
-      '130000 check neighbour-sub b1,b2',
-      '130070 stay a1 own-subscription-silent',
+      '127500 check neighbour-sub b1,b2',
+      '127570 stay a1 own-subscription-silent',
       '300000 check widened a1,a2,a3',
       '305000 check neighbour-sub b1,b2',
       '305070 switch a1>b1 neighbour-subscription',
@@ -114,7 +114,7 @@ describe('neighbours silent too: the network is gone', () => {
       world: [{ at: '0s', ...up, servers: { a1: 60, a2: 60 } }, { at: '2m', network: 'offline' }],
       until: '2m20s',
     });
-    expect(brief(lines)).toEqual(['125000 check stall a1,a2', '130000 a1 silent unrecorded', '130000 a2 silent unrecorded', '130000 network-lost 1 next 15000']);
+    expect(brief(lines)).toEqual(['125000 check stall a1,a2', '127500 a1 silent unrecorded', '127500 a2 silent unrecorded', '127500 network-lost 1 next 15000']);
   });
 
   it('an OS network change lifts the pause at once', async () => {
@@ -138,15 +138,15 @@ describe('neighbours silent too: the network is gone', () => {
     });
     expect(brief(lines, noResults)).toEqual([
       '125000 check stall fi,nl',
-      '130000 check neighbour-sub b1',
-      '135000 network-lost 1 next 15000',
-      '150000 check stall fi,nl',
-      '155000 check neighbour-sub b1',
-      '160000 network-lost 2 next 30000',
+      '127500 check neighbour-sub b1',
+      '132500 network-lost 1 next 15000',
+      '147500 check stall fi,nl',
+      '152500 check neighbour-sub b1',
+      '157500 network-lost 2 next 30000',
       '177000 check stall fi,nl',
-      '182000 check neighbour-sub b1',
+      '179500 check neighbour-sub b1',
       // The count started over with the new network.
-      '187000 network-lost 1 next 15000',
+      '184500 network-lost 1 next 15000',
     ]);
   });
 });

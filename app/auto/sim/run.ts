@@ -107,7 +107,9 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   await clock.advance(scenario.until - 1);
   runtime.stop();
   lines.push({ type: 'end', at: scenario.until, current: world.current(), history: world.history() });
-  return lines;
+  // In time order: a check's probe results are logged when it ends, and those of a check
+  // prepared during a stall came before its `check` line (the sort keeps ties in emission order).
+  return lines.map((line, index) => ({ line, index })).sort((a, b) => a.line.at - b.line.at || a.index - b.index).map(({ line }) => line);
 }
 
 /** A decision as a line: its times (`at`, and `until` where there is one) in ms since the start. */

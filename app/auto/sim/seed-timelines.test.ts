@@ -18,13 +18,13 @@ async function run(name: string): Promise<SimLine[]> {
 describe('timeline 1: the server stops answering (server-silent.json)', () => {
   it('Finland silent → Netherlands; scheduled checks: Finland silent, answered 1 of 2, answered again → back to Finland', async () => {
     const lines = await run('server-silent.json');
+    // Prepared at 122.5 s (half the stall): de and nl answered before the check, which switches as it starts.
     expect(brief(lines, { end: true })).toEqual([
+      '122525 de 25',
+      '122571 nl 71',
       '125000 check stall fi,nl,de',
-      '125025 de 25',
-      '125071 nl 71',
-      '125800 switch fi>nl current-silent',
-      // Finland's own probe runs to its timeout: its failure is measured, not invented at 0.8 s.
-      '130000 fi silent',
+      '125000 switch fi>nl current-silent',
+      '127500 fi silent',
       '300000 check scheduled nl,fi,de',
       '300025 de 25',
       '300071 nl 71',
@@ -69,24 +69,26 @@ describe('timeline 1: the server stops answering (server-silent.json)', () => {
 describe('timeline 2: the network is lost (network-lost.json)', () => {
   it('stays on Finland, records nothing, retries after 15 s, 30 s, 60 s, then every 2 min; all as it was when the network returns', async () => {
     const lines = await run('network-lost.json');
+    // The first check was prepared at half the stall (its probes went out at 122.5 s); the retries
+    // come while the loss pause holds, which no preparation precedes.
     const attempts = [
-      { start: 125_000, trigger: 'stall' },
-      { start: 150_000, trigger: 'stall' },
-      { start: 190_000, trigger: 'stall' },
-      { start: 260_000, trigger: 'stall' },
-      { start: 390_000, trigger: 'stall' },
-      { start: 520_000, trigger: 'stall' },
+      { start: 125_000, probed: 122_500, trigger: 'stall' },
+      { start: 147_500, probed: 147_500, trigger: 'stall' },
+      { start: 187_500, probed: 187_500, trigger: 'stall' },
+      { start: 257_500, probed: 257_500, trigger: 'stall' },
+      { start: 387_500, probed: 387_500, trigger: 'stall' },
+      { start: 517_500, probed: 517_500, trigger: 'stall' },
     ];
     const nextIn = [15_000, 30_000, 60_000, 120_000, 120_000, 120_000];
-    const expected = attempts.flatMap(({ start, trigger }, i) => [
+    const expected = attempts.flatMap(({ start, probed, trigger }, i) => [
       `${start} check ${trigger} fi,de,nl`,
-      `${start + 5000} fi silent unrecorded`,
-      `${start + 5000} de silent unrecorded`,
-      `${start + 5000} nl silent unrecorded`,
-      `${start + 5000} check neighbour-sub b1,b2`,
-      `${start + 10_000} b1 silent unrecorded`,
-      `${start + 10_000} b2 silent unrecorded`,
-      `${start + 10_000} network-lost ${i + 1} next ${nextIn[i]}`,
+      `${probed + 5000} fi silent unrecorded`,
+      `${probed + 5000} de silent unrecorded`,
+      `${probed + 5000} nl silent unrecorded`,
+      `${probed + 5000} check neighbour-sub b1,b2`,
+      `${probed + 10_000} b1 silent unrecorded`,
+      `${probed + 10_000} b2 silent unrecorded`,
+      `${probed + 10_000} network-lost ${i + 1} next ${nextIn[i]}`,
     ]);
     const afterwards = [600_500, 900_500, 1_200_500, 1_500_500].flatMap((t) => [
       `${t} check scheduled fi,de,nl`,

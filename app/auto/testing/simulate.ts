@@ -17,6 +17,8 @@ export interface BriefOptions {
   results?: boolean;
   /** Include the end line (default false). */
   end?: boolean;
+  /** Include the `prepare` lines of stalls (default false: they precede every stall check). */
+  prepare?: boolean;
 }
 
 export function brief(lines: SimLine[], options: BriefOptions = {}): string[] {
@@ -24,6 +26,7 @@ export function brief(lines: SimLine[], options: BriefOptions = {}): string[] {
     const text = briefLine(l);
     if (l.type === 'probe-result' && options.results === false) return [];
     if (l.type === 'end' && !options.end) return [];
+    if (l.type === 'prepare' && !options.prepare) return [];
     return [text];
   });
 }
@@ -33,6 +36,8 @@ function briefLine(l: SimLine): string {
   switch (l.type) {
     case 'check':
       return `${at} check ${String(l.trigger)} ${(l.probe as string[]).join(',')}`;
+    case 'prepare':
+      return `${at} prepare ${(l.probe as string[]).join(',')}`;
     case 'probe-result':
       return `${at} ${String(l.id)} ${l.delay === null ? 'silent' : String(l.delay)}${l.recorded ? '' : ' unrecorded'}`;
     case 'stay':

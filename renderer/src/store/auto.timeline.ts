@@ -189,7 +189,9 @@ export function episodes(entries: readonly TimelineEntry[]): Episode[] {
         begin(entry, null).outcome = entry;
         break;
       case 'settings':
-        // A settings change is in the log, not an episode of the connection.
+      case 'prepare':
+        // A settings change, and probes sent ahead of a check that may follow, are in the log,
+        // not episodes of the connection (the check, when it comes, opens its own).
         break;
       case 'network-lost': {
         // A retry that found the network still gone says nothing new: it updates the open episode.
