@@ -76,7 +76,57 @@ export interface NeighbourTrial extends FailoverTrial {
   on_neighbour: boolean;
 }
 
+export interface HealTrial {
+  server: string;
+  /** Fault → the fault lifted (the stall healed), ms. */
+  healed_after_ms: number;
+  /** Heal → first answer through the same server again; null: none within 10 s. */
+  back_ms: number | null;
+  /** Auto's switches in the window: every one is a false switch (the server never went away). */
+  switches: number;
+  /** Checks started, and preparations made, in the window. */
+  checks: number;
+  prepared: number;
+  /** Servers probed because of the stall (prepare and check lines): the price of preparing. */
+  extra_probes: number;
+  spent: Spent;
+}
+
 const TIMEOUTS = { blackhole: 40_000, reset: 30_000, neighbour: 7 * 60_000 };
+
+/**
+ * A stall that heals before the threshold: the current server blackholed for `healMs` (3 s by
+ * default, past half the 5 s threshold, so a preparation has started), then healthy again; the
+ * window stays open until the threshold and a few seconds more have passed.
+ */
+export async function healTrial(kit: TrialKit, healMs: number, stallMs: number): Promise<HealTrial> {
+  const start = await kit.settle();
+  const { world } = kit;
+  const from = Date.now();
+  const before = await kit.counters();
+  const fault = Date.now();
+  await kit.setFault(start.lab.id, 'blackhole');
+  await sleep(healMs - (Date.now() - fault));
+  const healed = Date.now();
+  await kit.lift(start.lab.id);
+  const answer = await world.traffic.waitFor((r) => r.exitIp === start.lab.exitIp && r.startedAt >= healed, 10_000);
+  await sleep(Math.max(0, fault + stallMs + 5000 - Date.now()));
+  const to = Date.now();
+  const after = await kit.counters();
+  const decisions = kit.decisionsBetween(fault, to);
+  const checks = decisions.filter((d): d is Extract<AutoDecision, { type: 'check' }> => d.type === 'check');
+  const prepares = decisions.filter((d): d is Extract<AutoDecision, { type: 'prepare' }> => d.type === 'prepare');
+  return {
+    server: start.lab.id,
+    healed_after_ms: healed - fault,
+    back_ms: answer ? answer.endedAt - healed : null,
+    switches: decisions.filter((d) => d.type === 'switch').length,
+    checks: checks.length,
+    prepared: prepares.length,
+    extra_probes: [...checks, ...prepares].reduce((n, d) => n + d.probe.length, 0),
+    spent: kit.spent(from, to, before, after),
+  };
+}
 
 export async function blackholeTrial(kit: TrialKit): Promise<FailoverTrial> {
   const start = await kit.settle();

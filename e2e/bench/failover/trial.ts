@@ -48,6 +48,12 @@ export class TrialKit {
     await this.world.lab.setFault(labId, { fault });
   }
 
+  /** Lifts a fault the bench set, mid-trial. */
+  async lift(labId: string): Promise<void> {
+    this.faulted.delete(labId);
+    await this.world.lab.setFault(labId, { fault: 'none' });
+  }
+
   async setNetwork(state: 'online' | 'offline'): Promise<void> {
     this.offline = state === 'offline';
     await this.world.lab.setNetwork(state);
