@@ -17,7 +17,7 @@ import type { ConnectionMode, Settings, SettingsPatch } from '../../shared/setti
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
 import type { SubscriptionServers } from '../auto/policy/world';
-import { type Clock, systemClock, type TimerHandle } from '../clock';
+import { type Clock, systemClock } from '../clock';
 import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../core';
 import { type Logger, fileSink } from '../log/logger';
 import { Monitor } from '../monitor/monitor';
@@ -48,9 +48,12 @@ import { ImportInbox } from '../imports/inbox';
 import type { ImportRequest } from '../../shared/domain/import-request';
 import { forwardNetworkChange } from './network-changes';
 import { NoCoreProber } from './no-core-prober';
+import { connectTarget } from './connect-target';
 import { ProblemBoard } from './problems';
+import { selectionReport } from './selection-lines';
 import { ServerIndex } from './server-index';
 import { TunnelDriver } from './tunnel-driver';
+import { VerdictBatcher } from './verdict-batcher';
 import { subscriptionForUi } from './ui-view';
 
 export interface EngineOptions {
@@ -223,25 +226,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   autoRef = auto;
 
-  // Auto's keep/take decisions as the monitor's LOWEST lines (spec/monitor.md), with the fastest
-  // member beside them so the log shows when Auto stayed on a slower server, and why.
-  const fastestOf = (subscriptionId: SubscriptionId | null): ServerId | null => {
-    let best: { id: ServerId; delay: number } | null = null;
-    for (const server of (subscriptionId && subscriptions.get(subscriptionId)?.servers) || []) {
-      const delay = monitor.status(server.id).delayMs;
-      if (delay !== null && (!best || delay < best.delay)) best = { id: server.id, delay };
-    }
-    return best?.id ?? null;
-  };
+  // Auto's keep/take decisions as the monitor's LOWEST lines.
   auto.onDecision((decision) => {
-    if (decision.type !== 'stay' && decision.type !== 'switch') return;
-    const subscriptionId = auto.snapshot().subscriptionId;
-    const group = `Auto (${(subscriptionId && subscriptions.get(subscriptionId)?.name) || 'off'})`;
-    monitor.reportSelection(
-      decision.type === 'stay'
-        ? { group, decision: 'kept', serverId: decision.id, fastestId: fastestOf(subscriptionId), reason: decision.reason }
-        : { group, decision: 'taken', serverId: decision.to, fastestId: fastestOf(subscriptionId), reason: decision.reason },
-    );
+    const subscription = subscriptions.get(auto.snapshot().subscriptionId ?? '');
+    const group = subscription ? { name: subscription.name, serverIds: subscription.servers.map((server) => server.id) } : null;
+    const report = selectionReport(decision, group, (id) => monitor.status(id).delayMs);
+    if (report) monitor.reportSelection(report);
   });
 
   // Events: lower layers publish, the engine forwards to Auto, the monitor and the hosts.
@@ -276,26 +266,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     );
   }
   const withReachability = (status: ServerStatus): ServerStatus => ({ ...status, reachability: reachability.reachability(status.serverId) });
-  // Verdicts change one server at a time (a round of votes, a test all): one message per burst.
-  const verdictChanges = new Set<ServerId>();
-  let verdictFlush: TimerHandle | null = null;
-  const flushVerdicts = () => {
-    verdictFlush = null;
-    const ids = [...verdictChanges].filter((id) => index.get(id));
-    verdictChanges.clear();
-    if (ids.length > 0) emit('statuses', ids.map((id) => withReachability(monitor.status(id))));
-  };
-  const noteVerdictChange = (id: ServerId) => {
-    verdictChanges.add(id);
-    verdictFlush ??= clock.after(settings.monitor.debounceWindowMs, flushVerdicts);
-  };
+  const verdicts = new VerdictBatcher({
+    clock,
+    windowMs: () => settings.monitor.debounceWindowMs,
+    exists: (id) => index.get(id) !== undefined,
+    publish: (ids) => emit('statuses', ids.map((id) => withReachability(monitor.status(id)))),
+  });
   const imports = new ImportInbox(clock, logger);
   unsubscribers.push(
     imports.onChange((list) => emit('importRequests', list)),
     board.onChange((list) => emit('problems', list)),
     removeSaveSink,
     monitor.subscribe((statuses) => emit('statuses', statuses.map(withReachability))),
-    reachability.onChange(({ serverId }) => noteVerdictChange(serverId)),
+    reachability.onChange(({ serverId }) => verdicts.note(serverId)),
     monitor.onProgress((progress) => emit('testProgress', progress)),
     auto.onChange((snapshot) => emit('auto', snapshot)),
     subscriptions.onChange((list) => {
@@ -367,9 +350,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     importRequests: imports.list(),
   });
 
-  const firstServerOf = (subscriptionId: SubscriptionId | null): ServerId | null =>
-    (subscriptionId ? subscriptions.get(subscriptionId)?.servers[0]?.id : subscriptions.list()[0]?.servers[0]?.id) ?? null;
-
   const requireSubscription = (id: SubscriptionId) => {
     const found = subscriptions.get(id);
     if (!found) throw new Error(`no subscription with id "${id}"`);
@@ -392,7 +372,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     confirmEmptySubscription: async (r) => subscriptionForUi(await subscriptions.confirmEmpty(requireSubscription(r.id).id)),
     connect: async (r) => {
-      const serverId = r.serverId ?? driver.current() ?? firstServerOf(auto.snapshot().subscriptionId);
+      const serverId = connectTarget({
+        requested: r.serverId,
+        current: driver.current(),
+        autoSubscriptionId: auto.snapshot().subscriptionId,
+        subscriptions: autoSubscriptions,
+      });
       if (!serverId) throw new Error('choose a server to connect to, or turn Auto on for a subscription');
       index.require(serverId);
       const reason = unsupported[serverId];
@@ -456,7 +441,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   };
 
   let stopped = false;
-  const engine = {
+  const engine: Engine = {
     ...handlers,
     on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => events.on(event, listener),
     onDecision: (listener: Parameters<AutoRuntime['onDecision']>[0]) => auto.onDecision(listener),
@@ -469,7 +454,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       stopped = true;
       network?.stop();
       refresher.stop();
-      verdictFlush?.cancel();
+      verdicts.stop();
       auto.stop();
       reachability.stop();
       for (const unsubscribe of unsubscribers) unsubscribe();
@@ -478,7 +463,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined]);
       logger.info(TAG, 'stopped');
     },
-  } as Engine;
+  };
   logger.info(TAG, `started: ${profile ? coreLabel(profile) : 'no core'}, ${subscriptions.list().length} subscription(s), ${index.all().length} server(s)`);
   return engine;
 }
