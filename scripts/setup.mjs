@@ -135,9 +135,17 @@ function coreVersion() {
   return bundledCore() ?? 'none';
 }
 
+// 3. The region presets' IP ranges, generated from the @ip-location-db package (quiet when current).
+function regionData() {
+  const out = run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'region-data.ts')], { cwd: root });
+  if (out.includes('up to date')) quiet.push('region data');
+  else done.push('region data generated');
+}
+
 try {
   npmDependencies();
   systemPackages();
+  regionData();
   if (done.length > 0) process.stdout.write(`setup: ${done.join('; ')}; core: ${coreVersion()}\n`);
   else if (process.exitCode !== 1) process.stdout.write(`setup: ready (${quiet.join(', ')} present; core: ${coreVersion()})\n`);
 } catch (error) {

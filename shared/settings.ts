@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_DNS, DEFAULT_ROUTING, dnsSettingsSchema, routingSettingsSchema } from './routing';
 
 /** The seven public IP-info services the monitor falls back to, in the seed's order. */
 export const IP_INFO_SERVICES = [
@@ -92,6 +93,11 @@ export const settingsSchema = z.object({
   startAtLogin: z.boolean().default(false),
   /** Connect when the app starts (to Auto's pick when Auto is on, else the last server). */
   connectOnStart: z.boolean().default(false),
+
+  // Routing and DNS (shared/routing.ts): what goes direct, is blocked or goes through the server,
+  // and how names are resolved without leaking them.
+  routing: routingSettingsSchema.default(DEFAULT_ROUTING),
+  dns: dnsSettingsSchema.default(DEFAULT_DNS),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -140,4 +146,4 @@ export const settingsPatchSchema = z
     monitor: z.object(optionalWithoutDefaults(monitorSettingsSchema.shape)).strict().optional(),
   })
   .strict();
-export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+export type SettingsPatch = z.input<typeof settingsPatchSchema>;

@@ -39,6 +39,12 @@ export const CORE_FEATURES = [
   'freedom-fragment',
   /** UDP noise, the `freedom` outbound's `noises` (recent Xray; confirmed by the binary). */
   'freedom-noises',
+  /**
+   * DNS `skipFallback` (v2ray ≥ 4.37, v5, Xray): a resolver only ever asked about the names it
+   * lists. Without it the DNS module asks every resolver when one is slow, so a domestic resolver
+   * could be asked about a proxied name. Fields a core ignores cannot be checked by its config test.
+   */
+  'dns-skip-fallback',
 ] as const;
 export type CoreFeature = (typeof CORE_FEATURES)[number];
 
@@ -103,7 +109,7 @@ function v2ray4(version: string): CoreCapabilities {
   if (atLeast(version, '4.36.0')) networks.push('grpc');
   const features: CoreFeature[] = ['stats-api', 'outbound-stats', 'sendThrough', 'proxySettings'];
   if (atLeast(version, '4.35.0')) features.push('proxySettings-transportLayer');
-  if (atLeast(version, '4.37.0')) features.push('ws-early-data-field');
+  if (atLeast(version, '4.37.0')) features.push('ws-early-data-field', 'dns-skip-fallback');
   // v2fly dropped the stream ciphers (and kept only AEAD + none) in 4.x; the binary confirms which.
   return build(protocols, networks, ['none', 'tls'], features, [...AEAD_METHODS, ...PLAIN_METHODS]);
 }
@@ -119,6 +125,7 @@ function v2ray5(_version: string): CoreCapabilities {
     'proxySettings',
     'proxySettings-transportLayer',
     'ws-early-data-field',
+    'dns-skip-fallback',
   ];
   return build(['vmess', 'vless', 'trojan', 'shadowsocks', 'socks', 'http'], networks, ['none', 'tls'], features, [
     ...AEAD_METHODS,
@@ -150,6 +157,7 @@ function xray(version: string): CoreCapabilities {
     'sendThrough',
     'proxySettings',
     'dialerProxy',
+    'dns-skip-fallback',
   ];
   if (atLeast(version, '1.8.0')) {
     securities.push('reality');

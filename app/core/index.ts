@@ -34,6 +34,7 @@ export {
   PROXY_DOWNLINK_STAT,
 } from './tunnel-config';
 export { transparentInbounds, markOutbounds, TRANSPARENT_TAGS, type TransparentOptions, type CaptureMethod } from './transparent';
+export { type CoreRouting, type CoreRoute, type RoutingSections, routingSections, coreDomain, DNS_TAG } from './routing-config';
 export { proberConfig, type ProberConfigOptions, type ProberEntry, probeInboundTag, probeOutboundTag, probeViaTag } from './prober-config';
 export { writeConfigFile } from './config-file';
 export { coreRunArgs, configTestArgs } from './run-core';

@@ -4,6 +4,7 @@ import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
 import { markOutbounds, TRANSPARENT_TAGS, transparentInbounds, type TransparentOptions } from './transparent';
+import { type CoreRouting, routingSections } from './routing-config';
 import { unsupportedReason } from './support';
 
 export type CoreLogLevel = 'debug' | 'info' | 'warning' | 'error';
@@ -29,6 +30,8 @@ export interface TunnelConfigOptions {
   transparent?: TransparentOptions;
   /** TLS ClientHello fragment / UDP noise for this server; written only where the core has them (anti-dpi.ts). */
   antiDpi?: AntiDpiOptions | null;
+  /** Which traffic goes direct or is blocked, and how names are resolved; absent = all to `proxy`. */
+  routing?: CoreRouting;
 }
 
 /** Tags the tunnel controller relies on. */
@@ -69,8 +72,10 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  *   (vmess: `…failed to read header > … Unable to Read Header Len > read tcp …: connection reset by peer`).
  * The default level `warning` keeps refused dials in the log; `error` would hide them, so the
  * tunnel should never go above `warning` (`info` adds resets, at the cost of a line per request).
- * The access log is off (`access: "none"`) unless asked for. Sniffing stays off: everything goes
- * to one server, so it only costs time.
+ * The access log is off (`access: "none"`) unless asked for. Without routing sniffing stays off
+ * (everything goes to one server, so it only costs time); with routing the SOCKS inbound sniffs
+ * HTTP and TLS, so a client that sends addresses instead of names still meets the name rules.
+ * The `block` outbound answers plain HTTP with 403, so a blocked request fails at once.
  */
 export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const { server, via, core } = o;
@@ -85,11 +90,13 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
     outbounds[first] = dialThroughAntiDpi(outbounds[first]!);
     outbounds.push(antiDpiOutbound(o.antiDpi));
   }
+  const routing = o.routing ? routingSections(o.routing, core, TUNNEL_TAGS) : null;
   outbounds.push(
-    { tag: TUNNEL_TAGS.direct, protocol: 'freedom', settings: {} },
-    { tag: TUNNEL_TAGS.block, protocol: 'blackhole', settings: {} },
+    { tag: TUNNEL_TAGS.direct, protocol: 'freedom', settings: routing?.directSettings ?? {} },
+    { tag: TUNNEL_TAGS.block, protocol: 'blackhole', settings: { response: { type: 'http' } } },
   );
   const transparent = o.transparent ? transparentInbounds(o.transparent) : [];
+  const sniffing = routing ? { sniffing: { enabled: true, destOverride: ['http', 'tls'] } } : {};
   return {
     log: { loglevel: o.logLevel ?? 'warning', ...(o.accessLog ? {} : { access: 'none' }) },
     api: { tag: TUNNEL_TAGS.api, services: ['StatsService'] },
@@ -112,6 +119,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
         protocol: 'socks',
         // `ip` is the address SOCKS5 UDP ASSOCIATE replies point to; the listen address is right.
         settings: { auth: 'noauth', udp: true, ...udpReplyAddress(o.listen) },
+        ...sniffing,
       },
       {
         tag: TUNNEL_TAGS.apiIn,
@@ -123,11 +131,18 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
       ...transparent,
     ],
     outbounds: o.transparent ? markOutbounds(outbounds, o.transparent.mark) : outbounds,
+    ...(routing ? { dns: routing.dns } : {}),
     routing: {
-      domainStrategy: 'AsIs',
+      domainStrategy: routing?.domainStrategy ?? 'AsIs',
       rules: [
         { type: 'field', inboundTag: [TUNNEL_TAGS.apiIn], outboundTag: TUNNEL_TAGS.api },
         ...(o.transparent ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.direct], outboundTag: TUNNEL_TAGS.direct }] : []),
+        // Programs' own DNS queries captured system-wide go through the server even to a LAN
+        // resolver, which would otherwise hear every name (bypassLan sends its address direct).
+        ...(routing && o.transparent
+          ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6], port: '53', outboundTag: TUNNEL_TAGS.proxy }]
+          : []),
+        ...(routing?.rules ?? []),
       ],
     },
   };

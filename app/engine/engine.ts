@@ -13,7 +13,7 @@ import type { Server, ServerId, SubscriptionId } from '../../shared/domain/serve
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, InvokeResponses, VpnClient } from '../../shared/ipc/contract';
-import type { ConnectionMode, Settings, SettingsPatch } from '../../shared/settings';
+import { type ConnectionMode, type Settings, type SettingsPatch, settingsPatchSchema } from '../../shared/settings';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
 import type { SubscriptionServers } from '../auto/policy/world';
@@ -38,6 +38,7 @@ import { DEFAULT_CORE_MARK } from '../system-wide/linux/policy/capture-plan';
 import { SystemWideCapture } from '../system-wide/system-wide';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
+import { RoutingService } from '../routing/service';
 import { TunnelController } from '../tunnel/controller';
 import { CoreProber } from '../tunnel/prober';
 import { Emitter, listenerErrorsTo } from '../events';
@@ -146,6 +147,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const capture = new SystemWideCapture({ dataDir, logger, launch: options.captureHelper ?? noCaptureHelper, corePath: profile?.path });
   capture.setMode(settings.mode);
   await capture.recoverAfterCrash();
+  // Routing: the region data loaded once; the tunnel's core is written with the plan in force.
+  const routingService = await RoutingService.create(options.resourcesDir, profile);
+  let routingState = routingService.stateFor(settings);
+  for (const notice of routingState.view.notices) logger.warn(TAG, `routing: ${notice}`);
 
   // Tunnel and prober (a null-object prober without a core, so the monitor can say why).
   const tunnel = profile
@@ -158,6 +163,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         socksPort: settings.socksPort,
         listen: listenAddress(settings),
         transparent: () => capture.transparentFor(),
+        routing: routingState.routing,
       })
     : null;
   // Probes go through each server, never through system-wide capture: where the core may capture,
@@ -304,6 +310,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       auto.reconfigure(autoConfigFrom(next));
       reachability.refresh();
       tunnel?.setPorts({ httpPort: next.httpPort, socksPort: next.socksPort, listen: listenAddress(next) });
+      const nextRouting = routingService.stateFor(next);
+      if (nextRouting.key !== routingState.key || JSON.stringify(nextRouting.view) !== JSON.stringify(routingState.view)) {
+        // Applied already when the change came through setSettings (see applyRouting).
+        if (nextRouting.key !== routingState.key) void tunnel?.setRouting(nextRouting.routing).catch((e: unknown) => logger.warn(TAG, `routing: ${String(e)}`));
+        routingState = nextRouting;
+        emit('routing', routingState.view);
+      }
       emit('settings', next);
     }),
   );
@@ -348,7 +361,28 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     demo: options.labControl !== undefined,
     problems: board.list(),
     importRequests: imports.list(),
+    routing: routingState.view,
   });
+
+  /**
+   * A routing change is tried on the tunnel before it is saved: a routing the core refuses leaves
+   * the running tunnel and the saved settings as they were, and the error names why.
+   */
+  const applyRouting = async (patch: SettingsPatch): Promise<(() => Promise<void>) | null> => {
+    if (patch.routing === undefined && patch.dns === undefined) return null;
+    const parsed = settingsPatchSchema.safeParse(patch);
+    if (!parsed.success) return null; // the store names the entry at fault
+    const candidate = routingService.stateFor({ routing: parsed.data.routing ?? settings.routing, dns: parsed.data.dns ?? settings.dns });
+    if (candidate.key === routingState.key) return null;
+    const previous = routingState;
+    const restarted = await tunnel?.setRouting(candidate.routing);
+    if (restarted) logger.info(TAG, 'routing changed: the core restarted on the same server');
+    routingState = { ...routingState, key: candidate.key };
+    return async () => {
+      routingState = previous;
+      await tunnel?.setRouting(previous.routing);
+    };
+  };
 
   const requireSubscription = (id: SubscriptionId) => {
     const found = subscriptions.get(id);
@@ -423,7 +457,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const observation = monitor.exportObservation();
       return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: reachability.reachability(s.serverId) })) };
     },
-    setSettings: async (patch) => settingsStore.update(patch),
+    setSettings: async (patch) => {
+      const revertRouting = await applyRouting(patch);
+      try {
+        return await settingsStore.update(patch);
+      } catch (error) {
+        await revertRouting?.();
+        throw error;
+      }
+    },
     dismissProblem: async (r) => {
       board.dismiss(r.id);
       return null;

@@ -1,3 +1,4 @@
+import { routingIssuePlace } from '../../shared/routing';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema } from '../../shared/settings';
 import type { Problem } from '../../shared/domain/problem';
 import type { LoadResult } from '../storage/json-file';
@@ -76,5 +77,7 @@ export class SettingsStore {
 
 function describe(issue: { path: PropertyKey[]; message: string } | undefined): string {
   if (!issue) return 'invalid settings';
+  // Routing entries are named as the user sees them: "routing, rule 3, ip 1".
+  if (issue.path[0] === 'routing' || issue.path[0] === 'dns') return `invalid setting ${routingIssuePlace(issue.path)}: ${issue.message}`;
   return `invalid setting ${issue.path.map(String).join('.') || '(all)'}: ${issue.message}`;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
-import { type CoreProfile, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
+import { type CoreProfile, type CoreRouting, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
 import type { Logger } from '../log/logger';
 import { secretsOf } from '../../shared/domain/secrets';
 import type { OutboundFailureKind } from './core-log';
@@ -90,6 +90,8 @@ export interface TunnelControllerOptions extends TunnelPorts {
    * throw (no administrator rights): the connection then fails with its words.
    */
   transparent?: () => Promise<TransparentOptions | null>;
+  /** Routing and DNS for the tunnel's core; absent = everything through the server. */
+  routing?: CoreRouting;
 }
 
 const TAG = 'TUNNEL';
@@ -114,12 +116,14 @@ export class TunnelController {
   private current: ConnectionState;
   private session: Session | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private routing: CoreRouting | undefined;
   /** Milliseconds the last core took from spawn to accepting connections. */
   lastStartMs = Number.NaN;
 
   constructor(private readonly options: TunnelControllerOptions) {
     this.clock = options.clock ?? systemClock;
     this.ports = { httpPort: options.httpPort, socksPort: options.socksPort, listen: options.listen ?? '127.0.0.1' };
+    this.routing = options.routing;
     this.emitter = new Emitter((error, event) => options.logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
     this.current = this.makeState('disconnected', null, null);
   }
@@ -135,6 +139,30 @@ export class TunnelController {
   /** Takes effect at the next connect or switch. */
   setPorts(ports: TunnelPorts): void {
     this.ports = { httpPort: ports.httpPort, socksPort: ports.socksPort, listen: ports.listen ?? this.ports.listen };
+  }
+
+  /**
+   * New routing for the tunnel. v2ray 4 cannot change its routing while it runs, so a connected
+   * tunnel restarts its core on the same server (tens of milliseconds; open connections drop).
+   * A routing the core refuses to start with is undone: the tunnel comes back as it was, and the error is thrown.
+   * Resolves true when the core was restarted.
+   */
+  setRouting(routing: CoreRouting | undefined): Promise<boolean> {
+    return this.serialised(async () => {
+      const previous = this.routing;
+      this.routing = routing;
+      const session = this.session;
+      if (!session || !session.core || this.current.state !== 'connected') return false;
+      try {
+        await this.open(session.server, session.via);
+      } catch (error) {
+        // Back to the routing that worked, on the same server.
+        this.routing = previous;
+        await this.open(session.server, session.via).catch(() => undefined);
+        throw error;
+      }
+      return true;
+    });
   }
 
   /** Connects through `server` (via its upstream when chained); replaces any current tunnel. */
@@ -204,6 +232,7 @@ export class TunnelController {
       transparent,
       // info, not warning: a server that resets or closes the connection is logged only at info.
       logLevel: 'info',
+      routing: this.routing,
     });
     // The access log would name every site the user visits; nothing here needs it.
     (config.log as Record<string, unknown>).access = 'none';
@@ -238,6 +267,7 @@ export class TunnelController {
       clock: this.clock,
       intervalMs: this.options.statsIntervalMs ?? DEFAULT_TRAFFIC_INTERVAL_MS,
       outboundTag: TUNNEL_TAGS.proxy,
+      directTag: this.routing ? TUNNEL_TAGS.direct : undefined,
       onSample: (sample) => this.emitter.emit('traffic', sample),
       onError: (message) => this.options.logger.debug(TAG, `traffic counters unavailable: ${message}`),
     });

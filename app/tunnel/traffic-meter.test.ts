@@ -78,4 +78,24 @@ describe('TrafficMeter', () => {
     expect(source.queries).toBe(before);
     expect(clock.pendingCount()).toBe(0);
   });
+
+  it('reports direct bytes apart: a big direct download never counts as traffic through the server', async () => {
+    const clock = new FakeClock();
+    const counters = new Map<string, number>();
+    const source: CounterSource = { query: async (pattern) => new Map([...counters].filter(([name]) => name.includes(pattern))) };
+    const samples: TrafficSample[] = [];
+    const m = new TrafficMeter({ source, clock, onSample: (s) => samples.push(s), intervalMs: 250, outboundTag: 'proxy', directTag: 'direct' });
+    m.start();
+    counters.set('outbound>>>proxy>>>traffic>>>uplink', 300);
+    counters.set('outbound>>>direct>>>traffic>>>uplink', 2000);
+    counters.set('outbound>>>direct>>>traffic>>>downlink', 8_000_000);
+    await clock.advance(250);
+    counters.set('outbound>>>direct>>>traffic>>>downlink', 9_000_000);
+    await clock.advance(250);
+    expect(samples.map((s) => [s.upBytes, s.downBytes, s.direct?.upBytes, s.direct?.downBytes])).toEqual([
+      [300, 0, 2000, 8_000_000],
+      [0, 0, 0, 1_000_000],
+    ]);
+    m.stop();
+  });
 });

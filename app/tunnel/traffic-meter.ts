@@ -1,7 +1,8 @@
 /**
- * Bytes through the proxy outbound per interval, from the core's stats counters. The counters
- * are cumulative and diffed here (policy/traffic-delta.ts), so a failed or late poll loses no
- * bytes: the next sample carries them, with its interval stretched to match.
+ * Bytes through the proxy outbound per interval, and apart from them the bytes of the direct
+ * outbound (routing), from the core's stats counters. The counters are cumulative and diffed here
+ * (policy/traffic-delta.ts), so a failed or late poll loses no bytes: the next sample carries
+ * them, with its interval stretched to match.
  */
 import type { TrafficSample } from '../../shared/domain/connection';
 import type { Clock, TimerHandle } from '../clock';
@@ -19,6 +20,8 @@ export interface TrafficMeterOptions {
   /** How often to read the counters (the tunnel uses 250 ms). */
   intervalMs?: number;
   outboundTag?: string;
+  /** The outbound whose bytes are reported apart as `direct` (routing's direct traffic). */
+  directTag?: string;
   /** Told once per run of failed polls (not every 250 ms). */
   onError?: (message: string) => void;
 }
@@ -27,6 +30,7 @@ export const DEFAULT_TRAFFIC_INTERVAL_MS = 250;
 
 export class TrafficMeter {
   private previous: TrafficCounters | null = null;
+  private previousDirect: TrafficCounters | null = null;
   private lastAt: number;
   private timer: TimerHandle | null = null;
   private running = false;
@@ -56,14 +60,26 @@ export class TrafficMeter {
 
   private async poll(): Promise<void> {
     const tag = this.options.outboundTag ?? 'proxy';
-    const prefix = `outbound>>>${tag}>>>traffic>>>`;
+    const { directTag } = this.options;
     try {
-      const counters = await this.options.source.query(prefix, 1000);
+      // One query for both: the core matches the pattern as a substring of every counter name.
+      const counters = await this.options.source.query(directTag ? 'outbound>>>' : `outbound>>>${tag}>>>traffic>>>`, 1000);
       if (!this.running) return;
-      const current = { up: counters.get(`${prefix}uplink`) ?? 0, down: counters.get(`${prefix}downlink`) ?? 0 };
+      const read = (outbound: string): TrafficCounters => ({
+        up: counters.get(`outbound>>>${outbound}>>>traffic>>>uplink`) ?? 0,
+        down: counters.get(`outbound>>>${outbound}>>>traffic>>>downlink`) ?? 0,
+      });
+      const current = read(tag);
       const delta = trafficDelta(this.previous, current);
       const now = this.options.clock.now();
-      this.options.onSample({ at: now, intervalMs: now - this.lastAt, upBytes: delta.up, downBytes: delta.down });
+      const sample: TrafficSample = { at: now, intervalMs: now - this.lastAt, upBytes: delta.up, downBytes: delta.down };
+      if (directTag) {
+        const direct = read(directTag);
+        const directDelta = trafficDelta(this.previousDirect, direct);
+        sample.direct = { upBytes: directDelta.up, downBytes: directDelta.down };
+        this.previousDirect = direct;
+      }
+      this.options.onSample(sample);
       this.previous = current;
       this.lastAt = now;
       this.failing = false;

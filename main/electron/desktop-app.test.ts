@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { GLOBAL_ROUTING_VIEW } from '../../shared/domain/routing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,6 +47,7 @@ function fakeEngine(options: { stop?: () => Promise<void>; settings?: Partial<Se
     demo: false,
     problems: [],
     importRequests: [],
+    routing: GLOBAL_ROUTING_VIEW,
   } satisfies AppSnapshot;
   const engine = {
     ...Object.fromEntries(

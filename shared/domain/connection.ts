@@ -22,10 +22,15 @@ export interface ConnectionState {
   core: CoreInfo | null;
 }
 
-/** Bytes through the tunnel in one stats interval. */
+/**
+ * Bytes in one stats interval. `upBytes`/`downBytes` count only what went through the server
+ * (Auto's stall, silence and idle rules read these); `direct` is what routing sent past it.
+ */
 export interface TrafficSample {
   at: number;
   intervalMs: number;
   upBytes: number;
   downBytes: number;
+  /** Bytes that went direct (routing rules), absent when the core reports none. */
+  direct?: { upBytes: number; downBytes: number };
 }

@@ -10,6 +10,7 @@ import type { ConnectionState, CoreInfo, TrafficSample } from '../domain/connect
 import type { Measurement } from '../domain/measurement';
 import type { ImportRequest } from '../domain/import-request';
 import type { AppProblem } from '../domain/problem';
+import type { RoutingView } from '../domain/routing';
 import type { ObservatoryStatus, ServerStatus } from '../domain/status';
 import type { ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
@@ -93,6 +94,8 @@ export interface AppSnapshot {
   problems: AppProblem[];
   /** Links and codes waiting for the user to confirm or decline them. */
   importRequests: ImportRequest[];
+  /** The routing in force: preset, its data's date, what differs from the settings. */
+  routing: RoutingView;
 }
 
 /** The observation API (spec/observatory.md): every server's status and statistics. */
@@ -148,6 +151,7 @@ export interface EventPayloads {
   problems: AppProblem[];
   /** The whole list of waiting import requests, whenever it changes. */
   importRequests: ImportRequest[];
+  routing: RoutingView;
 }
 
 // Compile-time checks that the schemas, responses and events cover exactly the declared names.

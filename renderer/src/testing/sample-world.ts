@@ -163,6 +163,7 @@ export function sampleSnapshot(now: number): AppSnapshot {
     demo: true,
     problems: [],
     importRequests: [],
+    routing: { preset: 'ir', presetInForce: 'ir', dataDate: '2026-06-17', dataSource: '@ip-location-db/geo-whois-asn-country 2.3.2026061719 (CC0-1.0)', notices: [] },
   };
 }
 
