@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppSnapshot } from '../../shared/ipc/contract';
-import { type InProcessLab, startLab } from '../../e2e/lab';
+import { type InProcessLab, labRouting, startLab } from '../../e2e/lab';
 import { memoryLogger } from '../log/logger';
 import { requestThroughProxy } from '../tunnel/proxy-request';
 import { freePorts } from '../tunnel/ports';
@@ -66,6 +66,7 @@ beforeAll(async () => {
       socksPort,
       logLevel: process.env.DEBUG_ENGINE ? 'debug' : 'info',
       monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, transferTestUrl: `${lab.info.bytes}/{bytes}`, debounceWindowMs: 200 },
+      ...labRouting(lab.info),
     },
   });
   for (const subscription of lab.info.subscriptions) await engine.addSubscription({ url: subscription.url });

@@ -161,6 +161,7 @@ export const soakBenchmark: Benchmark = {
       subscriptions: lab.info.subscriptions.map((s) => s.url),
       target: lab.info.target,
       ipinfoUrls: lab.info.ipinfoUrls,
+      resolver: lab.info.resolver,
       download: lab.info.download,
       bytes: lab.info.bytes,
       intervalMs: 60_000,

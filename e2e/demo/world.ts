@@ -13,7 +13,7 @@ import type { Logger } from '../../app/log/logger';
 import { freePorts } from '../../app/tunnel/ports';
 import { type HeadlessHost, startHeadlessHost } from '../../main/headless/host';
 import { ensureRendererBuilt, RENDERER_DIST } from '../../main/headless/renderer-build';
-import { type InProcessLab, startLab } from '../lab';
+import { type InProcessLab, labRouting, startLab } from '../lab';
 import { TrafficGenerator } from './traffic';
 
 export interface DemoOptions {
@@ -81,6 +81,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
         intervalMs: options.intervalMs ?? 60_000,
         throughputBytes: 512 * 1024,
       },
+      // The lab is all on loopback: bypassLan would send the demo's traffic past the servers.
+      ...labRouting(lab.info),
     },
   });
   const remember = (subs: { servers: { id: string; address: string; port: number }[] }[]) => {

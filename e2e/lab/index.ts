@@ -28,3 +28,4 @@ export type {
 } from './types';
 export { type ClientRoute, type FetchResult, fetchVia, startClient } from './client';
 export { buildWorld, type ServerSpec, type World } from './world';
+export { labRouting } from './routing';

@@ -12,7 +12,8 @@ import { shareLink } from './share-links';
 import { SubscriptionServer } from './subscription-server';
 import { Target } from './target';
 import type { Lab, LabInfo, LabOptions } from './types';
-import { startServers } from './v2ray-server';
+import { LAB_ZONE, startServers } from './v2ray-server';
+import { DnsResolverStandIn } from './dns-resolver';
 import { type World, buildWorld } from './world';
 
 export const DEFAULT_LAB_OPTIONS = { servers: 12, subscriptions: 3, seed: 1, latency: [20, 300] as [number, number] };
@@ -40,7 +41,11 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
     cleanups.length = 0;
   };
   try {
-    const v2ray = await startServers(world.servers, options.v2rayPath ?? 'v2ray');
+    // The lab's names (*.lab.test) all lead to the target; servers resolve them here, never with
+    // the machine's resolver.
+    const resolver = await new DnsResolverStandIn((name) => (name === LAB_ZONE || name.endsWith(`.${LAB_ZONE}`) ? '127.0.0.1' : null)).start();
+    cleanups.push(() => resolver.stop());
+    const v2ray = await startServers(world.servers, options.v2rayPath ?? 'v2ray', resolver.address());
     cleanups.push(() => v2ray.stop());
 
     const servers = new Map<string, RunningServer>();
@@ -87,6 +92,8 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
       target: `${target.base}/generate_204`,
       targetIpv6: target.ipv6Base ? `${target.ipv6Base}/generate_204` : null,
       targetByName: `${target.baseByName}/generate_204`,
+      zone: LAB_ZONE,
+      resolver: resolver.address(),
       ipinfo: ipinfoUrls['ipapi.co'],
       ipinfoUrls,
       download: `${target.base}/download`,

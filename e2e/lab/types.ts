@@ -50,6 +50,17 @@ export interface LabInfo {
    * and to ::1 too where /etc/hosts says so (Debian's default; not every machine's).
    */
   targetByName: string;
+  /**
+   * The lab's own domain ("lab.test"): every name under it leads to the target's address, resolved
+   * by the lab's servers with the lab's resolver, so a name sent unresolved through a server works
+   * without any real DNS. The user's machine cannot resolve these names.
+   */
+  zone: string;
+  /**
+   * The lab's resolver ("127.0.0.1:PORT", UDP): answers every name under `zone` with the target's
+   * address. Point the app's `dns` settings here in the lab, so no query leaves for a real resolver.
+   */
+  resolver: string;
   /** The ipapi.co-like stand-in. */
   ipinfo: string;
   /** Every IP-info service's stand-in URL. */

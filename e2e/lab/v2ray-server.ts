@@ -51,9 +51,21 @@ function inboundSettings(server: ServerSpec): Record<string, unknown> {
   }
 }
 
-export function serverConfig(servers: ServerSpec[], ports: number[], tls: TlsFiles | null): Record<string, unknown> {
+/** The lab's own names: a server resolves them with the lab's resolver (never the machine's). */
+export const LAB_ZONE = 'lab.test';
+const LAB_DNS_TAG = 'lab-dns';
+
+/**
+ * `resolver` ("127.0.0.1:PORT") answers the lab's names. A name under LAB_ZONE leaves a server
+ * through a second freedom outbound (same exit address) that resolves it with the server's DNS
+ * module, which asks only that resolver; every other destination is dialled as it always was.
+ */
+export function serverConfig(servers: ServerSpec[], ports: number[], tls: TlsFiles | null, resolver?: string): Record<string, unknown> {
+  const [resolverHost, resolverPort] = (resolver ?? '').split(':');
+  const named = resolver !== undefined;
   return {
     log: { loglevel: 'warning', access: 'none' },
+    ...(named ? { dns: { tag: LAB_DNS_TAG, servers: [{ address: resolverHost, port: Number(resolverPort) }] } } : {}),
     inbounds: servers.map((s, i) => ({
       tag: inboundTag(s),
       listen: '127.0.0.1',
@@ -67,13 +79,23 @@ export function serverConfig(servers: ServerSpec[], ports: number[], tls: TlsFil
       { tag: 'unrouted', protocol: 'blackhole' },
       ...servers.map((s) => ({ tag: `out-${s.id}`, protocol: 'freedom', sendThrough: s.exitIp })),
       ...servers.filter((s) => s.ipv6).map((s) => ({ tag: `out6-${s.id}`, protocol: 'freedom', sendThrough: '::1' })),
+      ...(named
+        ? [
+            ...servers.map((s) => ({ tag: `named-${s.id}`, protocol: 'freedom', sendThrough: s.exitIp, settings: { domainStrategy: 'UseIPv4' } })),
+            { tag: 'lab-dns-out', protocol: 'freedom' },
+          ]
+        : []),
     ],
     routing: {
-      rules: servers.flatMap((s) => [
-        // First match wins: an IPv6 destination of an IPv6-capable server takes its IPv6 exit.
-        ...(s.ipv6 ? [{ type: 'field', inboundTag: [inboundTag(s)], ip: ['::/0'], outboundTag: `out6-${s.id}` }] : []),
-        { type: 'field', inboundTag: [inboundTag(s)], outboundTag: `out-${s.id}` },
-      ]),
+      rules: [
+        ...(named ? [{ type: 'field', inboundTag: [LAB_DNS_TAG], outboundTag: 'lab-dns-out' }] : []),
+        ...servers.flatMap((s) => [
+          // First match wins: an IPv6 destination of an IPv6-capable server takes its IPv6 exit.
+          ...(s.ipv6 ? [{ type: 'field', inboundTag: [inboundTag(s)], ip: ['::/0'], outboundTag: `out6-${s.id}` }] : []),
+          ...(named ? [{ type: 'field', inboundTag: [inboundTag(s)], domain: [`domain:${LAB_ZONE}`], outboundTag: `named-${s.id}` }] : []),
+          { type: 'field', inboundTag: [inboundTag(s)], outboundTag: `out-${s.id}` },
+        ]),
+      ],
     },
   };
 }
@@ -112,7 +134,7 @@ export interface RunningServers {
  * Starts the v2ray that hosts `servers`; resolves when every inbound accepts connections.
  * A port taken between choosing and binding makes v2ray fail: we then choose again.
  */
-export async function startServers(servers: ServerSpec[], v2rayPath: string, attempts = 3): Promise<RunningServers> {
+export async function startServers(servers: ServerSpec[], v2rayPath: string, resolver?: string, attempts = 3): Promise<RunningServers> {
   const dir = await mkdtemp(join(tmpdir(), 'steadfast-lab-'));
   try {
     const tls = servers.some((s) => s.security === 'tls') ? await makeCertificate(dir) : null;
@@ -120,7 +142,7 @@ export async function startServers(servers: ServerSpec[], v2rayPath: string, att
     for (let attempt = 0; attempt < attempts; attempt += 1) {
       const ports = await freePorts(servers.length);
       const configFile = join(dir, 'servers.json');
-      await writeFile(configFile, JSON.stringify(serverConfig(servers, ports, tls)), { mode: 0o600 });
+      await writeFile(configFile, JSON.stringify(serverConfig(servers, ports, tls, resolver)), { mode: 0o600 });
       const child = spawnSupervised(v2rayPath, ['-config', configFile]);
       try {
         await waitUntilReady(child, ports);

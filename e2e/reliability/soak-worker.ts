@@ -20,6 +20,7 @@ import { freePorts } from '../../app/tunnel/ports';
 import { startHeadlessHost } from '../../main/headless/host';
 import { RENDERER_DIST } from '../../main/headless/renderer-build';
 import { TrafficGenerator } from '../demo/traffic';
+import { labRouting } from '../lab/routing';
 import { activeResources, coreCounts, inventory, liveDescendants } from './inventory';
 
 export interface WorkerConfig {
@@ -27,6 +28,8 @@ export interface WorkerConfig {
   subscriptions: string[];
   target: string;
   ipinfoUrls: Record<string, string>;
+  /** The lab's resolver (see labRouting). */
+  resolver: string;
   download: string;
   bytes: string;
   intervalMs: number;
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
       httpPort,
       socksPort,
       monitor: { urls: [config.target], ipInfoUrls: config.ipinfoUrls, transferTestUrl: `${config.bytes}/{bytes}`, intervalMs: config.intervalMs, throughputBytes: 256 * 1024 },
+      ...labRouting(config),
     },
   });
   const decisions: Record<AutoDecision['type'], number> = { check: 0, 'probe-result': 0, stay: 0, switch: 0, 'network-lost': 0, 'rate-limited': 0, pause: 0, settings: 0, prepare: 0 };

@@ -23,7 +23,7 @@ import { createEngine, type Engine } from '../../app/engine';
 import { memoryLogger } from '../../app/log/logger';
 import { freePorts } from '../../app/tunnel/ports';
 import { TrafficGenerator } from '../demo/traffic';
-import { buildWorld, type FaultSettings, type Lab, spawnLab, type World } from '../lab';
+import { buildWorld, type FaultSettings, type Lab, labRouting, spawnLab, type World } from '../lab';
 import { coreCounts, inventory, type Inventory } from './inventory';
 
 export interface WorldOptions {
@@ -154,6 +154,7 @@ export class ReliabilityWorld {
         socksPort,
         logLevel: this.options.logLevel ?? 'info',
         stallThresholdMs: STALL_MS,
+        ...labRouting(this.lab.info),
         monitor: {
           urls: [this.lab.info.target],
           ipInfoUrls: this.lab.info.ipinfoUrls,

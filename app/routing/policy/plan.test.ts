@@ -1,20 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { profileFromTable } from '../../core/testing/profile';
 import { sampleServer } from '../../core/samples';
 import { tunnelConfig } from '../../core/tunnel-config';
 import { dnsSettingsSchema, routingSettingsSchema } from '../../../shared/routing';
-import { regionCidrs } from '../region-data/build';
+import { shippedRegions } from '../testing/shipped-regions';
 import { firstMatch } from '../testing/first-match';
 import { LAN_CIDRS, type RegionDataView, routingPlan } from './plan';
 
-const dir = dirname(createRequire(import.meta.url).resolve('@ip-location-db/geo-whois-asn-country/package.json'));
-const shipped: RegionDataView = {
-  date: '2026-06-17',
-  regions: regionCidrs(readFileSync(join(dir, 'geo-whois-asn-country-ipv4.csv'), 'utf8'), readFileSync(join(dir, 'geo-whois-asn-country-ipv6.csv'), 'utf8'), ['ir', 'ru', 'cn']),
-};
+const shipped: RegionDataView = shippedRegions();
 const core = profileFromTable('v2ray', '4.34.0');
 
 function configFor(routing: unknown, dns: unknown = {}, data: RegionDataView | { problem: string } = shipped) {
@@ -106,5 +99,10 @@ describe('rules, LAN, ads and hosts', () => {
   it('hosts reach the core’s DNS module, Unicode names in their xn-- form', () => {
     const { config } = configFor({ hosts: { 'bank.ir': '127.0.0.200', 'full:банк.рф': '127.0.0.201' } });
     expect((config.dns as { hosts: unknown }).hosts).toEqual({ 'bank.ir': '127.0.0.200', 'full:xn--80ab2al.xn--p1ai': '127.0.0.201' });
+  });
+
+  it('with no address rule nothing is resolved for routing: names reach the server unresolved', () => {
+    expect(configFor({ bypassLan: false, rules: [{ domain: ['domain:bank.ir'], outbound: 'direct' }] }).plan.routing.domainStrategy).toBe('AsIs');
+    expect(configFor({ bypassLan: true }).plan.routing.domainStrategy).toBe('IPIfNonMatch');
   });
 });

@@ -66,9 +66,11 @@ export function routingPlan(routing: RoutingSettings, dns: DnsSettings, data: Re
   }
 
   const directDomains = routes.filter((r) => r.outbound === 'direct').flatMap((r) => r.domain ?? []);
+  // With no address rule there is nothing to resolve a name for: names go to the server unresolved.
+  const domainStrategy = routes.some((r) => r.ip?.length) ? routing.domainStrategy : 'AsIs';
   return {
     routing: {
-      domainStrategy: routing.domainStrategy,
+      domainStrategy,
       routes,
       hosts: routing.hosts,
       dns: { remote: dns.remote, domestic: dns.domestic, directDomains },

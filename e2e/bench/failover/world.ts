@@ -15,7 +15,7 @@ import { createEngine, type Engine } from '../../../app/engine';
 import { Logger, type LogRecord } from '../../../app/log/logger';
 import type { DialFailureEvent, DialRetryEvent } from '../../../app/tunnel/controller';
 import { freePorts } from '../../../app/tunnel/ports';
-import { type Lab, type LabServerInfo, spawnLab } from '../../lab';
+import { type Lab, type LabServerInfo, labRouting, spawnLab } from '../../lab';
 import { DialLog } from './dial-log';
 import { ExitTraffic } from './exit-traffic';
 
@@ -72,6 +72,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
         // Debug passes every core line to the logger: the dial count reads them.
         logLevel: 'debug',
         monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, transferTestUrl: `${lab.info.bytes}/{bytes}`, intervalMs: options.monitorIntervalMs },
+        ...labRouting(lab.info),
       },
     });
     const running = engine;

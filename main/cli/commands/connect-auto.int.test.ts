@@ -5,7 +5,7 @@
  * it with no core left behind.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProxyAgent, request } from 'undici';
@@ -19,6 +19,7 @@ interface LabLine {
   target: string;
   ipinfoUrls: Record<string, string>;
   servers: { id: string; exitIp: string }[];
+  resolver: string;
 }
 
 let labProcess: ChildProcess;
@@ -73,7 +74,10 @@ describe('cli connect --auto', () => {
     const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
     const proxy = `http://127.0.0.1:${httpPort}`;
     const args = ['connect', '--auto', ...lab.subscriptions.flatMap((s) => ['--subscription', s.url])];
-    args.push('--test-url', lab.target, '--data-dir', dataDir, '--http-port', String(httpPort), '--socks-port', String(socksPort));
+    // The lab is on loopback, which the default bypassLan would send past the servers.
+    const routingFile = join(dataDir, 'lab-routing.json');
+    await writeFile(routingFile, JSON.stringify({ routing: { bypassLan: false }, dns: { remote: lab.resolver, domestic: lab.resolver } }));
+    args.push('--test-url', lab.target, '--data-dir', dataDir, '--http-port', String(httpPort), '--socks-port', String(socksPort), '--routing', routingFile);
     const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';

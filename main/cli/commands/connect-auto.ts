@@ -1,10 +1,13 @@
 /**
  * `npm run cli -- connect --auto --subscription URL [--subscription URL …] [--http-port N]
- * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--verbose]`: the whole engine (tunnel, monitor, Auto,
+ * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--routing FILE] [--verbose]`: the whole engine (tunnel, monitor, Auto,
  * reachability) without a UI. The subscriptions are put first in the order given (that order
  * defines Auto's neighbours), Auto is turned on for the first one and the VPN connects to its
  * pick. Prints the local proxy addresses on their own lines, then every `AUTO` line as Auto
  * decides; Ctrl-C or SIGTERM stops everything (no core left behind).
+ *
+ * `--routing FILE` (routing-file.ts) replaces the profile's routing and DNS settings for the run
+ * and is saved with them, as a change in the UI would be.
  *
  * The CLI keeps its own profile (`<app data>/cli` unless `--data-dir`), so the monitor's cache and
  * Auto's marks carry over between runs without touching the desktop app's subscriptions.
@@ -17,9 +20,10 @@ import { untilStopped } from '../../../app/process/until-stopped';
 import { portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
+import { type RoutingFile, readRoutingFile } from './routing-file';
 
 const USAGE =
-  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--verbose]';
+  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--routing FILE] [--verbose]';
 
 export interface AutoArgs {
   subscriptions: string[];
@@ -30,6 +34,7 @@ export interface AutoArgs {
   testUrls: string[];
   /** `system-wide` captures the machine's traffic (Linux, root); default `proxy`. */
   mode: 'proxy' | 'system-wide';
+  routingFile?: string;
   verbose: boolean;
 }
 
@@ -44,6 +49,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
       'data-dir': { type: 'string' },
       'test-url': { type: 'string', multiple: true },
       mode: { type: 'string' },
+      routing: { type: 'string' },
       verbose: { type: 'boolean' },
     },
     USAGE,
@@ -60,6 +66,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
     ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
     testUrls: values['test-url'] ?? [],
     mode: values.mode === undefined ? 'proxy' : cliMode(values.mode, USAGE),
+    ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     verbose: values.verbose === true,
   };
 }
@@ -101,6 +108,13 @@ export async function run(argv: readonly string[]): Promise<number> {
     console.error((error as Error).message);
     return 2;
   }
+  let routing: RoutingFile | undefined;
+  try {
+    routing = args.routingFile ? await readRoutingFile(args.routingFile) : undefined;
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
   const logger = cliLogger(args.verbose);
   let engine: Engine | null = null;
   const stop = untilStopped();
@@ -116,9 +130,13 @@ export async function run(argv: readonly string[]): Promise<number> {
         ...(args.httpPort !== undefined ? { httpPort: args.httpPort } : {}),
         ...(args.socksPort !== undefined ? { socksPort: args.socksPort } : {}),
         ...(args.testUrls.length > 0 ? { monitor: { urls: args.testUrls } } : {}),
+        ...(routing ? { routing: routing.routing, ...(routing.dns ? { dns: routing.dns } : {}) } : {}),
       },
     });
     for (const problem of engine.startupProblems()) console.error(problem);
+    const { routing: inForce } = await engine.getSnapshot({});
+    for (const notice of inForce.notices) console.error(`routing: ${notice}`);
+    console.log(`routing: preset ${inForce.presetInForce}${inForce.presetInForce !== 'global' && inForce.dataDate ? ` (region data of ${inForce.dataDate})` : ''}`);
     const ids = await addAll(engine, args.subscriptions);
     const all = (await engine.getSnapshot({})).subscriptions.map((s) => s.id);
     await engine.reorderSubscriptions({ ids: [...ids, ...all.filter((id) => !ids.includes(id))] });

@@ -3,7 +3,7 @@
  * traffic flows through them, and SIGTERM (like Ctrl-C) disconnects and leaves no core behind.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProxyAgent, request } from 'undici';
@@ -16,6 +16,8 @@ interface LabLine {
   subscriptions: { id: string; url: string }[];
   ipinfo: string;
   servers: { id: string; exitIp: string }[];
+  zone: string;
+  resolver: string;
 }
 
 // The lab as a user starts it (`npm run lab`): hosts do not import the test world.
@@ -95,5 +97,55 @@ describe('cli connect', () => {
     const code = await new Promise<number | null>((resolve) => cli.once('exit', (c) => resolve(c)));
     expect(code).toBe(1);
     expect(err).toMatch(/could not fetch the subscription/);
+  });
+
+  it('--routing FILE: the file’s rules apply (a blocked name fails, the rest goes through the server)', async () => {
+    const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+    const routingFile = join(dataDir, 'routing.json');
+    const routing = { bypassLan: false, rules: [{ domain: [`full:ads.${lab.zone}`], outbound: 'block' }] };
+    await writeFile(routingFile, JSON.stringify({ routing, dns: { remote: lab.resolver, domestic: lab.resolver } }));
+    const subscription = lab.subscriptions[0]!;
+    const args = ['connect', '--subscription', subscription.url, '--http-port', String(httpPort), '--socks-port', String(socksPort), '--routing', routingFile];
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', ...args], { env: { ...process.env, STEADFAST_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    cli.stdout!.on('data', (d) => (out += String(d)));
+    cli.stderr!.on('data', (d) => (err += String(d)));
+    const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
+    try {
+      expect(await waitUntil(() => out.includes('socks5://'), 30_000, 50), `${out}\n${err}`).toBe(true);
+      expect(err).toContain('preset global, 1 rule(s) of your own, LAN through the server');
+      const agent = new ProxyAgent(`http://127.0.0.1:${httpPort}`);
+      try {
+        const ipinfo = await request(lab.ipinfo, { dispatcher: agent, signal: AbortSignal.timeout(5000) });
+        expect(JSON.parse(await ipinfo.body.text()).ip).toBe(lab.servers.find((s) => s.id === `${subscription.id}1`)!.exitIp);
+        const blocked = await request(`http://ads.${lab.zone}/`, { dispatcher: agent, signal: AbortSignal.timeout(5000) }).then(
+          () => null,
+          (error: Error) => error,
+        );
+        expect(blocked?.name).not.toMatch(/Timeout|Abort/);
+      } finally {
+        await agent.destroy();
+      }
+      cli.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      cli.kill('SIGKILL');
+    }
+  });
+
+  it('--routing FILE with an invalid entry: exit 2 naming it, no core started', async () => {
+    const routingFile = join(dataDir, 'bad-routing.json');
+    await writeFile(routingFile, JSON.stringify({ routing: { rules: [{ ip: ['10.0.0.0/40'], outbound: 'direct' }] } }));
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'connect', '--subscription', lab.subscriptions[0]!.url, '--routing', routingFile], {
+      env: { ...process.env, STEADFAST_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    cli.stderr!.on('data', (d) => (err += String(d)));
+    const code = await new Promise<number | null>((resolve) => cli.once('exit', (c) => resolve(c)));
+    expect(code).toBe(2);
+    expect(err).toContain('routing, rule 1, ip 1: "10.0.0.0/40" has a prefix length outside 0-32');
+    expect(processesOf('/usr/bin/v2ray', join(dataDir, 'runtime'))).toEqual([]);
   });
 });

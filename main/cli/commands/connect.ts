@@ -1,9 +1,10 @@
 /**
  * `npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N]
- * [--socks-port N] [--core PATH] [--probe] [--verbose]`: fetches and parses the subscription,
+ * [--socks-port N] [--core PATH] [--routing FILE] [--probe] [--verbose]`: fetches and parses the subscription,
  * connects through the first server the core can run (or the named one), prints the local proxy
  * addresses on their own lines, then the tunnel's events, until Ctrl-C or SIGTERM disconnects
- * cleanly (no core left behind). Exit 0 after a clean disconnect, 1 when it cannot connect, 2 on
+ * cleanly (no core left behind). `--routing FILE` routes as the file's `routing` (and `dns`)
+ * sections say (routing-file.ts); without it everything goes through the server. Exit 0 after a clean disconnect, 1 when it cannot connect, 2 on
  * a usage error.
  *
  * `--mode system-wide` (Linux, as root) also captures every program's traffic into the tunnel and
@@ -14,6 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Server } from '../../../shared/domain/server';
+import { DEFAULT_DNS } from '../../../shared/routing';
 import { type ConnectionMode, DEFAULT_SETTINGS } from '../../../shared/settings';
 import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../../../app/core';
 import { type LogLevel, Logger, stderrSink } from '../../../app/log/logger';
@@ -29,9 +31,11 @@ import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { portOption, readOptions, UsageError } from '../../args';
 import { CliError, cliFetcher, cliMode, reportCapture, repositoryResources } from '../support';
+import { RoutingService } from '../../../app/routing/service';
+import { type RoutingFile, readRoutingFile } from './routing-file';
 
 const USAGE =
-  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core PATH] [--mode proxy|system-wide] [--probe] [--verbose]';
+  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core PATH] [--mode proxy|system-wide] [--routing FILE] [--probe] [--verbose]';
 
 export interface HeadlessOptions {
   /** A subscription URL or a file holding one's body. */
@@ -46,6 +50,8 @@ export interface HeadlessOptions {
   probe?: boolean;
   /** `system-wide` captures the machine's traffic (Linux, root); default `proxy`. */
   mode?: ConnectionMode;
+  /** Routing for the tunnel (`--routing FILE`); absent = everything through the server. */
+  routing?: RoutingFile;
 }
 
 export interface Headless {
@@ -70,6 +76,7 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
   capture.setMode(options.mode ?? 'proxy');
   // A run killed together with its helper left capture behind: take it away before anything else.
   await capture.recoverAfterCrash();
+  const routing = options.routing ? await routingFor(options.routing, core, logger) : undefined;
   const tunnel = new TunnelController({
     core,
     runtimeDir,
@@ -77,6 +84,7 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
     httpPort: options.httpPort ?? DEFAULT_SETTINGS.httpPort,
     socksPort: options.socksPort ?? DEFAULT_SETTINGS.socksPort,
     transparent: () => capture.transparentFor(),
+    routing,
   });
   const unbindCapture = capture.bind(tunnel);
   // Probes leave beside system-wide capture, each straight to its server (see the engine).
@@ -95,6 +103,16 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
       unbindCapture();
     },
   };
+}
+
+/** The tunnel's routing from a routing file, with what differs from it said on stderr. */
+async function routingFor(file: RoutingFile, core: CoreProfile, logger: Logger) {
+  const service = await RoutingService.create(repositoryResources(), core);
+  const state = service.stateFor({ routing: file.routing, dns: file.dns ?? DEFAULT_DNS });
+  for (const notice of state.view.notices) logger.warn('ROUTING', notice);
+  const date = state.view.presetInForce !== 'global' && state.view.dataDate ? ` (region data of ${state.view.dataDate})` : '';
+  logger.info('ROUTING', `preset ${state.view.presetInForce}${date}, ${file.routing.rules.length} rule(s) of your own, LAN ${file.routing.bypassLan ? 'direct' : 'through the server'}`);
+  return state.routing;
 }
 
 /** The servers of a subscription URL or file, with ids as a subscription update gives them. */
@@ -141,6 +159,7 @@ export function chooseServer(servers: readonly Server[], core: CoreProfile, want
 
 interface ParsedArgs {
   subscription: string;
+  routingFile?: string;
   server?: string;
   httpPort?: number;
   socksPort?: number;
@@ -160,6 +179,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       'socks-port': { type: 'string' },
       core: { type: 'string' },
       mode: { type: 'string' },
+      routing: { type: 'string' },
       probe: { type: 'boolean' },
       verbose: { type: 'boolean' },
     },
@@ -176,6 +196,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(socksPort !== undefined ? { socksPort } : {}),
     ...(values.core !== undefined ? { corePath: values.core } : {}),
     ...(values.mode !== undefined ? { mode: cliMode(values.mode, USAGE) } : {}),
+    ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     probe: values.probe === true,
     verbose: values.verbose === true,
   };
@@ -194,7 +215,13 @@ export async function run(argv: string[]): Promise<number> {
   let headless: Headless | null = null;
   const stop = untilStopped();
   try {
-    headless = await buildHeadless({ ...args, probe: args.probe }, logger);
+    // A bad routing file is a usage error (exit 2): nothing has started yet.
+    const routing = args.routingFile
+      ? await readRoutingFile(args.routingFile).catch((error: unknown) => {
+          throw new UsageError(error instanceof Error ? error.message : String(error));
+        })
+      : undefined;
+    headless = await buildHeadless({ ...args, probe: args.probe, routing }, logger);
     const { tunnel, core } = headless;
     const server = chooseServer(headless.servers, core, args.server);
     printEvents(headless);

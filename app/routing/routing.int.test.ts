@@ -1,0 +1,192 @@
+/**
+ * Routing for real through v2ray 4.34 against the lab: direct, block, hosts with a region preset,
+ * the LAN bypass, direct bytes kept apart from the server's, and no DNS leak. The lab lives on
+ * loopback, which bypassLan sends direct, so these tests turn it off unless they test it.
+ */
+import { createServer, request as httpRequest, type Server as HttpServer } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProxyAgent, request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessLab, startLab } from '../../e2e/lab';
+import { DnsResolverStandIn } from '../../e2e/lab/dns-resolver';
+import type { TrafficSample } from '../../shared/domain/connection';
+import type { Server } from '../../shared/domain/server';
+import { dnsSettingsSchema, routingSettingsSchema } from '../../shared/routing';
+import { type CoreProfile, detectCore } from '../core';
+import { memoryLogger } from '../log/logger';
+import { TunnelController } from '../tunnel/controller';
+import { freePorts } from '../tunnel/ports';
+import { serversFromLinks } from '../tunnel/testing/lab-servers';
+import { routingPlan } from './policy/plan';
+import { shippedRegions } from './testing/shipped-regions';
+
+/** A listener outside the rules' usual reach: it answers with the address the request came from. */
+const DIRECT_HOST = '127.0.0.200';
+const BODY_BYTES = 256 * 1024;
+
+let lab: InProcessLab;
+let server: Server;
+let exitIp: string;
+let core: CoreProfile;
+let runtimeDir: string;
+let listener: HttpServer;
+let listenerPort: number;
+let tunnel: TunnelController | null = null;
+const stopAfter: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  lab = await startLab({ servers: 4, latency: [10, 20] });
+  // A1 is VMess over TCP: it carries UDP too (the DNS module's queries through the server).
+  const first = lab.info.servers[0]!;
+  server = serversFromLinks([first.shareLink])[0]!;
+  exitIp = first.exitIp;
+  core = await detectCore('/usr/bin/v2ray');
+  runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-routing-'));
+  listener = createServer((req, res) => {
+    res.setHeader('content-type', 'text/plain');
+    res.end(`${req.socket.remoteAddress}\n${'x'.repeat(req.url === '/big' ? BODY_BYTES : 0)}`);
+  });
+  await new Promise<void>((resolve) => listener.listen(0, DIRECT_HOST, resolve));
+  listenerPort = (listener.address() as { port: number }).port;
+});
+
+afterEach(async () => {
+  await tunnel?.disconnect();
+  tunnel = null;
+  for (const stop of stopAfter.splice(0)) await stop();
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => listener?.close(resolve));
+  await lab?.stop();
+  await rm(runtimeDir, { recursive: true, force: true });
+});
+
+async function connectWith(routing: unknown, dns: unknown = {}) {
+  const plan = routingPlan(routingSettingsSchema.parse(routing), dnsSettingsSchema.parse(dns), shippedRegions());
+  const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+  const log = memoryLogger('debug');
+  tunnel = new TunnelController({ core, runtimeDir, logger: log.logger, httpPort, socksPort, routing: plan.routing, statsIntervalMs: 100 });
+  const samples: TrafficSample[] = [];
+  tunnel.on('traffic', (s) => samples.push(s));
+  const state = await tunnel.connect(server);
+  return { proxy: state.httpProxy as string, samples, log };
+}
+
+async function get(proxy: string, url: string): Promise<{ status: number; body: string }> {
+  const agent = new ProxyAgent(proxy);
+  try {
+    const response = await request(url, { dispatcher: agent, signal: AbortSignal.timeout(8000) });
+    return { status: response.statusCode, body: await response.body.text() };
+  } finally {
+    await agent.destroy();
+  }
+}
+
+/** A GET sent to the HTTP proxy as a plain proxied request (absolute URL), not through CONNECT. */
+function plainGet(proxy: string, url: string): Promise<number> {
+  const { hostname, port } = new URL(proxy);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, path: url, headers: { host: new URL(url).host }, timeout: 8000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const firstLine = (body: string) => body.split('\n')[0];
+const direct = `http://${DIRECT_HOST}`;
+const sum = (samples: TrafficSample[], pick: (s: TrafficSample) => number) => samples.reduce((n, s) => n + pick(s), 0);
+/** Two stats intervals, so the samples hold what the request moved. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 350));
+
+describe('routing through the core', () => {
+  it('a direct rule: the listener sees the user’s own address, the IP-info stand-in still sees the server’s exit; direct bytes are not the server’s', async () => {
+    const { proxy, samples } = await connectWith({ bypassLan: false, rules: [{ ip: [`${DIRECT_HOST}/32`], outbound: 'direct' }] });
+    await settle();
+    samples.length = 0;
+    const big = await get(proxy, `${direct}:${listenerPort}/big`);
+    expect(firstLine(big.body)).toBe('127.0.0.1');
+    await settle();
+    expect(sum(samples, (s) => s.direct?.downBytes ?? 0)).toBeGreaterThanOrEqual(BODY_BYTES);
+    // Auto and the monitor read only these: a direct download is no use of the server.
+    expect(sum(samples, (s) => s.upBytes + s.downBytes)).toBe(0);
+
+    const ipinfo = await get(proxy, lab.info.ipinfo);
+    expect(JSON.parse(ipinfo.body).ip).toBe(exitIp);
+    await settle();
+    expect(sum(samples, (s) => s.downBytes)).toBeGreaterThan(0);
+  });
+
+  it('block fails at once: a plain request gets the core’s own 403, a tunnelled one an error (no waiting for a timeout)', async () => {
+    const { proxy } = await connectWith({ bypassLan: false, rules: [{ domain: [`full:ads.${lab.info.zone}`], outbound: 'block' }] });
+    expect(await plainGet(proxy, `http://ads.${lab.info.zone}:${listenerPort}/`)).toBe(403);
+    const tunnelled = await get(proxy, `http://ads.${lab.info.zone}:${listenerPort}/`).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(tunnelled).toBeInstanceOf(Error);
+    expect(tunnelled?.name).not.toMatch(/Timeout|Abort/);
+    // A neighbour the rule does not name goes through the server and is resolved there.
+    const target = new URL(lab.info.target);
+    expect((await get(proxy, `http://www.${lab.info.zone}:${target.port}/generate_204`)).status).toBe(204);
+  });
+
+  it('hosts with preset ir: a .ir name mapped to the listener goes direct', async () => {
+    const { proxy, samples } = await connectWith({ preset: 'ir', bypassLan: false, hosts: { 'bank.ir': DIRECT_HOST } });
+    const answer = await get(proxy, `http://bank.ir:${listenerPort}/big`);
+    expect(firstLine(answer.body)).toBe('127.0.0.1');
+    await settle();
+    expect(sum(samples, (s) => s.direct?.downBytes ?? 0)).toBeGreaterThanOrEqual(BODY_BYTES);
+  });
+
+  it('bypassLan: on, the listener is reached directly without a rule; off, through the server', async () => {
+    const on = await connectWith({ bypassLan: true });
+    expect(firstLine((await get(on.proxy, `${direct}:${listenerPort}/`)).body)).toBe('127.0.0.1');
+    await tunnel?.disconnect();
+    const off = await connectWith({ bypassLan: false });
+    expect(firstLine((await get(off.proxy, `${direct}:${listenerPort}/`)).body)).toBe(exitIp);
+  });
+});
+
+describe('no DNS leak', () => {
+  /**
+   * Iranian names lead to the listener; any other name to a documentation address nobody dials;
+   * `slow.*` is never answered, as a resolver behind a bad link: the moment a core falls back to
+   * its other resolvers.
+   */
+  const zone = (name: string) => (name.startsWith('slow.') ? 'silent' : name.endsWith('.ir') ? DIRECT_HOST : '198.51.100.7');
+
+  async function session(strategy: 'AsIs' | 'IPIfNonMatch') {
+    const isp = await new DnsResolverStandIn(zone).start();
+    const publicResolver = await new DnsResolverStandIn(zone).start();
+    stopAfter.push(() => isp.stop(), () => publicResolver.stop());
+    const { proxy } = await connectWith(
+      { preset: 'ir', bypassLan: false, domainStrategy: strategy },
+      { remote: publicResolver.address(), domestic: isp.address() },
+    );
+    const target = new URL(lab.info.target);
+    for (const name of ['shop.ir', 'news.ir']) expect(firstLine((await get(proxy, `http://${name}:${listenerPort}/`)).body)).toBe('127.0.0.1');
+    for (const name of ['www', 'mail', 'slow']) expect((await get(proxy, `http://${name}.${lab.info.zone}:${target.port}/generate_204`)).status).toBe(204);
+    return { isp, publicResolver };
+  }
+
+  it('AsIs: the ISP’s resolver hears only the direct names; proxied names leave unresolved', async () => {
+    const { isp, publicResolver } = await session('AsIs');
+    expect(isp.namesFrom()).toEqual(['news.ir', 'shop.ir']);
+    expect(publicResolver.namesFrom().filter((n) => n.endsWith(lab.info.zone))).toEqual([]);
+  });
+
+  it('IPIfNonMatch on v2ray 4.34: proxied names are resolved only through the server; the ISP’s resolver hears nothing', async () => {
+    const { isp, publicResolver } = await session('IPIfNonMatch');
+    expect(isp.questions).toEqual([]);
+    // Everything the public resolver heard came through the server's exit, none from this machine.
+    expect(publicResolver.namesFrom((from) => from !== exitIp)).toEqual([]);
+    expect(publicResolver.namesFrom((from) => from === exitIp)).toEqual(expect.arrayContaining([`www.${lab.info.zone}`, `slow.${lab.info.zone}`]));
+  });
+});
