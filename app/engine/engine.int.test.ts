@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppSnapshot } from '../../shared/ipc/contract';
+import type { SettingsPatch } from '../../shared/settings';
 import { type InProcessLab, labRouting, startLab } from '../../e2e/lab';
 import { memoryLogger } from '../log/logger';
 import { requestThroughProxy } from '../tunnel/proxy-request';
@@ -93,6 +94,28 @@ describe('the engine against the lab', () => {
     expect(state).toMatchObject({ state: 'connected', serverId: first.id });
     expect(state.httpProxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await exitIpThroughTunnel()).toBe(labServerOf(first.address).exitIp);
+  });
+
+  it('routing: an invalid change is refused, naming the entry, and the previous routing stays; a valid one applies on the same server', async () => {
+    const before = await snapshot();
+    const serverId = before.connection.serverId;
+    const exitIp = await exitIpThroughTunnel();
+    expect(exitIp).not.toBe('127.0.0.1');
+    await expect(engine.setSettings({ routing: { bypassLan: false, rules: [{ ip: ['127.0.0.0/33'], outbound: 'direct' }] } })).rejects.toThrow(
+      'invalid setting routing, rule 1, ip 1: "127.0.0.0/33" has a prefix length outside 0-32',
+    );
+    // As a client that skipped the UI's checks would send it.
+    const unknownOutbound = { routing: { rules: [{ ip: ['127.0.0.1'], outbound: 'elsewhere' }] } } as unknown as SettingsPatch;
+    await expect(engine.setSettings(unknownOutbound)).rejects.toThrow('unknown outbound "elsewhere"');
+    expect((await snapshot()).settings.routing).toEqual(before.settings.routing);
+    expect(await exitIpThroughTunnel()).toBe(exitIp);
+
+    // The lab target's address direct: the IP-info stand-in now sees this machine.
+    await engine.setSettings({ routing: { bypassLan: false, rules: [{ ip: ['127.0.0.1/32'], outbound: 'direct' }] } });
+    expect((await snapshot()).connection).toMatchObject({ state: 'connected', serverId });
+    expect(await exitIpThroughTunnel()).toBe('127.0.0.1');
+    await engine.setSettings(labRouting(lab.info));
+    expect(await exitIpThroughTunnel()).toBe(exitIp);
   });
 
   it('tests every server: ping, exit IP and country as the lab set them', async () => {
