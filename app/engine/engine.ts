@@ -50,6 +50,7 @@ import type { ImportRequest } from '../../shared/domain/import-request';
 import { forwardNetworkChange } from './network-changes';
 import { NoCoreProber } from './no-core-prober';
 import { connectTarget } from './connect-target';
+import { NetworkLossPort } from './network-loss';
 import { ProblemBoard } from './problems';
 import { selectionReport } from './selection-lines';
 import { ServerIndex } from './server-index';
@@ -89,7 +90,7 @@ export type Engine = VpnClient & {
   offerLink(raw: string): ImportRequest;
   /** Auto's decisions as they are made (the CLI prints them). */
   onDecision: AutoRuntime['onDecision'];
-  /** The tunnel's own events (the CLI prints restarts and dial failures). */
+  /** The tunnel controller itself (the failover benchmark reads its events and timings directly). */
   tunnel(): TunnelController | null;
   /** Problems met at start (an unreadable file set aside, no core found), in words. */
   startupProblems(): string[];
@@ -193,7 +194,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const vantages = profile
     ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings.monitor.urls[0] as string, outboundMark: probeMark })
     : noVantageProber(noCoreReason);
-  let autoRef: AutoRuntime | null = null;
+  const networkLoss = new NetworkLossPort(clock);
   const reachability = new ReachabilityRuntime({
     clock,
     logger,
@@ -206,7 +207,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       urlTestTimeoutMs: settings.monitor.urlTestTimeoutMs,
       trustedCheckerId: settings.trustedCheckerId,
     }),
-    networkLost: () => ((autoRef?.snapshot().networkLostUntil ?? 0) > clock.now() ? 'Auto found the network lost' : null),
+    networkLost: () => networkLoss.reason(),
   });
 
   // Auto, with its state persisted beside the rest.
@@ -230,7 +231,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     persisted: autoLoaded.value,
   });
 
-  autoRef = auto;
+  networkLoss.connect(auto);
 
   // Auto's keep/take decisions as the monitor's LOWEST lines.
   auto.onDecision((decision) => {

@@ -30,12 +30,13 @@
  *     here: monitor,                                   // HereProbePort: Monitor.probe (not recorded)
  *     vantages,
  *     settings: () => ({ intervalMs: settings.monitor.intervalMs, urlTestTimeoutMs: settings.monitor.urlTestTimeoutMs, trustedCheckerId: settings.trustedCheckerId }),
- *     networkLost: () => ((auto.snapshot().networkLostUntil ?? 0) > clock.now() ? 'Auto found the network lost' : null),
+ *     networkLost: () => networkLoss.reason(),       // Auto's view, through the engine's NetworkLossPort
  *   });
  *   const auto = new AutoRuntime({ …, reachability });          // blocked-here servers sink in its queue
+ *   networkLoss.connect(auto);
  *   reachability.start();                                        // after monitor.start()
  *   // ServerStatus.reachability: { ...monitor.status(id), reachability: reachability.reachability(id) }
- *   reachability.onChange(({ serverId }) => emit('statuses', [withReachability(serverId)]));
+ *   reachability.onChange(({ serverId }) => verdicts.note(serverId));   // VerdictBatcher: one message per burst
  *   // settings or server list changed: reachability.refresh();  quit: reachability.stop(); await vantages.stop?.();
  */
 import type { Measurement } from '../../shared/domain/measurement';

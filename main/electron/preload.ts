@@ -5,7 +5,7 @@
  * payload again (this file is not trusted to do it).
  *
  * It runs sandboxed, where only `require('electron')` works, so it is bundled into one CommonJS
- * file (dist/main/preload.cjs) by scripts/build-electron.mjs.
+ * file (dist/main/preload.cjs) by `npm run build:electron` (main/electron/build/).
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import { EVENT_NAMES, type EventName, INVOKE_CHANNELS } from '../../shared/ipc/channels';
