@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   soak: async () => (await import('./soak.bench')).soakBenchmark,
   'system-wide': async () => (await import('./system-wide.bench')).systemWideBenchmark,
   freeze: async () => (await import('./freeze.bench')).freezeBenchmark,
+  routing: async () => (await import('./routing.bench')).routingBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { isActive, selectTrafficRates } from '../store/connection';
+import { selectDirectRates } from '../store/routing';
 import { useAppStore } from '../store/context';
 import { selectServer } from '../store/servers.selectors';
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, CopyIcon, PowerIcon } from './icons';
@@ -58,6 +59,8 @@ export function ConnectionBar() {
   const active = useAppStore(isActive);
   const serverName = useAppStore((s) => (s.connection.serverId ? selectServer(s, s.connection.serverId)?.name ?? null : null));
   const rates = useAppStore(useShallow(selectTrafficRates));
+  const directRates = useAppStore(useShallow(selectDirectRates));
+  const presetInForce = useAppStore((s) => s.routing.presetInForce);
   const core = useAppStore((s) => s.core);
   const ready = useAppStore((s) => s.ready);
   const mode = useAppStore((s) => s.settings.mode);
@@ -113,6 +116,9 @@ export function ConnectionBar() {
           <span className="connection-error">{t('connection.noCore')}</span>
         ) : null}
       </div>
+      <span className="routing-chip" title={t(`routing.presetName.${presetInForce}`)}>
+        {t('routing.inForce', { preset: t(`routing.short.${presetInForce}`) })}
+      </span>
       <div className="rates" role="group" aria-label={t('connection.rates')}>
         <span className="rate" title={t('connection.upload')}>
           <ArrowUpIcon />
@@ -124,6 +130,17 @@ export function ConnectionBar() {
           <span className="visually-hidden">{t('connection.download')}</span>
           <span className="rate-value">{format.rate(rates.downBytesPerSecond)}</span>
         </span>
+        {directRates.reported && (
+          <span className="rate direct" title={t('routing.directRates')}>
+            <span>{t('routing.direct')}</span>
+            <ArrowUpIcon />
+            <span className="visually-hidden">{t('connection.upload')}</span>
+            <span className="rate-value">{format.rate(directRates.upBytesPerSecond)}</span>
+            <ArrowDownIcon />
+            <span className="visually-hidden">{t('connection.download')}</span>
+            <span className="rate-value">{format.rate(directRates.downBytesPerSecond)}</span>
+          </span>
+        )}
       </div>
     </div>
   );

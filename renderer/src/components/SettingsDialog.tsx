@@ -6,6 +6,7 @@ import { useAppStore } from '../store/context';
 import { matchLanguage } from '../store/ui';
 import { Modal } from './Modal';
 import { type StartupDraft, StartupFields } from './StartupFields';
+import { type RoutingDraft, routingDraftOf, routingPatchFromDraft, RoutingSettings } from './RoutingSettings';
 
 /** The form's own view of the settings: what the inputs hold, as text. */
 interface Draft extends StartupDraft {
@@ -125,13 +126,23 @@ export function SettingsDialog() {
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const first = useRef<HTMLSelectElement>(null);
+  const [page, setPage] = useState<'general' | 'routing'>('general');
+  const [routingDraft, setRoutingDraft] = useState<RoutingDraft>(() => routingDraftOf(settings));
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const invalid = (path: string) => Object.keys(errors).some((key) => key === path || key.startsWith(`${path}.`));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const { patch, numberErrors } = patchFromDraft(draft, settings);
+    const { patch: generalPatch, numberErrors } = patchFromDraft(draft, settings);
+    const routing = routingPatchFromDraft(routingDraft, settings);
+    if (routing.badHostLines.length > 0) {
+      setErrors(Object.fromEntries(routing.badHostLines.map((n) => [`routing.hosts.${n}`, t('routing.hostsLine', { n })])));
+      setFormError(t('settings.invalid'));
+      setPage('routing');
+      return;
+    }
+    const patch: SettingsPatch = { ...generalPatch, ...routing.patch };
     if (Object.keys(numberErrors).length > 0) {
       setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
       setFormError(t('settings.invalid'));
@@ -150,6 +161,9 @@ export function SettingsDialog() {
       return;
     }
     setErrors(result.fieldErrors);
+    // Show the page that holds the first problem.
+    const firstPath = Object.keys(result.fieldErrors)[0] ?? '';
+    if (firstPath.startsWith('routing') || firstPath.startsWith('dns')) setPage('routing');
     setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
   };
 
@@ -159,7 +173,26 @@ export function SettingsDialog() {
         <header className="modal-header">
           <h2 id="settings-title">{t('settings.title')}</h2>
         </header>
-        <div className="settings-body">
+        <div className="settings-tabs" role="tablist">
+          {(['general', 'routing'] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              id={`settings-tab-${name}`}
+              aria-selected={page === name}
+              aria-controls={`settings-page-${name}`}
+              className={page === name ? 'tab selected' : 'tab'}
+              onClick={() => setPage(name)}
+            >
+              {t(name === 'general' ? 'routing.general' : 'routing.page')}
+            </button>
+          ))}
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-routing" aria-labelledby="settings-tab-routing" hidden={page !== 'routing'}>
+          <RoutingSettings draft={routingDraft} onChange={setRoutingDraft} errors={errors} />
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-general" aria-labelledby="settings-tab-general" hidden={page !== 'general'}>
           <fieldset>
             <legend>{t('settings.general')}</legend>
             <Field label={t('settings.language')} path="language" errors={errors}>

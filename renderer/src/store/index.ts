@@ -8,6 +8,7 @@ import { createIncomingBatch } from './incoming';
 import { createImportsSlice } from './imports';
 import { createLabSlice } from './lab';
 import { createProblemsSlice } from './problems';
+import { createRoutingSlice } from './routing';
 import { createServersSlice } from './servers';
 import { createSettingsSlice } from './settings';
 import { createSyncSlice } from './sync';
@@ -37,6 +38,7 @@ export function createAppStore(client: VpnClient, env: UiEnvironment, frames: Fr
       ...createLabSlice(deps),
       ...createProblemsSlice(deps),
       ...createImportsSlice(deps),
+      ...createRoutingSlice(deps),
       ...createSyncSlice(deps),
     };
   });

@@ -37,6 +37,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
     // The whole list each time: it replaces ours (a dismissed problem leaves here, not on the click).
     c.on('problems', (problems) => get().setProblems(problems)),
     c.on('importRequests', (requests) => get().setImportRequests(requests)),
+    c.on('routing', (routing) => get().setRouting(routing)),
   ];
   return {
     applySnapshot: (snapshot) => {
@@ -54,6 +55,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
         demo: snapshot.demo,
         problems: snapshot.problems,
         importRequests: snapshot.importRequests,
+        routing: snapshot.routing,
         ready: true,
         ...keepDialog(get(), snapshot),
       });

@@ -7,6 +7,7 @@ import type { IncomingBatch } from './incoming';
 import type { LabSlice } from './lab';
 import type { ImportsSlice } from './imports';
 import type { ProblemsSlice } from './problems';
+import type { RoutingSlice } from './routing';
 import type { ServersSlice } from './servers';
 import type { SettingsSlice } from './settings';
 import type { SyncSlice } from './sync';
@@ -23,6 +24,7 @@ export type AppState = ServersSlice &
   LabSlice &
   ProblemsSlice &
   ImportsSlice &
+  RoutingSlice &
   SyncSlice;
 
 export type AppStore = StoreApi<AppState>;

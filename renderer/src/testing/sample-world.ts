@@ -157,7 +157,7 @@ export function sampleSnapshot(now: number): AppSnapshot {
       core: { family: 'v2ray', version: '4.34.0', path: '/usr/bin/v2ray' },
     },
     auto: { subscriptionId: 'A', excluded: { A: ['ir'] }, returnCandidate: null, networkLostUntil: null, timeline: seedTimeline(now) },
-    settings: DEFAULT_SETTINGS,
+    settings: { ...DEFAULT_SETTINGS, routing: { ...DEFAULT_SETTINGS.routing, preset: 'ir' } },
     core: { family: 'v2ray', version: '4.34.0', path: '/usr/bin/v2ray' },
     testProgress: { running: false, done: 0, total: 0 },
     demo: true,
