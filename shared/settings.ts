@@ -57,6 +57,45 @@ export const monitorSettingsSchema = z.object({
 });
 export type MonitorSettings = z.infer<typeof monitorSettingsSchema>;
 
+/** "10" or "10-20": a value or a range, as Xray's freedom fragment and noises take them. */
+const xrayRange = z.string().regex(/^\d{1,6}(-\d{1,6})?$/, 'must be a number or a range like 10-20');
+
+/**
+ * TLS ClientHello fragment and UDP noise (Xray's `freedom` options), written only for a core that
+ * has them. The global switches apply to every server; a server set to `on` gets them even when
+ * they are off globally, one set to `off` never does.
+ */
+const fragmentSchema = z
+  .object({
+    enabled: z.boolean(),
+    /** "tlshello" (the ClientHello only) or a range of packet numbers. */
+    packets: z.union([z.literal('tlshello'), xrayRange]),
+    /** Bytes per piece. */
+    length: xrayRange,
+    /** Milliseconds between pieces. */
+    interval: xrayRange,
+  })
+  .strict();
+const noiseSchema = z
+  .object({
+    enabled: z.boolean(),
+    type: z.enum(['rand', 'str', 'base64']),
+    /** For `rand` a length range, for `str` the text, for `base64` the bytes. */
+    packet: z.string().min(1).max(1000),
+    delay: xrayRange,
+  })
+  .strict();
+/** Per-server overrides by server id. */
+const overridesSchema = z.record(z.string().max(200), z.enum(['on', 'off']));
+const antiDpiBlockSchema = z.object({ fragment: fragmentSchema, noise: noiseSchema, servers: overridesSchema }).strict();
+
+export const antiDpiSettingsSchema = z.object({
+  fragment: fragmentSchema.default({ enabled: false, packets: 'tlshello', length: '100-200', interval: '10-20' }),
+  noise: noiseSchema.default({ enabled: false, type: 'rand', packet: '10-20', delay: '10-16' }),
+  servers: overridesSchema.default({}),
+});
+export type AntiDpiSettings = z.infer<typeof antiDpiSettingsSchema>;
+
 export const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -98,6 +137,9 @@ export const settingsSchema = z.object({
   // and how names are resolved without leaking them.
   routing: routingSettingsSchema.default(DEFAULT_ROUTING),
   dns: dnsSettingsSchema.default(DEFAULT_DNS),
+
+  /** Xray's anti-DPI options, for every server unless it overrides them (see antiDpiSettingsSchema). */
+  antiDpi: antiDpiSettingsSchema.default(antiDpiSettingsSchema.parse({})),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -142,8 +184,10 @@ function optionalWithoutDefaults<T extends z.ZodRawShape>(shape: T) {
 /** A partial settings change as the UI sends it. */
 export const settingsPatchSchema = z
   .object({
-    ...optionalWithoutDefaults(settingsSchema.omit({ monitor: true }).shape),
+    ...optionalWithoutDefaults(settingsSchema.omit({ monitor: true, antiDpi: true }).shape),
     monitor: z.object(optionalWithoutDefaults(monitorSettingsSchema.shape)).strict().optional(),
+    /** The anti-DPI block is sent whole. */
+    antiDpi: antiDpiBlockSchema.optional(),
   })
   .strict();
 export type SettingsPatch = z.input<typeof settingsPatchSchema>;

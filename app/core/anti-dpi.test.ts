@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
-import { type AntiDpiOptions, antiDpiUnavailable } from './anti-dpi';
+import { antiDpiSettingsSchema } from '../../shared/settings';
+import { type AntiDpiOptions, antiDpiFor, antiDpiUnavailable, fragmentWritten } from './anti-dpi';
 import { profileFromTable } from './testing/profile';
 import { proberConfig } from './prober-config';
 import { sampleServer } from './samples';
@@ -64,5 +65,32 @@ describe('Xray anti-DPI options in the generated config', () => {
     expect(tagged(config, 'probe-0-anti-dpi')).toMatchObject({ protocol: 'freedom', settings: { fragment: FRAGMENT } });
     expect(tagged(config, 'probe-1')!.streamSettings?.sockopt).toBeUndefined();
     expect(tagged(config, 'probe-1-anti-dpi')).toBeUndefined();
+  });
+});
+
+describe('which servers get the anti-DPI options (a global setting with per-server overrides)', () => {
+  const settings = (patch: Record<string, unknown> = {}) => antiDpiSettingsSchema.parse(patch);
+  it.each([
+    ['off everywhere by default', settings(), 'a', null],
+    ['fragment on globally', settings({ fragment: { enabled: true, packets: '1-3', length: '50-100', interval: '5' } }), 'a', { fragment: { packets: '1-3', length: '50-100', interval: '5' }, noise: null }],
+    ['a server turned off keeps none', settings({ fragment: { enabled: true, packets: 'tlshello', length: '100-200', interval: '10-20' }, servers: { a: 'off' } }), 'a', null],
+    ['a server turned on gets both as configured', settings({ servers: { a: 'on' } }), 'a', { fragment: FRAGMENT, noise: NOISE }],
+    ['another server is not affected by an override', settings({ servers: { a: 'on' } }), 'b', null],
+  ] as const)('%s', (_name, s, id, expected) => {
+    expect(antiDpiFor(s, id)).toEqual(expected);
+  });
+
+  it('the transfer test notes the fragment only where it is written', () => {
+    const s = settings({ servers: { a: 'on' } });
+    expect(fragmentWritten(s, 'a', xray25)).toBe(true);
+    expect(fragmentWritten(s, 'a', v2ray434)).toBe(false);
+    expect(fragmentWritten(s, 'b', xray25)).toBe(false);
+  });
+
+  it('refuses values Xray would not read, with the field named', () => {
+    const bad = antiDpiSettingsSchema.safeParse({ fragment: { enabled: true, packets: 'all', length: '100-200', interval: '10-20' } });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path).toEqual(['fragment', 'packets']);
+    expect(antiDpiSettingsSchema.safeParse({ noise: { enabled: true, type: 'rand', packet: '10-20', delay: 'soon' } }).success).toBe(false);
   });
 });

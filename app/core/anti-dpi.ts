@@ -9,6 +9,7 @@
  * `freedom-fragment`, `freedom-noises`); otherwise `antiDpiUnavailable` says why and nothing is
  * written. v2ray has neither.
  */
+import type { AntiDpiSettings } from '../../shared/settings';
 import type { CoreProfile } from './capabilities';
 
 type Json = Record<string, unknown>;
@@ -64,4 +65,25 @@ export function antiDpiOutbound(options: AntiDpiOptions, tag = ANTI_DPI_TAG): Js
 export function dialThroughAntiDpi(outbound: Json, tag = ANTI_DPI_TAG): Json {
   const stream = (outbound.streamSettings as Json | undefined) ?? {};
   return { ...outbound, streamSettings: { ...stream, sockopt: { ...((stream.sockopt as Json | undefined) ?? {}), dialerProxy: tag } } };
+}
+
+/**
+ * The options one server gets from the settings: the globally enabled ones, all configured ones
+ * for a server set to `on`, none for a server set to `off`. Null when nothing applies.
+ */
+export function antiDpiFor(settings: AntiDpiSettings, serverId: string): AntiDpiOptions | null {
+  const override = settings.servers[serverId];
+  if (override === 'off') return null;
+  const fragmentOn = override === 'on' || settings.fragment.enabled;
+  const noiseOn = override === 'on' || settings.noise.enabled;
+  const { enabled: _f, ...fragment } = settings.fragment;
+  const { enabled: _n, ...noise } = settings.noise;
+  const options = { fragment: fragmentOn ? fragment : null, noise: noiseOn ? noise : null };
+  return antiDpiActive(options) ? options : null;
+}
+
+/** Whether the server's TLS ClientHello is really fragmented with this core (the transfer test notes it). */
+export function fragmentWritten(settings: AntiDpiSettings, serverId: string, core: CoreProfile | null): boolean {
+  const options = antiDpiFor(settings, serverId);
+  return !!core && !!options?.fragment && antiDpiUnavailable(options, core) === null;
 }

@@ -6,6 +6,7 @@
  * The flow runs one way: the tunnel and the monitor publish (traffic, results, dial failures),
  * Auto listens and commands, and every change reaches the hosts as a contract event.
  */
+import { antiDpiFor, fragmentWritten } from '../core/anti-dpi';
 import { join } from 'node:path';
 import type { TrafficSample } from '../../shared/domain/connection';
 import type { Problem } from '../../shared/domain/problem';
@@ -165,13 +166,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         listen: listenAddress(settings),
         transparent: () => capture.transparentFor(),
         routing: routingState.routing,
+        antiDpi: (id) => antiDpiFor(settings.antiDpi, id),
       })
     : null;
   // Probes go through each server, never through system-wide capture: where the core may capture,
   // the probe cores mark their connections like the tunnel does (the mark alone changes nothing).
   const probeMark = profile && (await coreCanCapture(profile.path)) ? DEFAULT_CORE_MARK : undefined;
   const prober: ServerProber & { close?(): Promise<void>; setServers?(s: readonly Server[]): void } = profile
-    ? new CoreProber({ core: profile, runtimeDir, logger, clock, outboundMark: probeMark })
+    ? new CoreProber({ core: profile, runtimeDir, logger, clock, outboundMark: probeMark, antiDpi: (id) => antiDpiFor(settings.antiDpi, id) })
     : new NoCoreProber(noCoreReason);
   prober.setServers?.(index.all());
   const driver = new TunnelDriver(() => tunnel, index, () => noCoreReason);
@@ -188,6 +190,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     directCheck: new HttpDirectCheck(() => capture.directProxy()),
     icmp: icmpPing,
     throughputUrl: options.throughputUrl,
+    fragmentOn: (id) => fragmentWritten(settings.antiDpi, id, profile),
   });
 
   // Reachability verdicts: the outside view through other servers (spec/reachability.md).
@@ -301,11 +304,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     }),
     settingsStore.onChange((next) => {
       const modeChanged = next.mode !== settings.mode;
+      const antiDpiChanged = JSON.stringify(next.antiDpi) !== JSON.stringify(settings.antiDpi);
       settings = next;
       capture.setMode(next.mode);
       // Entering or leaving system-wide mode changes the core's inbounds: reconnect to the same server.
       const current = driver.current();
-      if (modeChanged && current && driver.connected()) void driver.connect(current).catch((error: unknown) => logger.warn(TAG, `reconnect after the mode change failed: ${String(error)}`));
+      // So do the anti-DPI options (the prober's copies too, so tests measure the tunnel's path).
+      if (antiDpiChanged) prober.setServers?.(index.all());
+      if ((modeChanged || antiDpiChanged) && current && driver.connected()) void driver.connect(current).catch((error: unknown) => logger.warn(TAG, `reconnect after the mode or anti-DPI change failed: ${String(error)}`));
       logger.setLevel(next.logLevel);
       monitor.setSettings(next.monitor);
       auto.reconfigure(autoConfigFrom(next));

@@ -5,6 +5,7 @@
  * back-off (policy/restart-backoff.ts). Lower layers publish, never call up: Auto listens to
  * `state`, `traffic`, `dialFailure`, `coreExit` and `restarted`.
  */
+import { antiDpiActive, type AntiDpiOptions, antiDpiUnavailable } from '../core/anti-dpi';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
@@ -92,6 +93,8 @@ export interface TunnelControllerOptions extends TunnelPorts {
   transparent?: () => Promise<TransparentOptions | null>;
   /** Routing and DNS for the tunnel's core; absent = everything through the server. */
   routing?: CoreRouting;
+  /** The server's anti-DPI options, asked at every core start; written only where the core has them. */
+  antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
 }
 
 const TAG = 'TUNNEL';
@@ -221,7 +224,11 @@ export class TunnelController {
     await assertPortFree(socksPort, listen, 'SOCKS5 proxy');
     const transparent = (await this.options.transparent?.()) ?? undefined;
     const apiPort = await freePort();
+    const antiDpi = this.options.antiDpi?.(session.server.id) ?? null;
+    const unavailable = antiDpiActive(antiDpi) ? antiDpiUnavailable(antiDpi, this.options.core) : null;
+    if (unavailable) this.options.logger.warn(TAG, `${session.server.name}: ${unavailable}; connecting without it`);
     const config = tunnelConfig({
+      antiDpi,
       server: session.server,
       via: session.via,
       core: this.options.core,

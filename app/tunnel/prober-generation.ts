@@ -3,6 +3,7 @@
  * that core's log says about each server's failures. A new generation replaces this one when
  * the server set changes; this one lives on until the probes it carries are done.
  */
+import type { AntiDpiOptions } from '../core/anti-dpi';
 import { performance } from 'node:perf_hooks';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type CoreProfile, probeOutboundTag, probeViaTag, proberConfig, writeConfigFile } from '../core';
@@ -15,6 +16,8 @@ import { freePorts } from './ports';
 export interface ProberEntryInput {
   server: Server;
   via?: Server;
+  /** The server's anti-DPI options, as the tunnel would write them. */
+  antiDpi?: AntiDpiOptions | null;
 }
 
 /** What the core said about a server's failure, when (performance.now() ms). */

@@ -17,6 +17,7 @@ import type { Server, ServerId } from '../../shared/domain/server';
 import { judgeTestUrlAnswer } from '../../shared/domain/test-url';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
 import { type CoreProfile, unsupportedReason } from '../core';
+import type { AntiDpiOptions } from '../core/anti-dpi';
 import type { Logger } from '../log/logger';
 import type { DownloadRequest, FetchThroughRequest, FetchThroughResult, ProbeRequest, Readiness, ServerProber, TransferCourse } from './probe-contract';
 import { secretsOf } from '../../shared/domain/secrets';
@@ -36,6 +37,8 @@ export interface CoreProberOptions {
   clock?: Clock;
   /** Changes to the server set within this window make one rebuild (default 300 ms). */
   rebuildDebounceMs?: number;
+  /** Each server's anti-DPI options (read at every `setServers`); absent: none. */
+  antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
   readyTimeoutMs?: number;
   /** After a tunnel closed without an answer, how long to wait for the core's reason (default 300 ms). */
   verdictWaitMs?: number;
@@ -101,7 +104,7 @@ export class CoreProber implements ServerProber {
       if (reason) this.unsupported.set(server.id, reason);
     }
     for (const server of servers) this.options.logger.redactor.add(...secretsOf(server));
-    this.desiredKey = JSON.stringify(this.entries().map((e) => [e.server, e.via ?? null]));
+    this.desiredKey = JSON.stringify(this.entries().map((e) => [e.server, e.via ?? null, e.antiDpi ?? null]));
     if (this.desiredKey === this.builtKey && this.current?.running) return;
     this.pending = true;
     this.debounce?.cancel();
@@ -236,7 +239,7 @@ export class CoreProber implements ServerProber {
     const byId = new Map(this.desired.map((s) => [s.id, s]));
     return this.desired
       .filter((s) => !this.unsupported.has(s.id))
-      .map((server) => ({ server, ...(server.via ? { via: byId.get(server.via) } : {}) }));
+      .map((server) => ({ server, ...(server.via ? { via: byId.get(server.via) } : {}), antiDpi: this.options.antiDpi?.(server.id) ?? null }));
   }
 
   private rebuild(): void {
