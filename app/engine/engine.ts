@@ -146,7 +146,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   let unsupported = computeUnsupported(index, profile);
 
   // System-wide mode: the capture follows the tunnel; a killed run's capture is removed first.
-  const capture = new SystemWideCapture({ dataDir, logger, launch: options.captureHelper ?? noCaptureHelper, corePath: profile?.path });
+  const capture = new SystemWideCapture({
+    dataDir,
+    logger,
+    launch: options.captureHelper ?? noCaptureHelper,
+    corePath: profile?.path,
+    // The LAN is left out of the capture exactly when the routing sends it direct.
+    bypassLan: () => settings.routing.bypassLan,
+  });
   capture.setMode(settings.mode);
   await capture.recoverAfterCrash();
   // Routing: the region data loaded once; the tunnel's core is written with the plan in force.

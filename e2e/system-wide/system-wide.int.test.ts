@@ -7,7 +7,7 @@
  * stops traffic for long when the core is killed.
  */
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,20 @@ describe.skipIf(!namespacesAvailable())('system-wide mode in network namespaces 
     console.log(JSON.stringify({ app_kill_to_rules_gone_ms: Date.now() - appKilledAt }));
     expect(await curlFromUser(TARGET_URL)).toBe(ADDRESSES.user);
     expect(await waitUntil(() => processesMentioning(join(dataDir, 'runtime')).length === 0, 5000)).toBe(true);
+  });
+
+  it('with bypassLan off in the routing, the LAN is captured too and leaves through the server', async () => {
+    const dataDir = join(world.dir, 'data-lan');
+    await mkdir(dataDir, { recursive: true });
+    const routingFile = join(dataDir, 'routing.json');
+    await writeFile(routingFile, JSON.stringify({ routing: { bypassLan: false } }));
+    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--routing', routingFile]);
+    await app.ready;
+    expect(app.output()).toMatch(/LAN captured/);
+    expect(await curlFromUser(LAN_URL)).toBe(ADDRESSES.exit);
+    app.child.kill('SIGTERM');
+    expect(await exited(app.child)).toBe(0);
+    expect(await captureTraces(world.topology.user)).toEqual([]);
   });
 
   it('with --auto: the whole engine captures the same way and SIGTERM removes it all', async () => {

@@ -72,7 +72,13 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
   const core = await detectCore(found.path);
   const servers = await loadServers(options.subscription, logger);
   const runtimeDir = options.runtimeDir ?? join(defaultDataDir(), 'runtime');
-  const capture = new SystemWideCapture({ dataDir: defaultDataDir(), logger, launch: checkoutHelperLaunch, corePath: core.path });
+  const capture = new SystemWideCapture({
+    dataDir: defaultDataDir(),
+    logger,
+    launch: checkoutHelperLaunch,
+    corePath: core.path,
+    bypassLan: () => options.routing?.routing.bypassLan ?? true,
+  });
   capture.setMode(options.mode ?? 'proxy');
   // A run killed together with its helper left capture behind: take it away before anything else.
   await capture.recoverAfterCrash();
