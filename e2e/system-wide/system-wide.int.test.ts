@@ -11,6 +11,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IP_INFO_SERVICES } from '../../shared/settings';
 import { processesMentioning, waitUntil } from '../../app/tunnel/testing/processes';
 import { ADDRESSES, captureTraces, namespacesAvailable } from './netns';
 import { exited, LAB_PORT, LAN_URL, startApp, startSystemWideWorld, type SystemWideWorld, TARGET_URL } from './world';
@@ -24,6 +25,20 @@ const tryCurl = (url: string, timeoutS = 1) => curlFromUser(url, timeoutS).catch
 /** A Node program with no proxy in the user namespace. */
 const nodeInUser = (script: string) => world.inUser([process.execPath, '-e', script], 10_000);
 const askWorld = async (path: string) => (await exec('ip', ['netns', 'exec', world.topology.world, 'curl', '-s', '-m', '2', `${TARGET_URL}${path}`])).stdout;
+
+/**
+ * The monitor's other lookups (IP info, the transfer test) go to the world's site too, never to a
+ * public service: the site answers every IP-info URL with the caller's address, which reads as no
+ * answer, and serves /bytes/N.
+ */
+async function worldSettings(dataDir: string): Promise<string> {
+  await mkdir(dataDir, { recursive: true });
+  const path = join(dataDir, 'world-settings.json');
+  const services = [...IP_INFO_SERVICES, 'cloudflare-trace'];
+  const ipInfoUrls = Object.fromEntries(services.map((service) => [service, `${TARGET_URL}ipinfo/${service}`]));
+  await writeFile(path, JSON.stringify({ monitor: { ipInfoUrls, transferTestUrl: `${TARGET_URL}bytes/{bytes}` } }));
+  return path;
+}
 
 describe.skipIf(!namespacesAvailable())('system-wide mode in network namespaces (root)', () => {
   beforeAll(async () => {
@@ -131,7 +146,7 @@ describe.skipIf(!namespacesAvailable())('system-wide mode in network namespaces 
 
   it('with --auto: the whole engine captures the same way and SIGTERM removes it all', async () => {
     const dataDir = join(world.dir, 'data-auto');
-    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--auto', '--data-dir', join(dataDir, 'profile'), '--test-url', `${TARGET_URL}generate_204`]);
+    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--auto', '--data-dir', join(dataDir, 'profile'), '--test-url', `${TARGET_URL}generate_204`, '--settings', await worldSettings(dataDir)]);
     await app.ready;
     expect(await curlFromUser(TARGET_URL)).toBe(ADDRESSES.exit);
     app.child.kill('SIGTERM');
@@ -141,7 +156,7 @@ describe.skipIf(!namespacesAvailable())('system-wide mode in network namespaces 
   });
   it('an Auto switch keeps the capture in place and only changes the server the traffic leaves through', async () => {
     const dataDir = join(world.dir, 'data-switch');
-    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--auto', '--data-dir', join(dataDir, 'profile'), '--test-url', `${TARGET_URL}generate_204`], world.twoServerSubscription);
+    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--auto', '--data-dir', join(dataDir, 'profile'), '--test-url', `${TARGET_URL}generate_204`, '--settings', await worldSettings(dataDir)], world.twoServerSubscription);
     await app.ready;
     const first = await curlFromUser(TARGET_URL);
     expect([ADDRESSES.exit, ADDRESSES.exit2]).toContain(first);

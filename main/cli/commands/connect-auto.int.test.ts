@@ -18,6 +18,7 @@ interface LabLine {
   subscriptions: { id: string; url: string }[];
   target: string;
   ipinfoUrls: Record<string, string>;
+  bytes: string;
   servers: { id: string; exitIp: string }[];
   resolver: string;
 }
@@ -77,7 +78,10 @@ describe('cli connect --auto', () => {
     // The lab is on loopback, which the default bypassLan would send past the servers.
     const routingFile = join(dataDir, 'lab-routing.json');
     await writeFile(routingFile, JSON.stringify({ routing: { bypassLan: false }, dns: { remote: lab.resolver, domestic: lab.resolver } }));
-    args.push('--test-url', lab.target, '--data-dir', dataDir, '--http-port', String(httpPort), '--socks-port', String(socksPort), '--routing', routingFile);
+    // Every lookup the monitor makes goes to the lab's stand-ins, never to a public service.
+    const settingsFile = join(dataDir, 'lab-settings.json');
+    await writeFile(settingsFile, JSON.stringify({ monitor: { ipInfoUrls: lab.ipinfoUrls, transferTestUrl: `${lab.bytes}/{bytes}` } }));
+    args.push('--test-url', lab.target, '--data-dir', dataDir, '--http-port', String(httpPort), '--socks-port', String(socksPort), '--routing', routingFile, '--settings', settingsFile);
     const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';

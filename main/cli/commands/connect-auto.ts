@@ -1,13 +1,14 @@
 /**
  * `npm run cli -- connect --auto --subscription URL [--subscription URL …] [--http-port N]
- * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--routing FILE] [--verbose]`: the whole engine (tunnel, monitor, Auto,
+ * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--routing FILE] [--settings FILE] [--verbose]`: the whole engine (tunnel, monitor, Auto,
  * reachability) without a UI. The subscriptions are put first in the order given (that order
  * defines Auto's neighbours), Auto is turned on for the first one and the VPN connects to its
  * pick. Prints the local proxy addresses on their own lines, then every `AUTO` line as Auto
  * decides; Ctrl-C or SIGTERM stops everything (no core left behind).
  *
  * `--routing FILE` (routing-file.ts) replaces the profile's routing and DNS settings for the run
- * and is saved with them, as a change in the UI would be.
+ * and is saved with them, as a change in the UI would be. `--settings FILE` (settings-file.ts) is a
+ * settings patch for the run (the monitor's URLs, say); the flags win over it.
  *
  * The CLI keeps its own profile (`<app data>/cli` unless `--data-dir`), so the monitor's cache and
  * Auto's marks carry over between runs without touching the desktop app's subscriptions.
@@ -21,9 +22,11 @@ import { portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 import { type RoutingFile, readRoutingFile } from './routing-file';
+import { readSettingsFile } from './settings-file';
+import type { SettingsPatch } from '../../../shared/settings';
 
 const USAGE =
-  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--routing FILE] [--verbose]';
+  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--routing FILE] [--settings FILE] [--verbose]';
 
 export interface AutoArgs {
   subscriptions: string[];
@@ -35,6 +38,7 @@ export interface AutoArgs {
   /** `system-wide` captures the machine's traffic (Linux, root); default `proxy`. */
   mode: 'proxy' | 'system-wide';
   routingFile?: string;
+  settingsFile?: string;
   verbose: boolean;
 }
 
@@ -50,6 +54,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
       'test-url': { type: 'string', multiple: true },
       mode: { type: 'string' },
       routing: { type: 'string' },
+      settings: { type: 'string' },
       verbose: { type: 'boolean' },
     },
     USAGE,
@@ -67,6 +72,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
     testUrls: values['test-url'] ?? [],
     mode: values.mode === undefined ? 'proxy' : cliMode(values.mode, USAGE),
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
+    ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
     verbose: values.verbose === true,
   };
 }
@@ -109,8 +115,10 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 2;
   }
   let routing: RoutingFile | undefined;
+  let fromFile: SettingsPatch = {};
   try {
     routing = args.routingFile ? await readRoutingFile(args.routingFile) : undefined;
+    if (args.settingsFile) fromFile = await readSettingsFile(args.settingsFile);
   } catch (error) {
     console.error((error as Error).message);
     return 2;
@@ -125,11 +133,12 @@ export async function run(argv: readonly string[]): Promise<number> {
       logger,
       captureHelper: checkoutHelperLaunch,
       settingsOverrides: {
+        ...fromFile,
         // The CLI's mode is what its flags say, whatever an earlier run stored.
         mode: args.mode,
         ...(args.httpPort !== undefined ? { httpPort: args.httpPort } : {}),
         ...(args.socksPort !== undefined ? { socksPort: args.socksPort } : {}),
-        ...(args.testUrls.length > 0 ? { monitor: { urls: args.testUrls } } : {}),
+        ...(args.testUrls.length > 0 ? { monitor: { ...fromFile.monitor, urls: args.testUrls } } : {}),
         ...(routing ? { routing: routing.routing, ...(routing.dns ? { dns: routing.dns } : {}) } : {}),
       },
     });
