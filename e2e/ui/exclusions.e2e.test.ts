@@ -6,6 +6,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitFlags } from '../../shared/domain/name-flags';
 import type { Server, SubscriptionId } from '../../shared/domain/server';
 import { type AppPage, type DemoWorld, allTested, currentRowId, eventually, launchChromium, openApp, rowOf, STRINGS, startWorld } from './harness';
 
@@ -22,7 +23,10 @@ describe('the exclusion dialog', () => {
 
   const autoButton = () => page.getByRole('button', { name: `${en.autoPrefix}${subscriptionName})`, exact: true });
   const dialog = () => page.getByRole('dialog', { name: en.excludeTitle });
-  const checkboxOf = (server: Server): Locator => dialog().getByRole('checkbox', { name: server.name });
+  // A flag in a name is drawn as an image read out as its country ("Switzerland Zurich · A1"), so
+  // the checkbox is found by the name's words.
+  const wordsOf = (name: string) => splitFlags(name).map((part) => ('text' in part ? part.text : '')).join('').trim();
+  const checkboxOf = (server: Server): Locator => dialog().getByRole('checkbox', { name: wordsOf(server.name) });
   const snapshot = () => world.engine.getSnapshot({});
   const excludedIds = async () => (await snapshot()).auto.excluded[subscriptionId] ?? [];
 
