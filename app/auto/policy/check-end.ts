@@ -159,6 +159,12 @@ function recordTrailing(
 ): AutoState {
   const trailing = state.trailing;
   if (!trailing || trailing.checkId !== event.checkId || !trailing.pending.includes(event.serverId)) return state;
+  if (event.delayMs === null && state.networkLoss) {
+    // The check found the network gone: a late failure is the network's, never the server's.
+    log(ctx, { type: 'probe-result', at: ctx.now, id: event.serverId, delay: null, recorded: false });
+    const pending = trailing.pending.filter((id) => id !== event.serverId);
+    return { ...state, trailing: pending.length > 0 ? { ...trailing, pending } : null };
+  }
   const measurement = { at: ctx.now, method: 'url' as const, delayMs: event.delayMs, ...(event.error && event.delayMs === null ? { error: event.error } : {}) };
   const transfer = event.delayMs === null ? undefined : transferMarkOf(ctx.world, event.serverId);
   log(ctx, { type: 'probe-result', at: ctx.now, id: event.serverId, delay: event.delayMs, recorded: true, ...(transfer ? { transfer } : {}) });
