@@ -7,7 +7,7 @@
  * decides; Ctrl-C or SIGTERM stops everything (no core left behind).
  *
  * `--routing FILE` (routing-file.ts) replaces the profile's routing and DNS settings for the run
- * and is saved with them, as a change in the UI would be. `--settings FILE` (settings-file.ts) is a
+ * and is saved with them, as a change in the UI would be. `--settings FILE` (main/settings-file.ts) is a
  * settings patch for the run (the monitor's URLs, say); the flags win over it.
  *
  * The CLI keeps its own profile (`<app data>/cli` unless `--data-dir`), so the monitor's cache and
@@ -22,7 +22,7 @@ import { portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 import { type RoutingFile, readRoutingFile } from './routing-file';
-import { readSettingsFile } from './settings-file';
+import { readSettingsFile } from '../../settings-file';
 import type { SettingsPatch } from '../../../shared/settings';
 
 const USAGE =

@@ -5,7 +5,7 @@
  */
 import type { DnsSettings, RoutingSettings } from '../../../shared/routing';
 import { routingFileSchema, routingIssueText } from '../../../shared/routing';
-import { readBoundedJson } from './json-input';
+import { readBoundedJson } from '../../json-input';
 
 /** Far above any hand-written rules file (the rules' own limits come first), far below trouble. */
 export const ROUTING_FILE_MAX_BYTES = 1024 * 1024;
