@@ -70,6 +70,13 @@ module.exports = {
       from: { path: folder('reachability'), pathNot: TEST_FILE },
       to: { path: '^app/tunnel/', pathNot: '^app/tunnel/index\\.ts$' },
     },
+    {
+      name: 'shell-loads-engine-bundle',
+      comment: 'The Electron shell knows the engine by its type only: the engine is its own bundle, loaded at run time (main/electron/engine-loader.ts).',
+      severity: 'error',
+      from: { path: '^main/electron/', pathNot: TEST_FILE },
+      to: { path: '^app/engine/', dependencyTypesNot: ['type-only'] },
+    },
     ...layerRules,
   ],
   options: {

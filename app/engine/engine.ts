@@ -37,6 +37,7 @@ import type { LaunchCommand } from '../system-wide/linux/policy/elevation';
 import { coreCanCapture } from '../system-wide/core-privilege';
 import { DEFAULT_CORE_MARK } from '../system-wide/linux/policy/capture-plan';
 import { SystemWideCapture } from '../system-wide/system-wide';
+import { type SystemProxyHost, SystemProxyMode } from '../system-proxy/mode';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
 import { RoutingService } from '../routing/service';
@@ -81,6 +82,8 @@ export interface EngineOptions {
    * system-wide mode refuses to connect, saying why.
    */
   captureHelper?: (mode: 'session' | 'remove') => LaunchCommand;
+  /** How this host changes the OS's proxy settings; without it `system-proxy` mode leaves them alone. */
+  systemProxy?: SystemProxyHost;
   /** The demo world's control, behind the contract's `labControl` (absent outside the demo). */
   labControl?: (request: InvokeRequest<'labControl'>) => Promise<void>;
 }
@@ -156,6 +159,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   });
   capture.setMode(settings.mode);
   await capture.recoverAfterCrash();
+  // System-proxy mode: what a crashed run left pointed at the app is put back first too.
+  const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
   // Routing: the region data loaded once; the tunnel's core is written with the plan in force.
   const routingService = await RoutingService.create(options.resourcesDir, profile);
   let routingState = routingService.stateFor(settings);
@@ -362,6 +367,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const statusesRecord = (): Record<ServerId, ServerStatus> => Object.fromEntries(monitor.snapshot().map((s) => [s.serverId, withReachability(s)]));
   const connectionState = () =>
     tunnel?.state() ?? { state: 'disconnected' as const, serverId: null, httpProxy: null, socksProxy: null, since: null, error: noCoreReason, core: null };
+  await systemProxy?.follow(events, { settings, connection: connectionState() });
 
   const snapshot = (): AppSnapshot => ({
     subscriptions: subscriptions.list().map(subscriptionForUi),
@@ -508,6 +514,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      // The user's proxy settings go back before the tunnel they point at stops.
+      await systemProxy?.end();
       network?.stop();
       refresher.stop();
       verdicts.stop();

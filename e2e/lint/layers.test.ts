@@ -55,14 +55,14 @@ describe('import rules across files', () => {
   const world = mkdtempSync(join(tmpdir(), 'layers-'));
   afterAll(() => rmSync(world, { recursive: true, force: true }));
 
-  async function violations(files: Record<string, string>): Promise<{ exitCode: number | undefined; rules: string[] }> {
+  async function violations(files: Record<string, string>, folders = ['app']): Promise<{ exitCode: number | undefined; rules: string[] }> {
     const dir = mkdtempSync(join(world, 'case-'));
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } }));
     for (const [path, code] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), code);
     }
-    const result = await execa(join(process.cwd(), 'node_modules', '.bin', 'depcruise'), ['--config', join(process.cwd(), '.dependency-cruiser.cjs'), 'app'], { cwd: dir, reject: false });
+    const result = await execa(join(process.cwd(), 'node_modules', '.bin', 'depcruise'), ['--config', join(process.cwd(), '.dependency-cruiser.cjs'), ...folders], { cwd: dir, reject: false });
     // The report `npm run lint` prints: one `error <rule>: <from> → <to>` per violation.
     return { exitCode: result.exitCode, rules: [...result.stdout.matchAll(/^\s*error (\S+):/gm)].map((m) => m[1] as string) };
   }
@@ -93,6 +93,14 @@ describe('import rules across files', () => {
     });
     expect(found.exitCode).not.toBe(0);
     expect(found.rules).toEqual(['testing-only-from-tests']);
+  }, 60_000);
+
+  it('the Electron shell importing engine code fails (the engine is its own bundle); its type passes', async () => {
+    const files = { 'app/engine/index.ts': 'export type Engine = { stop(): void };\nexport const createEngine = () => 1;\n' };
+    const code = await violations({ ...files, 'main/electron/app.ts': "import { createEngine } from '../../app/engine';\nexport const x = createEngine;\n" }, ['app', 'main']);
+    expect(code.rules).toEqual(['shell-loads-engine-bundle']);
+    const type = await violations({ ...files, 'main/electron/app.ts': "import type { Engine } from '../../app/engine';\nexport type X = Engine;\n" }, ['app', 'main']);
+    expect(type).toEqual({ exitCode: 0, rules: [] });
   }, 60_000);
 
   it('allowed imports pass', async () => {

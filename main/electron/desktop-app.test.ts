@@ -5,20 +5,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from '../../app/log/logger';
-import type { ProxyBackend } from '../../app/system-proxy/backend';
-import { SystemProxy } from '../../app/system-proxy/system-proxy';
-import { FakeRegistry } from '../../app/system-proxy/testing/fake-registry';
-import { windowsBackend } from '../../app/system-proxy/windows';
+import type { Engine, EngineOptions } from '../../app/engine';
+import type { CommandRunner } from '../../app/system-proxy/command';
 import type { ConnectionState } from '../../shared/domain/connection';
 import { type AppSnapshot, type EventName, type EventPayloads, INVOKE_CHANNELS } from '../../shared/ipc/contract';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import { type DesktopAppOptions, startDesktopApp } from './desktop-app';
-import type { CreateEngine, DesktopEngine, DesktopEngineOptions } from './engine';
+import type { CreateEngine } from './engine-loader';
 import { fake, FakeBrowserWindow, FakeTray, resetFakeElectron } from './testing/fake-electron';
 
 vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule());
-
-const USER_PROXY = { ProxyEnable: 0, ProxyServer: 'corp:3128' };
 
 const connection = (state: ConnectionState['state']): ConnectionState => ({
   state,
@@ -69,7 +65,7 @@ function fakeEngine(options: { stop?: () => Promise<void>; settings?: Partial<Se
       stopped++;
       await options.stop?.();
     },
-  } as unknown as DesktopEngine;
+  } as unknown as Engine;
   return {
     engine,
     calls,
@@ -83,10 +79,10 @@ function fakeEngine(options: { stop?: () => Promise<void>; settings?: Partial<Se
 
 function world(overrides: Partial<DesktopAppOptions> = {}, engineOptions: Parameters<typeof fakeEngine>[0] = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'desktop-'));
-  const registry = new FakeRegistry(USER_PROXY);
+  const proxyRunner: CommandRunner = async () => ({ code: 0, stdout: '', stderr: '' });
   const { logger, lines } = memoryLogger();
   const e = fakeEngine(engineOptions);
-  const engineCreatedWith: DesktopEngineOptions[] = [];
+  const engineCreatedWith: EngineOptions[] = [];
   const options: DesktopAppOptions = {
     loadEngine: async () => (async (o) => {
       engineCreatedWith.push(o);
@@ -100,13 +96,12 @@ function world(overrides: Partial<DesktopAppOptions> = {}, engineOptions: Parame
     env: {},
     platform: 'win32',
     logger,
-    proxyRunner: registry.run,
-    detectBackends: async () => [windowsBackend() as ProxyBackend<unknown>],
+    systemProxy: { run: proxyRunner },
     quitTimeoutMs: 2000,
     handleSignals: false,
     ...overrides,
   };
-  return { options, registry, lines, dataDir, engine: e, engineCreatedWith };
+  return { options, lines, dataDir, engine: e, engineCreatedWith };
 }
 
 async function started(w: ReturnType<typeof world>) {
@@ -115,8 +110,6 @@ async function started(w: ReturnType<typeof world>) {
   await desktop.ready;
   return { desktop, window: FakeBrowserWindow.instances[0]!, tray: FakeTray.instances[0]! };
 }
-
-const registryValues = (r: FakeRegistry) => Object.fromEntries([...r.values].map(([k, v]) => [k, v.data]));
 
 beforeEach(() => resetFakeElectron());
 
@@ -272,7 +265,10 @@ describe('start-up', () => {
     expect(FakeBrowserWindow.instances).toHaveLength(0);
     fake.app.makeReady();
     await desktop.ready;
-    expect(w.engineCreatedWith).toEqual([{ dataDir: w.dataDir, resourcesDir: '/opt/steadfast/resources', logger: w.options.logger, defaultMode: 'system-proxy' }]);
+    // The engine runs system-proxy mode (and puts back a crashed run's proxy) with the host's access to the OS settings.
+    expect(w.engineCreatedWith).toEqual([
+      { dataDir: w.dataDir, resourcesDir: '/opt/steadfast/resources', logger: w.options.logger, defaultMode: 'system-proxy', systemProxy: w.options.systemProxy },
+    ]);
     const window = FakeBrowserWindow.instances[0]!;
     expect(window.loaded).toEqual({ file: join('/opt/steadfast/dist/renderer', 'index.html') });
     window.emit('ready-to-show');
@@ -339,17 +335,23 @@ describe('window and tray life', () => {
   });
 });
 
-describe('system proxy mode and quitting', () => {
-  it('connected with the setting on points the OS proxy at the app; quitting restores it, stops the engine, then exits', async () => {
-    const w = world();
+describe('quitting', () => {
+  it('stops the engine (which restores the system proxy), then exits: the tray, the IPC handlers and every listener are gone', async () => {
+    let engineStopping = false;
+    let exitedBeforeStopEnded = false;
+    const w = world({}, { stop: async () => {
+      engineStopping = true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      exitedBeforeStopEnded = fake.app.exited;
+    } });
     const { window, tray } = await started(w);
     w.engine.emit('connection', connection('connected'));
-    await vi.waitFor(() => expect(w.registry.get('ProxyServer')).toBe('127.0.0.1:10809'));
 
     tray.menu.find((i) => i.label === 'Quit')!.click!();
     expect(fake.app.exited).toBe(false); // held up by the clean-up
     await vi.waitFor(() => expect(fake.app.exited).toBe(true));
-    expect(registryValues(w.registry)).toEqual(USER_PROXY);
+    expect(engineStopping).toBe(true);
+    expect(exitedBeforeStopEnded).toBe(false);
     expect(w.engine.stopped()).toBe(1);
     expect(tray.destroyed).toBe(true);
     expect(w.engine.listenerCount()).toBe(0);
@@ -357,34 +359,12 @@ describe('system proxy mode and quitting', () => {
     expect(window.close()).toBe(true);
   });
 
-  it('after a crash, the OS proxy is restored before the engine starts', async () => {
-    const w = world();
-    // The last run set the proxy and died.
-    await new SystemProxy({ backends: [windowsBackend() as ProxyBackend<unknown>], run: w.registry.run, statePath: join(w.dataDir, 'system-proxy.json'), logger: memoryLogger().logger }).apply({
-      host: '127.0.0.1',
-      httpPort: 10809,
-      socksPort: null,
-    });
-    let proxyAtEngineStart: unknown;
-    const loadEngine = w.options.loadEngine;
-    w.options.loadEngine = async () => {
-      proxyAtEngineStart = w.registry.get('ProxyServer');
-      return loadEngine();
-    };
-    await started(w);
-    expect(proxyAtEngineStart).toBe('corp:3128');
-    expect(existsSync(join(w.dataDir, 'system-proxy.json'))).toBe(false);
-  });
-
-  it('quitting never hangs on an engine that does not stop', async () => {
+  it('never hangs on an engine that does not stop', async () => {
     const w = world({ quitTimeoutMs: 50 }, { stop: () => new Promise(() => undefined) });
     await started(w);
-    w.engine.emit('connection', connection('connected'));
-    await vi.waitFor(() => expect(w.registry.get('ProxyServer')).toBe('127.0.0.1:10809'));
     fake.app.quit();
     await vi.waitFor(() => expect(fake.app.exited).toBe(true));
-    // The proxy was restored before the engine was asked to stop.
-    expect(registryValues(w.registry)).toEqual(USER_PROXY);
+    expect(w.engine.stopped()).toBe(1);
     expect(w.lines.some((l) => /timed out/.test(l))).toBe(true);
   });
 

@@ -3,13 +3,10 @@ import { join } from 'node:path';
 import { app, type BrowserWindow, desktopCapturer, dialog, Menu, screen, session } from 'electron';
 import type { Logger } from '../../app/log/logger';
 import type { SettingsBackend } from '../../app/settings/settings-file';
-import type { ProxyBackend } from '../../app/system-proxy/backend';
-import type { CommandRunner } from '../../app/system-proxy/command';
-import { SystemProxyController } from '../../app/system-proxy/controller';
-import { detectProxyBackends } from '../../app/system-proxy/detect';
-import { SystemProxy } from '../../app/system-proxy/system-proxy';
+import type { Engine, EngineOptions } from '../../app/engine';
+import type { SystemProxyHost } from '../../app/system-proxy/mode';
 import { EVENT_NAMES, parseRequest } from '../../shared/ipc/contract';
-import type { CreateEngine, DesktopEngine, DesktopEngineOptions } from './engine';
+import type { CreateEngine } from './engine-loader';
 import { forwardEngineEvents } from './ipc/events';
 import { registerInvokeHandlers } from './ipc/handlers';
 import { senderRefusal } from './ipc/sender';
@@ -38,11 +35,10 @@ export interface DesktopAppOptions {
   logger: Logger;
   /** Where the engine keeps the settings (electron-store). */
   settingsBackend?: SettingsBackend;
-  /** Runs the OS commands of the system proxy mode. */
-  proxyRunner: CommandRunner;
+  /** How the engine reads and changes the OS's proxy settings (system-proxy mode). */
+  systemProxy: SystemProxyHost;
   /** How system-wide mode's privileged helper is started (absent: the mode says it is unavailable). */
-  captureHelper?: DesktopEngineOptions['captureHelper'];
-  detectBackends?: (run: CommandRunner) => Promise<ProxyBackend<unknown>[]>;
+  captureHelper?: EngineOptions['captureHelper'];
   /** Quitting never hangs longer than this, whatever the engine or the OS commands do. */
   quitTimeoutMs?: number;
   /** Ctrl+C or a TERM (e.g. from `npm start` in a terminal) quits cleanly, restoring the proxy. Default on. */
@@ -55,24 +51,20 @@ export interface DesktopApp {
   /** Settles once the window is up (or start-up failed and the app is quitting). */
   ready: Promise<void>;
   window(): BrowserWindow | null;
-  engine(): DesktopEngine | null;
+  engine(): Engine | null;
 }
 
-const STATE_FILE = 'system-proxy.json';
-
 /**
- * The desktop app's life: one instance; on start the system proxy is restored if the last run
- * crashed, then the engine, the window, IPC, the tray and the system-proxy mode come up; closing
- * the window keeps the VPN running in the tray; quitting restores the system proxy and stops the
- * engine (bounded by a timeout) before the process exits.
+ * The desktop app's life: one instance; on start the engine (which puts back the system proxy a
+ * crashed run left behind, and runs system-proxy mode), the window, IPC and the tray come up;
+ * closing the window keeps the VPN running in the tray; quitting stops the engine (which restores
+ * the system proxy first), bounded by a timeout, before the process exits.
  */
 export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
   const { logger } = options;
   let window: BrowserWindow | null = null;
-  let engine: DesktopEngine | null = null;
+  let engine: Engine | null = null;
   let tray: DesktopTray | null = null;
-  let systemProxy: SystemProxy | null = null;
-  let controller: SystemProxyController | null = null;
   let started = false;
   let quitting = false;
   let shutdown: Promise<void> | null = null;
@@ -164,11 +156,6 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
     );
     installSessionPolicies(session.defaultSession, source, logger);
 
-    // Before anything else touches the network settings: undo what a crashed run left behind.
-    const backends = await (options.detectBackends ?? detectProxyBackends)(options.proxyRunner);
-    systemProxy = new SystemProxy({ backends, run: options.proxyRunner, statePath: join(options.dataDir, STATE_FILE), logger });
-    await systemProxy.recoverAfterCrash().catch((error: unknown) => logger.error('SYSPROXY', `restore after a crash failed: ${String(error)}`));
-
     const createEngine = await options.loadEngine();
     // A newcomer's Connect should change what their browser does: the desktop app starts in system-proxy mode.
     const running = await createEngine({
@@ -177,6 +164,7 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
       logger,
       defaultMode: 'system-proxy',
       settingsBackend: options.settingsBackend,
+      systemProxy: options.systemProxy,
       ...(options.captureHelper ? { captureHelper: options.captureHelper } : {}),
     });
     engine = running;
@@ -207,11 +195,8 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
     }
     for (const name of EVENT_NAMES) disposers.push(running.on(name, (payload) => tray?.onEvent(name, payload)));
 
-    controller = new SystemProxyController(systemProxy, logger);
-    disposers.push(controller.bind(running));
     const snapshot = await running.getSnapshot({});
     tray?.onEvent('snapshot', snapshot);
-    await controller.onSnapshot(snapshot);
 
     const launch = options.launch ?? { argv: [], defaultApp: false, execPath: process.execPath };
     disposers.push(
@@ -241,8 +226,6 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
   async function shutDown(): Promise<void> {
     const work = (async () => {
       for (const dispose of disposers.splice(0)) dispose();
-      await controller?.settled();
-      await systemProxy?.restore().catch((error: unknown) => logger.error('SYSPROXY', `restore on quit failed: ${String(error)}`));
       await engine?.stop().catch((error: unknown) => logger.error('ENGINE', `stop failed: ${String(error)}`));
       tray?.destroy();
       tray = null;

@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { CreateEngine } from './engine';
+import type { createEngine } from '../../app/engine';
+
+/** The engine's composition root, as the bundle exports it (a type-only import: the code stays out of the shell's bundle). */
+export type CreateEngine = typeof createEngine;
 
 /**
  * The engine (app/engine, `createEngine`) is bundled on its own, next to the shell's bundle, and
- * loaded when the app is ready. The shell therefore builds, typechecks and is tested without it,
+ * loaded when the app is ready. The shell therefore builds and is tested without it (it knows only its type),
  * and a build without an engine fails loudly in `npm run build` (see build/bundle.ts) rather than
  * producing an app that cannot work. It is loaded with `require` (a CommonJS bundle), which
  * Electron resolves inside app.asar in packaged builds.

@@ -33,7 +33,7 @@ startDesktopApp({
   platform: process.platform,
   logger,
   settingsBackend: electronStoreBackend,
-  proxyRunner: execRunner(),
+  systemProxy: { run: execRunner() },
   launch: { argv: process.argv, defaultApp: process.defaultApp === true, execPath: process.execPath },
   // The helper runs on Electron's own Node, through pkexec (the app itself never runs as root).
   captureHelper: (mode) =>

@@ -46,13 +46,18 @@ describe('the preload bundle', () => {
 describe('the main bundle', () => {
   it('needs only electron, Node built-ins and the app’s runtime dependencies (never a dev dependency or a source file)', async () => {
     const outDir = out();
-    await bundleMain({ root, outDir });
+    const { metafile } = await bundleMain({ root, outDir });
     const code = readFileSync(join(outDir, 'main', 'electron.cjs'), 'utf8');
     const allowed = new Set(['electron', ...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(packageJson.dependencies)]);
     const outside = requiredModules(code).filter((name) => !allowed.has(name) && !allowed.has(name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/')));
     expect(outside).toEqual([]);
-    // The engine is not inside: it is its own bundle, loaded when the app is ready.
+    // The engine is not inside: it is its own bundle, loaded when the app is ready. The shell
+    // knows the engine's type only, and system-proxy mode is the engine's (the shell brings the
+    // OS command runner alone).
     expect(code).toContain('engine.cjs');
+    const sources = Object.keys(metafile!.inputs);
+    expect(sources.filter((path) => path.startsWith('app/engine/'))).toEqual([]);
+    expect(sources.filter((path) => path.startsWith('app/system-proxy/'))).toEqual(['app/system-proxy/exec-runner.ts']);
   });
 });
 
