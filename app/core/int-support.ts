@@ -4,33 +4,10 @@
  * Not used by the app.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { type AddressInfo, connect, createServer, type Server as NetServer } from 'node:net';
+import { accepts } from '../tunnel/ports';
 
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<NetServer>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
-}
-
-export function accepts(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host });
-    const done = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
+// The port helpers have one copy, the app's own.
+export { accepts, freePorts } from '../tunnel/ports';
 
 export async function waitForPort(port: number, deadlineMs = 10_000): Promise<number> {
   const start = performance.now();

@@ -10,6 +10,7 @@ import { memoryLogger } from '../log/logger';
 import { requestThroughProxy } from '../tunnel/proxy-request';
 import { freePorts } from '../tunnel/ports';
 import { createEngine, type Engine } from './engine';
+import { waitFor } from '../testing/wait';
 
 // The whole engine against the lab: subscriptions fetched from the lab's server, real cores for
 // the tunnel and the prober, the monitor's results, and Auto failing over for real.
@@ -18,16 +19,6 @@ let lab: InProcessLab;
 let engine: Engine;
 let dataDir = '';
 const log = memoryLogger('info');
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 const snapshot = (): Promise<AppSnapshot> => engine.getSnapshot({});
 
@@ -120,7 +111,7 @@ describe('the engine against the lab', () => {
 
   it('tests every server: ping, exit IP and country as the lab set them', async () => {
     await engine.testAll({});
-    const done = await until(
+    const done = await waitFor(
       'every server with a ping and IP info',
       async () => {
         const s = await snapshot();
@@ -143,7 +134,7 @@ describe('the engine against the lab', () => {
     await engine.connect({});
     // Auto's pick once the reconnect it asked for has settled.
     await new Promise((r) => setTimeout(r, 1000));
-    const onServer = await until('Auto connected', async () => {
+    const onServer = await waitFor('Auto connected', async () => {
       const s = await snapshot();
       return s.connection.state === 'connected' && s.connection.serverId;
     }, 15_000);
@@ -181,6 +172,6 @@ describe('the engine against the lab', () => {
   it('stops every core it started', async () => {
     expect(coresRunningFrom(dataDir)).toBeGreaterThan(0);
     await engine.stop();
-    await until('no core left', async () => coresRunningFrom(dataDir) === 0, 5000);
+    await waitFor('no core left', async () => coresRunningFrom(dataDir) === 0, 5000);
   });
 });

@@ -44,7 +44,7 @@ import { blackholeTrial, type FailoverTrial, type HealTrial, healTrial, neighbou
 import { type Spent, TrialKit } from './failover/trial';
 import { type FloorSample, measureResetFloor } from './failover/dial-floor';
 import { type FailoverWorld, spawnFailoverLab, startWorld } from './failover/world';
-import { seeded } from '../lab/random';
+import { seeded } from '../../app/testing/random';
 
 const SCENARIOS = ['blackhole', 'reset', 'reset-ws', 'offline', 'neighbour', 'heal'] as const;
 type Scenario = (typeof SCENARIOS)[number];

@@ -14,6 +14,7 @@ import { systemClock } from '../../app/clock';
 import { detectCore } from '../../app/core';
 import { Logger, memoryLogger } from '../../app/log/logger';
 import { Monitor } from '../../app/monitor/monitor';
+import { pollUntil } from '../../app/testing/poll';
 import { CoreProber } from '../../app/tunnel/prober';
 import { serversFromLinks } from '../../app/tunnel/testing/lab-servers';
 import type { Server } from '../../shared/domain/server';
@@ -22,16 +23,6 @@ import { startLab } from '../lab';
 import { type Benchmark, median, option, round } from './harness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(probe: () => T | null | undefined | false, timeoutMs: number): Promise<T | null> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) return null;
-    await sleep(20);
-  }
-}
 
 export const freezeBenchmark: Benchmark = {
   name: 'freeze',
@@ -72,7 +63,7 @@ export const freezeBenchmark: Benchmark = {
         const before = await lab.counters();
         await run.monitor.start();
         // The (cycles + 1)-th cycle starting means `cycles` whole intervals have passed.
-        await until(() => run.cyclesDone() > cycles, (cycles + 3) * intervalMs + 30_000);
+        await pollUntil(() => run.cyclesDone() > cycles, (cycles + 3) * intervalMs + 30_000, 20);
         const after = await lab.counters();
         await run.monitor.stop();
         const sum = (key: 'connections' | 'bytesDown' | 'bytesUp') =>
@@ -89,7 +80,7 @@ export const freezeBenchmark: Benchmark = {
       // interval; the time until its transfer test says so.
       const detect = newMonitor(bytes);
       await detect.monitor.start();
-      await until(() => detect.monitor.snapshot().every((s) => s.transfer?.verdict === 'ok'), 30_000);
+      await pollUntil(() => detect.monitor.snapshot().every((s) => s.transfer?.verdict === 'ok'), 30_000, 20);
       const times: number[] = [];
       const missed: string[] = [];
       for (let i = 0; i < trials; i++) {
@@ -98,11 +89,11 @@ export const freezeBenchmark: Benchmark = {
         await sleep(Math.round(Math.random() * intervalMs));
         const t0 = performance.now();
         await lab.setFault(labId, { fault: 'freeze', afterBytes: 16 * 1024 });
-        const seen = await until(() => detect.monitor.status(target.id).transfer?.verdict === 'freezes', 4 * intervalMs + 20_000);
+        const seen = await pollUntil(() => detect.monitor.status(target.id).transfer?.verdict === 'freezes', 4 * intervalMs + 20_000, 20);
         if (seen) times.push(performance.now() - t0);
         else missed.push(target.id);
         await lab.setFault(labId, { fault: 'none' });
-        await until(() => detect.monitor.status(target.id).transfer?.verdict === 'ok', 4 * intervalMs + 20_000);
+        await pollUntil(() => detect.monitor.status(target.id).transfer?.verdict === 'ok', 4 * intervalMs + 20_000, 20);
       }
       await detect.monitor.stop();
 

@@ -10,7 +10,7 @@
  * Measures, never asserts. `--requests N` (default 200), `--megabytes N` (default 100).
  */
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { pollUntil } from '../../app/testing/poll';
 import { processesMentioning } from '../../app/tunnel/testing/processes';
 import { ADDRESSES, captureTraces, namespacesAvailable } from '../system-wide/netns';
 import { exited, startApp, startSystemWideWorld, type SystemWideWorld, TARGET_URL } from '../system-wide/world';
@@ -36,14 +36,11 @@ const summary = (m: Measured) => ({
   download_mb_per_s: round(m.bytes / 1024 / 1024 / m.seconds, 1),
 });
 
-async function until(predicate: () => Promise<boolean>, timeoutMs: number): Promise<number | null> {
-  const began = performance.now();
-  while (performance.now() - began < timeoutMs) {
-    if (await predicate()) return round(performance.now() - began, 0);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return null;
-}
+/** Milliseconds until the condition held (polled every 20 ms), or null when it never did. */
+const msUntil = async (condition: () => Promise<boolean>, timeoutMs: number): Promise<number | null> => {
+  const polled = await pollUntil(condition, timeoutMs, 20);
+  return polled ? round(polled.elapsedMs, 0) : null;
+};
 
 const directAnswers = async (world: SystemWideWorld) => (await world.inUser(['curl', '-s', '-m', '1', TARGET_URL]).catch(() => '')) === ADDRESSES.user;
 const anyAnswer = async (world: SystemWideWorld) => (await world.inUser(['curl', '-s', '-m', '1', TARGET_URL]).catch(() => '')) !== '';
@@ -73,12 +70,12 @@ export const systemWideBenchmark: Benchmark = {
       const [core] = processesMentioning(join(dataDir, 'runtime'));
       if (core === undefined) throw new Error('the tunnel core was not found');
       process.kill(core, 'SIGKILL');
-      const coreKillToTrafficMs = await until(() => anyAnswer(world), 10_000);
-      await until(async () => (await world.inUser(['curl', '-s', '-m', '1', TARGET_URL]).catch(() => '')) === ADDRESSES.exit, 10_000);
+      const coreKillToTrafficMs = await msUntil(() => anyAnswer(world), 10_000);
+      await msUntil(async () => (await world.inUser(['curl', '-s', '-m', '1', TARGET_URL]).catch(() => '')) === ADDRESSES.exit, 10_000);
 
       wideApp.child.kill('SIGKILL');
-      const appKillToRulesGoneMs = await until(async () => (await captureTraces(world.topology.user)).length === 0, 10_000);
-      const appKillToDirectMs = await until(() => directAnswers(world), 10_000);
+      const appKillToRulesGoneMs = await msUntil(async () => (await captureTraces(world.topology.user)).length === 0, 10_000);
+      const appKillToDirectMs = await msUntil(() => directAnswers(world), 10_000);
 
       const p = summary(proxy);
       const w = summary(wide);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawnSupervised, stopSupervised } from '../../app/process/supervised';
-import { freePorts } from './ports';
+import { freePorts } from '../../app/tunnel/ports';
 import type { Dial } from './share-links';
 import { TLS_SERVER_NAME, WS_HOST, type ServerSpec } from './world';
 

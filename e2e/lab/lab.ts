@@ -6,7 +6,7 @@ import { ControlServer } from './control-server';
 import { LabController, type RunningServer } from './controller';
 import { HOME, type Place } from './geo';
 import { LabNetwork } from './network';
-import { seeded } from './random';
+import { seeded } from '../../app/testing/random';
 import { Relay } from './relay';
 import { shareLink } from './share-links';
 import { SubscriptionServer } from './subscription-server';

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatedHttpServer } from './gated-http';
 import type { LabNetwork } from './network';
-import { randomInt, seeded } from './random';
+import { randomInt, seeded } from '../../app/testing/random';
 import { type ServedServer, type SubscriptionFormat, base64Links, renderSubscription } from './subscription-formats';
 import type { SubscriptionSpec } from './world';
 

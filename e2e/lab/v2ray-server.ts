@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { spawnSupervised, stopSupervised } from '../../app/process/supervised';
-import { freePorts } from './ports';
+import { freePorts } from '../../app/tunnel/ports';
 import { TLS_SERVER_NAME, WS_HOST, type ServerSpec } from './world';
 
 const execFileAsync = promisify(execFile);

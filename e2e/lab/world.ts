@@ -4,7 +4,7 @@
  * deterministic in (options, seed): the same flags always build the same world.
  */
 import { HOME, PLACES, type Place, flagEmoji } from './geo';
-import { randomInt, randomPassword, randomUuid, seeded } from './random';
+import { randomInt, randomPassword, randomUuid, seeded } from '../../app/testing/random';
 
 export type LabProtocol = 'vmess' | 'vless' | 'trojan' | 'shadowsocks';
 export const LAB_PROTOCOLS: readonly LabProtocol[] = ['vmess', 'vless', 'trojan', 'shadowsocks'];

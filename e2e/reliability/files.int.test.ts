@@ -19,7 +19,7 @@ import { memoryLogger } from '../../app/log/logger';
 import { CACHE_FILE_NAME } from '../../app/monitor/cache';
 import { subscriptionsFile } from '../../app/subscriptions/store';
 import { coreProcesses } from './inventory';
-import { until } from './world';
+import { waitFor } from '../../app/testing/wait';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const rejections: unknown[] = [];
@@ -41,7 +41,7 @@ async function engineOn(dataDir: string, log = memoryLogger('info')): Promise<{ 
 
 async function stopped(engine: Engine, dataDir: string): Promise<void> {
   await engine.stop();
-  await until('no core left', () => coreProcesses(join(dataDir, 'runtime')).cores.length === 0, 10_000);
+  await waitFor('no core left', () => coreProcesses(join(dataDir, 'runtime')).cores.length === 0, 10_000);
 }
 
 /**
@@ -65,7 +65,7 @@ async function buildTemplate(dir: string): Promise<void> {
     // Every server tested (the addresses refuse at once), so the cache holds a result for each.
     const from = Date.now();
     await engine.testAll({});
-    await until('every server tested', async () => Object.values((await engine.getSnapshot({})).statuses).every((s) => (s.testedAt ?? 0) >= from), 20_000);
+    await waitFor('every server tested', async () => Object.values((await engine.getSnapshot({})).statuses).every((s) => (s.testedAt ?? 0) >= from), 20_000);
     await stopped(engine, dir);
   }
   for (const name of ['settings.json', 'subscriptions.json', 'auto.json', CACHE_FILE_NAME]) {
@@ -277,7 +277,7 @@ describe('unwritable', () => {
         expect(s.subscriptions.map((sub) => sub.id)).toEqual([one.id, two.id]);
         expect(s.auto.subscriptionId).toBe(two.id);
         expect(log.lines.some((l) => / ERROR SUBSCRIPTIONS Could not save the subscriptions: .+the disk is full\. Changes are kept until the app closes\.$/.test(l))).toBe(true);
-        await until('a log line about Auto’s state', () => log.lines.some((l) => /( ERROR | WARNING ).*could not save .+auto\.json: the disk is full/.test(l)), 5000);
+        await waitFor('a log line about Auto’s state', () => log.lines.some((l) => /( ERROR | WARNING ).*could not save .+auto\.json: the disk is full/.test(l)), 5000);
         // What is on disk is still the last good state, whole.
         expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toMatchObject({ language: 'fa' });
         expect((await subscriptionsFile(dir).load()).value.subscriptions.map((sub) => sub.id)).toEqual([one.id]);

@@ -11,7 +11,8 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../shared/domain/auto';
 import { TRANSFER_STALL_MS, transferDeadlineMs } from '../../app/monitor/policy/transfer';
-import { ReliabilityWorld, STALL_MS, URL_TEST_TIMEOUT_MS, sleep, until } from './world';
+import { ReliabilityWorld, STALL_MS, URL_TEST_TIMEOUT_MS, sleep } from './world';
+import { waitFor } from '../../app/testing/wait';
 
 const INTERVAL_MS = 4000;
 const BYTES = 64 * 1024;
@@ -92,7 +93,7 @@ describe('a server that answers pings but freezes traffic', () => {
     const mark = Date.now();
     await w.setFaults([await w.labIdOf(next)], FREEZE);
     try {
-      const seen = await until('the freeze named', async () => ((await transferOf(next))?.verdict === 'freezes' ? transferOf(next) : null), ONE_INTERVAL_MS);
+      const seen = await waitFor('the freeze named', async () => ((await transferOf(next))?.verdict === 'freezes' ? transferOf(next) : null), ONE_INTERVAL_MS);
       expect(seen!.at - mark).toBeLessThanOrEqual(ONE_INTERVAL_MS);
       expect((await w.snapshot()).statuses[next]!.delayMs, 'its ping still answers').not.toBeNull();
       const queue = await w.queue(home);
@@ -109,7 +110,7 @@ describe('a server that answers pings but freezes traffic', () => {
     } finally {
       await w.clearFaults();
     }
-    await until('the freeze cleared', async () => (await transferOf(next))?.verdict === 'ok', ONE_INTERVAL_MS);
+    await waitFor('the freeze cleared', async () => (await transferOf(next))?.verdict === 'ok', ONE_INTERVAL_MS);
     await w.assertSound();
   });
 
@@ -120,7 +121,7 @@ describe('a server that answers pings but freezes traffic', () => {
     await w.traffic.stop();
     keepAlive.start();
     try {
-      await until('a connection that carried more than 16 KB', () => keepAlive.received > 64 * 1024, 10_000);
+      await waitFor('a connection that carried more than 16 KB', () => keepAlive.received > 64 * 1024, 10_000);
       const mark = Date.now();
       await w.setFaults([await w.labIdOf(current)], FREEZE);
       const bound = STALL_MS + URL_TEST_TIMEOUT_MS + TRANSFER_STALL_MS + 3000;
@@ -130,7 +131,7 @@ describe('a server that answers pings but freezes traffic', () => {
       expect(check).toMatchObject({ trigger: 'stall' });
       expect(w.decisionsSince(mark).find((d) => d.type === 'probe-result' && d.id === current)).toMatchObject({ transfer: 'freezes' });
       const movedAt = Date.now();
-      await until('traffic through the new server', () => keepAlive.lastReceiveAt > movedAt, 10_000);
+      await waitFor('traffic through the new server', () => keepAlive.lastReceiveAt > movedAt, 10_000);
     } finally {
       keepAlive.stop();
       await w.clearFaults();

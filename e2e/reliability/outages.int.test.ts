@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../shared/domain/auto';
 import type { SubscriptionErrorKind } from '../../shared/domain/subscription';
 import type { IpInfoService, SubscriptionMode } from '../lab';
-import { ReliabilityWorld, until } from './world';
+import { ReliabilityWorld } from './world';
+import { waitFor } from '../../app/testing/wait';
 
 let w: ReliabilityWorld;
 let home = '';
@@ -29,7 +30,7 @@ describe('the network', () => {
   it('offline: Auto stays and takes it for a lost network, nothing is recorded against any server; back online, traffic resumes on the same server', async () => {
     const current = await w.freshAuto(home);
     // No background cycle half done (the next test is about that one).
-    await until('no background cycle running', async () => !(await w.snapshot()).testProgress.running, 30_000);
+    await waitFor('no background cycle running', async () => !(await w.snapshot()).testProgress.running, 30_000);
     const offlineAt = Date.now();
     await w.lab.setNetwork('offline');
     let onlineAt = 0;
@@ -43,7 +44,7 @@ describe('the network', () => {
       onlineAt = Date.now();
       await w.lab.setNetwork('online');
     }
-    await until('traffic again', () => w.traffic.lastAnswerAt > onlineAt, 15_000);
+    await waitFor('traffic again', () => w.traffic.lastAnswerAt > onlineAt, 15_000);
     const since = w.decisionsSince(offlineAt);
     expect(switchesOf(since)).toEqual([]);
     expect(since.filter((d) => d.type === 'probe-result').every((d) => d.type === 'probe-result' && !d.recorded)).toBe(true);
@@ -63,17 +64,17 @@ describe('the network', () => {
    * elevator ride (spec/auto.md). Each such failure is checked against the network first.
    */
   it('offline in the middle of a background cycle: nothing is recorded against any server', async () => {
-    await until('no background cycle running', async () => !(await w.snapshot()).testProgress.running, 30_000);
+    await waitFor('no background cycle running', async () => !(await w.snapshot()).testProgress.running, 30_000);
     // Two tests at a time, so most of the cycle is still to come when the network goes.
     await w.engine.setSettings({ monitor: { workers: 2 } });
     const from = Date.now();
     await w.engine.testAll({});
-    await until('the cycle’s first answer', async () => Object.values((await w.snapshot()).statuses).some((s) => (s.testedAt ?? 0) >= from && s.delayMs !== null), 10_000, 5);
+    await waitFor('the cycle’s first answer', async () => Object.values((await w.snapshot()).statuses).some((s) => (s.testedAt ?? 0) >= from && s.delayMs !== null), 10_000, 5);
     await w.lab.setNetwork('offline');
     const offlineAt = Date.now();
     let onlineAt = 0;
     try {
-      await until('the cycle over', async () => !(await w.snapshot()).testProgress.running, 30_000);
+      await waitFor('the cycle over', async () => !(await w.snapshot()).testProgress.running, 30_000);
     } finally {
       onlineAt = Date.now();
       await w.lab.setNetwork('online');
@@ -85,7 +86,7 @@ describe('the network', () => {
       if (failures.length > 0) recorded.push(`${id}: ${failures.length}`);
     }
     const resumedFrom = Date.now();
-    await until('traffic again', () => w.traffic.lastAnswerAt > resumedFrom, 15_000);
+    await waitFor('traffic again', () => w.traffic.lastAnswerAt > resumedFrom, 15_000);
     expect(recorded).toEqual([]);
   }, 60_000);
 });
@@ -99,20 +100,20 @@ describe.each([
     const before = (await w.coresSettled()).cores.find((c) => c.role === role)!;
     const mark = Date.now();
     process.kill(before.pid, 'SIGKILL');
-    const after = await until(`a new ${role} core`, () => {
+    const after = await waitFor(`a new ${role} core`, () => {
       const core = w.inventory().cores.find((c) => c.role === role);
       return core && core.pid !== before.pid && core;
     }, 10_000);
     expect(after.listeners).toBe(before.listeners);
     const label = role === 'tunnel' ? 'TUNNEL tunnel core' : 'PROBER prober core';
-    await until('a log line saying so', () => w.log.lines.some((l) => l.includes(`WARNING ${label} killed by SIGKILL; restart 1 in`)), 5000);
+    await waitFor('a log line saying so', () => w.log.lines.some((l) => l.includes(`WARNING ${label} killed by SIGKILL; restart 1 in`)), 5000);
     if (role === 'tunnel') {
-      await until('traffic again', () => w.traffic.lastAnswerAt > mark + 200, 10_000);
+      await waitFor('traffic again', () => w.traffic.lastAnswerAt > mark + 200, 10_000);
       expect(await w.current()).toBe(current);
     } else {
       const testFrom = Date.now();
       await w.engine.testAll({});
-      const s = await until('every server tested again', async () => {
+      const s = await waitFor('every server tested again', async () => {
         const snap = await w.snapshot();
         return Object.values(snap.statuses).every((st) => (st.testedAt ?? 0) >= testFrom && !st.testing) && snap;
       }, 30_000);
@@ -143,7 +144,7 @@ describe.each([
       expect(updated.servers.map((s) => s.id)).toEqual(before);
       expect(updated.pendingEmpty).toBe(false);
       const after = Date.now();
-      await until('the connection still carrying traffic', () => w.traffic.lastAnswerAt > after, 5000);
+      await waitFor('the connection still carrying traffic', () => w.traffic.lastAnswerAt > after, 5000);
       const persisted = (await w.snapshot()).subscriptions.find((s) => s.id === target.id)!;
       expect(persisted.servers.map((s) => s.id)).toEqual(before);
     } finally {
@@ -161,7 +162,7 @@ async function lookupsSettled(): Promise<void> {
   const requests = async () => Object.values((await w.lab.counters()).ipinfo).reduce((a, b) => a + b, 0);
   let last = await requests();
   let stableSince = Date.now();
-  await until('IP-info lookups settled', async () => {
+  await waitFor('IP-info lookups settled', async () => {
     const now = await requests();
     if (now !== last) {
       last = now;
@@ -194,7 +195,7 @@ describe.each([
       await w.restartEngine();
       const testFrom = Date.now();
       await w.engine.testAll({});
-      const s = await until('every server tested with IP info settled', async () => {
+      const s = await waitFor('every server tested with IP info settled', async () => {
         const snap = await w.snapshot();
         const done = Object.values(snap.statuses).every((st) => (st.testedAt ?? 0) >= testFrom && st.delayMs !== null && (!fresh || st.ipInfo?.fromCache === false));
         return done && snap;

@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../shared/domain/auto';
 import type { FaultSettings } from '../lab';
-import { ReliabilityWorld, sleep, until } from './world';
+import { ReliabilityWorld, sleep } from './world';
+import { waitFor } from '../../app/testing/wait';
 
 type Scope = 'current' | 'candidate' | 'subscription' | 'every';
 
@@ -66,7 +67,7 @@ describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
         const to = (move as Extract<AutoDecision, { type: 'switch' }>).to;
         expect(await w.serverIds(home)).toContain(to);
         const switchedAt = Date.now();
-        await until('traffic through the new server', () => w.traffic.lastAnswerAt > switchedAt, 10_000);
+        await waitFor('traffic through the new server', () => w.traffic.lastAnswerAt > switchedAt, 10_000);
         expect(await w.current()).toBe(to);
       }
     } finally {
@@ -125,7 +126,7 @@ describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
         const to = (move as Extract<AutoDecision, { type: 'switch' }>).to;
         expect(own).not.toContain(to);
         const movedAt = Date.now();
-        await until('traffic through the neighbour’s server', () => w.traffic.lastAnswerAt > movedAt, 10_000);
+        await waitFor('traffic through the neighbour’s server', () => w.traffic.lastAnswerAt > movedAt, 10_000);
       }
     } finally {
       await w.clearFaults();
@@ -160,7 +161,7 @@ describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
       await w.clearFaults();
     }
     const liftedAt = Date.now();
-    await until('traffic again once the fault lifts', () => w.traffic.lastAnswerAt > liftedAt, 15_000);
+    await waitFor('traffic again once the fault lifts', () => w.traffic.lastAnswerAt > liftedAt, 15_000);
     if (fault.name !== 'flap') expect(await w.current()).toBe(current);
     await w.assertSound();
   }, 60_000);

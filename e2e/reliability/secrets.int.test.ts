@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AutoDecision } from '../../shared/domain/auto';
-import { ReliabilityWorld, sleep, until } from './world';
+import { ReliabilityWorld, sleep } from './world';
+import { waitFor } from '../../app/testing/wait';
 
 let w: ReliabilityWorld;
 const parent = mkdtempSync(join(tmpdir(), 'steadfast-secrets-'));
@@ -94,7 +95,7 @@ it('no UUID or password of any subscription reaches a log line or a file outside
   await sleep(5000);
   await w.lab.setIpInfo('ipapi.co', 'ok');
   await w.stopEngine();
-  await until('no core left', () => w.inventory().cores.length === 0, 10_000);
+  await waitFor('no core left', () => w.inventory().cores.length === 0, 10_000);
 
   // The run must have produced plenty to search, at debug level.
   expect(w.log.lines.length).toBeGreaterThan(200);

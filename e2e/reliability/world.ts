@@ -22,6 +22,7 @@ import { worldOf } from '../../app/auto/policy/world';
 import { createEngine, type Engine } from '../../app/engine';
 import { memoryLogger } from '../../app/log/logger';
 import { freePorts } from '../../app/tunnel/ports';
+import { waitFor } from '../../app/testing/wait';
 import { TrafficGenerator } from '../demo/traffic';
 import { buildWorld, type FaultSettings, type Lab, labRouting, spawnLab, type World } from '../lab';
 import { coreCounts, inventory, type Inventory } from './inventory';
@@ -48,15 +49,6 @@ export interface Decision {
 export const STALL_MS = 1500;
 export const URL_TEST_TIMEOUT_MS = 2000;
 
-export async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs: number, stepMs = 100): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(stepMs);
-  }
-}
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -181,8 +173,8 @@ export class ReliabilityWorld {
     this.proxy = state.state === 'connected' ? state.httpProxy : null;
     this.traffic.start();
     await this.engine.testAll({});
-    await until('every server tested in this run', async () => Object.values((await this.snapshot()).statuses).every((s) => s.testedAt !== null && !s.fromCache && !s.testing), 30_000);
-    await until('traffic flowing', () => this.traffic.lastAnswerAt > Date.now() - 1000, 10_000);
+    await waitFor('every server tested in this run', async () => Object.values((await this.snapshot()).statuses).every((s) => s.testedAt !== null && !s.fromCache && !s.testing), 30_000);
+    await waitFor('traffic flowing', () => this.traffic.lastAnswerAt > Date.now() - 1000, 10_000);
   }
 
   /** The tunnel's local HTTP proxy while connected. */
@@ -281,7 +273,7 @@ export class ReliabilityWorld {
   }
 
   async waitForDecision(since: number, what: string, match: (d: AutoDecision) => boolean, timeoutMs: number): Promise<AutoDecision> {
-    return until(`Auto: ${what}`, () => this.decisionsSince(since).find(match), timeoutMs, 50).catch((error: Error) => {
+    return waitFor(`Auto: ${what}`, () => this.decisionsSince(since).find(match), timeoutMs, 50).catch((error: Error) => {
       throw new Error(`${error.message}\nAuto since then:\n${this.decisionsSince(since).map((d) => JSON.stringify(d)).join('\n')}`);
     });
   }
@@ -298,13 +290,13 @@ export class ReliabilityWorld {
     const mark = Date.now();
     await this.engine.setAuto({ subscriptionId });
     const switched = await this.waitForDecision(mark, 'the switch to its best server', (d) => d.type === 'switch' && d.reason === 'auto-on', 5000);
-    await until('connected to Auto’s pick', async () => {
+    await waitFor('connected to Auto’s pick', async () => {
       const s = await this.snapshot();
       return s.connection.state === 'connected' && s.connection.serverId !== worst && s.connection.serverId;
     }, 10_000);
     await sleep(Math.max(0, switched.at + 5200 - Date.now()));
     const from = Date.now();
-    await until('traffic flowing again', () => this.traffic.lastAnswerAt > from, 10_000);
+    await waitFor('traffic flowing again', () => this.traffic.lastAnswerAt > from, 10_000);
     return this.current();
   }
 
@@ -319,7 +311,7 @@ export class ReliabilityWorld {
    * baseline (requests and probes come and go; a leak stays).
    */
   async socketsSettled(slack = 12, timeoutMs = 10_000): Promise<number> {
-    return until('this process’s sockets back near the baseline', () => {
+    return waitFor('this process’s sockets back near the baseline', () => {
       const now = this.inventory().socketFds;
       return now <= this.baseline.socketFds + slack && now;
     }, timeoutMs).catch((error: Error) => {
@@ -342,7 +334,7 @@ export class ReliabilityWorld {
    * each under its guard (the guard `sh` and its watcher subshell: two per core).
    */
   async coresSettled(timeoutMs = 10_000): Promise<Inventory> {
-    return until(
+    return waitFor(
       'one tunnel core, one prober core, each under its guard',
       () => {
         const inv = this.inventory();
@@ -367,7 +359,7 @@ export class ReliabilityWorld {
     this.proxy = state.state === 'connected' ? state.httpProxy : null;
     const from = Date.now();
     this.traffic.start();
-    await until('traffic flowing after the restart', () => this.traffic.lastAnswerAt > from, 10_000);
+    await waitFor('traffic flowing after the restart', () => this.traffic.lastAnswerAt > from, 10_000);
   }
 
   async stopEngine(): Promise<void> {
@@ -379,7 +371,7 @@ export class ReliabilityWorld {
   /** Stops the engine and waits until none of its cores or their guards is left. */
   async stopEngineLeavingNoCore(): Promise<void> {
     await this.stopEngine();
-    await until('no core left after stop', () => {
+    await waitFor('no core left after stop', () => {
       const inv = this.inventory();
       return inv.cores.length === 0 && inv.guards.length === 0;
     }, 10_000);

@@ -3,6 +3,7 @@
  * schemes and transports, names with emoji and Persian / Russian text, IPv6 hosts, the way
  * provider panels write them. Seeded, so the same call always yields the same list.
  */
+import { mulberry32 } from '../../testing/random';
 
 const COUNTRIES = [
   ['🇩🇪', 'Germany', 'آلمان', 'Германия'],
@@ -19,17 +20,6 @@ const KEYS_32 = [
   'WtL40F7pN+iJmnh3uy3ZGDDWCoORTcvdTrIY7uOsFn4=',
   'UC4d6xFjHGU/Ks00nN4LjGcgL1Fpz1nBZ1KbupPvo+A=',
 ];
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function uuidFrom(random: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');

@@ -4,8 +4,9 @@
  */
 import type { AutoDecision } from '../../../shared/domain/auto';
 import type { LabCounters, LabServerInfo } from '../../lab';
-import type { Random } from '../../lab/random';
-import { type FailoverWorld, sleep, until } from './world';
+import type { Random } from '../../../app/testing/random';
+import { pollOrFail } from '../../../app/testing/poll';
+import { type FailoverWorld, sleep } from './world';
 
 /** Auto's cooldowns (spec/auto.md "Limits"): a fault must land after them to meet a ready Auto. */
 const AFTER_SWITCH_MS = 5000;
@@ -75,7 +76,8 @@ export class TrialKit {
     const toggledAt = Date.now();
     await world.engine.setAuto({ subscriptionId: world.subscriptionIds[subscriptionIndex]! });
     const settled: { on: Settled | null } = { on: null };
-    await until(
+    await pollOrFail(
+      "Auto settled on a server with traffic through it",
       async () => {
         const s = await world.snapshot();
         const id = s.connection.state === 'connected' ? s.connection.serverId : null;
@@ -86,7 +88,7 @@ export class TrialKit {
         return true;
       },
       60_000,
-      "Auto settled on a server with traffic through it",
+      200,
     );
     const readyAt = cooldownEnd(world.decisions) + 300;
     if (readyAt > Date.now()) await sleep(readyAt - Date.now());

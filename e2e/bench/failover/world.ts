@@ -14,6 +14,7 @@ import type { AppSnapshot } from '../../../shared/ipc/contract';
 import { createEngine, type Engine } from '../../../app/engine';
 import { Logger, type LogRecord } from '../../../app/log/logger';
 import type { DialFailureEvent, DialRetryEvent } from '../../../app/tunnel/controller';
+import { pollOrFail } from '../../../app/testing/poll';
 import { freePorts } from '../../../app/tunnel/ports';
 import { type Lab, type LabServerInfo, labRouting, spawnLab } from '../../lab';
 import { DialLog } from './dial-log';
@@ -104,10 +105,10 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
 
     // Every server measured once so Auto has scores, then Auto on for A and connected.
     await running.testAll({});
-    await until(async () => {
+    await pollOrFail('every server measured', async () => {
       const s = await running.getSnapshot({});
       return Object.values(s.statuses).filter((st) => st.delayMs !== null).length >= lab.info.servers.length;
-    }, 90_000, 'every server measured');
+    }, 90_000, 200);
     await running.setAuto({ subscriptionId: subscriptionIds[0]! });
     const state = await running.connect({});
     proxy = state.httpProxy;
@@ -149,14 +150,6 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
 /** The lab of the bench: 12 servers in 3 subscriptions (A, B, C), the demo's latencies, as a child process. */
 export function spawnFailoverLab(seed: number): Promise<Lab & { pid: number }> {
   return spawnLab(['--servers', '12', '--subscriptions', '3', '--seed', String(seed), '--latency', '20-300']);
-}
-
-export async function until(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out (${timeoutMs} ms) waiting for ${what}`);
-    await sleep(200);
-  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,8 +1,8 @@
 /**
- * Seeded randomness for the lab. Every value the world is made of (credentials, latencies,
- * countries, names) is drawn from a stream keyed by `seed`, a purpose and the server's index, so
- * `--seed` reproduces the world exactly and server i keeps its credentials and latency whatever the
- * server count.
+ * Seeded randomness for tests, the lab and the benches (one copy for all of them). Every value a
+ * lab world is made of (credentials, latencies, countries, names) is drawn from a stream keyed by
+ * `seed`, a purpose and the server's index, so `--seed` reproduces the world exactly and server i
+ * keeps its credentials and latency whatever the server count.
  */
 export type Random = () => number;
 
