@@ -39,7 +39,10 @@ function pins(overrides: { xray?: string | null; singBox?: string | null } = {})
         version: '25.3.6',
         url: 'https://github.com/XTLS/Xray-core/releases/download/v{version}/{file}',
         binary: 'xray',
-        assets: { 'linux-x64': { file: 'Xray-linux-64.zip', sha256: overrides.xray === undefined ? sha(archives.get('/XTLS/Xray-core/releases/download/v25.3.6/Xray-linux-64.zip')!) : overrides.xray } },
+        assets: {
+          'linux-x64': { file: 'Xray-linux-64.zip', sha256: overrides.xray === undefined ? sha(archives.get('/XTLS/Xray-core/releases/download/v25.3.6/Xray-linux-64.zip')!) : overrides.xray, source: 'the stand-in release' },
+          'win32-x64': { file: 'Xray-windows-64.zip', sha256: sha(archives.get('/XTLS/Xray-core/releases/download/v25.3.6/Xray-windows-64.zip')!), source: 'the stand-in release' },
+        },
       },
       {
         name: 'sing-box',
@@ -50,7 +53,9 @@ function pins(overrides: { xray?: string | null; singBox?: string | null } = {})
           'linux-x64': {
             file: 'sing-box-1.12.0-linux-amd64.tar.gz',
             sha256: overrides.singBox === undefined ? sha(archives.get('/SagerNet/sing-box/releases/download/v1.12.0/sing-box-1.12.0-linux-amd64.tar.gz')!) : overrides.singBox,
+            source: 'the stand-in release',
           },
+          'win32-x64': { file: 'sing-box-1.12.0-windows-amd64.zip', sha256: sha(archives.get('/SagerNet/sing-box/releases/download/v1.12.0/sing-box-1.12.0-windows-amd64.zip')!), source: 'the stand-in release' },
         },
       },
     ],
@@ -61,6 +66,11 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'fetch-cores-test-'));
   archives.set('/XTLS/Xray-core/releases/download/v25.3.6/Xray-linux-64.zip', archive('zip', 'x.zip', { xray: 'XRAY-BINARY', 'geoip.dat': 'GEOIP', LICENSE: 'l' }));
   archives.set('/SagerNet/sing-box/releases/download/v1.12.0/sing-box-1.12.0-linux-amd64.tar.gz', archive('tar.gz', 's.tar.gz', { 'sing-box-1.12.0-linux-amd64/sing-box': 'SING-BOX-BINARY' }));
+  archives.set('/XTLS/Xray-core/releases/download/v25.3.6/Xray-windows-64.zip', archive('zip', 'xw.zip', { 'xray.exe': 'XRAY-EXE', 'geoip.dat': 'GEOIP', 'geosite.dat': 'GEOSITE', 'wxray.exe': 'NOT-THE-CORE' }));
+  archives.set(
+    '/SagerNet/sing-box/releases/download/v1.12.0/sing-box-1.12.0-windows-amd64.zip',
+    archive('zip', 'sw.zip', { 'sing-box-1.12.0-windows-amd64/sing-box.exe': 'SING-BOX-EXE', 'sing-box-1.12.0-windows-amd64/libcronet.dll': 'CRONET', 'sing-box-1.12.0-windows-amd64/LICENSE': 'l' }),
+  );
   server = createServer((request, response) => {
     const body = archives.get(request.url ?? '');
     if (!body) {
@@ -92,6 +102,15 @@ describe('npm run fetch-cores', () => {
     expect(statSync(join(dir, 'linux-x64', 'xray')).mode & 0o111).not.toBe(0);
   });
 
+  it('a Windows target: the .exe binaries, the geodata and the library sing-box ships beside its binary, nothing else', async () => {
+    const dir = coreDir();
+    const written = await fetchCores({ pins: pins(), target: 'win32-x64', coreDir: dir, baseUrl });
+    expect(written.map((p) => p.slice(dir.length + 1)).sort()).toEqual(['win32-x64/geoip.dat', 'win32-x64/geosite.dat', 'win32-x64/libcronet.dll', 'win32-x64/sing-box.exe', 'win32-x64/xray.exe']);
+    expect(readFileSync(join(dir, 'win32-x64', 'xray.exe'), 'utf8')).toBe('XRAY-EXE');
+    expect(readFileSync(join(dir, 'win32-x64', 'libcronet.dll'), 'utf8')).toBe('CRONET');
+    expect(statSync(join(dir, 'win32-x64', 'libcronet.dll')).mode & 0o111).toBe(0);
+  });
+
   it('a wrong checksum: refused, naming both digests, and nothing installed', async () => {
     const dir = coreDir();
     await expect(fetchCores({ pins: pins({ singBox: 'a'.repeat(64) }), target: 'linux-x64', coreDir: dir, baseUrl })).rejects.toThrow(/sing-box-1\.12\.0-linux-amd64\.tar\.gz: SHA-256 [0-9a-f]{64} is not the pinned a{64}; nothing was installed/);
@@ -120,9 +139,27 @@ describe('npm run fetch-cores', () => {
     await expect(fetchCores({ pins: pins(), target: 'freebsd-x64', coreDir: coreDir(), baseUrl })).rejects.toThrow('xray has no asset pinned for freebsd-x64');
   });
 
-  it('the repository’s pin file reads and names both releases for every target', async () => {
+  it('a digest that does not say where it came from: the pin file is refused', async () => {
+    const path = join(work, 'unsourced-pins.json');
+    const unsourced = pins();
+    delete unsourced.cores[0]!.assets['linux-x64']!.source;
+    writeFileSync(path, JSON.stringify(unsourced));
+    await expect(readPins(path)).rejects.toThrow('a filled sha256 must name its source');
+    writeFileSync(path, JSON.stringify(pins({ xray: null })).replace('"source":"the stand-in release"', '"source":null'));
+    await expect(readPins(path)).resolves.toBeDefined();
+  });
+
+  it('the repository’s pin file: both releases, every target pinned with a digest and where it came from, file names of the pinned version', async () => {
     const repo = await readPins(join(import.meta.dirname, '..', '..', '..', 'resources', 'core', 'pins.json'));
     expect(repo.cores.map((c) => c.name)).toEqual(['xray', 'sing-box']);
-    for (const core of repo.cores) expect(Object.keys(core.assets).sort()).toEqual(['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']);
+    for (const core of repo.cores) {
+      expect(Object.keys(core.assets).sort()).toEqual(['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']);
+      for (const asset of Object.values(core.assets)) {
+        expect(asset.sha256).toMatch(/^[0-9a-f]{64}$/);
+        expect(asset.source).toMatch(/^[\w.-]+\/[\w.-]+ \S+ @ [0-9a-f]{40}/);
+      }
+    }
+    const singBox = repo.cores[1]!;
+    for (const asset of Object.values(singBox.assets)) expect(asset.file).toContain(`sing-box-${singBox.version}-`);
   });
 });

@@ -17,6 +17,16 @@ import { z } from 'zod';
 
 const exec = promisify(execFile);
 
+// A digest is only as good as where it came from: a filled pin names its source (a manifest or
+// script that pins the same file, at a commit), so anyone can check it again.
+const assetSchema = z
+  .object({
+    file: z.string().regex(/^[A-Za-z0-9._-]+$/),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+    source: z.string().trim().min(1).nullable().optional(),
+  })
+  .refine((asset) => asset.sha256 === null || !!asset.source, { message: 'a filled sha256 must name its source' });
+
 const pinsSchema = z.object({
   cores: z.array(
     z.object({
@@ -24,7 +34,7 @@ const pinsSchema = z.object({
       version: z.string().regex(/^[0-9][0-9A-Za-z.+-]*$/),
       url: z.url({ protocol: /^https$/ }),
       binary: z.string().regex(/^[a-z0-9-]+$/),
-      assets: z.record(z.string(), z.object({ file: z.string().regex(/^[A-Za-z0-9._-]+$/), sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() })),
+      assets: z.record(z.string(), assetSchema),
     }),
   ),
 });
@@ -95,17 +105,23 @@ async function extract(archive: string, into: string): Promise<void> {
   else throw new FetchCoresError(`cannot unpack ${basename(archive)}`);
 }
 
+/**
+ * Files an archive carries beside its binary that the binary needs there: Xray's geodata (its
+ * geoip:/geosite: rules), and the library the Windows sing-box archives ship next to sing-box.exe.
+ */
+const COMPANION_FILES = ['geoip.dat', 'geosite.dat', 'libcronet.dll'];
+
 /** Fetches every core of the target; returns the paths written. */
 export async function fetchCores(o: FetchOptions): Promise<string[]> {
   const fetchImpl = o.fetchImpl ?? fetch;
   const plan = o.pins.cores.map((core) => {
     const asset = core.assets[o.target];
     if (!asset) throw new FetchCoresError(`${core.name} has no asset pinned for ${o.target}`);
-    if (asset.sha256 === null) throw new FetchCoresError(`${core.name} ${core.version} ${asset.file}: no SHA-256 pin in resources/core/pins.json; fill it from the release's checksum before fetching`);
+    if (asset.sha256 === null) throw new FetchCoresError(`${core.name} ${core.version} ${asset.file}: no SHA-256 pin in resources/core/pins.json (no published digest of this file was found to copy); fill it, with its source, from a checksum you have checked before fetching`);
     return { core, asset: { file: asset.file, sha256: asset.sha256 } };
   });
   const scratch = await mkdtemp(join(tmpdir(), 'fetch-cores-'));
-  const staged: { from: string; to: string }[] = [];
+  const staged: { from: string; to: string; executable: boolean }[] = [];
   const targetDir = join(o.coreDir, o.target);
   try {
     for (const { core, asset } of plan) {
@@ -121,17 +137,17 @@ export async function fetchCores(o: FetchOptions): Promise<string[]> {
       const binaryName = o.target.startsWith('win32') ? `${core.binary}.exe` : core.binary;
       const binary = await findFile(unpacked, binaryName);
       if (!binary) throw new FetchCoresError(`${asset.file} holds no ${binaryName}`);
-      staged.push({ from: binary, to: join(targetDir, binaryName) });
-      for (const data of ['geoip.dat', 'geosite.dat']) {
-        const found = await findFile(unpacked, data);
-        if (found) staged.push({ from: found, to: join(targetDir, data) });
+      staged.push({ from: binary, to: join(targetDir, binaryName), executable: true });
+      for (const companion of COMPANION_FILES) {
+        const found = await findFile(unpacked, companion);
+        if (found) staged.push({ from: found, to: join(targetDir, companion), executable: false });
       }
     }
     // Every archive checked and unpacked: only now does anything reach the target folder.
     await mkdir(targetDir, { recursive: true });
-    for (const { from, to } of staged) {
+    for (const { from, to, executable } of staged) {
       await copyFile(from, `${to}.partial`);
-      if (!to.endsWith('.dat')) await chmod(`${to}.partial`, 0o755);
+      if (executable) await chmod(`${to}.partial`, 0o755);
       await rename(`${to}.partial`, to);
     }
     return staged.map((s) => s.to);
