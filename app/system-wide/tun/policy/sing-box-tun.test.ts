@@ -37,6 +37,11 @@ describe('sing-box TUN front end', () => {
     expect(config.dns).toEqual({ servers: [{ type: 'tcp', tag: 'through-core', server: '1.1.1.1', server_port: 53, detour: 'core' }], final: 'through-core' });
   });
 
+  it('names its one DNS server as the resolver of every domain an outbound dials (sing-box 1.14 refuses a config without one)', () => {
+    expect(config.route.default_domain_resolver).toBe('through-core');
+    expect(config.dns.servers.map((server: Json) => server.tag)).toContain(config.route.default_domain_resolver);
+  });
+
   it('bypassLan keeps private ranges out of the TUN; off, they are captured too', () => {
     expect(config.inbounds[0].route_exclude_address).toEqual(expect.arrayContaining(['192.168.0.0/16', '10.0.0.0/8', 'fc00::/7']));
     expect(config.route.rules).toContainEqual({ ip_is_private: true, outbound: 'direct' });

@@ -3,12 +3,16 @@
  * v2rayN does — the TUN device takes every program's traffic, sing-box hands it to the core's
  * local SOCKS5 inbound (UDP included), and the core carries it to the server as in proxy mode.
  * Written from sing-box's documented fields (configuration/inbound/tun, route rule actions of
- * 1.11, the typed DNS servers of 1.12), so it needs sing-box 1.12 or later:
+ * 1.11, the typed DNS servers and `route.default_domain_resolver` of 1.12), so it needs sing-box
+ * 1.12 or later; the installers bundle 1.14 (resources/core/pins.json):
  * - the core's own connections (to servers, and its direct ones) must not enter the TUN: they are
  *   matched by the core's executable path and sent `direct` (auto_detect_interface binds them to
  *   the real interface);
  * - private ranges stay out of the TUN when bypassLan is on (route_exclude_address);
- * - DNS to any address is answered by sing-box (hijack-dns), which asks through the core.
+ * - DNS to any address is answered by sing-box (hijack-dns), which asks through the core;
+ * - a domain an outbound must dial is resolved by that same server, named as the default resolver:
+ *   sing-box 1.12 deprecated dialling a domain without one named, 1.13 refuses to start that way
+ *   and 1.14 removed the fallback.
  */
 import { atLeast } from '../../../core/version';
 
@@ -63,6 +67,7 @@ export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
     ],
     route: {
       auto_detect_interface: true,
+      default_domain_resolver: 'through-core',
       final: 'core',
       rules: [
         { process_path: [o.corePath], outbound: 'direct' },
