@@ -1,6 +1,6 @@
 /** spec/auto.md "When the whole subscription is silent": neighbours, widening, the move, network loss. */
 import { describe, expect, it } from 'vitest';
-import { brief, simulate } from '../testing/simulate';
+import { baseScenario, brief, simulate } from '../testing/simulate';
 
 const noResults = { results: false } as const;
 const up = { network: 'online', traffic: 'active' } as const;
@@ -148,5 +148,38 @@ describe('neighbours silent too: the network is gone', () => {
       // The count started over with the new network.
       '184500 network-lost 1 next 15000',
     ]);
+  });
+});
+
+describe('a late probe failure once a check found the network gone', () => {
+  it('is the network’s, not the server’s: it is logged unrecorded and costs the server nothing', async () => {
+    // Finland goes silent at 2 m; its stall check moves to the Netherlands at 2m5s while Finland's
+    // probe (a 30 s timeout, sent with the preparation at 2m2.5s) runs on. At 2m6s the user's
+    // network goes away and the timeout is set to 2 s: the next check finds the network gone at
+    // 2m14s, before Finland's probe ends at 2m32.5s.
+    const lines = await simulate(
+      baseScenario({ until: '2m33s' }, [
+        { at: '0s', action: { settings: { urlTestTimeoutMs: 30_000 } } },
+        { at: '2m', servers: { fi: 'down' } },
+        { at: '2m6s', network: 'offline', action: { settings: { urlTestTimeoutMs: 2000 } } },
+      ]),
+    );
+    expect(brief(lines).filter((l) => Number(l.split(' ')[0]) >= 125_000)).toEqual([
+      '125000 check stall fi,nl,de',
+      '125000 switch fi>nl current-silent',
+      '126000 settings',
+      '131000 check stall nl,fi,de',
+      '132000 nl silent unrecorded',
+      '132000 fi silent unrecorded',
+      '132000 de silent unrecorded',
+      '132000 check neighbour-sub b1,b2',
+      '134000 b1 silent unrecorded',
+      '134000 b2 silent unrecorded',
+      '134000 network-lost 1 next 15000',
+      '149000 check stall nl,fi,de',
+      // The first check's probe of Finland times out while the network is still gone.
+      '152500 fi silent unrecorded',
+    ]);
+    expect(lines.at(-1)).toMatchObject({ history: { fi: [60, 61, 62] } });
   });
 });
