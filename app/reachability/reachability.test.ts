@@ -157,6 +157,43 @@ describe('reachability runtime (monitor + fake vantage prober, fake clock)', () 
     expect(w.reachabilityLines().some((l) => l.includes('your network answers again'))).toBe(true);
   });
 
+  it('unreliable witness: a trusted checker that suddenly cannot see the servers it saw has its votes set aside, and brands no server blocked', async () => {
+    // Eight servers, so three failing from here at once are fewer than half: the user's network is fine.
+    const EIGHT: WorldServer[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'].map((id, i) => ({ id, asn: `AS${i + 1}` }));
+    const w = await started(EIGHT, { trustedCheckerId: 'F' });
+    w.set('B', 'blocked-here');
+    w.set('C', 'blocked-here');
+    await w.clock.advance(2 * INTERVAL);
+    for (const id of ['B', 'C']) expect(w.runtime.reachability(id)).toMatchObject({ verdict: 'blocked-here', vantagePoints: [{ serverId: 'F', reached: true }] });
+
+    // F still answers from here, but its own way out breaks: it reaches nothing any more. Its
+    // first "cannot reach" cannot yet be told from a real block; once two of the two servers it
+    // reached fail through it, F is the broken one.
+    w.vantages.blind.add('F');
+    await w.clock.advance(INTERVAL);
+    const setAside = "F's votes are set aside: F suddenly cannot reach 2 of the 2 servers it reached";
+    const since = w.clock.now() - w.t0;
+    for (const id of ['B', 'C']) {
+      expect(w.runtime.verdict(id)).toBe('unknown');
+      expect(w.runtime.reachability(id)?.reason).toContain(setAside);
+    }
+    // It stays set aside after its last success ages out of the freshness window (2 min), and a
+    // server that starts failing later is not called blocked on F's word either.
+    w.set('D', 'blocked-here');
+    await w.clock.advance(4 * INTERVAL);
+    for (const id of ['B', 'C', 'D']) {
+      expect(w.changes.filter((c) => c.serverId === id && c.at > since).map((c) => c.current.verdict)).not.toContain('blocked');
+      expect(w.runtime.verdict(id)).toBe('unknown');
+      expect(w.runtime.reachability(id)?.reason).toContain(setAside);
+    }
+    expect(w.vantages.probesOf('D').filter((p) => p.vantage === 'F').length).toBeGreaterThan(0);
+
+    // F sees again: its votes count again.
+    w.vantages.blind.delete('F');
+    await w.clock.advance(2 * INTERVAL);
+    for (const id of ['B', 'C', 'D']) expect(w.runtime.reachability(id)).toMatchObject({ verdict: 'blocked-here', vantagePoints: [{ serverId: 'F', reached: true }] });
+  });
+
   it('a network-lost signal from elsewhere (Auto) is enough on its own', async () => {
     let lost: string | null = null;
     const w = await started(FOUR, { networkLost: () => lost });

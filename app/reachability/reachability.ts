@@ -49,7 +49,7 @@ import { assessNetwork, failureStreak, type HereResult, type NetworkAssessment, 
 import { chooseVantages, planConfirmation, planRound, type VantageCandidate } from './policy/planner';
 import { type ReachabilityRules, reachabilityRules } from './policy/rules';
 import { deriveVerdict, formatDuration, type VantageObservation } from './policy/verdict';
-import { assessVantages } from './policy/witness';
+import { assessVantages, keptObservations } from './policy/witness';
 import type { HereProbePort, MonitorResultsPort, VantageProber, VantageProbeResult } from './ports';
 import { listenerErrorsTo, Signal } from '../events';
 
@@ -480,14 +480,13 @@ export class ReachabilityRuntime {
 
   private prune(servers: readonly Server[], now: number): void {
     const present = new Set(servers.map((s) => s.id));
-    const freshness = this.rules().freshnessMs;
     for (const map of [this.confirmations, this.observations, this.lastRoundAt, this.episodes, this.shown, this.logged] as Map<ServerId, unknown>[]) {
       for (const id of map.keys()) if (!present.has(id)) map.delete(id);
     }
     for (const [id, list] of this.observations) {
-      const fresh = list.filter((o) => now - o.at <= freshness);
-      if (fresh.length === 0) this.observations.delete(id);
-      else this.observations.set(id, fresh);
+      const kept = keptObservations(list, now, this.rules());
+      if (kept.length === 0) this.observations.delete(id);
+      else this.observations.set(id, kept);
     }
     this.probeTimes = this.probeTimes.filter((t) => now - t <= this.rules().roundIntervalMs);
   }

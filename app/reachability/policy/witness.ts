@@ -64,3 +64,17 @@ export function assessVantages(
   }
   return unreliable;
 }
+
+/**
+ * What of one target's observations is worth keeping: the fresh ones (the votes), and, for each
+ * vantage point, its latest success within the lookback: the memory that it "could see" the
+ * target, without which a witness that went blind would be trusted again once its last success
+ * aged out of the freshness window. Oldest first.
+ */
+export function keptObservations(list: readonly VantageObservation[], now: number, rules: ReachabilityRules): VantageObservation[] {
+  const lastReached = new Map<ServerId, VantageObservation>();
+  for (const o of list) {
+    if (o.reached && now - o.at <= rules.witnessLookbackMs && o.at <= now && (lastReached.get(o.vantageId)?.at ?? Number.NEGATIVE_INFINITY) <= o.at) lastReached.set(o.vantageId, o);
+  }
+  return list.filter((o) => now - o.at <= rules.freshnessMs || lastReached.get(o.vantageId) === o);
+}

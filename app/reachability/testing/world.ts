@@ -7,6 +7,8 @@
  * - `up`: answers from here and through any vantage point;
  * - `blocked-here`: silent from here (a blackhole for the user's address), reached through others;
  * - `down`: refused from everywhere;
+ * - a `blind` vantage point answers from here but reaches nothing beyond itself (its own way out
+ *   is broken): every target it is asked about times out;
  * - network `offline`: every probe from here is silent and every vantage point, being reached
  *   from here first, cannot be used (an inconclusive probe).
  */
@@ -39,6 +41,8 @@ export class FakeVantages implements VantageProber {
   readonly calls: VantageCall[] = [];
   /** Targets this core "cannot chain" (with the reason). */
   readonly unchainable = new Map<ServerId, string>();
+  /** Vantage points that answer from here but reach no target. */
+  readonly blind = new Set<ServerId>();
 
   constructor(
     private readonly clock: Clock,
@@ -59,6 +63,9 @@ export class FakeVantages implements VantageProber {
     let after: number;
     if (this.offline() || this.stateOf(vantage.id) !== 'up') {
       result = { reached: false, inconclusive: true, error: `${vantage.name} itself did not answer from here (timeout)` };
+      after = timeoutMs;
+    } else if (this.blind.has(vantage.id)) {
+      result = { reached: false, error: 'the test URL did not answer (timeout)' };
       after = timeoutMs;
     } else if (this.stateOf(target.id) === 'down') {
       result = { reached: false, error: 'connection refused' };
