@@ -93,10 +93,12 @@ export default tseslint.config(
       ],
     },
   },
-  // main/ hosts other than Electron's: no electron (covered above), no UI imports.
+  // main/ hosts other than Electron's: no electron (covered above), no UI imports. A host's
+  // integration test is left out: it starts the lab as a child process (spawnLab) to point the
+  // host at, as a user points it at their servers.
   {
     files: ['main/**/*.ts'],
-    ignores: ['main/electron/**'],
+    ignores: ['main/electron/**', 'main/**/*.int.test.ts'],
     rules: restrictedIn([ELECTRON], [INTO('renderer', 'Hosts serve the built renderer; they never import it.'), INTO('e2e', 'Hosts never import the test world.')]),
   },
   // main/electron/: raw ipcMain / ipcRenderer only inside the contract wrappers.

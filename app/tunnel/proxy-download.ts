@@ -7,22 +7,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
+import type { DownloadRequest } from './probe-contract';
 import { singleUseAgent } from './proxy-request';
 import { CancelledError, classifyRequestError, DeadlineError, type RequestFailure } from './request-error';
 
-export interface ProxiedDownload {
+/** A `DownloadRequest` (the prober's contract) sent through one core's HTTP inbound. */
+export interface ProxiedDownload extends DownloadRequest {
   /** The core's HTTP inbound, e.g. "http://127.0.0.1:41000". */
   proxyUrl: string;
-  url: string;
-  /** Body bytes to read; the download ends there. */
-  maxBytes: number;
-  /** The response must start within this long. */
-  headersTimeoutMs: number;
-  /** Nothing for this long after the headers or the last byte: stalled. */
-  stallMs: number;
-  /** The whole download's deadline. */
-  deadlineMs: number;
-  signal?: AbortSignal;
   proxyLabel?: string;
 }
 

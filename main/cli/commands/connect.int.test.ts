@@ -2,7 +2,6 @@
  * `npm run cli -- connect` against the lab, as a user runs it: it prints the proxy addresses,
  * traffic flows through them, and SIGTERM (like Ctrl-C) disconnects and leaves no core behind.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,60 +9,34 @@ import { ProxyAgent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../../../app/tunnel/ports';
 import { processesOf, waitUntil } from '../../../app/tunnel/testing/processes';
-
-interface LabLine {
-  control: string;
-  subscriptions: { id: string; url: string }[];
-  ipinfo: string;
-  servers: { id: string; exitIp: string }[];
-  zone: string;
-  resolver: string;
-}
+import { type Lab, spawnLab } from '../../../e2e/lab';
+import { runEntry } from '../../testing/entry-run';
 
 // The lab as a user starts it (`npm run lab`): hosts do not import the test world.
-let labProcess: ChildProcess;
-let lab: LabLine;
+let lab: Lab['info'];
+let stopLab: () => Promise<void>;
 let dataDir: string;
 
 beforeAll(async () => {
-  labProcess = spawn(process.execPath, ['--import', 'tsx', 'e2e/lab/main.ts', '--servers', '4'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  lab = await new Promise<LabLine>((resolve, reject) => {
-    let out = '';
-    labProcess.stdout!.on('data', (d) => {
-      out += String(d);
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line && out.includes('\n')) resolve(JSON.parse(line) as LabLine);
-    });
-    labProcess.once('exit', (code) => reject(new Error(`the lab exited (${code})`)));
-  });
+  const running = await spawnLab(['--servers', '4']);
+  ({ info: lab, stop: stopLab } = running);
   dataDir = await mkdtemp(join(tmpdir(), 'steadfast-cli-'));
 });
 afterAll(async () => {
-  if (labProcess && labProcess.exitCode === null) {
-    const gone = new Promise((r) => labProcess.once('exit', r));
-    labProcess.kill('SIGTERM');
-    await gone;
-  }
+  await stopLab?.();
   await rm(dataDir, { recursive: true, force: true });
 });
+
+const cliEnv = () => ({ ...process.env, STEADFAST_DATA_DIR: dataDir });
 
 describe('cli connect', () => {
   it('prints the proxy addresses, carries traffic, and disconnects cleanly on SIGTERM', async () => {
     const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
     const subscription = lab.subscriptions[1]!;
-    const cli = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'main/cli/index.ts', 'connect', '--subscription', subscription.url, '--http-port', String(httpPort), '--socks-port', String(socksPort)],
-      { env: { ...process.env, STEADFAST_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    cli.stdout!.on('data', (d) => (out += String(d)));
-    cli.stderr!.on('data', (d) => (err += String(d)));
-    const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
+    const cli = runEntry('main/cli/index.ts', ['connect', '--subscription', subscription.url, '--http-port', String(httpPort), '--socks-port', String(socksPort)], cliEnv());
     try {
-      expect(await waitUntil(() => out.includes('socks5://'), 30_000, 50), `${out}\n${err}`).toBe(true);
-      const lines = out.split('\n');
+      expect(await waitUntil(() => cli.out().includes('socks5://'), 30_000, 50), `${cli.out()}\n${cli.err()}`).toBe(true);
+      const lines = cli.out().split('\n');
       expect(lines).toContain(`http://127.0.0.1:${httpPort}`);
       expect(lines).toContain(`socks5://127.0.0.1:${socksPort}`);
 
@@ -79,24 +52,18 @@ describe('cli connect', () => {
       expect(cores).toHaveLength(1);
 
       cli.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(out).toContain('state: disconnected');
+      expect(await cli.exited).toBe(0);
+      expect(cli.out()).toContain('state: disconnected');
       expect(processesOf('/usr/bin/v2ray', join(dataDir, 'runtime'))).toEqual([]);
     } finally {
-      cli.kill('SIGKILL');
+      cli.kill();
     }
   });
 
   it('fails with a sentence when the subscription cannot be fetched', async () => {
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'connect', '--subscription', `${lab.control}/no-such-subscription`], {
-      env: { ...process.env, STEADFAST_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    cli.stderr!.on('data', (d) => (err += String(d)));
-    const code = await new Promise<number | null>((resolve) => cli.once('exit', (c) => resolve(c)));
-    expect(code).toBe(1);
-    expect(err).toMatch(/could not fetch the subscription/);
+    const cli = runEntry('main/cli/index.ts', ['connect', '--subscription', `${lab.control}/no-such-subscription`], cliEnv());
+    expect(await cli.exited).toBe(1);
+    expect(cli.err()).toMatch(/could not fetch the subscription/);
   });
 
   it('--routing FILE: the file’s rules apply (a blocked name fails, the rest goes through the server)', async () => {
@@ -106,15 +73,10 @@ describe('cli connect', () => {
     await writeFile(routingFile, JSON.stringify({ routing, dns: { remote: lab.resolver, domestic: lab.resolver } }));
     const subscription = lab.subscriptions[0]!;
     const args = ['connect', '--subscription', subscription.url, '--http-port', String(httpPort), '--socks-port', String(socksPort), '--routing', routingFile];
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', ...args], { env: { ...process.env, STEADFAST_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    cli.stdout!.on('data', (d) => (out += String(d)));
-    cli.stderr!.on('data', (d) => (err += String(d)));
-    const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
+    const cli = runEntry('main/cli/index.ts', args, cliEnv());
     try {
-      expect(await waitUntil(() => out.includes('socks5://'), 30_000, 50), `${out}\n${err}`).toBe(true);
-      expect(err).toContain('preset global, 1 rule(s) of your own, LAN through the server');
+      expect(await waitUntil(() => cli.out().includes('socks5://'), 30_000, 50), `${cli.out()}\n${cli.err()}`).toBe(true);
+      expect(cli.err()).toContain('preset global, 1 rule(s) of your own, LAN through the server');
       const agent = new ProxyAgent(`http://127.0.0.1:${httpPort}`);
       try {
         const ipinfo = await request(lab.ipinfo, { dispatcher: agent, signal: AbortSignal.timeout(5000) });
@@ -128,24 +90,18 @@ describe('cli connect', () => {
         await agent.destroy();
       }
       cli.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await cli.exited).toBe(0);
     } finally {
-      cli.kill('SIGKILL');
+      cli.kill();
     }
   });
 
   it('--routing FILE with an invalid entry: exit 2 naming it, no core started', async () => {
     const routingFile = join(dataDir, 'bad-routing.json');
     await writeFile(routingFile, JSON.stringify({ routing: { rules: [{ ip: ['10.0.0.0/40'], outbound: 'direct' }] } }));
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'connect', '--subscription', lab.subscriptions[0]!.url, '--routing', routingFile], {
-      env: { ...process.env, STEADFAST_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    cli.stderr!.on('data', (d) => (err += String(d)));
-    const code = await new Promise<number | null>((resolve) => cli.once('exit', (c) => resolve(c)));
-    expect(code).toBe(2);
-    expect(err).toContain('routing, rule 1, ip 1: "10.0.0.0/40" has a prefix length outside 0-32');
+    const cli = runEntry('main/cli/index.ts', ['connect', '--subscription', lab.subscriptions[0]!.url, '--routing', routingFile], cliEnv());
+    expect(await cli.exited).toBe(2);
+    expect(cli.err()).toContain('routing, rule 1, ip 1: "10.0.0.0/40" has a prefix length outside 0-32');
     expect(processesOf('/usr/bin/v2ray', join(dataDir, 'runtime'))).toEqual([]);
   });
 });
