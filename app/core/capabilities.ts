@@ -12,6 +12,11 @@ export const CORE_FEATURES = [
   'grpc-multi-mode',
   /** uTLS `fingerprint` in tlsSettings (Xray). */
   'tls-fingerprint',
+  /**
+   * tlsSettings `allowInsecure` (skip certificate verification): v2ray, and Xray before 26.2.6,
+   * which replaced it with `pinnedPeerCertSha256` and refuses to start with it since 2026-06-01.
+   */
+  'tls-allow-insecure',
   /** WebSocket early data: Xray reads `?ed=` from the path, v2ray 5 takes `maxEarlyData`. */
   'ws-early-data-path',
   'ws-early-data-field',
@@ -107,7 +112,7 @@ function v2ray4(version: string): CoreCapabilities {
   if (atLeast(version, '4.31.0')) protocols.push('trojan');
   const networks: Network[] = ['tcp', 'ws', 'h2', 'kcp', 'quic'];
   if (atLeast(version, '4.36.0')) networks.push('grpc');
-  const features: CoreFeature[] = ['stats-api', 'outbound-stats', 'sendThrough', 'proxySettings'];
+  const features: CoreFeature[] = ['stats-api', 'outbound-stats', 'sendThrough', 'proxySettings', 'tls-allow-insecure'];
   if (atLeast(version, '4.35.0')) features.push('proxySettings-transportLayer');
   if (atLeast(version, '4.37.0')) features.push('ws-early-data-field', 'dns-skip-fallback');
   // v2fly dropped the stream ciphers (and kept only AEAD + none) in 4.x; the binary confirms which.
@@ -126,6 +131,7 @@ function v2ray5(_version: string): CoreCapabilities {
     'proxySettings-transportLayer',
     'ws-early-data-field',
     'dns-skip-fallback',
+    'tls-allow-insecure',
   ];
   return build(['vmess', 'vless', 'trojan', 'shadowsocks', 'socks', 'http'], networks, ['none', 'tls'], features, [
     ...AEAD_METHODS,
@@ -165,6 +171,9 @@ function xray(version: string): CoreCapabilities {
   }
   if (atLeast(version, '1.8.10')) features.push('ws-host-field');
   if (atLeast(version, '25.9.5')) features.push('vless-encryption');
+  // 26.2.6 deprecated allowInsecure with a cut-off date (2026-06-01) after which the same binary
+  // refuses the whole config; a config test before that date would pass, so the table decides.
+  if (!atLeast(version, '26.2.6')) features.push('tls-allow-insecure');
   // Fragment came to freedom in 1.8.1, the `noises` list in the 24.9 releases; the binary decides.
   if (atLeast(version, '1.8.1')) features.push('freedom-fragment');
   if (atLeast(version, '24.9.19')) features.push('freedom-noises');

@@ -204,6 +204,19 @@ describe('security', () => {
     });
   });
 
+  it('allowInsecure is written only for a core that still has it: Xray 26.2.6 and later verify the certificate (they refuse a config with it)', () => {
+    const insecure = tlsServer({ sni: 'sni.example', allowInsecure: true });
+    expect(out(insecure, xray25).streamSettings.tlsSettings.allowInsecure).toBe(true);
+    expect(out(insecure, xray26).streamSettings.tlsSettings.allowInsecure).toBe(true);
+    for (const version of ['26.2.6', '26.3.27']) {
+      const current = profileFromTable('xray', version);
+      expect(out(insecure, current).streamSettings.tlsSettings).toEqual({ serverName: 'sni.example' });
+      const hy2 = sampleServer('hysteria2', 'tcp', { security: { type: 'tls', allowInsecure: true } } as Partial<Server>);
+      expect(out(hy2, current).streamSettings.tlsSettings).not.toHaveProperty('allowInsecure');
+    }
+    expect(out(sampleServer('hysteria2', 'tcp', { security: { type: 'tls', allowInsecure: true } } as Partial<Server>), xray26).streamSettings.tlsSettings.allowInsecure).toBe(true);
+  });
+
   it('TLS name falls back to the Host header, then to a domain address, never to an IP', () => {
     const viaHost = sampleServer('vmess', 'ws', { address: '192.0.2.9', transport: { network: 'ws', host: 'cdn.example' }, security: { type: 'tls' } });
     expect(out(viaHost).streamSettings.tlsSettings.serverName).toBe('cdn.example');

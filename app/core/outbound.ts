@@ -21,7 +21,7 @@ export function outboundFor(server: Server, core: CoreProfile, tag: string, opts
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbound: Json = { tag, ...protocolPart(server, core) };
   // WireGuard runs its own UDP transport, Hysteria2 its own QUIC; the others ride the stream settings.
-  if (server.protocol === 'hysteria2') outbound.streamSettings = hysteriaStreamSettings(server);
+  if (server.protocol === 'hysteria2') outbound.streamSettings = hysteriaStreamSettings(server, core);
   else if (server.protocol !== 'wireguard') outbound.streamSettings = streamSettingsFor(server, core);
   if (opts.viaTag) chainThrough(outbound, opts.viaTag, core);
   return outbound;
@@ -96,10 +96,11 @@ function protocolPart(server: Server, core: CoreProfile): Json {
 }
 
 /** Xray's Hysteria2 transport: QUIC with TLS (always), auth = the server's password. */
-function hysteriaStreamSettings(server: Extract<Server, { protocol: 'hysteria2' }>): Json {
+function hysteriaStreamSettings(server: Extract<Server, { protocol: 'hysteria2' }>, core: CoreProfile): Json {
   const security = server.security;
   const tls: Json = { serverName: security.sni || server.address, alpn: security.alpn?.length ? security.alpn : ['h3'] };
-  if (security.allowInsecure) tls.allowInsecure = true;
+  // As tlsSettings in stream.ts: a core without allowInsecure verifies the certificate instead.
+  if (security.allowInsecure && core.capabilities.features.has('tls-allow-insecure')) tls.allowInsecure = true;
   const hysteria: Json = { version: 2, auth: server.password };
   if (server.upMbps) hysteria.up = `${server.upMbps} mbps`;
   if (server.downMbps) hysteria.down = `${server.downMbps} mbps`;
