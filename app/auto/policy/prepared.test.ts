@@ -7,26 +7,16 @@
 import { describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../../shared/domain/auto';
 import { delays } from '../testing/measurements';
-import { initialState, NOTHING_PERSISTED } from './state';
-import { step } from './step';
-import type { AutoCommand, AutoEvent, AutoState } from './types';
-import { worldOf } from './world';
-
-const T0 = Date.UTC(2026, 0, 1, 12);
-const CONFIG = { stallThresholdMs: 5000, probeTimeoutMs: 5000 };
+import { runReducer, T0 } from '../testing/reducer';
+import type { AutoCommand, AutoEvent } from './types';
 
 function harness() {
-  const world = worldOf({
+  const run = runReducer({
     subscriptions: [{ id: 'A', serverIds: ['fi', 'de', 'nl'] }],
     measurements: { fi: delays([60, 61, 62], { now: T0 }), de: delays([24, 25, 26], { now: T0 }), nl: delays([70, 72, 71], { now: T0 }) },
   });
-  let state: AutoState = initialState(CONFIG, { ...NOTHING_PERSISTED, subscriptionId: 'A' }, T0);
-  const all: AutoCommand[] = [];
-  const send = (event: AutoEvent, atMs: number) => {
-    const result = step(state, event, T0 + atMs, world);
-    state = result.state;
-    all.push(...result.commands);
-  };
+  const send = (event: AutoEvent, atMs: number): void => void run.send(event, atMs);
+  const all = run.commands;
   send({ type: 'tunnel-connected', serverId: 'fi' }, 0);
   const sample = (atMs: number, downBytes: number) => send({ type: 'traffic', sample: { at: T0 + atMs, intervalMs: 500, upBytes: 800, downBytes } }, atMs);
   /** Sending without receiving in every interval from 1 s on (the stall starts at 1 s). */
@@ -41,7 +31,7 @@ function harness() {
     probeCommands,
     result: (serverId: string, delayMs: number | null, atMs: number) => send({ type: 'probe-result', checkId: probeCommands().at(-1)!.checkId, serverId, delayMs }, atMs),
     get state() {
-      return state;
+      return run.state;
     },
     decisions: (): string[] =>
       all.flatMap((c) => (c.kind === 'log' ? [line(c.decision)] : [])),

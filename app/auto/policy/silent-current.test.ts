@@ -8,34 +8,21 @@
 import { describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../../shared/domain/auto';
 import { delays } from '../testing/measurements';
-import { initialState, NOTHING_PERSISTED } from './state';
-import { step } from './step';
-import type { AutoCommand, AutoEvent, AutoState } from './types';
-import { worldOf } from './world';
-
-const T0 = Date.UTC(2026, 0, 1, 12);
-const CONFIG = { stallThresholdMs: 5000, probeTimeoutMs: 5000 };
+import { runReducer, T0 } from '../testing/reducer';
 
 function harness(history: Record<string, (number | null)[]>) {
-  const world = worldOf({
+  const run = runReducer({
     subscriptions: [{ id: 'A', serverIds: ['fi', 'de', 'nl'] }],
     measurements: Object.fromEntries(Object.entries(history).map(([id, d]) => [id, delays(d, { now: T0 })])),
   });
-  let state: AutoState = initialState(CONFIG, { ...NOTHING_PERSISTED, subscriptionId: 'A' }, T0);
-  const all: AutoCommand[] = [];
-  const send = (event: AutoEvent, atMs: number): AutoCommand[] => {
-    const result = step(state, event, T0 + atMs, world);
-    state = result.state;
-    all.push(...result.commands);
-    return result.commands;
-  };
+  const { send } = run;
   send({ type: 'tunnel-connected', serverId: 'fi' }, 0);
   // A stall: 5 s of sending without receiving, from 1 s on, reported in one long interval after
   // the first, so no preparation precedes the check and its probes go out as it starts
   // (prepared.test.ts has the stall seen every 500 ms).
   send({ type: 'traffic', sample: { at: T0 + 1500, intervalMs: 500, upBytes: 800, downBytes: 0 } }, 1500);
   send({ type: 'traffic', sample: { at: T0 + 6000, intervalMs: 4500, upBytes: 7200, downBytes: 0 } }, 6000);
-  const check = state.check;
+  const check = run.state.check;
   if (!check) throw new Error('no check started');
   return {
     checkId: check.id,
@@ -44,11 +31,11 @@ function harness(history: Record<string, (number | null)[]>) {
     transfer: (serverId: string, verdict: 'ok' | 'freezes', atMs: number) => send({ type: 'transfer-result', checkId: check.id, serverId, verdict }, atMs),
     wake: (atMs: number) => send({ type: 'wake' }, atMs),
     get state() {
-      return state;
+      return run.state;
     },
-    decisions: (): AutoDecision[] => all.flatMap((c) => (c.kind === 'log' ? [c.decision] : [])),
-    records: () => all.flatMap((c) => (c.kind === 'record' ? c.results.map((r) => `${r.serverId}:${r.measurement.delayMs ?? 'null'}`) : [])),
-    wakes: () => all.flatMap((c) => (c.kind === 'wake' ? [c.at === null ? null : c.at - T0] : [])),
+    decisions: (): AutoDecision[] => run.decisions(),
+    records: () => run.commands.flatMap((c) => (c.kind === 'record' ? c.results.map((r) => `${r.serverId}:${r.measurement.delayMs ?? 'null'}`) : [])),
+    wakes: () => run.commands.flatMap((c) => (c.kind === 'wake' ? [c.at === null ? null : c.at - T0] : [])),
   };
 }
 

@@ -5,32 +5,24 @@
 import { describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../../shared/domain/auto';
 import { delays } from '../testing/measurements';
-import { initialState, NOTHING_PERSISTED, type PersistedAutoState } from './state';
-import { step } from './step';
-import type { AutoCommand, AutoEvent, AutoState } from './types';
-import { worldOf, type WorldData } from './world';
-
-const T0 = Date.UTC(2026, 0, 1, 12);
-const CONFIG = { stallThresholdMs: 5000, probeTimeoutMs: 5000 };
+import { runReducer, T0 } from '../testing/reducer';
+import type { PersistedAutoState } from './state';
+import type { AutoCommand, AutoEvent } from './types';
+import type { WorldData } from './world';
 
 function harness(data: Partial<WorldData> = {}, persisted: Partial<PersistedAutoState> = {}) {
-  const world = worldOf({
+  const run = runReducer({
     subscriptions: [
       { id: 'A', serverIds: ['fi', 'de', 'nl'] },
       { id: 'B', serverIds: ['b1', 'b2'] },
     ],
     measurements: { fi: delays([60, 61, 62], { now: T0 }), de: delays([20, 25, 300], { now: T0 }), nl: delays([70, 72, 71], { now: T0 }) },
     ...data,
-  });
-  let state: AutoState = initialState(CONFIG, { ...NOTHING_PERSISTED, subscriptionId: 'A', ...persisted }, T0);
+  }, { persisted });
   const h = {
-    send(event: AutoEvent, atMs = 0): AutoCommand[] {
-      const result = step(state, event, T0 + atMs, world);
-      state = result.state;
-      return result.commands;
-    },
+    send: (event: AutoEvent, atMs = 0): AutoCommand[] => run.send(event, atMs),
     get state() {
-      return state;
+      return run.state;
     },
     /** Samples of 500 ms from `fromMs` to `toMs` (exclusive of the start). */
     traffic(fromMs: number, toMs: number, received: boolean): AutoCommand[] {

@@ -7,32 +7,19 @@ import { describe, expect, it } from 'vitest';
 import type { AutoDecision } from '../../../shared/domain/auto';
 import type { TransferVerdict } from '../../../shared/domain/transfer';
 import { delays } from '../testing/measurements';
-import { initialState, NOTHING_PERSISTED } from '../policy/state';
-import { step } from '../policy/step';
-import type { AutoCommand, AutoEvent, AutoState } from '../policy/types';
-import { worldOf } from '../policy/world';
-
-const T0 = Date.UTC(2026, 0, 1, 12);
-const CONFIG = { stallThresholdMs: 5000, probeTimeoutMs: 5000 };
+import { runReducer, T0 } from '../testing/reducer';
 const HISTORY = { fi: delays([60, 61, 62], { now: T0 }), de: delays([24, 25, 26], { now: T0 }), nl: delays([70, 72, 71], { now: T0 }) };
 
 function harness(transfers: Record<string, TransferVerdict> = {}) {
-  const world = worldOf({ subscriptions: [{ id: 'A', serverIds: ['fi', 'de', 'nl'] }], measurements: HISTORY, transfers });
-  let state: AutoState = initialState(CONFIG, { ...NOTHING_PERSISTED, subscriptionId: 'A' }, T0);
-  const all: AutoCommand[] = [];
-  const send = (event: AutoEvent, atMs: number): AutoCommand[] => {
-    const result = step(state, event, T0 + atMs, world);
-    state = result.state;
-    all.push(...result.commands);
-    return result.commands;
-  };
+  const run = runReducer({ subscriptions: [{ id: 'A', serverIds: ['fi', 'de', 'nl'] }], measurements: HISTORY, transfers });
+  const send = run.send;
   send({ type: 'tunnel-connected', serverId: 'fi' }, 0);
   // The latest check's id, also once it ended (late answers of a check that ended early).
-  const checkId = () => all.flatMap((c) => (c.kind === 'probe' ? [c.checkId] : [])).at(-1) ?? -1;
+  const checkId = run.lastProbeCheckId;
   return {
     transfers,
     get state() {
-      return state;
+      return run.state;
     },
     /** 5 s of stall, seen in one long interval after the first: no preparation, the probes go out as the check starts. */
     stall(fromMs: number) {
@@ -42,8 +29,8 @@ function harness(transfers: Record<string, TransferVerdict> = {}) {
     checkNow: (atMs: number) => send({ type: 'check-now' }, atMs),
     result: (serverId: string, delayMs: number | null, atMs: number) => send({ type: 'probe-result', checkId: checkId(), serverId, delayMs }, atMs),
     transfer: (serverId: string, verdict: TransferVerdict | null, atMs: number) => send({ type: 'transfer-result', checkId: checkId(), serverId, verdict }, atMs),
-    probes: () => all.flatMap((c) => (c.kind === 'probe' ? [c] : [])),
-    decisions: (): AutoDecision[] => all.flatMap((c) => (c.kind === 'log' ? [c.decision] : [])),
+    probes: () => run.commands.flatMap((c) => (c.kind === 'probe' ? [c] : [])),
+    decisions: (): AutoDecision[] => run.decisions(),
   };
 }
 
