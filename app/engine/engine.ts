@@ -24,7 +24,6 @@ import { type Logger, fileSink } from '../log/logger';
 import { Monitor } from '../monitor/monitor';
 import { monitorCacheFile } from '../monitor/cache';
 import { HttpDirectCheck } from '../monitor/direct-check';
-import { icmpPing } from '../monitor/icmp';
 import type { ServerProber } from '../monitor/ports';
 import { NetworkWatcher } from '../network/watcher';
 import { type SettingsBackend, SettingsFile } from '../settings/settings-file';
@@ -200,7 +199,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     servers: () => index.all(),
     selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
     directCheck: new HttpDirectCheck(() => capture.directProxy()),
-    icmp: icmpPing,
     throughputUrl: options.throughputUrl,
     fragmentOn: (id) => fragmentWritten(settings.antiDpi, id, profile),
   });

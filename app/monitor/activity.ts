@@ -2,10 +2,19 @@
  * "Tests run only while the connection is used" (spec/monitor.md): after `idle_timeout` without
  * traffic testing stops; the next traffic restarts it. One timer, re-armed lazily, so a stream of
  * traffic events costs nothing. An idle timeout of 0 means never idle.
+ *
+ * It also holds whether the monitor runs at all (between `start` and `stop`): background testing
+ * runs while both hold. Traffic seen while stopped still counts as use, but tests nothing.
  */
 import type { Clock, TimerHandle } from '../clock';
+import { type ListenerErrorSink, Signal } from '../events';
 
 export class ActivityTracker {
+  /** No traffic for the idle timeout: background testing stops. */
+  readonly idled: Signal<void>;
+  /** Traffic again after being idle: background testing resumes. */
+  readonly resumed: Signal<void>;
+  private started = false;
   private lastAt = 0;
   private active = false;
   private timer: TimerHandle | null = null;
@@ -13,28 +22,34 @@ export class ActivityTracker {
   constructor(
     private readonly clock: Clock,
     private idleMs: number,
-    private readonly onIdle: () => void,
-    private readonly onResume: () => void,
-  ) {}
+    onListenerError?: ListenerErrorSink,
+  ) {
+    this.idled = new Signal('idle', onListenerError);
+    this.resumed = new Signal('traffic resumed', onListenerError);
+  }
+
+  /** Between `start` and `stop`. */
+  get running(): boolean {
+    return this.started;
+  }
 
   start(): void {
+    this.started = true;
     this.lastAt = this.clock.now();
     this.active = true;
     this.arm();
   }
 
   stop(): void {
+    this.started = false;
     this.timer?.cancel();
     this.timer = null;
     this.active = false;
   }
 
+  /** Whether background testing runs now: started, and not idle. */
   isActive(): boolean {
-    return this.active;
-  }
-
-  lastActivityAt(): number {
-    return this.lastAt;
+    return this.started && this.active;
   }
 
   setIdleTimeout(ms: number): void {
@@ -48,7 +63,7 @@ export class ActivityTracker {
     if (!this.active) {
       this.active = true;
       this.arm();
-      this.onResume();
+      this.resumed.emit();
     }
   }
 
@@ -62,7 +77,7 @@ export class ActivityTracker {
       if (!this.active) return;
       if (this.clock.now() - this.lastAt >= this.idleMs) {
         this.active = false;
-        this.onIdle();
+        this.idled.emit();
       } else {
         this.arm();
       }

@@ -12,8 +12,11 @@
 import type { ProbeOutcome } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
 import type { Clock } from '../clock';
+import { type ListenerErrorSink, Signal } from '../events';
 import { hungGuardMs } from './policy/timing';
 import type { ServerProber } from './ports';
+import type { ServerDirectory } from './servers';
+import type { NetworkSettling } from './settle';
 
 export interface FlightResult {
   /** Orders the flights of one server (see ServerRecords.applyUrlOutcome). */
@@ -34,12 +37,11 @@ export interface Flight {
 export interface FlightsOptions {
   prober: ServerProber;
   clock: Clock;
-  /** The front address a server dials, for the per-front count. */
-  frontOf: (serverId: ServerId) => string;
-  /** Resolves once the network has been quiet long enough after a change. */
-  networkSettled: () => Promise<void>;
-  /** Called whenever a probe ends (so a waiting batch can dispatch its next one). */
-  onProbeEnded?: () => void;
+  /** The front address each server dials, for the per-front count. */
+  servers: Pick<ServerDirectory, 'frontOf'>;
+  /** When a probe cut by a network change may run again. */
+  settling: Pick<NetworkSettling, 'settled'>;
+  onListenerError?: ListenerErrorSink;
 }
 
 export class Flights {
@@ -49,8 +51,12 @@ export class Flights {
   private cutControllers = new WeakSet<AbortController>();
   private nextFlight = 1;
   private probes = 0;
+  /** A probe ended (so a waiting batch, or a transfer test waiting for a worker, may start). */
+  readonly probeEnded: Signal<void>;
 
-  constructor(private readonly options: FlightsOptions) {}
+  constructor(private readonly options: FlightsOptions) {
+    this.probeEnded = new Signal('probe ended', options.onListenerError);
+  }
 
   /** The flight of this server now in the air, if any. */
   current(serverId: ServerId): Flight | undefined {
@@ -106,7 +112,7 @@ export class Flights {
       const outcome = await this.guarded(serverId, url, timeoutMs, controller);
       if (this.cutControllers.has(controller)) {
         // Cut by a network change: the answer (or failure) belongs to the old network.
-        await this.options.networkSettled();
+        await this.options.settling.settled();
         continue;
       }
       return { flight, outcome, at: this.options.clock.now() };
@@ -114,8 +120,8 @@ export class Flights {
   }
 
   private guarded(serverId: ServerId, url: string, timeoutMs: number, controller: AbortController): Promise<ProbeOutcome> {
-    const { prober, clock, frontOf } = this.options;
-    const front = frontOf(serverId);
+    const { prober, clock, servers } = this.options;
+    const front = servers.frontOf(serverId);
     this.controllers.add(controller);
     this.probes++;
     this.probesByFront.set(front, this.probesToFront(front) + 1);
@@ -126,7 +132,7 @@ export class Flights {
       this.controllers.delete(controller);
       this.probes--;
       this.probesByFront.set(front, this.probesToFront(front) - 1);
-      queueMicrotask(() => this.options.onProbeEnded?.());
+      queueMicrotask(() => this.probeEnded.emit());
       return true;
     };
     return new Promise<ProbeOutcome>((resolve) => {

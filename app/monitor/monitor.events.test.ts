@@ -51,10 +51,11 @@ describe('event-triggered tests, joining, publishing', () => {
     const h = monitorHarness({ servers: [fakeServer('a'), fakeServer('b')], behaviours: { a: { answerMs: 800 }, b: { answerMs: 60 } } });
     await h.monitor.start();
     await h.clock.advance(100);
-    const auto = h.monitor.probeOnce(['a', 'b'], 2000);
+    const joined = h.monitor.probe('a', 2000);
+    const own = h.monitor.probe('b', 2000);
     await h.clock.advance(S);
-    const results = await auto;
-    expect(results.a).toMatchObject({ ok: true, delayMs: 800, at: h.t0 + 800 });
+    expect(await joined).toEqual({ delayMs: 800, at: h.t0 + 800 });
+    expect(await own).toEqual({ delayMs: 60, at: h.t0 + 160 });
     // a joined the cycle's test in flight; b had answered already, so Auto's probe was its own and is not recorded.
     expect(h.probeTimes('a')).toEqual([0]);
     expect(h.probeTimes('b')).toEqual([0, 100]);
@@ -63,19 +64,19 @@ describe('event-triggered tests, joining, publishing', () => {
     await h.clock.advance(10 * S);
     // A fresh Auto probe of b (not joining anything) is not recorded.
     const recentBefore = h.monitor.status('b').recent.length;
-    const own = h.monitor.probeOnce(['b'], 2000);
+    const fresh = h.monitor.probe('b', 2000);
     await h.clock.advance(S);
-    expect((await own).b).toMatchObject({ ok: true, delayMs: 60 });
+    expect(await fresh).toMatchObject({ delayMs: 60 });
     expect(h.monitor.status('b').recent).toHaveLength(recentBefore);
   });
 
   it('stores a measurement Auto commits once, even when the monitor recorded the same probe', async () => {
     const h = monitorHarness({ servers: [fakeServer('a')] });
     await h.monitor.start();
-    const auto = h.monitor.probeOnce(['a'], 2000);
+    const probed = h.monitor.probe('a', 2000);
     await h.clock.advance(S);
-    const r = (await auto).a;
-    h.monitor.record('a', { at: r?.at as number, method: 'url', delayMs: 100 });
+    const r = await probed;
+    h.monitor.record('a', { at: r.at, method: 'url', delayMs: 100 });
     expect(h.monitor.status('a').recent).toHaveLength(1);
     h.monitor.record('a', { at: h.clock.now(), method: 'url', delayMs: null, error: 'timeout' });
     expect(h.monitor.status('a')).toMatchObject({ delayMs: null, error: { kind: 'timeout' } });
@@ -86,9 +87,9 @@ describe('event-triggered tests, joining, publishing', () => {
     const h = monitorHarness({ servers: [fakeServer('a')], behaviours: { a: { answerMs: 4000 } } });
     await h.monitor.start();
     await h.clock.advance(100);
-    const auto = h.monitor.probeOnce(['a'], 1000);
+    const probed = h.monitor.probe('a', 1000);
     await h.clock.advance(1000);
-    expect((await auto).a).toMatchObject({ ok: false, error: { kind: 'timeout' }, at: h.t0 + 1100 });
+    expect(await probed).toEqual({ delayMs: null, error: 'timeout', at: h.t0 + 1100 });
   });
 
   it('logs LOWEST lines for the decisions groups report', () => {

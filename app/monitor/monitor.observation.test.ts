@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { IcmpResult } from './icmp';
 import { fakeServer, monitorHarness } from './testing/harness';
 
 const S = 1000;
@@ -63,18 +62,6 @@ describe('observation, statistics, methods and throughput', () => {
     for (let i = 0; i < 250; i++) h.monitor.record('a', { at: h.t0 + 100 + i, method: 'url', delayMs: i });
     expect(h.monitor.history('a')).toHaveLength(200);
     expect(h.monitor.status('a').recent).toHaveLength(5);
-  });
-
-  it('measures TCP through the prober and ICMP through the system ping, or says why ICMP is unavailable', async () => {
-    let icmpResult: IcmpResult = { ok: true, delayMs: 12.5 };
-    const h = monitorHarness({ servers: [fakeServer('a')], behaviours: { a: { answerMs: 90 } }, extra: { icmp: async () => icmpResult } });
-    const tcp = h.monitor.measure('a', 'tcp');
-    await h.clock.advance(S);
-    expect(await tcp).toMatchObject({ available: true, outcome: { ok: true, delayMs: 30 } });
-    expect(await h.monitor.measure('a', 'icmp')).toMatchObject({ available: true, outcome: { ok: true, delayMs: 12.5 } });
-    icmpResult = { ok: false, unavailable: true, reason: 'the system ping is not permitted to send ICMP here' };
-    expect(await h.monitor.measure('a', 'icmp')).toEqual({ available: false, reason: 'the system ping is not permitted to send ICMP here' });
-    expect(h.monitor.status('a').recent.map((m) => `${m.method}=${m.delayMs}`)).toEqual(['tcp=30', 'icmp=12.5']);
   });
 
   it('measures throughput on request by downloading through the server', async () => {

@@ -1,59 +1,66 @@
 /**
  * Where every result lands: writes it into the records (a late outcome never overwrites a newer
  * one), logs it as a MONITORING line, publishes it (at once for event-triggered tests, else after
- * the debounce window), schedules the cache write, starts the IP lookup and the IPv6 check a
- * success calls for, and retests servers chained through one that works again.
+ * the debounce window) and schedules the cache write. What a URL result sets off next (the IP
+ * lookup, the IPv6 check, the transfer test, retests of chained servers) listens to `urlWritten`.
  */
 import type { IpInfo, Measurement } from '../../shared/domain/measurement';
-import type { Server, ServerId } from '../../shared/domain/server';
+import type { ServerId } from '../../shared/domain/server';
 import type { TransferTest } from '../../shared/domain/transfer';
 import type { Clock } from '../clock';
+import { type ListenerErrorSink, Signal } from '../events';
 import type { DebouncedSaver } from './cache';
 import { describe } from './cycle';
 import type { FlightResult } from './flights';
 import type { IpInfoLookup } from './ipinfo/lookup';
-import type { IpInfoLookups, LookupRequest } from './ipinfo/lookups';
+import type { LookupRequest } from './ipinfo/lookups';
 import type { Ipv6CheckFinding, Ipv6CheckRequest } from './ipv6/checks';
 import { judgeIpv6Fetch } from './policy/ipv6';
 import { NOT_READY_MAX_TRIES, NOT_READY_RETRY_MS } from './policy/timing';
 import type { StatusPublisher } from './publisher';
 import type { ServerRecords } from './records';
+import type { ServerDirectory } from './servers';
 
 export interface ResultWriterDeps {
   clock: Clock;
   records: ServerRecords;
   publisher: StatusPublisher;
-  lookups: IpInfoLookups;
-  lookupIpInfo: boolean;
   saver: DebouncedSaver | null;
-  serverOf: (id: ServerId) => Server | undefined;
-  serverList: () => readonly Server[];
-  /** A result was written: the scheduler unmarks the server. */
-  tested: (id: ServerId) => void;
-  /** Retests servers chained through one that works again (an event-triggered test). */
-  retestChained: (ids: ServerId[]) => void;
-  /** A URL test answered: the server's IPv6 check starts if it is due (verify_ipv6, once a run). */
-  considerIpv6: (id: ServerId, immediate: boolean) => void;
-  /** A URL test answered at `at`: the server's transfer test starts if it is due. */
-  considerTransfer?: (id: ServerId, at: number) => void;
+  servers: Pick<ServerDirectory, 'get' | 'name'>;
   log: (line: string) => void;
+  onListenerError?: ListenerErrorSink;
+}
+
+/** A URL result became the server's latest. */
+export interface UrlWritten {
+  serverId: ServerId;
+  /** The server answered. */
+  ok: boolean;
+  at: number;
+  /** It answered after its previous definite result was a failure. */
+  recovered: boolean;
+  /** An event-triggered test: what follows is delivered at once too. */
+  immediate: boolean;
 }
 
 /** A URL outcome with the flight that produced it (absent for outcomes no flight ends, e.g. a staged deadline). */
 export type UrlResult = Omit<FlightResult, 'flight'> & { flight?: number };
 
 export class ResultWriter {
-  constructor(private readonly deps: ResultWriterDeps) {}
+  readonly urlWritten: Signal<UrlWritten>;
+
+  constructor(private readonly deps: ResultWriterDeps) {
+    this.urlWritten = new Signal('URL result', deps.onListenerError);
+  }
 
   /** Writes a URL result and publishes it; false when it was older than one already written. */
   url(id: ServerId, result: UrlResult, note: string, immediate: boolean): boolean {
     const { records, publisher } = this.deps;
-    if (!this.deps.serverOf(id)) return false;
+    if (!this.deps.servers.get(id)) return false;
     const applied = records.applyUrlOutcome(id, result.outcome, result.at, result.flight);
     if (!applied.applied) return false;
-    this.deps.tested(id);
     this.deps.log(`test ${this.name(id)} (${note}): ${describe(result.outcome)}`);
-    this.afterUrlResult(id, result.outcome.ok, result.at, applied.recovered, immediate);
+    this.urlWritten.emit({ serverId: id, ok: result.outcome.ok, at: result.at, recovered: applied.recovered, immediate });
     publisher.changed(id, { definite: true, immediate });
     this.deps.saver?.schedule();
     return true;
@@ -61,12 +68,11 @@ export class ResultWriter {
 
   /** A measurement made elsewhere (Auto's probes, TCP, ICMP); stored once. */
   measurement(id: ServerId, measurement: Measurement, immediate: boolean): boolean {
-    if (!this.deps.serverOf(id)) return false;
+    if (!this.deps.servers.get(id)) return false;
     const applied = this.deps.records.applyMeasurement(id, measurement);
     if (!applied.applied) return false;
     if (measurement.method === 'url') {
-      this.deps.tested(id);
-      this.afterUrlResult(id, measurement.delayMs !== null, measurement.at, applied.recovered, immediate);
+      this.urlWritten.emit({ serverId: id, ok: measurement.delayMs !== null, at: measurement.at, recovered: applied.recovered, immediate });
     }
     this.deps.publisher.changed(id, { definite: true, immediate });
     this.deps.saver?.schedule();
@@ -84,7 +90,7 @@ export class ResultWriter {
   ipInfoFound(request: LookupRequest, lookup: IpInfoLookup): void {
     const { records, clock } = this.deps;
     const id = request.serverId;
-    if (!this.deps.serverOf(id)) return;
+    if (!this.deps.servers.get(id)) return;
     if (!lookup.info) {
       const tried = lookup.attempts.map((a) => `${a.source}: ${a.result}`).join('; ');
       this.deps.log(`IP info of ${this.name(id)}: every service failed (${tried})`);
@@ -100,7 +106,7 @@ export class ResultWriter {
 
   /** A transfer test ended: its verdict is the server's latest, logged with what was seen. */
   transfer(id: ServerId, test: TransferTest): void {
-    if (!this.deps.serverOf(id)) return;
+    if (!this.deps.servers.get(id)) return;
     this.deps.records.setTransfer(id, test);
     this.deps.log(`transfer test of ${this.name(id)}: ${describeTransfer(test)}`);
     this.deps.publisher.changed(id, { definite: true, immediate: false });
@@ -111,7 +117,7 @@ export class ResultWriter {
   ipv6Found(request: Ipv6CheckRequest, finding: Ipv6CheckFinding): void {
     const { records, clock } = this.deps;
     const id = request.serverId;
-    if (!this.deps.serverOf(id)) return;
+    if (!this.deps.servers.get(id)) return;
     let verdict: { supported: boolean | null; detail: string };
     let via = '';
     if (finding.kind === 'no-address') verdict = { supported: null, detail: finding.reason };
@@ -128,23 +134,8 @@ export class ResultWriter {
     this.deps.saver?.schedule();
   }
 
-  private afterUrlResult(id: ServerId, ok: boolean, at: number, recovered: boolean, immediate: boolean): void {
-    if (!ok) return;
-    const info = this.deps.records.get(id)?.ipInfo;
-    if (this.deps.lookupIpInfo && (!info || info.fromCache)) this.deps.lookups.request({ serverId: id, measuredAt: at, immediate });
-    this.deps.considerIpv6(id, immediate);
-    this.deps.considerTransfer?.(id, at);
-    if (recovered) {
-      const chained = this.deps.serverList().filter((s) => s.via === id).map((s) => s.id);
-      if (chained.length > 0) {
-        this.deps.log(`${this.name(id)} works again after failing: retesting ${chained.length} server(s) chained through it`);
-        this.deps.retestChained(chained);
-      }
-    }
-  }
-
   private name(id: ServerId): string {
-    return this.deps.serverOf(id)?.name ?? id;
+    return this.deps.servers.name(id);
   }
 }
 

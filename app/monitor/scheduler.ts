@@ -9,12 +9,20 @@ import type { ServerId } from '../../shared/domain/server';
 import type { TestProgress } from '../../shared/ipc/contract';
 import type { MonitorSettings } from '../../shared/settings';
 import type { Clock, TimerHandle } from '../clock';
-import { CycleRun, type CycleDeps, type CycleSummary } from './cycle';
-import type { FlightResult, Flights } from './flights';
+import { type ListenerErrorSink, Signal } from '../events';
+import type { ActivityTracker } from './activity';
+import { CycleRun, type CycleSummary } from './cycle';
+import type { Flights } from './flights';
 import { cycleOrder } from './policy/cycle-order';
 import { NETWORK_SETTLE_MS } from './policy/timing';
 import type { DirectCheck } from './ports';
+import type { ChainReadiness } from './readiness';
 import type { ServerRecords } from './records';
+import type { ResultWriter } from './results';
+import type { ServerDirectory } from './servers';
+import type { NetworkSettling } from './settle';
+import type { TestUrls } from './test-urls';
+import type { TransferTests } from './transfer-tests';
 
 const CONNECTIVITY_REUSE_MS = 3000;
 
@@ -24,21 +32,23 @@ export interface SchedulerDeps {
   records: ServerRecords;
   settings: () => MonitorSettings;
   directCheck?: DirectCheck;
-  /** Server ids in subscription order. */
-  serverIds: () => ServerId[];
+  servers: Pick<ServerDirectory, 'ids' | 'get' | 'frontOf'>;
+  urls: TestUrls;
+  settling: NetworkSettling;
   /** Whether cycles may run now (started and not idle). */
-  mayTest: () => boolean;
-  /** What a cycle needs of the monitor besides the flights and the clock. */
-  cycleDeps: Pick<CycleDeps, 'frontOf' | 'readiness' | 'notReadyTries' | 'skippedNotReady' | 'exists' | 'busyWorkers'>;
-  record: (id: ServerId, result: FlightResult, note: string) => void;
-  onProgress: () => void;
+  activity: Pick<ActivityTracker, 'isActive' | 'running'>;
+  readiness: Pick<ChainReadiness, 'of'>;
+  writer: Pick<ResultWriter, 'url' | 'notReady'>;
+  /** Transfer tests share the workers. */
+  transfers: Pick<TransferTests, 'runningCount'>;
   log: (line: string) => void;
+  onListenerError?: ListenerErrorSink;
 }
 
 export class CycleScheduler {
   readonly batch = { confirmedFailures: 0, overturnedFailures: 0 };
-  /** Index into `urls` of the URL tests use (the last one that worked). */
-  urlIndex = 0;
+  /** The progress of the running cycle changed. */
+  readonly progressChanged: Signal<TestProgress>;
   private cycle: CycleRun | null = null;
   private count = 0;
   private timer: TimerHandle | null = null;
@@ -46,16 +56,11 @@ export class CycleScheduler {
   private lastStartedAt = 0;
   private lastDurationMs = 0;
   private marked = new Set<ServerId>();
-  private settleTimer: TimerHandle | null = null;
-  private settleWaiters: (() => void)[] = [];
   /** The last direct connectivity check, shared by the failures of a few seconds. */
   private connectivity: { at: number; up: Promise<boolean> } | null = null;
 
-  constructor(private readonly deps: SchedulerDeps) {}
-
-  url(): string {
-    const urls = this.deps.settings().urls;
-    return urls[Math.min(this.urlIndex, urls.length - 1)] as string;
+  constructor(private readonly deps: SchedulerDeps) {
+    this.progressChanged = new Signal('test progress', deps.onListenerError);
   }
 
   progress(): TestProgress {
@@ -73,7 +78,7 @@ export class CycleScheduler {
 
   /** Runs a cycle now, or right after the one running. */
   request(reason: string, evenIfIdle = false): void {
-    if (!evenIfIdle && !this.deps.mayTest()) return;
+    if (!evenIfIdle && !this.deps.activity.isActive()) return;
     if (this.cycle) {
       this.pending ??= reason;
       return;
@@ -91,30 +96,25 @@ export class CycleScheduler {
 
   stop(): void {
     this.halt();
-    this.settleTimer?.cancel();
-    this.settleTimer = null;
-    for (const resolve of this.settleWaiters.splice(0)) resolve();
+    this.deps.settling.stop();
   }
 
-  /** Returns how many tests in flight were cut. */
-  networkChanged(): number {
+  /** "Test all": every server is marked and a cycle runs now (even while idle: the user asked). */
+  testAll(): void {
+    this.mark(this.deps.servers.ids());
+    if (this.deps.activity.running) this.request('test all', true);
+  }
+
+  /** The network changed: tests in flight are cut and rerun; all servers are retested 2 s after the last change. */
+  networkChanged(): void {
     const cut = this.deps.flights.cutAll();
     this.cycle?.cancel();
     this.pending = null;
-    this.settleTimer?.cancel();
-    this.settleTimer = this.deps.clock.after(NETWORK_SETTLE_MS, () => {
-      this.settleTimer = null;
-      for (const resolve of this.settleWaiters.splice(0)) resolve();
-      this.mark(this.deps.serverIds());
+    this.deps.settling.changed(() => {
+      this.mark(this.deps.servers.ids());
       this.request('network change');
     });
-    return cut;
-  }
-
-  /** Resolves once the network has been quiet for 2 s (at once when it is). */
-  networkSettled(): Promise<void> {
-    if (!this.settleTimer) return Promise.resolve();
-    return new Promise((resolve) => this.settleWaiters.push(resolve));
+    this.deps.log(`network changed: ${cut} test(s) in flight cut (rerun once it settles); all servers retested ${NETWORK_SETTLE_MS / 1000} s after the last change`);
   }
 
   private async run(reason: string): Promise<void> {
@@ -126,20 +126,20 @@ export class CycleScheduler {
     const startedAt = clock.now();
     this.lastStartedAt = startedAt;
     const settings = this.deps.settings();
-    const candidates = this.deps.serverIds().map((id) => {
+    const candidates = this.deps.servers.ids().map((id) => {
       const last = records.get(id)?.last;
       // A result loaded from the cache is not one of this run: due whatever its age.
       return { id, lastDelayMs: last ? last.delayMs : undefined, testedAt: last?.at ?? null, marked: this.marked.has(id) || last?.fromCache === true };
     });
     let targets = cycleOrder(candidates, startedAt, settings.intervalMs, this.lastDurationMs);
-    let urlIndex = Math.min(this.urlIndex, settings.urls.length - 1);
+    let urlIndex = Math.min(this.deps.urls.index, settings.urls.length - 1);
     while (targets.length > 0) {
       const url = settings.urls[urlIndex] as string;
       this.deps.log(`${label} (${reason}): testing ${targets.length} server(s), ${settings.workers} at a time, with ${url}`);
       const summary = await this.runOnce(label, targets, url, settings);
       if (summary.cancelled || summary.tested === 0) break;
       if (summary.successes > 0) {
-        this.urlIndex = urlIndex;
+        this.deps.urls.use(urlIndex);
         break;
       }
       if (await this.networkIsDown(settings)) {
@@ -152,13 +152,13 @@ export class CycleScheduler {
         targets = [...summary.held.keys()];
         continue;
       }
-      for (const [id, result] of summary.held) this.deps.record(id, result, label);
-      this.urlIndex = 0;
+      for (const [id, result] of summary.held) this.deps.writer.url(id, result, label, false);
+      this.deps.urls.use(0);
       break;
     }
     this.cycle = null;
     this.lastDurationMs = clock.now() - startedAt;
-    this.deps.onProgress();
+    this.progressed();
     const pending = this.pending;
     this.pending = null;
     if (pending) this.request(pending);
@@ -166,15 +166,20 @@ export class CycleScheduler {
   }
 
   private async runOnce(label: string, ids: ServerId[], url: string, settings: MonitorSettings): Promise<CycleSummary> {
-    const { records } = this.deps;
+    const { records, servers, writer } = this.deps;
     const run = new CycleRun(
       {
-        ...this.deps.cycleDeps,
         clock: this.deps.clock,
         flights: this.deps.flights,
+        frontOf: (id) => servers.frontOf(id),
+        readiness: (id) => this.deps.readiness.of(id),
+        notReadyTries: (id) => records.get(id)?.notReadyTries ?? 0,
+        skippedNotReady: (id, reason, tries) => writer.notReady(id, reason, tries),
+        exists: (id) => servers.get(id) !== undefined,
+        busyWorkers: () => this.deps.transfers.runningCount,
         record: (id, result, note) => {
-          this.deps.record(id, result, note);
-          this.deps.onProgress();
+          writer.url(id, result, note, false);
+          this.progressed();
         },
         testedSince: (id, since) => {
           const last = records.get(id)?.last;
@@ -186,7 +191,7 @@ export class CycleScheduler {
       { label, ids, url, workers: settings.workers, timeoutMs: settings.urlTestTimeoutMs },
     );
     this.cycle = run;
-    this.deps.onProgress();
+    this.progressed();
     const summary = await run.start();
     this.batch.confirmedFailures += summary.confirmedFailures;
     this.batch.overturnedFailures += summary.overturnedFailures;
@@ -202,8 +207,12 @@ export class CycleScheduler {
     this.cycle?.pump();
   }
 
+  private progressed(): void {
+    if (this.progressChanged.observed) this.progressChanged.emit(this.progress());
+  }
+
   private scheduleNext(): void {
-    if (!this.deps.mayTest()) return;
+    if (!this.deps.activity.isActive()) return;
     const { clock } = this.deps;
     const due = Math.max(0, this.lastStartedAt + this.deps.settings().intervalMs - clock.now());
     this.timer?.cancel();

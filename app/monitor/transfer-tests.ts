@@ -10,27 +10,30 @@ import type { ServerId } from '../../shared/domain/server';
 import type { TransferTest } from '../../shared/domain/transfer';
 import type { MonitorSettings } from '../../shared/settings';
 import { type Clock, sleep } from '../clock';
+import { type ListenerErrorSink, Signal } from '../events';
+import type { ActivityTracker } from './activity';
+import type { Flights } from './flights';
 import { hungGuardMs } from './policy/timing';
 import { judgeTransfer, TRANSFER_STALL_MS, type TransferCourse, transferDeadlineMs, transferDue } from './policy/transfer';
 import type { ServerProber } from './ports';
+import type { ServerRecords } from './records';
+import type { ResultWriter } from './results';
 
 export interface TransferTestsOptions {
   prober: ServerProber;
   clock: Clock;
   settings: () => MonitorSettings;
-  /** Where N incompressible bytes are downloaded from. */
-  url: (bytes: number) => string;
-  /** Delay tests running now (they share the workers). */
-  delayTestsRunning: () => number;
+  /** The delay tests running now (they share the workers). */
+  flights: Pick<Flights, 'probesRunning'>;
   /** Whether background testing runs now (started, and the connection in use). */
-  active: () => boolean;
-  /** The server's latest transfer result, if any. */
-  last: (id: ServerId) => TransferTest | null;
+  activity: Pick<ActivityTracker, 'isActive'>;
+  /** Where each server's latest transfer result is kept. */
+  records: Pick<ServerRecords, 'get'>;
+  /** Where a result is written. */
+  writer: Pick<ResultWriter, 'transfer'>;
   /** Whether the server's TLS ClientHello is fragmented (noted on its result). */
-  fragmentOn: (id: ServerId) => boolean;
-  onResult: (id: ServerId, test: TransferTest) => void;
-  /** A transfer ended: a cycle waiting for a worker may go on. */
-  onEnded: () => void;
+  fragmentOn?: (id: ServerId) => boolean;
+  onListenerError?: ListenerErrorSink;
 }
 
 export class TransferTests {
@@ -38,8 +41,12 @@ export class TransferTests {
   /** Each running transfer with what it will resolve to (its result, null when cut). */
   private readonly running = new Map<ServerId, Promise<TransferTest | null>>();
   private controller = new AbortController();
+  /** A transfer ended: a cycle waiting for a worker may go on. */
+  readonly ended: Signal<void>;
 
-  constructor(private readonly options: TransferTestsOptions) {}
+  constructor(private readonly options: TransferTestsOptions) {
+    this.ended = new Signal('transfer test ended', options.onListenerError);
+  }
 
   /** Transfers running now (they hold workers). */
   get runningCount(): number {
@@ -48,10 +55,10 @@ export class TransferTests {
 
   /** A delay test of `id` just answered at `at`: queue its transfer test if one is due. */
   considerAfterAnswer(id: ServerId, at: number): void {
-    const { settings, active, last } = this.options;
+    const { settings, activity, records } = this.options;
     const { transferTestBytes, intervalMs } = settings();
-    if (transferTestBytes <= 0 || !active() || this.running.has(id) || this.waiting.includes(id)) return;
-    if (!transferDue(last(id), at, intervalMs, intervalMs / 2)) return;
+    if (transferTestBytes <= 0 || !activity.isActive() || this.running.has(id) || this.waiting.includes(id)) return;
+    if (!transferDue(records.get(id)?.transfer ?? null, at, intervalMs, intervalMs / 2)) return;
     this.waiting.push(id);
     this.pump();
   }
@@ -71,7 +78,7 @@ export class TransferTests {
   /** Starts waiting transfers while workers are free (called again whenever a test ends). */
   pump(): void {
     const workers = this.options.settings().workers;
-    while (this.waiting.length > 0 && this.options.active() && this.running.size + this.options.delayTestsRunning() < workers) {
+    while (this.waiting.length > 0 && this.options.activity.isActive() && this.running.size + this.options.flights.probesRunning() < workers) {
       void this.start(this.waiting.shift() as ServerId);
     }
   }
@@ -80,7 +87,7 @@ export class TransferTests {
     const done = this.run(id, this.controller.signal).finally(() => {
       this.running.delete(id);
       this.pump();
-      this.options.onEnded();
+      this.ended.emit();
     });
     this.running.set(id, done);
     return done;
@@ -98,7 +105,7 @@ export class TransferTests {
     const settings = this.options.settings();
     const bytes = settings.transferTestBytes;
     const deadlineMs = transferDeadlineMs(bytes, settings.urlTestTimeoutMs);
-    const fragment = this.options.fragmentOn(id);
+    const fragment = this.options.fragmentOn?.(id) ?? false;
     // A download can hang where a probe can: the guard ends the wait.
     const guard = new AbortController();
     const guardMs = hungGuardMs(deadlineMs);
@@ -106,7 +113,7 @@ export class TransferTests {
       (): TransferCourse => ({ kind: 'error', error: { kind: 'timeout', message: `the transfer test did not return within ${guardMs / 1000} s` } }),
     );
     const downloaded = prober.download(id, {
-      url: this.options.url(bytes),
+      url: settings.transferTestUrl.replaceAll('{bytes}', String(bytes)),
       maxBytes: bytes,
       headersTimeoutMs: settings.urlTestTimeoutMs,
       stallMs: TRANSFER_STALL_MS,
@@ -116,7 +123,7 @@ export class TransferTests {
     const course = await Promise.race([downloaded, abandoned]).finally(() => guard.abort());
     if (signal.aborted) return null;
     const test: TransferTest = { ...judgeTransfer(course, bytes), at: clock.now(), expectedBytes: bytes, fragment, fromCache: false };
-    this.options.onResult(id, test);
+    this.options.writer.transfer(id, test);
     return test;
   }
 }

@@ -1,0 +1,206 @@
+/**
+ * Builds the monitor's parts in the order they depend on each other: each part gets only parts
+ * built before it. What flows the other way (a probe ended, a URL result written, the connection
+ * idle or in use again) travels by the parts' signals, subscribed here once everything exists.
+ */
+import type { Server, ServerId } from '../../shared/domain/server';
+import type { MonitorSettings } from '../../shared/settings';
+import type { Clock } from '../clock';
+import { listenerErrorsTo } from '../events';
+import type { Logger } from '../log/logger';
+import { type JsonFile, saveProblemOf } from '../storage/json-file';
+import { ActivityTracker } from './activity';
+import { DebouncedSaver, type MonitorCacheData, exportCache } from './cache';
+import { EventTests } from './event-tests';
+import { Flights } from './flights';
+import { AnswerFollowUps } from './follow-ups';
+import { IpInfoLookups } from './ipinfo/lookups';
+import { Ipv6Checks } from './ipv6/checks';
+import { type Ipv6Resolver, systemIpv6Resolver } from './ipv6/resolver';
+import { MonitorLifecycle, SettingsCell } from './lifecycle';
+import { AutoMeasurements } from './measurements';
+import { ObservationExporter } from './observation';
+import type { DirectCheck, ServerProber } from './ports';
+import { AutoProbes } from './probes';
+import { StatusPublisher } from './publisher';
+import { ChainReadiness } from './readiness';
+import { ServerRecords } from './records';
+import { ResultWriter } from './results';
+import { CycleScheduler } from './scheduler';
+import { SelectionLog } from './selection-log';
+import { ServerDirectory } from './servers';
+import { NetworkSettling } from './settle';
+import { StatusView } from './status-view';
+import { TestUrls } from './test-urls';
+import { ThroughputTests } from './throughput';
+import { TransferTests } from './transfer-tests';
+
+export interface MonitorOptions {
+  prober: ServerProber;
+  clock: Clock;
+  logger: Logger;
+  settings: MonitorSettings;
+  /** Where results persist; null runs without a cache. */
+  cacheFile: JsonFile<MonitorCacheData> | null;
+  /** The current server list, in subscription order. */
+  servers: () => readonly Server[];
+  /** What groups have selected: Auto's current server, the connected server. */
+  selections: () => readonly ServerId[];
+  /** A number in [0, 1): the first IP-info service. */
+  random?: () => number;
+  /** The connectivity check; without it a cycle's failures always count. */
+  directCheck?: DirectCheck;
+  /** Where the throughput test downloads `bytes` from. */
+  throughputUrl?: (bytes: number) => string;
+  /** Whether a server's TLS ClientHello is sent in fragments (its transfer results say so). */
+  fragmentOn?: (serverId: ServerId) => boolean;
+  throughputTimeoutMs?: number;
+  cacheSaveDelayMs?: number;
+  /** Look up exit IP and country after successful tests (default true; off for sweep benchmarks). */
+  ipInfo?: boolean;
+  /** Where the IPv6 check finds the test URL host's IPv6 address (default: the system resolver). */
+  resolveIpv6?: Ipv6Resolver;
+}
+
+const TAG = 'MONITORING';
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export type MonitorParts = ReturnType<typeof composeMonitor>;
+
+export function composeMonitor(options: MonitorOptions) {
+  const { prober, clock, logger } = options;
+  const onListenerError = listenerErrorsTo(logger, TAG);
+  const log = (line: string) => logger.log('info', TAG, line, clock.now());
+  const settings = new SettingsCell(options.settings);
+
+  // What is known, and how it is read.
+  const records = new ServerRecords();
+  const servers = new ServerDirectory(options.servers, records);
+  const urls = new TestUrls(settings.get);
+  const view = new StatusView(clock, records, servers, settings.get);
+  const publisher = new StatusPublisher(clock, settings.get().debounceWindowMs, (id) => view.current(id), (error) =>
+    logger.warn(TAG, `a status subscriber threw: ${messageOf(error)}`),
+  );
+  const saver = options.cacheFile
+    ? new DebouncedSaver(
+        options.cacheFile,
+        clock,
+        () => exportCache(records, servers.present(), urls.index, clock.now()),
+        (error) => logger.warn(TAG, `the result cache could not be saved: ${messageOf(error)}`, saveProblemOf(error)),
+        options.cacheSaveDelayMs ?? 2000,
+      )
+    : null;
+  const writer = new ResultWriter({ clock, records, publisher, saver, servers, log, onListenerError });
+
+  // What runs tests, and when.
+  const activity = new ActivityTracker(clock, settings.get().idleTimeoutMs, onListenerError);
+  const settling = new NetworkSettling(clock);
+  const flights = new Flights({ prober, clock, servers, settling, onListenerError });
+  const lookups = new IpInfoLookups({
+    prober,
+    clock,
+    settings: settings.get,
+    random: options.random ?? Math.random,
+    onResult: (request, lookup) => writer.ipInfoFound(request, lookup),
+  });
+  const ipv6Checks = new Ipv6Checks({
+    prober,
+    clock,
+    settings: settings.get,
+    resolve: options.resolveIpv6 ?? systemIpv6Resolver,
+    onResult: (request, finding) => writer.ipv6Found(request, finding),
+  });
+  const transfers = new TransferTests({ prober, clock, settings: settings.get, flights, activity, records, writer, fragmentOn: options.fragmentOn, onListenerError });
+  const readiness = new ChainReadiness(prober, servers, flights, records);
+  const scheduler = new CycleScheduler({
+    clock,
+    flights,
+    records,
+    settings: settings.get,
+    directCheck: options.directCheck,
+    servers,
+    urls,
+    settling,
+    activity,
+    readiness,
+    writer,
+    transfers,
+    log,
+    onListenerError,
+  });
+  const events = new EventTests({ clock, prober, flights, records, writer, publisher, lookups, settings: settings.get, urls, servers, view, activity, log });
+  const followUps = new AnswerFollowUps({
+    settings: settings.get,
+    records,
+    servers,
+    activity,
+    urls,
+    lookups: (options.ipInfo ?? true) ? lookups : null,
+    ipv6Checks,
+    transfers,
+    events,
+    log,
+  });
+
+  // What flows back.
+  flights.probeEnded.on(() => transfers.pump());
+  flights.probeEnded.on(() => scheduler.probeEnded());
+  transfers.ended.on(() => scheduler.probeEnded());
+  writer.urlWritten.on(({ serverId }) => scheduler.tested(serverId));
+  writer.urlWritten.on((written) => followUps.written(written));
+  activity.idled.on(() => {
+    log(`no traffic for ${Math.round(settings.get().idleTimeoutMs / 1000)} s: background testing stops until the next connection`);
+    scheduler.halt();
+    transfers.stop();
+  });
+  activity.resumed.on(() => {
+    log('traffic again: background testing resumes');
+    scheduler.request('traffic resumed');
+  });
+
+  // The ports the monitor serves.
+  return {
+    settings,
+    activity,
+    scheduler,
+    publisher,
+    events,
+    view,
+    probes: new AutoProbes(clock, settings.get, servers, urls, flights, transfers),
+    measurements: new AutoMeasurements(records, view, writer),
+    throughput: new ThroughputTests({
+      prober,
+      servers,
+      records,
+      publisher,
+      saver,
+      view,
+      url: options.throughputUrl,
+      timeoutMs: options.throughputTimeoutMs,
+      log,
+    }),
+    selectionLog: new SelectionLog(logger, clock, servers, records),
+    observation: new ObservationExporter(clock, records, servers, view, scheduler),
+    lifecycle: new MonitorLifecycle({
+      tag: TAG,
+      logger,
+      cacheFile: options.cacheFile,
+      selections: options.selections,
+      settings,
+      servers,
+      records,
+      urls,
+      saver,
+      activity,
+      scheduler,
+      flights,
+      lookups,
+      ipv6Checks,
+      transfers,
+      publisher,
+      events,
+      log,
+    }),
+  };
+}
