@@ -429,6 +429,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         current: driver.current(),
         autoSubscriptionId: auto.snapshot().subscriptionId,
         subscriptions: autoSubscriptions,
+        excluded: auto.snapshot().excluded,
+        unsupported,
+        delayOf: (id) => monitor.status(id).delayMs,
       });
       if (!serverId) throw new Error('choose a server to connect to, or turn Auto on for a subscription');
       index.require(serverId);

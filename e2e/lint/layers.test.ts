@@ -25,6 +25,8 @@ describe('layer rules', () => {
     ['renderer/src/x.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n"],
     ['main/headless/x.ts', "import { BrowserWindow } from 'electron';\nexport const x = BrowserWindow;\n"],
     ['main/electron/window.ts', "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n"],
+    ['main/electron/tray.ts', "import { App } from '../../renderer/src/components/App';\nexport const x = App;\n"],
+    ['main/electron/tray.ts', "import { en } from '../../renderer/src/i18n/locales/en';\nexport const x = en;\n"],
   ])('%s: the forbidden import fails the lint', async (file, code) => {
     expect(await ruleIdsFor(file, code)).toContain('no-restricted-imports');
   });
@@ -43,6 +45,7 @@ describe('layer rules', () => {
     ['shared/x.ts', "import { z } from 'zod';\nimport type { Server } from './domain/server';\nexport const s = z.string();\nexport type S = Server;\n"],
     ['app/core/x.ts', "import { spawn } from 'node:child_process';\nimport type { Server } from '../../shared/domain/server';\nexport const x = spawn;\nexport type S = Server;\n"],
     ['main/electron/window.ts', "import { BrowserWindow } from 'electron';\nexport const x = BrowserWindow;\n"],
+    ['main/electron/tray-text.ts', "import { CATALOGUE } from '../../renderer/src/i18n/catalogue';\nexport const x = CATALOGUE;\n"],
     ['renderer/src/x.ts', "import type { VpnClient } from '../../shared/ipc/contract';\nexport type C = VpnClient;\n"],
   ])('%s: an allowed import passes', async (file, code) => {
     expect(await ruleIdsFor(file, code)).toEqual([]);

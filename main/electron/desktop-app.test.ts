@@ -305,6 +305,15 @@ describe('start-up', () => {
     await vi.waitFor(() => expect(w.engine.calls.map(([c]) => c)).toContain('disconnect'));
   });
 
+  it('the tray’s Connect names no server: the engine chooses, as for the window’s button', async () => {
+    const w = world();
+    const { tray } = await started(w);
+    const servers = [{ id: 's1', name: 'Amsterdam', subscriptionId: 'sub' }] as AppSnapshot['subscriptions'][number]['servers'];
+    w.engine.emit('subscriptions', [{ id: 'sub', name: 'Work', servers, usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }]);
+    tray.menu.find((i) => i.label === 'Connect')!.click!();
+    await vi.waitFor(() => expect(w.engine.calls.filter(([c]) => c === 'connect')).toEqual([['connect', {}]]));
+  });
+
   it('an engine that cannot start is reported to the user and the app quits', async () => {
     const w = world({ loadEngine: async () => async () => Promise.reject(new Error('no core found: install v2ray or xray')) });
     const desktop = startDesktopApp(w.options)!;

@@ -139,7 +139,7 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
       case 'quit':
         return app.quit();
       case 'connect':
-        await engine?.connect(parseRequest('connect', { serverId: action.serverId }));
+        await engine?.connect(parseRequest('connect', {}));
         return;
       case 'disconnect':
         await engine?.disconnect(parseRequest('disconnect', {}));

@@ -5,8 +5,8 @@ import type { Server } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { AppSnapshot } from '../../shared/ipc/contract';
-import { buildTrayMenu, connectCandidate, EMPTY_TRAY_STATE, MAX_TRAY_SUBSCRIPTIONS, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
-import { trayLanguage, trayTranslator } from './tray-text';
+import { buildTrayMenu, EMPTY_TRAY_STATE, MAX_TRAY_SUBSCRIPTIONS, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
+import { trayTranslator } from './tray-text';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 
 const t = trayTranslator('en');
@@ -52,7 +52,6 @@ const home = subscription('sub-b', 'Home', [server('b1', 'Amsterdam', 'sub-b')])
 function state(overrides: Partial<TrayState> = {}): TrayState {
   return {
     connection: connection('disconnected', null),
-    lastServerId: null,
     subscriptions: [work, home],
     auto: auto(null),
     statuses: { a1: status('a1', 120, 'Germany', 'DE'), a2: status('a2', 80, undefined, 'FI'), a3: status('a3', null), b1: status('b1', 60, 'Netherlands') },
@@ -85,27 +84,22 @@ describe('buildTrayMenu', () => {
     expect(labels(state({ connection: connection('reconnecting', 'a3') }))[0]).toBe('Reconnecting…: Tokyo');
   });
 
-  it('disconnected: Connect goes back to the last server', () => {
-    const menu = buildTrayMenu(state({ lastServerId: 'b1' }), t);
-    expect(menu[0]).toEqual({ kind: 'label', label: 'Disconnected' });
-    expect(menu[2]).toEqual({ kind: 'action', label: 'Connect to Amsterdam', action: { type: 'connect', serverId: 'b1' }, enabled: true });
-  });
-
-  it('disconnected with Auto on and no last server: Connect offers the fastest answering, not excluded server of Auto’s subscription', () => {
-    expect(connectCandidate(state({ auto: auto('sub-a') }))).toBe('a2');
-    expect(connectCandidate(state({ auto: auto('sub-a', { 'sub-a': ['a2'] }) }))).toBe('a1');
-    // A last server that disappeared with a subscription update is not offered.
-    expect(connectCandidate(state({ lastServerId: 'gone', auto: auto('sub-a') }))).toBe('a2');
+  it('disconnected: Connect names no server, the engine chooses it (with Auto on or off), so Auto stays as it is', () => {
+    for (const on of [auto(null), auto('sub-a')]) {
+      const menu = buildTrayMenu(state({ auto: on }), t);
+      expect(menu[0]).toEqual({ kind: 'label', label: 'Disconnected' });
+      expect(menu[2]).toEqual({ kind: 'action', label: 'Connect', action: { type: 'connect' }, enabled: true });
+    }
   });
 
   it('nothing to connect to: Connect is shown disabled', () => {
-    const menu = buildTrayMenu(state(), t);
+    const menu = buildTrayMenu(state({ subscriptions: [subscription('sub-e', 'Empty', [])] }), t);
     expect(menu[2]).toMatchObject({ kind: 'action', label: 'Connect', enabled: false });
   });
 
   it('while connecting or after a failure it says so', () => {
     expect(labels(state({ connection: connection('connecting', 'b1') })).slice(0, 3)).toEqual(['Connecting…: Amsterdam — Netherlands', '---', 'Disconnect']);
-    expect(labels(state({ connection: connection('failed', 'b1'), lastServerId: 'b1' })).slice(0, 3)).toEqual(['Connection failed', '---', 'Connect to Amsterdam']);
+    expect(labels(state({ connection: connection('failed', 'b1') })).slice(0, 3)).toEqual(['Connection failed', '---', 'Connect']);
   });
 
   it('without subscriptions there is no Auto section', () => {
@@ -120,7 +114,7 @@ describe('buildTrayMenu', () => {
   it('speaks the user’s language', () => {
     const fa = trayTranslator('fa');
     const menu = buildTrayMenu(state({ connection: connection('connected', 'b1') }), fa);
-    expect(menu[0]).toEqual({ kind: 'label', label: 'متصل: Amsterdam — Netherlands' });
+    expect(menu[0]).toEqual({ kind: 'label', label: 'وصل: Amsterdam — Netherlands' });
     expect(menu.at(-1)).toMatchObject({ label: 'خروج' });
   });
 
@@ -145,25 +139,17 @@ describe('tray state from engine events', () => {
   it('a snapshot sets everything; later events update their part', () => {
     const snapshot = { connection: connection('connected', 'a1'), subscriptions: [work], auto: auto('sub-a'), statuses: {}, settings: {} } as unknown as AppSnapshot;
     let s = trayStateAfter(EMPTY_TRAY_STATE, 'snapshot', snapshot);
-    expect(s).toMatchObject({ lastServerId: 'a1', subscriptions: [work] });
+    expect(s).toMatchObject({ subscriptions: [work] });
+    expect(labels(s)[0]).toBe('Connected: Frankfurt 1');
     s = trayStateAfter(s, 'statuses', [status('a1', 99, 'Germany')]);
     s = trayStateAfter(s, 'statuses', [status('a2', 50, 'Finland')]);
     expect(Object.keys(s.statuses)).toEqual(['a1', 'a2']);
+    expect(labels(s)[0]).toBe('Connected: Frankfurt 1 — Germany');
     s = trayStateAfter(s, 'connection', connection('disconnected', null));
-    expect(s.lastServerId).toBe('a1');
-    expect(labels(s)[2]).toBe('Connect to Frankfurt 1');
+    expect(labels(s).slice(0, 3)).toEqual(['Disconnected', '---', 'Connect']);
     s = trayStateAfter(s, 'subscriptions', [work, home]);
     s = trayStateAfter(s, 'auto', auto(null));
     expect(s.auto?.subscriptionId).toBeNull();
     expect(trayStateAfter(s, 'traffic', { at: 0, intervalMs: 1000, upBytes: 1, downBytes: 2 })).toBe(s);
-  });
-});
-
-describe('tray language', () => {
-  it('follows the setting, else the system locale, else English', () => {
-    expect(trayLanguage('ru', 'en-US')).toBe('ru');
-    expect(trayLanguage('system', 'fa-IR')).toBe('fa');
-    expect(trayLanguage('system', 'zh_CN')).toBe('zh');
-    expect(trayLanguage('system', 'de-DE')).toBe('en');
   });
 });

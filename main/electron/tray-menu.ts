@@ -10,8 +10,6 @@ import type { TrayTranslate } from './tray-text';
 /** What the tray knows, kept up to date from the engine's events. */
 export interface TrayState {
   connection: ConnectionState | null;
-  /** The server of the last connection, offered by "Connect" after a disconnect. */
-  lastServerId: ServerId | null;
   subscriptions: Subscription[];
   auto: AutoSnapshot | null;
   statuses: Record<ServerId, ServerStatus>;
@@ -19,7 +17,7 @@ export interface TrayState {
   mode: ConnectionMode | null;
 }
 
-export const EMPTY_TRAY_STATE: TrayState = { connection: null, lastServerId: null, subscriptions: [], auto: null, statuses: {}, mode: null };
+export const EMPTY_TRAY_STATE: TrayState = { connection: null, subscriptions: [], auto: null, statuses: {}, mode: null };
 
 /** Folds one engine event into the tray's state (events the tray does not show return it unchanged). */
 export function trayStateAfter<E extends EventName>(state: TrayState, event: E, payload: EventPayloads[E]): TrayState {
@@ -28,7 +26,6 @@ export function trayStateAfter<E extends EventName>(state: TrayState, event: E, 
       const s = payload as EventPayloads['snapshot'];
       return {
         connection: s.connection,
-        lastServerId: s.connection.serverId ?? state.lastServerId,
         subscriptions: s.subscriptions,
         auto: s.auto,
         statuses: s.statuses,
@@ -38,10 +35,8 @@ export function trayStateAfter<E extends EventName>(state: TrayState, event: E, 
     }
     case 'settings':
       return { ...state, mode: (payload as EventPayloads['settings']).mode };
-    case 'connection': {
-      const c = payload as EventPayloads['connection'];
-      return { ...state, connection: c, lastServerId: c.serverId ?? state.lastServerId };
-    }
+    case 'connection':
+      return { ...state, connection: payload as EventPayloads['connection'] };
     case 'subscriptions':
       return { ...state, subscriptions: payload as EventPayloads['subscriptions'] };
     case 'auto':
@@ -57,7 +52,8 @@ export function trayStateAfter<E extends EventName>(state: TrayState, event: E, 
 }
 
 export type TrayAction =
-  | { type: 'connect'; serverId: ServerId }
+  /** The engine decides which server (app/engine/connect-target.ts), as for the window's Connect. */
+  | { type: 'connect' }
   | { type: 'disconnect' }
   | { type: 'set-auto'; subscriptionId: SubscriptionId | null }
   | { type: 'show-window' }
@@ -102,23 +98,6 @@ function describeServer(state: TrayState, id: ServerId | null): string | null {
   return country ? `${name} — ${country}` : name;
 }
 
-/**
- * The server "Connect" goes to: the last one used, if it still exists; otherwise, with Auto on,
- * the fastest answering server of Auto's subscription (Auto takes over from there).
- */
-export function connectCandidate(state: TrayState): ServerId | null {
-  if (serverName(state, state.lastServerId) !== null) return state.lastServerId;
-  const autoSub = state.subscriptions.find((s) => s.id === state.auto?.subscriptionId);
-  const excluded = new Set(autoSub ? (state.auto?.excluded[autoSub.id] ?? []) : []);
-  let best: { id: ServerId; delay: number } | null = null;
-  for (const server of autoSub?.servers ?? []) {
-    const delay = state.statuses[server.id]?.delayMs;
-    if (delay == null || excluded.has(server.id)) continue;
-    if (!best || delay < best.delay) best = { id: server.id, delay };
-  }
-  return best?.id ?? null;
-}
-
 /** The tray menu for a state, as data (tray.ts turns it into an Electron menu). */
 export function buildTrayMenu(state: TrayState, t: TrayTranslate): TrayMenuItem[] {
   const connection = state.connection;
@@ -134,13 +113,8 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate): TrayMenuItem[
   if (active) {
     items.push({ kind: 'action', label: t('disconnect'), action: { type: 'disconnect' }, enabled: true });
   } else {
-    const candidate = connectCandidate(state);
-    const name = serverName(state, candidate);
-    items.push(
-      candidate === null
-        ? { kind: 'action', label: t('connect'), action: { type: 'show-window' }, enabled: false }
-        : { kind: 'action', label: t('connectTo', { server: name ?? candidate }), action: { type: 'connect', serverId: candidate }, enabled: true },
-    );
+    const anyServer = state.subscriptions.some((sub) => sub.servers.length > 0);
+    items.push({ kind: 'action', label: t('connect'), action: { type: 'connect' }, enabled: anyServer });
   }
 
   if (state.subscriptions.length > 0) {

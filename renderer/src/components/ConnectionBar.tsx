@@ -65,7 +65,7 @@ export function ConnectionBar() {
   const ready = useAppStore((s) => s.ready);
   const mode = useAppStore((s) => s.settings.mode);
   const openDialog = useAppStore((s) => s.openDialog);
-  const { connectPreferred, disconnect } = useAppStore(useShallow((s) => ({ connectPreferred: s.connectPreferred, disconnect: s.disconnect })));
+  const { connect, disconnect } = useAppStore(useShallow((s) => ({ connect: s.connect, disconnect: s.disconnect })));
   const [busy, setBusy] = useState(false);
 
   const run = async (action: () => Promise<unknown>) => {
@@ -83,7 +83,7 @@ export function ConnectionBar() {
         type="button"
         className={active ? 'power-button on' : 'power-button'}
         disabled={busy || !ready}
-        onClick={() => void run(active ? disconnect : connectPreferred)}
+        onClick={() => void run(active ? disconnect : () => connect())}
       >
         <PowerIcon />
         <span>{active ? t('connection.disconnect') : t('connection.connect')}</span>

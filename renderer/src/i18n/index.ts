@@ -1,18 +1,14 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Language } from '../../../shared/settings';
-import { ar } from './locales/ar';
-import { en } from './locales/en';
-import { fa } from './locales/fa';
-import { ru } from './locales/ru';
-import { zh } from './locales/zh';
+import { CATALOGUE } from './catalogue';
 
 export const resources = {
-  en: { translation: en },
-  ru: { translation: ru },
-  fa: { translation: fa },
-  ar: { translation: ar },
-  zh: { translation: zh },
+  en: { translation: CATALOGUE.en },
+  ru: { translation: CATALOGUE.ru },
+  fa: { translation: CATALOGUE.fa },
+  ar: { translation: CATALOGUE.ar },
+  zh: { translation: CATALOGUE.zh },
 } as const;
 
 /** Each language named in itself, for the language menu. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleSnapshot } from '../testing/sample-world';
 import { storeWith } from '../testing/store';
-import { disconnectedState, isActive, selectPreferredServer, selectTrafficRates } from './connection';
+import { disconnectedState, isActive, selectTrafficRates } from './connection';
 
 const NOW = 1_000_000;
 
@@ -64,32 +64,31 @@ describe('connection slice', () => {
     expect(store.getState().notices).toEqual([expect.objectContaining({ tone: 'error', what: 'connect', text: 'the core exited: bad config' })]);
   });
 
-  it('Connect leaves the choice to the host when Auto is on or a last server exists', async () => {
+  it('Connect leaves the choice of server to the host, with Auto on or off', async () => {
     const { store, client } = await storeWith({ ...sampleSnapshot(NOW), connection: disconnectedState });
-    await store.getState().connectPreferred(); // Auto is on for A
+    await store.getState().connect(); // Auto is on for A
     expect(client.callsTo('connect')).toEqual([{}]);
     store.setState({ auto: { ...store.getState().auto, subscriptionId: null } });
-    store.getState().setConnection({ ...disconnectedState, serverId: 'jp' });
-    await store.getState().connectPreferred(); // the last server
-    expect(client.callsTo('connect').at(-1)).toEqual({});
-    expect(store.getState().auto.subscriptionId).toBeNull();
+    await store.getState().disconnect();
+    await store.getState().connect();
+    expect(client.callsTo('connect')).toEqual([{}, {}]);
+    expect(store.getState().connection.state).toBe('connected');
+    expect(store.getState().notices).toEqual([]);
   });
 
-  it('with Auto off and no last server, Connect picks the fastest usable server itself', async () => {
+  it('a refusal of the host’s choice is shown in the host’s words', async () => {
     const { store, client } = await storeWith({ ...sampleSnapshot(NOW), connection: disconnectedState });
-    store.setState({ auto: { ...store.getState().auto, subscriptionId: null } });
-    expect(selectPreferredServer(store.getState())).toBe('fi'); // 63 ms
-    store.setState({ auto: { ...store.getState().auto, excluded: { A: ['fi'] } } });
-    expect(selectPreferredServer(store.getState())).toBe('b1'); // 95 ms, next fastest anywhere
-    await store.getState().connectPreferred();
-    expect(client.callsTo('connect')).toEqual([{ serverId: 'b1' }]);
+    client.failNext('connect', 'choose a server to connect to, or turn Auto on for a subscription');
+    const result = await store.getState().connect();
+    expect(result.ok).toBe(false);
+    expect(store.getState().notices).toEqual([expect.objectContaining({ tone: 'error', what: 'connect', text: 'choose a server to connect to, or turn Auto on for a subscription' })]);
   });
 
-  it('says so when there is nothing to connect to', async () => {
+  it('with no server at all, the host’s refusal becomes the newcomer’s notice in the UI language', async () => {
     const { store, client } = await storeWith({ ...sampleSnapshot(NOW), subscriptions: [], connection: disconnectedState });
-    const result = await store.getState().connectPreferred();
+    const result = await store.getState().connect();
     expect(result.ok).toBe(false);
-    expect(client.callsTo('connect')).toEqual([]);
-    expect(store.getState().notices[0]).toMatchObject({ key: 'notice.noServer' });
+    expect(client.callsTo('connect')).toEqual([{}]);
+    expect(store.getState().notices).toEqual([expect.objectContaining({ tone: 'error', what: 'connect', key: 'notice.noServer' })]);
   });
 });

@@ -1,7 +1,6 @@
 /** The tunnel's state and the traffic through it. */
 import type { ConnectionState, TrafficSample } from '../../../shared/domain/connection';
 import type { ServerId } from '../../../shared/domain/server';
-import { selectServerIndex } from './servers.selectors';
 import { type ActionResult, request, type AppState, type SliceDeps } from './types';
 
 /** Samples kept for the rate (a few seconds are enough to smooth one-second stats). */
@@ -33,13 +32,11 @@ export interface ConnectionSliceState {
 export interface ConnectionActions {
   setConnection(connection: ConnectionState): void;
   pushTraffic(sample: TrafficSample): void;
-  /** The user's own choice of server (the host turns Auto off for its subscription). */
-  connect(serverId: ServerId): Promise<ActionResult<ConnectionState>>;
   /**
-   * The Connect button: the host's choice (Auto's pick, or the last server) when it has one to
-   * make; else the fastest answering server we know of.
+   * With a server: the user's own choice (the host turns Auto off for its subscription). Without
+   * (the Connect button): the host decides which server, as it does for the tray and the CLI.
    */
-  connectPreferred(): Promise<ActionResult<ConnectionState>>;
+  connect(serverId?: ServerId): Promise<ActionResult<ConnectionState>>;
   disconnect(): Promise<ActionResult<ConnectionState>>;
 }
 
@@ -79,8 +76,14 @@ export function sessionsAfter(sessions: readonly ConnectionSession[], connection
 export function createConnectionSlice(deps: SliceDeps): ConnectionSlice {
   const { set, get, client } = deps;
   const connect = async (serverId?: ServerId) => {
-    const result = await request(deps, 'connect', () => client.connect(serverId === undefined ? {} : { serverId }));
-    if (result.ok) get().setConnection(result.value);
+    const result = await request(deps, 'connect', () => client.connect(serverId === undefined ? {} : { serverId }), { notify: false });
+    if (result.ok) {
+      get().setConnection(result.value);
+      return result;
+    }
+    // A refusal is said in the host's words, except the one a newcomer meets first: no server at all.
+    const noServers = serverId === undefined && get().subscriptions.every((s) => s.servers.length === 0);
+    get().pushNotice(noServers ? { tone: 'error', what: 'connect', key: 'notice.noServer' } : { tone: 'error', what: 'connect', text: result.error });
     return result;
   };
   return {
@@ -94,19 +97,7 @@ export function createConnectionSlice(deps: SliceDeps): ConnectionSlice {
       const traffic = [...get().traffic, sample];
       set({ traffic: traffic.length > TRAFFIC_SAMPLES_KEPT ? traffic.slice(-TRAFFIC_SAMPLES_KEPT) : traffic });
     },
-    connect: (serverId) => connect(serverId),
-    connectPreferred: async () => {
-      const state = get();
-      const known = state.connection.serverId !== null && selectServerIndex(state).has(state.connection.serverId);
-      const autoOn = state.subscriptions.some((s) => s.id === state.auto.subscriptionId && s.servers.length > 0);
-      if (autoOn || known) return connect();
-      const serverId = selectPreferredServer(state);
-      if (!serverId) {
-        get().pushNotice({ tone: 'error', what: 'connect', key: 'notice.noServer' });
-        return { ok: false, error: 'no-server' };
-      }
-      return connect(serverId);
-    },
+    connect,
     disconnect: async () => {
       const result = await request(deps, 'disconnect', () => client.disconnect({}));
       if (result.ok) get().setConnection(result.value);
@@ -134,25 +125,4 @@ export function selectTrafficRates(state: Pick<AppState, 'traffic' | 'connection
 /** Whether the tunnel is up or on its way up (the Connect button turns into Disconnect). */
 export function isActive(state: Pick<AppState, 'connection'>): boolean {
   return state.connection.state !== 'disconnected' && state.connection.state !== 'failed';
-}
-
-/**
- * The server the Connect button dials: the last one used if it still exists; else, in the Auto
- * subscription (or everywhere when Auto is off), the fastest answered server that is not excluded
- * or unsupported; else the first server there is.
- */
-export function selectPreferredServer(state: AppState): ServerId | null {
-  const index = selectServerIndex(state);
-  const last = state.connection.serverId;
-  if (last && index.has(last)) return last;
-  const autoSubscription = state.subscriptions.find((s) => s.id === state.auto.subscriptionId);
-  const pool = autoSubscription ? autoSubscription.servers : state.subscriptions.flatMap((s) => s.servers);
-  let best: { id: ServerId; delay: number } | null = null;
-  for (const server of pool) {
-    if (state.unsupported[server.id]) continue;
-    if (state.auto.excluded[server.subscriptionId]?.includes(server.id)) continue;
-    const delay = state.statuses[server.id]?.delayMs;
-    if (delay !== null && delay !== undefined && (!best || delay < best.delay)) best = { id: server.id, delay };
-  }
-  return best?.id ?? pool.find((s) => !state.unsupported[s.id])?.id ?? null;
 }

@@ -92,14 +92,14 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     },
     connect: (request: { serverId?: string }) => {
       // As the host does: a manual choice turns Auto off for that subscription; no choice means
-      // Auto's pick (here: the Auto subscription's first server) or the last server.
+      // the host's own (here simply: the last server, else the Auto subscription's first, else the first).
       let serverId = request.serverId;
       if (serverId !== undefined) {
         if (snapshot.auto.subscriptionId === subscriptionOf(serverId)?.id) setAuto({ ...snapshot.auto, subscriptionId: null });
       } else {
         const autoFirst = snapshot.subscriptions.find((s) => s.id === snapshot.auto.subscriptionId)?.servers[0]?.id;
-        serverId = autoFirst ?? snapshot.connection.serverId ?? undefined;
-        if (!serverId) throw new Error('no server to connect to');
+        serverId = snapshot.connection.serverId ?? autoFirst ?? snapshot.subscriptions.flatMap((s) => s.servers)[0]?.id;
+        if (!serverId) throw new Error('choose a server to connect to, or turn Auto on for a subscription');
       }
       const connection = {
         ...snapshot.connection,

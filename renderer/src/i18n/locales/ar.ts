@@ -463,6 +463,11 @@ export const ar = {
     },
   },
   desktop: {
+    tray: {
+      showWindow: 'إظهار Steadfast VPN',
+      quit: 'إنهاء',
+      modeLine: 'الوضع: {{mode}}',
+    },
     imports: {
       title: 'إضافة هذا الاشتراك؟',
       unreadableTitle: 'لا يمكن إضافة هذا',

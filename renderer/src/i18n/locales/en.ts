@@ -437,6 +437,11 @@ export const en = {
     },
   },
   desktop: {
+    tray: {
+      showWindow: 'Show Steadfast VPN',
+      quit: 'Quit',
+      modeLine: 'Mode: {{mode}}',
+    },
     imports: {
       title: 'Add this subscription?',
       unreadableTitle: 'This cannot be added',

@@ -435,6 +435,11 @@ export const fa = {
     },
   },
   desktop: {
+    tray: {
+      showWindow: 'نمایش Steadfast VPN',
+      quit: 'خروج',
+      modeLine: 'حالت: {{mode}}',
+    },
     imports: {
       title: 'این اشتراک افزوده شود؟',
       unreadableTitle: 'این را نمی‌توان افزود',

@@ -449,6 +449,11 @@ export const ru = {
     },
   },
   desktop: {
+    tray: {
+      showWindow: 'Показать Steadfast VPN',
+      quit: 'Выход',
+      modeLine: 'Режим: {{mode}}',
+    },
     imports: {
       title: 'Добавить эту подписку?',
       unreadableTitle: 'Это нельзя добавить',

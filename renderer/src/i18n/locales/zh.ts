@@ -426,6 +426,11 @@ export const zh = {
     },
   },
   desktop: {
+    tray: {
+      showWindow: '显示 Steadfast VPN',
+      quit: '退出',
+      modeLine: '模式：{{mode}}',
+    },
     imports: {
       title: '添加此订阅？',
       unreadableTitle: '无法添加',
