@@ -1,11 +1,13 @@
 /**
  * Reachability verdicts (spec/reachability.md): "is the server dead, or is it blocked for me?".
  * See ./reachability.ts for the runtime and its wiring, ./chained-prober.ts for the outside view
- * through a real core, ./policy for the rules.
+ * through a real core, ./policy for the rules (./policy/plan.ts decides).
  */
 import type { VantageProber } from './ports';
 
-export { ReachabilityRuntime, type ReachabilityOptions, type ReachabilitySettings, type VerdictChange, type VerdictBudget, type ReachabilityBudget } from './reachability';
+export { ReachabilityRuntime, type ReachabilityOptions, type ReachabilitySettings, type VerdictChange } from './reachability';
+export type { ReachabilityBudget } from './budget';
+export type { VerdictBudget } from './policy/spend';
 export { ChainedProber, type ChainedProberOptions, type ChainedProberStats } from './chained-prober';
 export type { HereProbePort, MonitorResultsPort, VantageProber, VantageProbeResult } from './ports';
 export { reachabilityRules, type ReachabilityRules } from './policy/rules';
