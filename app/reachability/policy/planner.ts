@@ -70,7 +70,7 @@ export function planRound(input: RoundPlanInput, now: number): RoundPlan {
 
   const choice = chooseVantages(target, input.candidates, input.trustedCheckerId, rules, input.unsupported);
   if (choice.chosen.length === 0) return none('no usable vantage point', choice.problem);
-  let chosen = choice.chosen;
+  const chosen = choice.chosen;
 
   const windowStart = now - rules.roundIntervalMs;
   const spent = input.probeTimes.filter((t) => t > windowStart && t <= now).sort((a, b) => a - b);
@@ -79,7 +79,8 @@ export function planRound(input: RoundPlanInput, now: number): RoundPlan {
     const until = (spent[0] as number) + rules.roundIntervalMs;
     return { kind: 'wait', until, why: `probe budget spent: ${spent.length} vantage probes in the last ${formatDuration(rules.roundIntervalMs)}` };
   }
-  if (chosen.length > left) chosen = chosen.slice(0, left);
+  // A partial round says so: the log names whom it asks, and why fewer than were chosen.
+  if (chosen.length > left) return { kind: 'probe', vantages: chosen.slice(0, left), why: `${choice.why}, ${left} of them within the probe budget`, problem: choice.problem };
   return { kind: 'probe', vantages: chosen, why: choice.why, problem: choice.problem };
 }
 

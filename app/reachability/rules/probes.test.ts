@@ -106,11 +106,11 @@ describe('the probe budget: at most 30 vantage probes per interval across all se
         logs: ['reachability: A is unknown: it failed from here 3 times in a row over 2 min; no outside vantage point has answered yet'],
       },
       {
-        rule: '29 spent: a partial round takes what is left',
+        rule: '29 spent: a partial round takes what is left, and says so',
         spec: { here: { A: '✓400 ✗40 ✗5' }, probesAgo: spent(29) },
         probes: ['round A via B'],
         wakeAt: 25 * S,
-        logs: [TWICE, 'reachability: A keeps failing from here (2 in a row): asking B (AS2 network) (3 vantage point(s) in as many exit networks)'],
+        logs: [TWICE, 'reachability: A keeps failing from here (2 in a row): asking B (AS2 network) (3 vantage point(s) in as many exit networks, 1 of them within the probe budget)'],
       },
       {
         rule: 'probes planned for one server count against the next one in the same plan',
@@ -121,7 +121,7 @@ describe('the probe budget: at most 30 vantage probes per interval across all se
           'reachability: A is unknown: it failed from here 3 times in a row over 2 min; no outside vantage point has answered yet',
           'reachability: A keeps failing from here (3 in a row): asking C (AS3 network), D (AS4 network), E (AS5 network) (3 vantage point(s) in as many exit networks)',
           'reachability: B is unknown: it failed from here 3 times in a row over 2 min; no outside vantage point has answered yet',
-          'reachability: B keeps failing from here (3 in a row): asking C (AS3 network) (3 vantage point(s) in as many exit networks)',
+          'reachability: B keeps failing from here (3 in a row): asking C (AS3 network) (3 vantage point(s) in as many exit networks, 1 of them within the probe budget)',
         ],
       },
     ]),
