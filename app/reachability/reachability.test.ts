@@ -87,6 +87,27 @@ describe('reachability runtime (monitor + fake vantage prober, fake clock)', () 
     expect(w.reachabilityLines().some((l) => /C re-tested from here after 1 failure\(s\) in a row: answered in 100 ms/.test(l))).toBe(true);
   });
 
+  it('a confirmation from here that never returns is given up at its own deadline and made again, never left hanging', async () => {
+    const asked: number[] = [];
+    const w = reachabilityWorld({ servers: FOUR, here: { probe: () => (asked.push(w.elapsed()), new Promise(() => undefined)) } });
+    await w.start();
+    await w.clock.advance(10 * S);
+    w.prober.queue('C', { silent: true });
+    await w.clock.advance(INTERVAL + 30 * S);
+    // One at a time, each given up after the URL-test timeout (5 s) and 5 s of grace.
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < asked.length; i++) expect((asked[i] as number) - (asked[i - 1] as number)).toBe(10 * S);
+    const givenUp = w.reachabilityLines().filter((l) => l.endsWith('C re-tested from here after 1 failure(s) in a row: the test could not run (no result within 10 s)'));
+    expect(givenUp).toHaveLength(asked.length - 1);
+    // A later blink is re-tested again: nothing was left marked as under way.
+    await w.clock.advance(INTERVAL);
+    expect(w.runtime.verdict('C')).toBe('ok');
+    const before = asked.length;
+    w.prober.queue('C', { silent: true });
+    await w.clock.advance(INTERVAL + 20 * S);
+    expect(asked.length).toBeGreaterThan(before);
+  });
+
   it('with only one other working server the verdict is unknown, and says why', async () => {
     const w = await started([FOUR[0] as WorldServer, FOUR[1] as WorldServer]);
     w.set('A', 'blocked-here');

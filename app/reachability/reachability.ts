@@ -9,8 +9,8 @@
  *   Auto's scores).
  * - The outside view is chained probes through working servers of other exit networks
  *   (`vantages.reachThrough`; the real one is ./chained-prober.ts).
- * - A vantage probe has a deadline of its own: one that outlives its timeout by `PROBE_GRACE_MS`
- *   is no vote (a dial that ignores its deadline must not hold a round forever).
+ * - Every probe has a deadline of its own: one that outlives its timeout by `PROBE_GRACE_MS`
+ *   is given up (a dial that ignores its deadline must not hold a server's probing forever).
  * - Nothing is stored as a verdict: `reachability(id)` and `verdict(id)` derive it from fresh
  *   data on every call; one view serves a burst of calls (Auto ordering its queue).
  * - Do no harm: verdicts never remove a server and never switch servers; Auto only sinks
@@ -79,7 +79,7 @@ export interface ReachabilityOptions {
 }
 
 const TAG = 'MONITORING';
-/** A vantage probe that outlives its own timeout by this much is given up (no vote). */
+/** A probe that outlives its own timeout by this much is given up (a confirmation: not run; a vantage probe: no vote). */
 const PROBE_GRACE_MS = 5000;
 /** One view serves the calls of one moment (a burst of `verdict()` calls); new data makes a new one. */
 const VIEW_REUSE_MS = 1000;
@@ -181,9 +181,13 @@ export class ReachabilityRuntime {
   private async confirm(server: Server, failures: number, rules: ReachabilityRules): Promise<void> {
     this.store.confirmationStarted(server.id);
     this.ledger.confirmation(server.id);
-    const outcome: ConfirmationOutcome = await this.options.here.probe(server.id, rules.confirmTimeoutMs).then(
-      (result) => ({ ran: true, delayMs: result.delayMs, at: result.at }),
-      (error: unknown) => ({ ran: false, error: error instanceof Error ? error.message : String(error) }),
+    const outcome = await this.withDeadline<ConfirmationOutcome>(
+      this.options.here.probe(server.id, rules.confirmTimeoutMs).then(
+        (result) => ({ ran: true, delayMs: result.delayMs, at: result.at }),
+        (error: unknown) => ({ ran: false, error: error instanceof Error ? error.message : String(error) }),
+      ),
+      rules.confirmTimeoutMs,
+      (ms) => ({ ran: false, error: `no result within ${formatDuration(ms)}` }),
     );
     this.store.confirmationEnded(server.id, outcome.ran ? { at: outcome.at, ok: outcome.delayMs !== null } : null);
     this.log(confirmationLine(server.name, failures, outcome));

@@ -18,7 +18,7 @@ import type { Clock } from '../../clock';
 import { memoryLogger } from '../../log/logger';
 import { fakeServer, monitorHarness } from '../../monitor/testing/harness';
 import type { FakeClock } from '../../testing/fake-clock';
-import type { VantageProber, VantageProbeResult } from '../ports';
+import type { HereProbePort, VantageProber, VantageProbeResult } from '../ports';
 import { ReachabilityRuntime, type ReachabilitySettings, type VerdictChange } from '../reachability';
 
 export type ServerState = 'up' | 'blocked-here' | 'down';
@@ -94,6 +94,8 @@ export interface WorldOptions {
   networkLost?: () => string | null;
   withDirectCheck?: boolean;
   clock?: FakeClock;
+  /** Confirmations from here through this port instead of the monitor's own probe. */
+  here?: HereProbePort;
 }
 
 export function reachabilityWorld(options: WorldOptions) {
@@ -124,7 +126,7 @@ export function reachabilityWorld(options: WorldOptions) {
     logger,
     servers: () => servers,
     monitor: h.monitor,
-    here: h.monitor,
+    here: options.here ?? h.monitor,
     vantages,
     settings,
     networkLost: options.networkLost,
