@@ -60,33 +60,40 @@ export interface Plan {
 
 export function plan(view: PlanView, now: number): Plan {
   const network = networkLine(view.reported.networkLost, view.network);
-  const out: Plan = {
-    probes: [],
-    wakeAt: Number.POSITIVE_INFINITY,
-    logs: network.line ? [network.line] : [],
-    changes: [],
-    reported: view.reported,
-    episodes: { begun: [], ended: [] },
-    budgets: [],
+  const pass: Pass = {
+    view,
+    now,
+    // Probes planned for earlier servers count against the budget of later ones.
+    probeTimes: [...view.spent.probeTimes],
+    shown: new Map(),
+    logged: new Map(),
+    out: { probes: [], wakeAt: Number.POSITIVE_INFINITY, logs: network.line ? [network.line] : [], changes: [], reported: view.reported, episodes: { begun: [], ended: [] }, budgets: [] },
   };
-  const shown = new Map<ServerId, Reachability>();
-  const logged = new Map<ServerId, LoggedVerdict>();
-  // Probes planned for earlier servers count against the budget of later ones.
-  const probeTimes = [...view.spent.probeTimes];
+  const { out } = pass;
   for (const server of view.servers) {
     const streak = failureStreak(view.here.get(server.id) ?? [], now, view.rules);
     const current = verdictAt(view, server, streak, now);
-    report(view, server, current, streak, now, out, shown, logged);
+    report(pass, server, current, streak);
     const episode = view.spent.episodes.get(server.id);
     if (episode && (!streak.latest || current.verdict === 'ok')) out.episodes.ended.push(server.id);
     // An idle device never has its servers touched: no confirmations, no rounds (spec/monitor.md).
     if (!view.active) continue;
     if (streak.failures > 0 && !episode) out.episodes.begun.push({ serverId: server.id, firstFailureAt: streak.firstAt as number });
-    out.wakeAt = Math.min(out.wakeAt, spend(view, server, streak, probeTimes, now, out));
+    out.wakeAt = Math.min(out.wakeAt, spend(pass, server, streak));
   }
   out.wakeAt = Math.min(out.wakeAt, nextExpiry(view, now));
-  out.reported = { shown, logged, networkLost: network.lost };
+  out.reported = { shown: pass.shown, logged: pass.logged, networkLost: network.lost };
   return out;
+}
+
+/** One plan in the making. */
+interface Pass {
+  view: PlanView;
+  now: number;
+  probeTimes: number[];
+  shown: Map<ServerId, Reachability>;
+  logged: Map<ServerId, LoggedVerdict>;
+  out: Plan;
 }
 
 /** One server's verdict with its reason and vantage points, derived now (null: not listed). */
@@ -116,7 +123,8 @@ function verdictAt(view: ReachabilityView, server: Server, streak: Streak, now: 
   );
 }
 
-function report(view: PlanView, server: Server, current: Reachability, streak: Streak, now: number, out: Plan, shown: Map<ServerId, Reachability>, logged: Map<ServerId, LoggedVerdict>): void {
+function report(pass: Pass, server: Server, current: Reachability, streak: Streak): void {
+  const { view, now, out } = pass;
   let said = view.reported.logged.get(server.id);
   // While a round's votes come in, the line waits for the last of them.
   const due = view.probing.roundsInFlight.has(server.id) ? null : verdictLineDue(said, current, isQuiet(current, streak, view.network));
@@ -129,14 +137,15 @@ function report(view: PlanView, server: Server, current: Reachability, streak: S
     }
     said = due.logged;
   }
-  if (said) logged.set(server.id, said);
+  if (said) pass.logged.set(server.id, said);
   const previous = view.reported.shown.get(server.id) ?? null;
   if (changed(previous, current)) out.changes.push({ serverId: server.id, previous, current });
-  shown.set(server.id, changed(previous, current) ? current : (previous as Reachability));
+  pass.shown.set(server.id, changed(previous, current) ? current : (previous as Reachability));
 }
 
 /** Confirmations and rounds for one server; returns when it next needs a look. */
-function spend(view: PlanView, server: Server, streak: Streak, probeTimes: number[], now: number, out: Plan): number {
+function spend(pass: Pass, server: Server, streak: Streak): number {
+  const { view, now, out, probeTimes } = pass;
   const { rules } = view;
   let wake = Number.POSITIVE_INFINITY;
   let confirm = false;
