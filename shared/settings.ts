@@ -62,36 +62,49 @@ const xrayRange = z.string().regex(/^\d{1,6}(-\d{1,6})?$/, 'must be a number or 
 
 /**
  * TLS ClientHello fragment and UDP noise (Xray's `freedom` options), written only for a core that
- * has them. The global switches apply to every server; a server set to `on` gets them even when
- * they are off globally, one set to `off` never does.
+ * has them. The global switches apply to every server; a server's override either turns them off
+ * (`off`), on with the global values (`on`), or gives it values of its own.
  */
-const fragmentSchema = z
+export const fragmentSettingsSchema = z
   .object({
     enabled: z.boolean(),
     /** "tlshello" (the ClientHello only) or a range of packet numbers. */
-    packets: z.union([z.literal('tlshello'), xrayRange]),
+    packets: z.string().regex(/^(tlshello|\d{1,6}(-\d{1,6})?)$/, 'must be tlshello, a number or a range like 1-3'),
     /** Bytes per piece. */
     length: xrayRange,
     /** Milliseconds between pieces. */
     interval: xrayRange,
   })
   .strict();
-const noiseSchema = z
+export type FragmentSettings = z.infer<typeof fragmentSettingsSchema>;
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+export const noiseSettingsSchema = z
   .object({
     enabled: z.boolean(),
     type: z.enum(['rand', 'str', 'base64']),
     /** For `rand` a length range, for `str` the text, for `base64` the bytes. */
-    packet: z.string().min(1).max(1000),
+    packet: z.string().min(1, 'must not be empty').max(1000),
     delay: xrayRange,
   })
-  .strict();
+  .strict()
+  // What the packet means depends on the type: the core refuses a `rand` packet that is not a length.
+  .superRefine((noise, context) => {
+    if (noise.type === 'rand' && !/^\d{1,6}(-\d{1,6})?$/.test(noise.packet)) context.addIssue({ code: 'custom', path: ['packet'], message: 'must be a length or a range like 10-20' });
+    if (noise.type === 'base64' && !BASE64.test(noise.packet)) context.addIssue({ code: 'custom', path: ['packet'], message: 'must be base64' });
+  });
+export type NoiseSettings = z.infer<typeof noiseSettingsSchema>;
+
+/** One server's override: `off`, `on` (the global values), or values of its own. */
+export const antiDpiOverrideSchema = z.union([z.enum(['on', 'off']), z.object({ fragment: fragmentSettingsSchema, noise: noiseSettingsSchema }).strict()]);
+export type AntiDpiOverride = z.infer<typeof antiDpiOverrideSchema>;
 /** Per-server overrides by server id. */
-const overridesSchema = z.record(z.string().max(200), z.enum(['on', 'off']));
-const antiDpiBlockSchema = z.object({ fragment: fragmentSchema, noise: noiseSchema, servers: overridesSchema }).strict();
+const overridesSchema = z.record(z.string().max(200), antiDpiOverrideSchema);
+export const antiDpiBlockSchema = z.object({ fragment: fragmentSettingsSchema, noise: noiseSettingsSchema, servers: overridesSchema }).strict();
 
 export const antiDpiSettingsSchema = z.object({
-  fragment: fragmentSchema.default({ enabled: false, packets: 'tlshello', length: '100-200', interval: '10-20' }),
-  noise: noiseSchema.default({ enabled: false, type: 'rand', packet: '10-20', delay: '10-16' }),
+  fragment: fragmentSettingsSchema.default({ enabled: false, packets: 'tlshello', length: '100-200', interval: '10-20' }),
+  noise: noiseSettingsSchema.default({ enabled: false, type: 'rand', packet: '10-20', delay: '10-16' }),
   servers: overridesSchema.default({}),
 });
 export type AntiDpiSettings = z.infer<typeof antiDpiSettingsSchema>;

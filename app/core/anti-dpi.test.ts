@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
 import { antiDpiSettingsSchema } from '../../shared/settings';
-import { type AntiDpiOptions, antiDpiFor, antiDpiUnavailable, fragmentWritten } from './anti-dpi';
+import { antiDpiAbilities, type AntiDpiOptions, antiDpiFor, antiDpiUnavailable, fragmentWritten } from './anti-dpi';
 import { profileFromTable } from './testing/profile';
 import { proberConfig } from './prober-config';
 import { sampleServer } from './samples';
@@ -76,6 +76,22 @@ describe('which servers get the anti-DPI options (a global setting with per-serv
     ['a server turned off keeps none', settings({ fragment: { enabled: true, packets: 'tlshello', length: '100-200', interval: '10-20' }, servers: { a: 'off' } }), 'a', null],
     ['a server turned on gets both as configured', settings({ servers: { a: 'on' } }), 'a', { fragment: FRAGMENT, noise: NOISE }],
     ['another server is not affected by an override', settings({ servers: { a: 'on' } }), 'b', null],
+    [
+      'a server with values of its own gets those it enables, whatever the global switches say',
+      settings({
+        fragment: { enabled: true, packets: 'tlshello', length: '100-200', interval: '10-20' },
+        noise: { enabled: true, type: 'rand', packet: '10-20', delay: '10-16' },
+        servers: { a: { fragment: { enabled: true, packets: '1-3', length: '5-10', interval: '1-2' }, noise: { enabled: false, type: 'str', packet: 'hello', delay: '5' } } },
+      }),
+      'a',
+      { fragment: { packets: '1-3', length: '5-10', interval: '1-2' }, noise: null },
+    ],
+    [
+      'values of its own with both off leave the server without any',
+      settings({ fragment: { enabled: true, packets: 'tlshello', length: '100-200', interval: '10-20' }, servers: { a: { fragment: { ...FRAGMENT, enabled: false }, noise: { ...NOISE, enabled: false } } } }),
+      'a',
+      null,
+    ],
   ] as const)('%s', (_name, s, id, expected) => {
     expect(antiDpiFor(s, id)).toEqual(expected);
   });
@@ -92,5 +108,17 @@ describe('which servers get the anti-DPI options (a global setting with per-serv
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.path).toEqual(['fragment', 'packets']);
     expect(antiDpiSettingsSchema.safeParse({ noise: { enabled: true, type: 'rand', packet: '10-20', delay: 'soon' } }).success).toBe(false);
+    // What a noise packet may be depends on its type.
+    const packetIssue = (type: string, packet: string) => antiDpiSettingsSchema.safeParse({ noise: { enabled: true, type, packet, delay: '10' } }).error?.issues[0];
+    expect(packetIssue('rand', 'hello')).toMatchObject({ path: ['noise', 'packet'], message: 'must be a length or a range like 10-20' });
+    expect(packetIssue('base64', 'not base64!')).toMatchObject({ path: ['noise', 'packet'], message: 'must be base64' });
+    expect(packetIssue('str', 'hello')).toBeUndefined();
+    expect(packetIssue('base64', 'aGVsbG8=')).toBeUndefined();
+  });
+
+  it('says which options a core can write: neither for v2ray 4.34, fragment alone for an Xray without noises', () => {
+    expect(antiDpiAbilities(v2ray434)).toEqual({ fragment: false, noise: false });
+    expect(antiDpiAbilities(xray18)).toEqual({ fragment: true, noise: false });
+    expect(antiDpiAbilities(xray25)).toEqual({ fragment: true, noise: true });
   });
 });

@@ -68,18 +68,25 @@ export function dialThroughAntiDpi(outbound: Json, tag = ANTI_DPI_TAG): Json {
 }
 
 /**
- * The options one server gets from the settings: the globally enabled ones, all configured ones
- * for a server set to `on`, none for a server set to `off`. Null when nothing applies.
+ * The options one server gets from the settings: the globally enabled ones; for a server set to
+ * `on`, all configured ones; for one with values of its own, those it enables; none for a server
+ * set to `off`. Null when nothing applies.
  */
 export function antiDpiFor(settings: AntiDpiSettings, serverId: string): AntiDpiOptions | null {
   const override = settings.servers[serverId];
   if (override === 'off') return null;
-  const fragmentOn = override === 'on' || settings.fragment.enabled;
-  const noiseOn = override === 'on' || settings.noise.enabled;
-  const { enabled: _f, ...fragment } = settings.fragment;
-  const { enabled: _n, ...noise } = settings.noise;
-  const options = { fragment: fragmentOn ? fragment : null, noise: noiseOn ? noise : null };
+  const own = typeof override === 'object' ? override : null;
+  const { enabled: fragmentEnabled, ...fragment } = own?.fragment ?? settings.fragment;
+  const { enabled: noiseEnabled, ...noise } = own?.noise ?? settings.noise;
+  const options = { fragment: override === 'on' || fragmentEnabled ? fragment : null, noise: override === 'on' || noiseEnabled ? noise : null };
   return antiDpiActive(options) ? options : null;
+}
+
+/** Which anti-DPI options this core can write (each confirmed by its config test), as the UI shows it. */
+export function antiDpiAbilities(core: CoreProfile): { fragment: boolean; noise: boolean } {
+  const features = core.capabilities.features;
+  const dials = features.has('dialerProxy');
+  return { fragment: dials && features.has('freedom-fragment'), noise: dials && features.has('freedom-noises') };
 }
 
 /** Whether the server's TLS ClientHello is really fragmented with this core (the transfer test notes it). */

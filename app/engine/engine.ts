@@ -6,7 +6,7 @@
  * The flow runs one way: the tunnel and the monitor publish (traffic, results, dial failures),
  * Auto listens and commands, and every change reaches the hosts as a contract event.
  */
-import { antiDpiFor, fragmentWritten } from '../core/anti-dpi';
+import { antiDpiAbilities, antiDpiFor, fragmentWritten } from '../core/anti-dpi';
 import { join } from 'node:path';
 import type { TrafficSample } from '../../shared/domain/connection';
 import type { Problem } from '../../shared/domain/problem';
@@ -374,7 +374,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     connection: connectionState(),
     auto: auto.snapshot(),
     settings,
-    core: profile ? { family: profile.family, version: profile.version, path: profile.path } : null,
+    core: profile ? { family: profile.family, version: profile.version, path: profile.path, antiDpi: antiDpiAbilities(profile) } : null,
     testProgress: monitor.progress(),
     demo: options.labControl !== undefined,
     problems: board.list(),

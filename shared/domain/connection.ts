@@ -9,6 +9,16 @@ export interface CoreInfo {
   path: string;
 }
 
+/**
+ * The detected core as the UI is told of it: which core, and which of the settings' optional
+ * features it can carry out (each confirmed by the binary's config test), so a setting it cannot
+ * do is shown as not available instead of silently doing nothing.
+ */
+export interface CoreSummary extends CoreInfo {
+  /** TLS ClientHello fragment and UDP noise (Xray's freedom options). */
+  antiDpi: { fragment: boolean; noise: boolean };
+}
+
 export interface ConnectionState {
   state: ConnectionStateName;
   serverId: ServerId | null;

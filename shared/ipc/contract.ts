@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { AutoSnapshot } from '../domain/auto';
-import type { ConnectionState, CoreInfo, TrafficSample } from '../domain/connection';
+import type { ConnectionState, CoreSummary, TrafficSample } from '../domain/connection';
 import type { Measurement } from '../domain/measurement';
 import type { ImportRequest } from '../domain/import-request';
 import type { AppProblem } from '../domain/problem';
@@ -86,7 +86,7 @@ export interface AppSnapshot {
   connection: ConnectionState;
   auto: AutoSnapshot;
   settings: Settings;
-  core: CoreInfo | null;
+  core: CoreSummary | null;
   testProgress: TestProgress;
   /** The host runs the demo world: the Lab panel may be shown. */
   demo: boolean;

@@ -14,6 +14,7 @@ import { Modal } from './Modal';
 import { PingText } from './ServerRow';
 import { FlaggedName } from './FlaggedName';
 import { TransferField, TransferWarning } from './TransferField';
+import { ServerAntiDpi } from './ServerAntiDpi';
 
 // recharts is most of the bundle and only this dialog draws a chart: it loads on first open.
 const PingChart = lazy(() => import('./PingChart').then((module) => ({ default: module.PingChart })));
@@ -52,7 +53,7 @@ function Ipv6Field({ ipv6, now }: { ipv6: Ipv6Support | null; now: number }) {
   );
 }
 
-/** A server up close: ping history, statistics, exit IP info, IPv6, reachability and throughput. */
+/** A server up close: ping history, statistics, exit IP info, IPv6, reachability, throughput and its anti-DPI override. */
 export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
   const { t, i18n } = useTranslation();
   const format = useFormat();
@@ -225,6 +226,8 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
           )}
         </section>
       )}
+
+      <ServerAntiDpi serverId={server.id} />
 
       <footer className="modal-footer">
         <button type="button" className="button" onClick={() => actions.openDialog({ kind: 'share', target: { serverId: server.id } })}>

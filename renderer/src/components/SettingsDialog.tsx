@@ -7,6 +7,12 @@ import { matchLanguage } from '../store/ui';
 import { Modal } from './Modal';
 import { type StartupDraft, StartupFields } from './StartupFields';
 import { type RoutingDraft, routingDraftOf, routingPatchFromDraft, RoutingSettings } from './RoutingSettings';
+import { type AntiDpiErrors, type AntiDpiValues, checkAntiDpiValues, globalAntiDpiChange, globalValuesOf } from './anti-dpi-form';
+import { AntiDpiSettings } from './AntiDpiSettings';
+
+const PAGES = ['general', 'routing', 'antiDpi'] as const;
+type Page = (typeof PAGES)[number];
+const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page' };
 
 /** The form's own view of the settings: what the inputs hold, as text. */
 interface Draft extends StartupDraft {
@@ -126,8 +132,10 @@ export function SettingsDialog() {
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const first = useRef<HTMLSelectElement>(null);
-  const [page, setPage] = useState<'general' | 'routing'>('general');
+  const [page, setPage] = useState<Page>('general');
   const [routingDraft, setRoutingDraft] = useState<RoutingDraft>(() => routingDraftOf(settings));
+  const [antiDpiValues, setAntiDpiValues] = useState<AntiDpiValues>(() => globalValuesOf(settings.antiDpi));
+  const [antiDpiErrors, setAntiDpiErrors] = useState<AntiDpiErrors>({});
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const invalid = (path: string) => Object.keys(errors).some((key) => key === path || key.startsWith(`${path}.`));
@@ -142,7 +150,15 @@ export function SettingsDialog() {
       setPage('routing');
       return;
     }
-    const patch: SettingsPatch = { ...generalPatch, ...routing.patch };
+    const antiDpi = checkAntiDpiValues(antiDpiValues);
+    setAntiDpiErrors(antiDpi.ok ? {} : antiDpi.errors);
+    if (!antiDpi.ok) {
+      setFormError(t('settings.invalid'));
+      setPage('antiDpi');
+      return;
+    }
+    const antiDpiChange = globalAntiDpiChange(settings.antiDpi, antiDpi.values);
+    const patch: SettingsPatch = { ...generalPatch, ...routing.patch, ...(antiDpiChange ? { antiDpi: antiDpiChange } : {}) };
     if (Object.keys(numberErrors).length > 0) {
       setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
       setFormError(t('settings.invalid'));
@@ -164,6 +180,7 @@ export function SettingsDialog() {
     // Show the page that holds the first problem.
     const firstPath = Object.keys(result.fieldErrors)[0] ?? '';
     if (firstPath.startsWith('routing') || firstPath.startsWith('dns')) setPage('routing');
+    if (firstPath.startsWith('antiDpi')) setPage('antiDpi');
     setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
   };
 
@@ -174,7 +191,7 @@ export function SettingsDialog() {
           <h2 id="settings-title">{t('settings.title')}</h2>
         </header>
         <div className="settings-tabs" role="tablist">
-          {(['general', 'routing'] as const).map((name) => (
+          {PAGES.map((name) => (
             <button
               key={name}
               type="button"
@@ -185,12 +202,15 @@ export function SettingsDialog() {
               className={page === name ? 'tab selected' : 'tab'}
               onClick={() => setPage(name)}
             >
-              {t(name === 'general' ? 'routing.general' : 'routing.page')}
+              {t(PAGE_TITLES[name])}
             </button>
           ))}
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-routing" aria-labelledby="settings-tab-routing" hidden={page !== 'routing'}>
           <RoutingSettings draft={routingDraft} onChange={setRoutingDraft} errors={errors} />
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-antiDpi" aria-labelledby="settings-tab-antiDpi" hidden={page !== 'antiDpi'}>
+          <AntiDpiSettings values={antiDpiValues} errors={antiDpiErrors} overrides={Object.keys(settings.antiDpi.servers).length} onChange={setAntiDpiValues} />
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-general" aria-labelledby="settings-tab-general" hidden={page !== 'general'}>
           <fieldset>

@@ -3,7 +3,7 @@
  * run. The host is the source of truth: snapshots replace, `statuses` events patch (once a frame).
  */
 import type { InvokeRequest } from '../../../shared/ipc/contract';
-import type { CoreInfo } from '../../../shared/domain/connection';
+import type { CoreSummary } from '../../../shared/domain/connection';
 import type { Measurement } from '../../../shared/domain/measurement';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { ServerStatus } from '../../../shared/domain/status';
@@ -15,7 +15,7 @@ export interface ServersState {
   subscriptions: Subscription[];
   statuses: Record<ServerId, ServerStatus>;
   unsupported: Record<ServerId, string>;
-  core: CoreInfo | null;
+  core: CoreSummary | null;
   /** Measurements fetched for the details dialog, per server. */
   history: Record<ServerId, Measurement[]>;
 }

@@ -158,7 +158,8 @@ export function sampleSnapshot(now: number): AppSnapshot {
     },
     auto: { subscriptionId: 'A', excluded: { A: ['ir'] }, returnCandidate: null, networkLostUntil: null, timeline: seedTimeline(now) },
     settings: { ...DEFAULT_SETTINGS, routing: { ...DEFAULT_SETTINGS.routing, preset: 'ir' } },
-    core: { family: 'v2ray', version: '4.34.0', path: '/usr/bin/v2ray' },
+    // v2ray 4.34 has neither of Xray's anti-DPI options.
+    core: { family: 'v2ray', version: '4.34.0', path: '/usr/bin/v2ray', antiDpi: { fragment: false, noise: false } },
     testProgress: { running: false, done: 0, total: 0 },
     demo: true,
     problems: [],
