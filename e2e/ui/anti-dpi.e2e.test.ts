@@ -1,0 +1,130 @@
+/**
+ * The anti-DPI options in the real UI against the real engine (Debian's v2ray 4.34): Settings says
+ * plainly that this core cannot do them, a bad range is named at its field and nothing is saved,
+ * a global fragment and one server's own values are saved to settings.json as the user set them,
+ * and the forms show them again when reopened.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from '../../shared/domain/server';
+import type { AntiDpiSettings } from '../../shared/settings';
+import { type AppPage, type DemoWorld, allTested, eventually, launchChromium, openApp, screenshot, STRINGS, startWorld } from './harness';
+
+const en = STRINGS.en;
+const WORDS = {
+  tab: 'Anti-censorship',
+  fragmentOn: 'Split the first packet of each connection',
+  pieceSize: /^Piece size/,
+  pause: /^Pause between pieces/,
+  packets: /^Packets/,
+  unavailable: 'Not available with \u2068v2ray 4.34.0\u2069: these options need Xray',
+  rangeError: 'Enter a number or a range such as 10-20.',
+  own: 'Values of its own',
+  off: 'Off for this server',
+  saveServer: 'Save for this server',
+  saved: 'Saved.',
+};
+
+describe('anti-censorship settings, global and per server', () => {
+  let world: DemoWorld;
+  let browser: Browser;
+  let app: AppPage;
+  let page: Page;
+  let servers: Server[];
+
+  /** The anti-DPI block as the app stored it. */
+  const stored = (): AntiDpiSettings => (JSON.parse(readFileSync(join(world.dataDir, 'settings.json'), 'utf8')) as { antiDpi: AntiDpiSettings }).antiDpi;
+  const field = (scope: Locator, name: RegExp) => scope.getByRole('textbox', { name });
+
+  async function openSettingsPage(): Promise<{ dialog: Locator; tab: Locator }> {
+    await page.getByRole('button', { name: en.settings, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: en.settings });
+    await dialog.getByRole('tab', { name: WORDS.tab }).click();
+    return { dialog, tab: dialog.getByRole('tabpanel', { name: WORDS.tab }) };
+  }
+
+  async function openDetails(server: Server): Promise<Locator> {
+    await page.getByRole('button', { name: en.details(server.name), exact: true }).click();
+    return page.getByRole('dialog').getByRole('region', { name: WORDS.tab });
+  }
+
+  beforeAll(async () => {
+    world = await startWorld();
+    browser = await launchChromium();
+    app = await openApp(browser, world.host.url, { height: 1200 });
+    page = app.page;
+    await allTested(world);
+    const snapshot = await world.engine.getSnapshot({});
+    servers = snapshot.subscriptions[0]?.servers ?? [];
+    expect(servers.length).toBeGreaterThanOrEqual(2);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await world?.dispose();
+  });
+
+  it('sets a global fragment: says this core cannot do it, names a bad range, saves the good values', async () => {
+    const { dialog, tab } = await openSettingsPage();
+    await expect.poll(() => tab.getByRole('note').textContent()).toContain(WORDS.unavailable);
+    await tab.getByRole('checkbox', { name: WORDS.fragmentOn }).check();
+    await field(tab, WORDS.pieceSize).fill('fifty');
+    await dialog.getByRole('button', { name: en.save, exact: true }).click();
+    await expect.poll(() => tab.getByText(WORDS.rangeError).count()).toBe(1);
+    expect(await field(tab, WORDS.pieceSize).inputValue()).toBe('fifty');
+    expect(stored().fragment.enabled).toBe(false);
+    await screenshot(page, 'anti-dpi-settings-en');
+
+    await field(tab, WORDS.pieceSize).fill('50-100');
+    await field(tab, WORDS.pause).fill('5-10');
+    await dialog.getByRole('button', { name: en.save, exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const saved = await eventually('the fragment in settings.json', 5000, () => (stored().fragment.enabled ? stored() : undefined));
+    expect(saved.fragment).toEqual({ enabled: true, packets: 'tlshello', length: '50-100', interval: '5-10' });
+    expect(saved.noise.enabled).toBe(false);
+    expect(app.errors).toEqual([]);
+  });
+
+  it('gives one server values of its own and turns another off, each saved under its id', async () => {
+    const [first, second] = servers as [Server, Server];
+    let section = await openDetails(first);
+    await section.getByRole('radio', { name: WORDS.own }).check();
+    // Its own values start from the global ones just saved.
+    expect(await field(section, WORDS.pieceSize).inputValue()).toBe('50-100');
+    await field(section, WORDS.packets).fill('1-3');
+    await field(section, WORDS.pause).fill('2-4');
+    await section.getByRole('button', { name: WORDS.saveServer }).click();
+    await expect.poll(() => section.getByRole('status').textContent()).toContain(WORDS.saved);
+    await screenshot(page, 'anti-dpi-server-en');
+    await page.getByRole('dialog').getByRole('button', { name: en.close, exact: true }).click();
+
+    section = await openDetails(second);
+    await section.getByRole('radio', { name: WORDS.off }).check();
+    await section.getByRole('button', { name: WORDS.saveServer }).click();
+    await expect.poll(() => section.getByRole('status').textContent()).toContain(WORDS.saved);
+    await page.getByRole('dialog').getByRole('button', { name: en.close, exact: true }).click();
+
+    const saved = await eventually('both overrides in settings.json', 5000, () => (Object.keys(stored().servers).length === 2 ? stored() : undefined));
+    expect(saved.servers).toEqual({
+      [first.id]: { fragment: { enabled: true, packets: '1-3', length: '50-100', interval: '2-4' }, noise: { enabled: false, type: 'rand', packet: '10-20', delay: '10-16' } },
+      [second.id]: 'off',
+    });
+    // The global block is untouched by a server's override.
+    expect(saved.fragment).toEqual({ enabled: true, packets: 'tlshello', length: '50-100', interval: '5-10' });
+  });
+
+  it('shows what was saved when the forms open again', async () => {
+    const { dialog, tab } = await openSettingsPage();
+    expect(await tab.getByRole('checkbox', { name: WORDS.fragmentOn }).isChecked()).toBe(true);
+    expect(await field(tab, WORDS.pause).inputValue()).toBe('5-10');
+    await dialog.getByRole('button', { name: en.cancel, exact: true }).click();
+    const section = await openDetails(servers[0] as Server);
+    expect(await section.getByRole('radio', { name: WORDS.own }).isChecked()).toBe(true);
+    expect(await field(section, WORDS.packets).inputValue()).toBe('1-3');
+    await page.getByRole('dialog').getByRole('button', { name: en.close, exact: true }).click();
+    expect(app.errors).toEqual([]);
+    expect(app.refused).toEqual([]);
+  });
+});
