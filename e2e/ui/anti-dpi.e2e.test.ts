@@ -2,7 +2,7 @@
  * The anti-DPI options in the real UI against the real engine (Debian's v2ray 4.34): Settings says
  * plainly that this core cannot do them, a bad range is named at its field and nothing is saved,
  * a global fragment and one server's own values are saved to settings.json as the user set them,
- * and the forms show them again when reopened.
+ * the forms show them again when reopened, and in Persian the page reads right to left.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -126,5 +126,30 @@ describe('anti-censorship settings, global and per server', () => {
     await page.getByRole('dialog').getByRole('button', { name: en.close, exact: true }).click();
     expect(app.errors).toEqual([]);
     expect(app.refused).toEqual([]);
+  });
+
+  it('lays the page out right to left in Persian, the ranges kept left to right', async () => {
+    await page.getByRole('button', { name: en.settings, exact: true }).click();
+    const english = page.getByRole('dialog', { name: en.settings });
+    await english.getByLabel(en.language).selectOption('fa');
+    await english.getByRole('button', { name: en.save, exact: true }).click();
+    await english.waitFor({ state: 'detached' });
+    await eventually('<html dir="rtl">', 5000, async () => ((await page.evaluate(() => document.documentElement.dir)) === 'rtl' ? true : undefined));
+
+    await page.getByRole('button', { name: 'تنظیمات', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'تنظیمات' });
+    await dialog.getByRole('tab', { name: 'ضدسانسور' }).click();
+    const tab = dialog.getByRole('tabpanel', { name: 'ضدسانسور' });
+    await expect.poll(() => tab.getByRole('note').textContent()).toContain('با \u2068v2ray 4.34.0\u2069 در دسترس نیست');
+    const length = field(tab, /^اندازهٔ هر تکه/);
+    expect(await length.inputValue()).toBe('50-100');
+    expect(await length.evaluate((input) => getComputedStyle(input).direction)).toBe('ltr');
+    // Mirrored: a field's label starts at the right edge of the field.
+    const label = await tab.getByText('اندازهٔ هر تکه (بایت)', { exact: true }).boundingBox();
+    const box = await length.boundingBox();
+    if (!label || !box) throw new Error('the field has no box');
+    expect(Math.abs(label.x + label.width - (box.x + box.width))).toBeLessThan(2);
+    await screenshot(page, 'anti-dpi-settings-fa');
+    expect(app.errors).toEqual([]);
   });
 });
