@@ -16,6 +16,7 @@ import { followStartupSettings, startedHidden } from './login-item';
 import { captureScreens } from './screen-capture';
 import { claimSingleInstance } from './single-instance';
 import { DesktopTray } from './tray';
+import { loadTrayFlags } from './tray-flags';
 import type { TrayAction } from './tray-menu';
 import { createMainWindow, installSessionPolicies } from './window';
 
@@ -184,6 +185,7 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
         iconPath: (connected) =>
           join(options.assetsDir, options.platform === 'darwin' ? 'trayTemplate.png' : connected ? 'tray-connected.png' : 'tray-disconnected.png'),
         systemLocale: app.getLocale(),
+        flagPath: loadTrayFlags(join(options.assetsDir, 'flags')),
         dispatch: (action) => {
           dispatch(action).catch((error: unknown) => logger.warn('TRAY', `${action.type} failed: ${error instanceof Error ? error.message : String(error)}`));
         },

@@ -5,6 +5,7 @@ import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
+import type { TrayName } from './tray-flags';
 import type { TrayTranslate } from './tray-text';
 
 /** What the tray knows, kept up to date from the engine's events. */
@@ -59,11 +60,17 @@ export type TrayAction =
   | { type: 'show-window' }
   | { type: 'quit' };
 
+/** `flag`: the country (ISO code) whose flag the item shows as its icon, from a flag in a name. */
 export type TrayMenuItem =
   | { kind: 'separator' }
-  | { kind: 'label'; label: string }
+  | { kind: 'label'; label: string; flag?: string }
   | { kind: 'action'; label: string; action: TrayAction; enabled: boolean }
-  | { kind: 'checkbox'; label: string; action: TrayAction; checked: boolean };
+  | { kind: 'checkbox'; label: string; action: TrayAction; checked: boolean; flag?: string };
+
+/** How a server's or subscription's name reads in the tray (tray-flags.ts `trayName`). */
+export type TrayNamer = (name: string) => TrayName;
+const asWritten: TrayNamer = (name) => ({ text: name, flag: null });
+const withFlag = (flag: string | null) => (flag ? { flag } : {});
 
 /** Subscriptions listed under "Auto" at most: a tray menu is not the place for a long list. */
 export const MAX_TRAY_SUBSCRIPTIONS = 8;
@@ -91,22 +98,25 @@ function countryOf(state: TrayState, id: ServerId | null): string | null {
 }
 
 /** "Server — Country", or as much of it as is known. */
-function describeServer(state: TrayState, id: ServerId | null): string | null {
+function describeServer(state: TrayState, id: ServerId | null, nameOf: TrayNamer): TrayName | null {
   const name = serverName(state, id);
   if (name === null) return null;
+  const shown = nameOf(name);
   const country = countryOf(state, id);
-  return country ? `${name} — ${country}` : name;
+  return country ? { ...shown, text: `${shown.text} — ${country}` } : shown;
 }
 
 /** The tray menu for a state, as data (tray.ts turns it into an Electron menu). */
-export function buildTrayMenu(state: TrayState, t: TrayTranslate): TrayMenuItem[] {
+export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten): TrayMenuItem[] {
   const connection = state.connection;
   const stateName = connection?.state ?? 'disconnected';
   const active = ACTIVE_STATES.has(stateName);
   const current = active ? (connection?.serverId ?? null) : null;
-  const currentText = describeServer(state, current);
+  const currentServer = describeServer(state, current, nameOf);
 
-  const items: TrayMenuItem[] = [{ kind: 'label', label: currentText ? `${t(stateName)}: ${currentText}` : t(stateName) }];
+  const items: TrayMenuItem[] = [
+    currentServer ? { kind: 'label', label: `${t(stateName)}: ${currentServer.text}`, ...withFlag(currentServer.flag) } : { kind: 'label', label: t(stateName) },
+  ];
   if (state.mode) items.push({ kind: 'label', label: t('modeLine', { mode: t(`mode-${state.mode}`) }) });
   items.push({ kind: 'separator' });
 
@@ -122,12 +132,14 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate): TrayMenuItem[
     const currentSub = subscriptionOf(state, current);
     for (const sub of state.subscriptions.slice(0, MAX_TRAY_SUBSCRIPTIONS)) {
       const on = state.auto?.subscriptionId === sub.id;
-      const carrying = on && currentSub?.id === sub.id ? currentText : null;
+      const carrying = on && currentSub?.id === sub.id ? currentServer : null;
+      const name = nameOf(sub.name);
       items.push({
         kind: 'checkbox',
-        label: carrying ? `${sub.name}: ${carrying}` : sub.name,
+        label: carrying ? `${name.text}: ${carrying.text}` : name.text,
         checked: on,
         action: { type: 'set-auto', subscriptionId: on ? null : sub.id },
+        ...withFlag(name.flag ?? carrying?.flag ?? null),
       });
     }
   }
@@ -141,9 +153,9 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate): TrayMenuItem[
 }
 
 /** The tray icon's hover text. */
-export function trayTooltip(state: TrayState, t: TrayTranslate): string {
+export function trayTooltip(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten): string {
   const stateName = state.connection?.state ?? 'disconnected';
-  const server = ACTIVE_STATES.has(stateName) ? describeServer(state, state.connection?.serverId ?? null) : null;
+  const server = ACTIVE_STATES.has(stateName) ? describeServer(state, state.connection?.serverId ?? null, nameOf) : null;
   const mode = state.mode ? ` (${t(`mode-${state.mode}`)})` : '';
-  return `Steadfast VPN — ${t(stateName)}${server ? `: ${server}` : ''}${mode}`;
+  return `Steadfast VPN — ${t(stateName)}${server ? `: ${server.text}` : ''}${mode}`;
 }

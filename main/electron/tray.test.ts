@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../../shared/domain/connection';
+import type { Server } from '../../shared/domain/server';
+import type { AppSnapshot } from '../../shared/ipc/contract';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 import { FakeTray, resetFakeElectron } from './testing/fake-electron';
 import { DesktopTray, toMenuTemplate } from './tray';
+import { loadTrayFlags, TRAY_FLAGS_DIR } from './tray-flags';
 import type { TrayAction } from './tray-menu';
 
 vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule());
@@ -25,6 +29,7 @@ function makeTray() {
   const tray = new DesktopTray({
     iconPath: (on) => (on ? '/icons/on.png' : '/icons/off.png'),
     systemLocale: 'en-US',
+    flagPath: loadTrayFlags(join(process.cwd(), TRAY_FLAGS_DIR)),
     dispatch: (a) => actions.push(a),
     onClick: () => clicks++,
   });
@@ -84,5 +89,40 @@ describe('DesktopTray', () => {
     ]);
     (template[2]!.click as () => void)();
     expect(dispatched).toEqual([{ type: 'set-auto', subscriptionId: null }]);
+  });
+
+  it('draws the flags of names as the items’ icons, and says the country in words for screen readers', () => {
+    const { tray, fakeTray } = makeTray();
+    const amsterdam = { id: 'nl1', name: '🇳🇱 Amsterdam', subscriptionId: 'sub' } as Server;
+    const snapshot = {
+      connection: connected('nl1'),
+      subscriptions: [{ id: 'sub', name: '🇩🇪 Germany', servers: [amsterdam], usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }],
+      auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
+      statuses: {},
+      settings: DEFAULT_SETTINGS,
+    } as unknown as AppSnapshot;
+    tray.onEvent('snapshot', snapshot);
+    const [status] = fakeTray.menu;
+    expect(status!.label).toBe('Connected: Netherlands Amsterdam');
+    expect(status!.icon!.path).toBe(join(process.cwd(), TRAY_FLAGS_DIR, 'NL.png'));
+    expect(status!.icon!.getSize()).toEqual({ width: 24, height: 16 });
+    const subscription = fakeTray.menu.find((i) => i.type === 'checkbox')!;
+    expect(subscription).toMatchObject({ label: 'Germany' });
+    expect(subscription.icon!.path).toMatch(/DE\.png$/);
+    expect(fakeTray.menu.find((i) => i.label === 'Disconnect')!.icon).toBeUndefined();
+    expect(fakeTray.tooltip).toBe('Steadfast VPN — Connected: Netherlands Amsterdam (Proxy)');
+
+    tray.onEvent('settings', { ...DEFAULT_SETTINGS, language: 'ru' });
+    expect(fakeTray.menu[0]!.label).toBe('Подключено: Нидерланды Amsterdam');
+  });
+
+  it('without the flag images a name still reads as its country, with no icon', () => {
+    const actions: TrayAction[] = [];
+    const tray = new DesktopTray({ iconPath: () => '/icons/off.png', systemLocale: 'en-US', dispatch: (a) => actions.push(a), onClick: () => undefined });
+    const fakeTray = FakeTray.instances.at(-1)!;
+    tray.onEvent('subscriptions', [{ id: 'sub', name: '🇩🇪 Work', servers: [], usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }]);
+    const subscription = fakeTray.menu.find((i) => i.type === 'checkbox')!;
+    expect(subscription.label).toBe('Germany Work');
+    expect(subscription.icon).toBeUndefined();
   });
 });

@@ -1,21 +1,30 @@
-import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
+import { Menu, type MenuItemConstructorOptions, type NativeImage, nativeImage, Tray } from 'electron';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import type { Language } from '../../shared/settings';
 import { buildTrayMenu, EMPTY_TRAY_STATE, type TrayAction, type TrayMenuItem, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
+import { countryNamer, trayName } from './tray-flags';
 import { trayLanguage, trayTranslator } from './tray-text';
 
-/** Turns the menu data into Electron's template; clicks become actions. */
-export function toMenuTemplate(items: readonly TrayMenuItem[], dispatch: (action: TrayAction) => void): MenuItemConstructorOptions[] {
+/** Turns the menu data into Electron's template; clicks become actions, flags become icons. */
+export function toMenuTemplate(
+  items: readonly TrayMenuItem[],
+  dispatch: (action: TrayAction) => void,
+  flagIcon: (code: string) => NativeImage | null = () => null,
+): MenuItemConstructorOptions[] {
+  const icon = (flag: string | undefined) => {
+    const image = flag ? flagIcon(flag) : null;
+    return image ? { icon: image } : {};
+  };
   return items.map((item): MenuItemConstructorOptions => {
     switch (item.kind) {
       case 'separator':
         return { type: 'separator' };
       case 'label':
-        return { label: item.label, enabled: false };
+        return { label: item.label, enabled: false, ...icon(item.flag) };
       case 'action':
         return { label: item.label, enabled: item.enabled, click: () => dispatch(item.action) };
       case 'checkbox':
-        return { label: item.label, type: 'checkbox', checked: item.checked, click: () => dispatch(item.action) };
+        return { label: item.label, type: 'checkbox', checked: item.checked, click: () => dispatch(item.action), ...icon(item.flag) };
     }
   });
 }
@@ -24,6 +33,8 @@ export interface DesktopTrayOptions {
   /** The icon for the state: connected (or on the way) versus not. */
   iconPath: (connected: boolean) => string;
   systemLocale: string;
+  /** The PNG of a country's flag for menu items (tray-flags.ts `loadTrayFlags`); null: none. */
+  flagPath?: (code: string) => string | null;
   dispatch: (action: TrayAction) => void;
   /** Clicking the icon itself (Windows, most Linux trays): show the window. */
   onClick: () => void;
@@ -40,6 +51,7 @@ export class DesktopTray {
   private language: Language | 'system' = 'system';
   private shown = '';
   private connectedIcon = false;
+  private readonly flagImages = new Map<string, NativeImage | null>();
 
   constructor(private readonly options: DesktopTrayOptions) {
     this.tray = new Tray(nativeImage.createFromPath(options.iconPath(false)));
@@ -58,14 +70,26 @@ export class DesktopTray {
     this.tray.destroy();
   }
 
+  /** Each flag is read from disk once (a menu is rebuilt on every change it shows). */
+  private flagImage(code: string): NativeImage | null {
+    if (!this.flagImages.has(code)) {
+      const path = this.options.flagPath?.(code) ?? null;
+      this.flagImages.set(code, path ? nativeImage.createFromPath(path) : null);
+    }
+    return this.flagImages.get(code) ?? null;
+  }
+
   private render(): void {
-    const t = trayTranslator(trayLanguage(this.language, this.options.systemLocale));
-    const items = buildTrayMenu(this.state, t);
-    const tooltip = trayTooltip(this.state, t);
+    const language = trayLanguage(this.language, this.options.systemLocale);
+    const t = trayTranslator(language);
+    const countries = countryNamer(language);
+    const nameOf = (name: string) => trayName(name, countries);
+    const items = buildTrayMenu(this.state, t, nameOf);
+    const tooltip = trayTooltip(this.state, t, nameOf);
     const fingerprint = JSON.stringify([items, tooltip]);
     if (fingerprint !== this.shown) {
       this.shown = fingerprint;
-      this.tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(items, this.options.dispatch)));
+      this.tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(items, this.options.dispatch, (code) => this.flagImage(code))));
       this.tray.setToolTip(tooltip);
     }
     const connected = this.state.connection?.state === 'connected';

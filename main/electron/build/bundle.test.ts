@@ -7,6 +7,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES, INVOKE_CHANNELS } from '../../../shared/ipc/contract';
 import { loadEngineBundle } from '../engine-loader';
+import { loadTrayFlags } from '../tray-flags';
 import { bundleEngine, bundleMain, bundlePreload, copyRuntimeAssets, requiredModules, RUNTIME_ICONS } from './bundle';
 
 const root = process.cwd();
@@ -104,5 +105,9 @@ describe('runtime icons', () => {
     expect(size('tray-disconnected.png')).toEqual([32, 32]);
     expect(size('trayTemplate.png')).toEqual([16, 16]);
     expect(size('trayTemplate@2x.png')).toEqual([32, 32]);
+    // The tray menu's flags come along, each at 1x and 2x.
+    expect(size(join('flags', 'DE.png'))).toEqual([24, 16]);
+    expect(size(join('flags', 'DE@2x.png'))).toEqual([48, 32]);
+    expect(loadTrayFlags(join(outDir, 'assets', 'flags'))('JP')).toBe(join(outDir, 'assets', 'flags', 'JP.png'));
   });
 });

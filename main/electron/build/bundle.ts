@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build, type BuildOptions, type BuildResult, type Plugin } from 'esbuild';
+import { TRAY_FLAGS_DIR } from '../tray-flags';
 
 /**
  * Builds the Electron side into dist/: the main process (dist/main/electron.cjs, package.json
@@ -111,10 +112,12 @@ export async function bundlePreload({ root, outDir, sourcemap = false }: BundleO
 /** The icons the window and tray load at run time. */
 export const RUNTIME_ICONS = ['icon.png', 'tray-connected.png', 'tray-disconnected.png', 'trayTemplate.png', 'trayTemplate@2x.png'] as const;
 
+/** The icons, and the tray menu's flags (assets/flags/, drawn by scripts/tray-flags.ts). */
 export async function copyRuntimeAssets({ root, outDir }: BundleOptions): Promise<string[]> {
   const target = join(outDir, 'assets');
   await mkdir(target, { recursive: true });
   for (const name of RUNTIME_ICONS) await copyFile(join(root, 'assets', name), join(target, name));
+  await cp(join(root, TRAY_FLAGS_DIR), join(target, 'flags'), { recursive: true });
   return RUNTIME_ICONS.map((name) => join(target, name));
 }
 

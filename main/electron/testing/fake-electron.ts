@@ -5,6 +5,7 @@
  * the quit sequence (before-quit, then will-quit, which a listener may hold up).
  */
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 type Listener = (...args: never[]) => unknown;
@@ -312,6 +313,25 @@ export interface MenuTemplateItem {
   enabled?: boolean;
   checked?: boolean;
   click?: () => void;
+  icon?: FakeNativeImage;
+}
+
+/** nativeImage.createFromPath as Electron does it: the PNG is read at once; a file it cannot read gives an empty image. */
+export interface FakeNativeImage {
+  path: string;
+  isEmpty(): boolean;
+  getSize(): { width: number; height: number };
+}
+
+function imageFromPath(path: string): FakeNativeImage {
+  let size = { width: 0, height: 0 };
+  try {
+    const data = readFileSync(path);
+    if (data.subarray(1, 4).toString('latin1') === 'PNG') size = { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+  } catch {
+    // Electron's createFromPath gives an empty image for a missing file, without an error.
+  }
+  return { path, isEmpty: () => size.width === 0, getSize: () => size };
 }
 
 /** The shared state of the fake module; `resetFakeElectron()` between tests. */
@@ -382,7 +402,7 @@ export function fakeElectronModule(): Record<string, unknown> {
         fake.applicationMenu = menu;
       },
     },
-    nativeImage: { createFromPath: (path: string) => ({ path }) },
+    nativeImage: { createFromPath: imageFromPath },
     get desktopCapturer() {
       return fake.desktopCapturer;
     },
