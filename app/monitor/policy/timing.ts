@@ -10,8 +10,6 @@ export const NOT_READY_MAX_TRIES = 10;
 export const NETWORK_SETTLE_MS = 2000;
 /** A group's fresh selection measured this recently is not retested. */
 export const FRESH_SELECTION_MS = 15_000;
-/** What Auto adds to a result loaded from the cache so a fresh test wins (Auto applies it). */
-export const CACHE_PENALTY_MS = 20_000;
 /** How many measurements (of any method) a server keeps for Auto's score (seed 001: the last 5). */
 export const RECENT_KEPT = 5;
 /** How many URL results a server keeps for the ping-history chart. */
