@@ -1,13 +1,10 @@
-/** What the CLI's commands share: their data folder, their errors, and how they fetch subscriptions. */
+/** What the CLI's commands share: their data folder, their errors, their modes. */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../../app/log/logger';
 import type { SystemWideCapture } from '../../app/system-wide/system-wide';
 import type { ConnectionMode } from '../../shared/settings';
 import { UsageError } from '../args';
 import { defaultDataDir } from '../../app/paths';
-import { deviceHeaders, loadDeviceIdentity } from '../../app/subscriptions/device-identity';
-import { HttpSubscriptionFetcher } from '../../app/subscriptions/fetch';
 
 /** Failures worth a sentence, not a stack trace. */
 export class CliError extends Error {
@@ -27,16 +24,6 @@ export function cliDataDir(): string {
 /** The repository's resources/ (bundled cores in development). */
 export function repositoryResources(): string {
   return fileURLToPath(new URL('../../resources', import.meta.url));
-}
-
-/**
- * A fetcher that asks as the app does, with the device headers (a panel that limits devices answers
- * a request without them with an "App not supported" entry instead of the servers).
- */
-export async function cliFetcher(logger: Pick<Logger, 'warn'> | null, dataDir = cliDataDir()): Promise<HttpSubscriptionFetcher> {
-  const device = await loadDeviceIdentity(dataDir);
-  if (device.problem) logger?.warn('CLI', device.problem);
-  return new HttpSubscriptionFetcher({ extraHeaders: deviceHeaders(device.identity) });
 }
 
 /** `--mode`: the CLI runs `proxy` or `system-wide` (pointing the OS's proxy is the desktop app's). */

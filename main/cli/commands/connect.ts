@@ -17,20 +17,20 @@ import { join } from 'node:path';
 import type { Server } from '../../../shared/domain/server';
 import { DEFAULT_DNS } from '../../../shared/routing';
 import { type ConnectionMode, DEFAULT_SETTINGS } from '../../../shared/settings';
-import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../../../app/core';
+import { type CoreProfile, coreLabel, unsupportedReason } from '../../../app/core';
+import { captureFollowedTunnel, findCore, probeOutboundMark, startCapture } from '../../../app/engine/core-pieces';
 import { type LogLevel, Logger, stderrSink } from '../../../app/log/logger';
 import { defaultDataDir } from '../../../app/paths';
 import { assignIds } from '../../../app/subscriptions/identity';
 import { parseSubscription } from '../../../app/subscriptions/parse';
-import { TunnelController } from '../../../app/tunnel/controller';
+import type { TunnelController } from '../../../app/tunnel/controller';
 import { CoreProber } from '../../../app/tunnel/prober';
-import { coreCanCapture } from '../../../app/system-wide/core-privilege';
-import { DEFAULT_CORE_MARK } from '../../../app/system-wide/linux/policy/capture-plan';
-import { SystemWideCapture } from '../../../app/system-wide/system-wide';
+import type { SystemWideCapture } from '../../../app/system-wide/system-wide';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { portOption, readOptions, UsageError } from '../../args';
-import { CliError, cliFetcher, cliMode, reportCapture, repositoryResources } from '../support';
+import { appFetcher } from '../../../app/subscriptions/app-fetcher';
+import { CliError, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 import { RoutingService } from '../../../app/routing/service';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 
@@ -67,34 +67,21 @@ export interface Headless {
 }
 
 export async function buildHeadless(options: HeadlessOptions, logger: Logger): Promise<Headless> {
-  const found = await locateCore({ settingPath: options.corePath ?? null, resourcesDir: repositoryResources() });
-  if ('error' in found) throw new CliError(found.error);
-  const core = await detectCore(found.path);
+  // The app's own pieces (app/engine/core-pieces.ts): the same core search, capture and tunnel.
+  const found = await findCore({ corePath: options.corePath ?? null, resourcesDir: repositoryResources() }, logger);
+  if ('problem' in found) throw new CliError(found.problem.detail);
+  const core = found.profile;
   const servers = await loadServers(options.subscription, logger);
   const runtimeDir = options.runtimeDir ?? join(defaultDataDir(), 'runtime');
-  const capture = new SystemWideCapture({
-    dataDir: defaultDataDir(),
-    logger,
-    launch: checkoutHelperLaunch,
-    corePath: core.path,
-    bypassLan: () => options.routing?.routing.bypassLan ?? true,
-  });
-  capture.setMode(options.mode ?? 'proxy');
-  // A run killed together with its helper left capture behind: take it away before anything else.
-  await capture.recoverAfterCrash();
+  // A run killed together with its helper left capture behind: it is taken away before anything else.
+  const capture = await startCapture(
+    { dataDir: defaultDataDir(), logger, launch: checkoutHelperLaunch, corePath: core.path, bypassLan: () => options.routing?.routing.bypassLan ?? true },
+    options.mode ?? 'proxy',
+  );
   const routing = options.routing ? await routingFor(options.routing, core, logger) : undefined;
-  const tunnel = new TunnelController({
-    core,
-    runtimeDir,
-    logger,
-    httpPort: options.httpPort ?? DEFAULT_SETTINGS.httpPort,
-    socksPort: options.socksPort ?? DEFAULT_SETTINGS.socksPort,
-    transparent: () => capture.transparentFor(),
-    routing,
-  });
-  const unbindCapture = capture.bind(tunnel);
-  // Probes leave beside system-wide capture, each straight to its server (see the engine).
-  const prober = new CoreProber({ core, runtimeDir, logger, outboundMark: (await coreCanCapture(core.path)) ? DEFAULT_CORE_MARK : undefined });
+  const ports = { httpPort: options.httpPort ?? DEFAULT_SETTINGS.httpPort, socksPort: options.socksPort ?? DEFAULT_SETTINGS.socksPort };
+  const { tunnel, unbind } = captureFollowedTunnel({ core, runtimeDir, logger, ports, capture, routing });
+  const prober = new CoreProber({ core, runtimeDir, logger, outboundMark: await probeOutboundMark(core) });
   if (options.probe) prober.setServers(servers);
   return {
     core,
@@ -106,7 +93,7 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
     close: async () => {
       await Promise.allSettled([tunnel.disconnect(), prober.close()]);
       await capture.end();
-      unbindCapture();
+      unbind();
     },
   };
 }
@@ -126,7 +113,7 @@ export async function loadServers(source: string, logger: Logger): Promise<Serve
   let body: Buffer;
   if (/^https?:\/\//i.test(source)) {
     logger.redactor.add(source);
-    const fetcher = await cliFetcher(logger);
+    const fetcher = await appFetcher({ dataDir: cliDataDir(), logger });
     try {
       const outcome = await fetcher.fetch(source);
       if (!outcome.ok) throw new CliError(`could not fetch the subscription: ${outcome.message}`);

@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { startDeviceLimitedPanel } from '../../../app/subscriptions/testing/device-limited-panel';
 
 const UUID = 'a7e505a9-d63f-48ac-92f3-85ebcd7d7018';
 const dataDir = mkdtempSync(join(tmpdir(), 'cli-parse-data-'));
@@ -44,22 +43,18 @@ describe('cli parse', () => {
     expect((await cli([])).exitCode).toBe(2);
   }, 30_000);
 
-  it('asks a provider as the app does: with the device headers panels count devices by', async () => {
-    const seen: Record<string, string | string[] | undefined>[] = [];
-    const server = createServer((request, response) => {
-      seen.push(request.headers);
-      response.end(Buffer.from(`vless://${UUID}@a.example.com:443#A\n`).toString('base64'));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  it('asks a provider as the app does, so a panel that limits devices serves the servers, not "App not supported"', async () => {
+    const panel = await startDeviceLimitedPanel(`vless://${UUID}@a.example.com:443#A\n`);
     try {
-      const { port } = server.address() as AddressInfo;
-      const { exitCode, stdout } = await cli([`http://127.0.0.1:${port}/sub`]);
+      const { exitCode, stdout } = await cli([panel.url]);
       expect(exitCode).toBe(0);
-      expect(JSON.parse(stdout).servers).toHaveLength(1);
+      const out = JSON.parse(stdout);
+      expect(out.servers).toEqual([expect.objectContaining({ name: 'A', uuid: UUID })]);
+      expect(out.rejected).toEqual([]);
       const { id } = JSON.parse(readFileSync(join(dataDir, 'cli', 'device-id.json'), 'utf8')) as { id: string };
-      expect(seen[0]).toMatchObject({ 'x-hwid': id, 'x-device-os': 'Linux' });
+      expect(panel.requests[0]).toMatchObject({ 'x-hwid': id, 'x-device-os': 'Linux' });
     } finally {
-      server.close();
+      await panel.stop();
     }
   }, 30_000);
 });

@@ -1,15 +1,18 @@
 /**
  * `npm run cli -- parse <file|url|-> [--redact]`: reads a subscription from a file, a URL or
  * standard input and prints `{format, servers, rejected, notes}` as JSON (plus `usage` and
- * `title` for a URL); a URL is asked for with the app's device headers, as the app asks. Servers are printed as parsed — it is the user's own data on their own
- * terminal — unless `--redact` masks their credentials. Exit 0 when the input could be read
+ * `title` for a URL); a URL is asked for through the app's own fetcher (app-fetcher.ts: its
+ * User-Agent and device headers). Servers are printed as parsed — it is the user's own data on
+ * their own terminal — unless `--redact` masks their credentials. Exit 0 when the input could be read
  * (whatever it held), 1 with a sentence when it could not, 2 on a usage error.
  */
 import { readFile } from 'node:fs/promises';
 import type { ParsedServer } from '../../../shared/domain/server';
+import { Logger, stderrSink } from '../../../app/log/logger';
+import { appFetcher } from '../../../app/subscriptions/app-fetcher';
 import { parseSubscription } from '../../../app/subscriptions/parse';
 import { readOptions, UsageError } from '../../args';
-import { cliFetcher } from '../support';
+import { cliDataDir } from '../support';
 
 const USAGE = 'usage: npm run cli -- parse <file|url|-> [--redact]';
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -30,7 +33,8 @@ export async function run(argv: string[]): Promise<number> {
   let body: Buffer;
   let extra: Record<string, unknown> = {};
   if (/^https?:\/\//i.test(source)) {
-    const fetcher = await cliFetcher(null);
+    // Standard output is the JSON: what the fetcher has to say (a device id not saved) goes to stderr.
+    const fetcher = await appFetcher({ dataDir: cliDataDir(), logger: new Logger({ level: 'warning', sinks: [stderrSink] }) });
     try {
       const outcome = await fetcher.fetch(source);
       if (!outcome.ok) {

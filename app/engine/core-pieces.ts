@@ -1,0 +1,83 @@
+/**
+ * The pieces that run cores, built the same way wherever they run: the engine builds them for the
+ * app and the headless hosts, and `cli connect` (a tunnel without the monitor or Auto) builds its
+ * own from these, so the two cannot drift. The core is found and understood once at start (a
+ * changed core path takes a restart).
+ */
+import type { Problem } from '../../shared/domain/problem';
+import type { ServerId } from '../../shared/domain/server';
+import type { ConnectionMode } from '../../shared/settings';
+import type { Clock } from '../clock';
+import { type CoreProfile, type CoreRouting, coreLabel, detectCore, locateCore } from '../core';
+import type { AntiDpiOptions } from '../core/anti-dpi';
+import type { Logger } from '../log/logger';
+import { coreCanCapture } from '../system-wide/core-privilege';
+import { DEFAULT_CORE_MARK } from '../system-wide/linux/policy/capture-plan';
+import { SystemWideCapture, type SystemWideOptions } from '../system-wide/system-wide';
+import { TunnelController, type TunnelPorts } from '../tunnel/controller';
+
+export interface CoreWanted {
+  /** The path the user set (settings' `corePath`, the CLI's `--core`), or null to look for one. */
+  corePath: string | null;
+  /** The folder holding `core/<platform>-<arch>/` (bundled cores). */
+  resourcesDir: string | undefined;
+}
+
+/** The core to run, or the problem that leaves the app without one (nothing can connect). */
+export async function findCore(wanted: CoreWanted, logger: Logger): Promise<{ profile: CoreProfile } | { problem: Problem }> {
+  const found = await locateCore({ settingPath: wanted.corePath, resourcesDir: wanted.resourcesDir });
+  if ('error' in found) return { problem: { topic: { kind: 'no-core' }, detail: found.error } };
+  try {
+    const profile = await detectCore(found.path);
+    logger.info('ENGINE', `core: ${coreLabel(profile)} at ${found.path} (${found.source})`);
+    return { profile };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { problem: { topic: { kind: 'no-core' }, detail: `the core at ${found.path} could not be used: ${why}` } };
+  }
+}
+
+/** System-wide capture in `mode`, with what a killed run left behind removed first. */
+export async function startCapture(options: SystemWideOptions, mode: ConnectionMode): Promise<SystemWideCapture> {
+  const capture = new SystemWideCapture(options);
+  capture.setMode(mode);
+  await capture.recoverAfterCrash();
+  return capture;
+}
+
+export interface TunnelPieceOptions {
+  core: CoreProfile;
+  runtimeDir: string;
+  logger: Logger;
+  clock?: Clock;
+  ports: TunnelPorts;
+  /** The capture follows the tunnel: it is put in place as the core starts and removed as it stops. */
+  capture: SystemWideCapture;
+  routing?: CoreRouting;
+  antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
+}
+
+/** The tunnel with system-wide capture bound to it; `unbind` ends that link. */
+export function captureFollowedTunnel(options: TunnelPieceOptions): { tunnel: TunnelController; unbind: () => void } {
+  const { capture } = options;
+  const tunnel = new TunnelController({
+    core: options.core,
+    runtimeDir: options.runtimeDir,
+    logger: options.logger,
+    clock: options.clock,
+    ...options.ports,
+    transparent: () => capture.transparentFor(),
+    routing: options.routing,
+    antiDpi: options.antiDpi,
+  });
+  return { tunnel, unbind: capture.bind(tunnel) };
+}
+
+/**
+ * The mark the probe cores put on their connections. Probes go through each server, never through
+ * system-wide capture: where the core may capture, they are marked as the tunnel's own are (the
+ * mark alone changes nothing where no capture runs).
+ */
+export async function probeOutboundMark(core: CoreProfile): Promise<number | undefined> {
+  return (await coreCanCapture(core.path)) ? DEFAULT_CORE_MARK : undefined;
+}
