@@ -6,56 +6,54 @@
  * The flow runs one way: the tunnel and the monitor publish (traffic, results, dial failures),
  * Auto listens and commands, and every change reaches the hosts as a contract event.
  */
-import { antiDpiAbilities, antiDpiFor, fragmentWritten } from '../core/anti-dpi';
 import { join } from 'node:path';
-import type { TrafficSample } from '../../shared/domain/connection';
 import type { Problem } from '../../shared/domain/problem';
-import type { Server, ServerId, SubscriptionId } from '../../shared/domain/server';
-import type { ServerStatus } from '../../shared/domain/status';
-import type { Subscription } from '../../shared/domain/subscription';
-import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, InvokeResponses, VpnClient } from '../../shared/ipc/contract';
-import { type ConnectionMode, type Settings, type SettingsPatch, settingsPatchSchema } from '../../shared/settings';
+import type { Server, ServerId } from '../../shared/domain/server';
+import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, VpnClient } from '../../shared/ipc/contract';
+import type { ConnectionMode, SettingsPatch } from '../../shared/settings';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
-import type { SubscriptionServers } from '../auto/policy/world';
 import { type Clock, systemClock } from '../clock';
-import { type CoreProfile, coreLabel, detectCore, locateCore, unsupportedReason } from '../core';
+import { coreLabel } from '../core';
+import { antiDpiAbilities, antiDpiFor, fragmentWritten } from '../core/anti-dpi';
+import { Emitter, listenerErrorsTo } from '../events';
+import { ImportInbox } from '../imports/inbox';
 import { type Logger, fileSink } from '../log/logger';
 import { Monitor } from '../monitor/monitor';
 import { monitorCacheFile } from '../monitor/cache';
 import { HttpDirectCheck } from '../monitor/direct-check';
 import type { ServerProber } from '../monitor/ports';
 import { NetworkWatcher } from '../network/watcher';
+import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
+import { RoutingService } from '../routing/service';
 import { type SettingsBackend, SettingsFile } from '../settings/settings-file';
 import { SettingsStore } from '../settings/store';
 import { saveProblemOf } from '../storage/json-file';
-import { HttpSubscriptionFetcher } from '../subscriptions/fetch';
-import { deviceHeaders, loadDeviceIdentity } from '../subscriptions/device-identity';
+import { appFetcher } from '../subscriptions/app-fetcher';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
-import type { LaunchCommand } from '../system-wide/linux/policy/elevation';
-import { coreCanCapture } from '../system-wide/core-privilege';
-import { DEFAULT_CORE_MARK } from '../system-wide/linux/policy/capture-plan';
-import { SystemWideCapture } from '../system-wide/system-wide';
-import { type SystemProxyHost, SystemProxyMode } from '../system-proxy/mode';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
-import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
-import { RoutingService } from '../routing/service';
-import { TunnelController } from '../tunnel/controller';
+import { type SystemProxyHost, SystemProxyMode } from '../system-proxy/mode';
+import type { LaunchCommand } from '../system-wide/linux/policy/elevation';
+import type { SystemWideCapture } from '../system-wide/system-wide';
+import type { TunnelController } from '../tunnel/controller';
 import { CoreProber } from '../tunnel/prober';
-import { Emitter, listenerErrorsTo } from '../events';
-import { importHandlers } from '../imports/handlers';
-import { shareLink } from '../subscriptions/share/share-link';
-import { TunnelFallbackFetcher } from '../subscriptions/tunnel-fallback';
-import { ImportInbox } from '../imports/inbox';
 import type { ImportRequest } from '../../shared/domain/import-request';
+import { connectionHandlers, connectionStateOf } from './connection';
+import type { ContractHandlers } from './contract-handlers';
+import { captureFollowedTunnel, findCore, probeOutboundMark, startCapture } from './core-pieces';
+import { measurementOperations, StatusView } from './measurements';
 import { forwardNetworkChange } from './network-changes';
-import { NoCoreProber } from './no-core-prober';
-import { connectTarget } from './connect-target';
 import { NetworkLossPort } from './network-loss';
+import { NoCoreProber } from './no-core-prober';
 import { ProblemBoard } from './problems';
-import { selectionReport } from './selection-lines';
-import { ServerIndex } from './server-index';
+import { RoutingInForce, settingsOperations } from './routing-in-force';
+import { reportSelections } from './selection-lines';
+import { ServerCatalog } from './server-catalog';
+import { SettingsFanOut, tunnelPorts } from './settings-changes';
+import { followSubscriptions } from './subscription-changes';
+import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
+import { forwardTunnelEvents } from './tunnel-events';
 import { VerdictBatcher } from './verdict-batcher';
 import { subscriptionForUi } from './ui-view';
 
@@ -106,10 +104,14 @@ const TAG = 'ENGINE';
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const { dataDir, logger } = options;
   const clock = options.clock ?? systemClock;
-  const problems: Problem[] = [];
   const board = new ProblemBoard(clock);
   logger.addSink(fileSink(join(dataDir, 'app.log')));
   const removeSaveSink = logger.addSink(board.saveFailures());
+  const metAtStart = (problem: Problem | null) => {
+    if (!problem) return;
+    logger.warn(TAG, problem.detail);
+    board.raiseAtStart(problem);
+  };
 
   // Settings first: everything else is configured from them.
   const settingsStore = new SettingsStore(
@@ -117,120 +119,88 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     listenerErrorsTo(logger, TAG),
   );
   await settingsStore.load();
-  if (settingsStore.problem) problems.push(settingsStore.problem);
+  metAtStart(settingsStore.problem);
   if (options.settingsOverrides) await settingsStore.update(options.settingsOverrides);
-  let settings = settingsStore.get();
-  logger.setLevel(settings.logLevel);
+  const settings = () => settingsStore.get();
+  logger.setLevel(settings().logLevel);
 
-  // The core: found and understood once at start (a changed core path takes a restart).
-  const core = await findCore(settings, options.resourcesDir, logger);
-  if ('problem' in core) problems.push({ topic: { kind: 'no-core' }, detail: core.problem });
-  const profile: CoreProfile | null = 'profile' in core ? core.profile : null;
-  const noCoreReason = 'problem' in core ? core.problem : '';
+  const core = await findCore({ corePath: settings().corePath, resourcesDir: options.resourcesDir }, logger);
+  metAtStart('problem' in core ? core.problem : null);
+  const profile = 'profile' in core ? core.profile : null;
+  const noCoreReason = 'problem' in core ? core.problem.detail : '';
   const runtimeDir = join(dataDir, 'runtime');
+  const antiDpi = (id: ServerId) => antiDpiFor(settings().antiDpi, id);
 
-  // Subscriptions and the server index.
-  const device = await loadDeviceIdentity(dataDir);
-  if (device.problem) logger.warn(TAG, device.problem);
-  // A provider blocked on the user's network is asked again through the tunnel, when one is up.
-  const fetcher = new TunnelFallbackFetcher(
-    new HttpSubscriptionFetcher({ extraHeaders: deviceHeaders(device.identity) }),
-    () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null),
-    logger,
-  );
-  const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher, clock, logger });
-  await subscriptions.load();
-  if (subscriptions.problem) problems.push(subscriptions.problem);
-  const index = new ServerIndex();
-  index.rebuild(subscriptions.list());
-  // Auto reads the list on every step: keep its shape ready instead of rebuilding it each time.
-  let autoSubscriptions = autoViewOf(subscriptions.list());
-  let unsupported = computeUnsupported(index, profile);
-
-  // System-wide mode: the capture follows the tunnel; a killed run's capture is removed first.
-  const capture = new SystemWideCapture({
-    dataDir,
-    logger,
-    launch: options.captureHelper ?? noCaptureHelper,
-    corePath: profile?.path,
+  // The tunnel, with system-wide capture following it, on the routing of the settings.
+  const capture = await startCapture(
     // The LAN is left out of the capture exactly when the routing sends it direct.
-    bypassLan: () => settings.routing.bypassLan,
-  });
-  capture.setMode(settings.mode);
-  await capture.recoverAfterCrash();
+    { dataDir, logger, launch: options.captureHelper ?? noCaptureHelper, corePath: profile?.path, bypassLan: () => settings().routing.bypassLan },
+    settings().mode,
+  );
   // System-proxy mode: what a crashed run left pointed at the app is put back first too.
   const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
-  // Routing: the region data loaded once; the tunnel's core is written with the plan in force.
   const routingService = await RoutingService.create(options.resourcesDir, profile);
-  let routingState = routingService.stateFor(settings);
-  for (const notice of routingState.view.notices) logger.warn(TAG, `routing: ${notice}`);
-
-  // Tunnel and prober (a null-object prober without a core, so the monitor can say why).
-  const tunnel = profile
-    ? new TunnelController({
-        core: profile,
-        runtimeDir,
-        logger,
-        clock,
-        httpPort: settings.httpPort,
-        socksPort: settings.socksPort,
-        listen: listenAddress(settings),
-        transparent: () => capture.transparentFor(),
-        routing: routingState.routing,
-        antiDpi: (id) => antiDpiFor(settings.antiDpi, id),
-      })
+  const initialRouting = routingService.stateFor(settings());
+  for (const notice of initialRouting.view.notices) logger.warn(TAG, `routing: ${notice}`);
+  const built = profile
+    ? captureFollowedTunnel({ core: profile, runtimeDir, logger, clock, ports: tunnelPorts(settings()), capture, routing: initialRouting.routing, antiDpi })
     : null;
-  // Probes go through each server, never through system-wide capture: where the core may capture,
-  // the probe cores mark their connections like the tunnel does (the mark alone changes nothing).
-  const probeMark = profile && (await coreCanCapture(profile.path)) ? DEFAULT_CORE_MARK : undefined;
-  const prober: ServerProber & { close?(): Promise<void>; setServers?(s: readonly Server[]): void } = profile
-    ? new CoreProber({ core: profile, runtimeDir, logger, clock, outboundMark: probeMark, antiDpi: (id) => antiDpiFor(settings.antiDpi, id) })
-    : new NoCoreProber(noCoreReason);
-  prober.setServers?.(index.all());
-  const driver = new TunnelDriver(() => tunnel, index, () => noCoreReason);
+  const tunnel = built?.tunnel ?? null;
+  const routing = new RoutingInForce(routingService, initialRouting, tunnel, logger);
 
-  // The monitor.
+  // Subscriptions; a provider blocked on the user's network is asked again through the tunnel.
+  const fetcher = await appFetcher({ dataDir, logger, tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null) });
+  const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher, clock, logger });
+  await subscriptions.load();
+  metAtStart(subscriptions.problem);
+  const catalog = new ServerCatalog(profile);
+  catalog.rebuild(subscriptions.list());
+
+  // The prober (a null object without a core, so the monitor can say why) and the monitor.
+  const probeMark = profile ? await probeOutboundMark(profile) : undefined;
+  const prober: ServerProber & { close?(): Promise<void>; setServers?(s: readonly Server[]): void } = profile
+    ? new CoreProber({ core: profile, runtimeDir, logger, clock, outboundMark: probeMark, antiDpi })
+    : new NoCoreProber(noCoreReason);
+  prober.setServers?.(catalog.index.all());
+  const driver = new TunnelDriver(() => tunnel, catalog.index, () => noCoreReason);
   const monitor = new Monitor({
     prober,
     clock,
     logger,
-    settings: settings.monitor,
+    settings: settings().monitor,
     cacheFile: monitorCacheFile(dataDir),
-    servers: () => index.all(),
+    servers: () => catalog.index.all(),
     selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
     directCheck: new HttpDirectCheck(() => capture.directProxy()),
     throughputUrl: options.throughputUrl,
-    fragmentOn: (id) => fragmentWritten(settings.antiDpi, id, profile),
+    fragmentOn: (id) => fragmentWritten(settings().antiDpi, id, profile),
   });
 
   // Reachability verdicts: the outside view through other servers (spec/reachability.md).
   const vantages = profile
-    ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings.monitor.urls[0] as string, outboundMark: probeMark })
+    ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings().monitor.urls[0] as string, outboundMark: probeMark })
     : noVantageProber(noCoreReason);
+  // Reachability asks whether Auto found the network lost; Auto, built after it, is plugged in below.
   const networkLoss = new NetworkLossPort(clock);
   const reachability = new ReachabilityRuntime({
     clock,
     logger,
-    servers: () => index.all(),
+    servers: () => catalog.index.all(),
     monitor,
     here: monitor,
     vantages,
-    settings: () => ({
-      intervalMs: settings.monitor.intervalMs,
-      urlTestTimeoutMs: settings.monitor.urlTestTimeoutMs,
-      trustedCheckerId: settings.trustedCheckerId,
-    }),
+    settings: () => ({ intervalMs: settings().monitor.intervalMs, urlTestTimeoutMs: settings().monitor.urlTestTimeoutMs, trustedCheckerId: settings().trustedCheckerId }),
     networkLost: () => networkLoss.reason(),
   });
 
   // Auto, with its state persisted beside the rest.
   const autoFile = autoStateFile(dataDir);
   const autoLoaded = await autoFile.load();
-  if (autoLoaded.problem) problems.push(autoLoaded.problem);
+  metAtStart(autoLoaded.problem);
   const auto = new AutoRuntime({
     clock,
     logger,
-    config: autoConfigFrom(settings),
+    config: autoConfigFrom(settings()),
     probe: {
       probe: (id, timeoutMs) => monitor.probe(id, timeoutMs),
       transferTest: (id) => monitor.transferTest(id),
@@ -238,261 +208,118 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     measurements: monitor,
     tunnel: driver,
-    subscriptions: { list: () => autoSubscriptions },
+    subscriptions: { list: () => catalog.autoView() },
     reachability,
     store: { save: (state) => autoFile.save(state).catch((error: unknown) => logger.error(TAG, String(error), saveProblemOf(error))) },
     persisted: autoLoaded.value,
   });
-
   networkLoss.connect(auto);
 
-  // Auto's keep/take decisions as the monitor's LOWEST lines.
-  auto.onDecision((decision) => {
-    const subscription = subscriptions.get(auto.snapshot().subscriptionId ?? '');
-    const group = subscription ? { name: subscription.name, serverIds: subscription.servers.map((server) => server.id) } : null;
-    const report = selectionReport(decision, group, (id) => monitor.status(id).delayMs);
-    if (report) monitor.reportSelection(report);
-  });
-
-  // Events: lower layers publish, the engine forwards to Auto, the monitor and the hosts.
+  // Events: lower layers publish; the engine's services carry them to Auto, the monitor and the hosts.
   const events = new Emitter<EventPayloads>((error, event) => logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
-  const emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => events.emit(event, payload);
-  const unsubscribers: (() => void)[] = [];
-
-  if (tunnel) {
-    unsubscribers.push(
-      capture.bind(tunnel),
-      capture.onChange((status) => {
-        if (status.error) board.add('system-wide', status.error, 'error');
-      }),
-      tunnel.on('traffic', (sample: TrafficSample) => {
-        auto.traffic(sample);
-        if (sample.upBytes + sample.downBytes > 0) monitor.trafficSeen(sample.at);
-        emit('traffic', sample);
-      }),
-      tunnel.on('dialFailure', (failure) => {
-        auto.dialFailure(failure.serverId);
-        void monitor.testNow([failure.serverId], 'member-failed');
-      }),
-      tunnel.on('state', (state) => {
-        if (state.state === 'connected' && state.serverId) {
-          auto.tunnelConnected(state.serverId);
-          monitor.connectionActivity();
-        } else if (state.state === 'disconnected' || (state.state === 'failed' && !driver.isWanted())) {
-          auto.tunnelDisconnected();
-        }
-        emit('connection', state);
-      }),
-    );
-  }
-  const withReachability = (status: ServerStatus): ServerStatus => ({ ...status, reachability: reachability.reachability(status.serverId) });
+  const publish =
+    <E extends EventName>(event: E) =>
+    (payload: EventPayloads[E]) =>
+      events.emit(event, payload);
+  const statuses = new StatusView(monitor, reachability);
   const verdicts = new VerdictBatcher({
     clock,
-    windowMs: () => settings.monitor.debounceWindowMs,
-    exists: (id) => index.get(id) !== undefined,
-    publish: (ids) => emit('statuses', ids.map((id) => withReachability(monitor.status(id)))),
+    windowMs: () => settings().monitor.debounceWindowMs,
+    exists: (id) => catalog.index.get(id) !== undefined,
+    publish: (ids) => events.emit('statuses', ids.map((id) => statuses.of(id))),
   });
   const imports = new ImportInbox(clock, logger);
-  unsubscribers.push(
-    imports.onChange((list) => emit('importRequests', list)),
-    board.onChange((list) => emit('problems', list)),
+  const settingsFanOut = new SettingsFanOut(settings(), {
+    capture,
+    tunnel,
+    restartTunnel: () => driver.reconnect(),
+    rewriteProbes: () => prober.setServers?.(catalog.index.all()),
+    setLogLevel: (level) => logger.setLevel(level),
+    monitor,
+    auto,
+    reachability,
+    routing,
+    publish: { settings: publish('settings'), routing: publish('routing') },
+    warn: (line) => logger.warn(TAG, line),
+  });
+  const unsubscribers: (() => void)[] = [
+    ...(built
+      ? [
+          built.unbind,
+          forwardTunnelEvents(built.tunnel, {
+            auto,
+            monitor: { trafficSeen: (at) => monitor.trafficSeen(at), connectionActivity: () => monitor.connectionActivity(), testFailedMember: (id) => void monitor.testNow([id], 'member-failed') },
+            wanted: () => driver.isWanted(),
+            publish: { traffic: publish('traffic'), connection: publish('connection') },
+          }),
+        ]
+      : []),
+    capture.onChange((status) => {
+      if (status.error) board.report('system-wide', status.error, 'error');
+    }),
+    imports.onChange(publish('importRequests')),
+    board.onChange(publish('problems')),
     removeSaveSink,
-    monitor.subscribe((statuses) => emit('statuses', statuses.map(withReachability))),
+    monitor.subscribe((list) => events.emit('statuses', list.map((status) => statuses.with(status)))),
     reachability.onChange(({ serverId }) => verdicts.note(serverId)),
-    monitor.onProgress((progress) => emit('testProgress', progress)),
-    auto.onChange((snapshot) => emit('auto', snapshot)),
-    subscriptions.onChange((list) => {
-      index.rebuild(list);
-      autoSubscriptions = autoViewOf(list);
-      unsupported = computeUnsupported(index, profile);
-      prober.setServers?.(index.all());
-      monitor.serversChanged();
-      reachability.refresh();
-      auto.subscriptionsUpdated();
-      emit('subscriptions', list.map(subscriptionForUi));
-      emit('unsupported', unsupported);
-    }),
-    settingsStore.onChange((next) => {
-      const modeChanged = next.mode !== settings.mode;
-      const antiDpiChanged = JSON.stringify(next.antiDpi) !== JSON.stringify(settings.antiDpi);
-      settings = next;
-      capture.setMode(next.mode);
-      // Entering or leaving system-wide mode changes the core's inbounds: reconnect to the same server.
-      const current = driver.current();
-      // So do the anti-DPI options (the prober's copies too, so tests measure the tunnel's path).
-      if (antiDpiChanged) prober.setServers?.(index.all());
-      if ((modeChanged || antiDpiChanged) && current && driver.connected()) void driver.connect(current).catch((error: unknown) => logger.warn(TAG, `reconnect after the mode or anti-DPI change failed: ${String(error)}`));
-      logger.setLevel(next.logLevel);
-      monitor.setSettings(next.monitor);
-      auto.reconfigure(autoConfigFrom(next));
-      reachability.refresh();
-      tunnel?.setPorts({ httpPort: next.httpPort, socksPort: next.socksPort, listen: listenAddress(next) });
-      const nextRouting = routingService.stateFor(next);
-      if (nextRouting.key !== routingState.key || JSON.stringify(nextRouting.view) !== JSON.stringify(routingState.view)) {
-        // Applied already when the change came through setSettings (see applyRouting).
-        if (nextRouting.key !== routingState.key) void tunnel?.setRouting(nextRouting.routing).catch((e: unknown) => logger.warn(TAG, `routing: ${String(e)}`));
-        routingState = nextRouting;
-        emit('routing', routingState.view);
-      }
-      emit('settings', next);
-    }),
-  );
+    monitor.onProgress(publish('testProgress')),
+    auto.onChange(publish('auto')),
+    reportSelections({ auto, subscriptions, monitor }),
+    subscriptions.onChange((list) =>
+      followSubscriptions(list, {
+        catalog,
+        setProbedServers: (servers) => prober.setServers?.(servers),
+        monitor,
+        reachability,
+        auto,
+        publish: { subscriptions: publish('subscriptions'), unsupported: publish('unsupported') },
+      }),
+    ),
+    settingsStore.onChange((next) => settingsFanOut.apply(next)),
+  ];
 
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
   if (network) {
-    unsubscribers.push(
-      network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })),
-    );
+    unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })));
     network.start();
   }
 
-  for (const problem of problems) {
-    logger.warn(TAG, problem.detail);
-    board.add(`startup:${problem.detail}`, problem.detail, 'warning', problem.topic);
-  }
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
   refresher.start();
   await monitor.start();
   // The monitor reads its result cache as it starts (and logs its own warning about it).
-  for (const problem of monitor.problems) {
-    problems.push(problem);
-    board.add(`startup:${problem.detail}`, problem.detail, 'warning', problem.topic);
-  }
+  for (const problem of monitor.problems) board.raiseAtStart(problem);
   reachability.start();
   auto.start();
   if (network?.state() === 'none') auto.networkChanged('none');
 
-  const statusesRecord = (): Record<ServerId, ServerStatus> => Object.fromEntries(monitor.snapshot().map((s) => [s.serverId, withReachability(s)]));
-  const connectionState = () =>
-    tunnel?.state() ?? { state: 'disconnected' as const, serverId: null, httpProxy: null, socksProxy: null, since: null, error: noCoreReason, core: null };
-  await systemProxy?.follow(events, { settings, connection: connectionState() });
-
+  const connectionState = () => connectionStateOf(tunnel, noCoreReason);
+  await systemProxy?.follow(events, { settings: settings(), connection: connectionState() });
   const snapshot = (): AppSnapshot => ({
     subscriptions: subscriptions.list().map(subscriptionForUi),
-    statuses: statusesRecord(),
-    unsupported,
+    statuses: statuses.all(),
+    unsupported: catalog.unsupported(),
     connection: connectionState(),
     auto: auto.snapshot(),
-    settings,
+    settings: settings(),
     core: profile ? { family: profile.family, version: profile.version, path: profile.path, antiDpi: antiDpiAbilities(profile) } : null,
     testProgress: monitor.progress(),
     demo: options.labControl !== undefined,
     problems: board.list(),
     importRequests: imports.list(),
-    routing: routingState.view,
+    routing: routing.view(),
   });
 
-  /**
-   * A routing change is tried on the tunnel before it is saved: a routing the core refuses leaves
-   * the running tunnel and the saved settings as they were, and the error names why.
-   */
-  const applyRouting = async (patch: SettingsPatch): Promise<(() => Promise<void>) | null> => {
-    if (patch.routing === undefined && patch.dns === undefined) return null;
-    const parsed = settingsPatchSchema.safeParse(patch);
-    if (!parsed.success) return null; // the store names the entry at fault
-    const candidate = routingService.stateFor({ routing: parsed.data.routing ?? settings.routing, dns: parsed.data.dns ?? settings.dns });
-    if (candidate.key === routingState.key) return null;
-    const previous = routingState;
-    const restarted = await tunnel?.setRouting(candidate.routing);
-    if (restarted) logger.info(TAG, 'routing changed: the core restarted on the same server');
-    routingState = { ...routingState, key: candidate.key };
-    return async () => {
-      routingState = previous;
-      await tunnel?.setRouting(previous.routing);
-    };
-  };
-
-  const requireSubscription = (id: SubscriptionId) => {
-    const found = subscriptions.get(id);
-    if (!found) throw new Error(`no subscription with id "${id}"`);
-    return found;
-  };
-
-  const handlers: { [C in keyof InvokeResponses]: (request: InvokeRequest<C>) => Promise<InvokeResponses[C]> } = {
+  const handlers: ContractHandlers = {
     getSnapshot: async () => snapshot(),
-    addSubscription: async (r) =>
-      subscriptionForUi(await subscriptions.add(r.url !== undefined ? { url: r.url } : { text: r.text ?? '' }, r.name, { userAgent: r.userAgent })),
-    updateSubscription: async (r) => subscriptionForUi(await subscriptions.update(requireSubscription(r.id).id)),
-    removeSubscription: async (r) => {
-      requireSubscription(r.id);
-      await subscriptions.remove(r.id);
-      return null;
-    },
-    reorderSubscriptions: async (r) => {
-      await subscriptions.reorder(r.ids);
-      return null;
-    },
-    confirmEmptySubscription: async (r) => subscriptionForUi(await subscriptions.confirmEmpty(requireSubscription(r.id).id)),
-    connect: async (r) => {
-      const serverId = connectTarget({
-        requested: r.serverId,
-        current: driver.current(),
-        autoSubscriptionId: auto.snapshot().subscriptionId,
-        subscriptions: autoSubscriptions,
-        excluded: auto.snapshot().excluded,
-        unsupported,
-        delayOf: (id) => monitor.status(id).delayMs,
-      });
-      if (!serverId) throw new Error('choose a server to connect to, or turn Auto on for a subscription');
-      index.require(serverId);
-      const reason = unsupported[serverId];
-      if (reason) throw new Error(reason);
-      if (r.serverId !== undefined) auto.manualConnect(serverId);
-      await driver.connect(serverId);
-      void monitor.testNow([serverId], 'selection');
-      return connectionState();
-    },
-    disconnect: async () => {
-      await driver.disconnect();
-      return connectionState();
-    },
-    setAuto: async (r) => {
-      if (r.subscriptionId !== null) requireSubscription(r.subscriptionId);
-      const outcome = auto.setAuto(r.subscriptionId);
-      if (!outcome.ok) throw new Error(outcome.error);
-      return auto.snapshot();
-    },
-    setExcluded: async (r) => {
-      requireSubscription(r.subscriptionId);
-      const outcome = auto.setExcluded(r.subscriptionId, r.serverIds);
-      if (!outcome.ok) throw new Error(outcome.error);
-      return auto.snapshot();
-    },
-    testAll: async () => {
-      monitor.testAll();
-      return null;
-    },
-    testServer: async (r) => {
-      index.require(r.serverId);
-      return withReachability(await monitor.testStaged(r.serverId));
-    },
-    measureThroughput: async (r) => {
-      index.require(r.serverId);
-      return withReachability(await monitor.measureThroughput(r.serverId));
-    },
-    getHistory: async (r) => {
-      index.require(r.serverId);
-      return monitor.history(r.serverId);
-    },
-    exportObservation: async () => {
-      const observation = monitor.exportObservation();
-      return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: reachability.reachability(s.serverId) })) };
-    },
-    setSettings: async (patch) => {
-      const revertRouting = await applyRouting(patch);
-      try {
-        return await settingsStore.update(patch);
-      } catch (error) {
-        await revertRouting?.();
-        throw error;
-      }
-    },
+    ...connectionHandlers({ driver, auto, catalog, delayOf: (id) => monitor.status(id).delayMs, testConnected: (id) => void monitor.testNow([id], 'selection'), state: connectionState }),
+    ...subscriptionOperations({ subscriptions, auto, index: catalog.index, imports }),
+    ...measurementOperations(monitor, statuses, catalog.index, reachability),
+    ...settingsOperations(settingsStore, routing),
     dismissProblem: async (r) => {
       board.dismiss(r.id);
       return null;
     },
-    ...importHandlers(imports, async (source, name) => subscriptionForUi(await subscriptions.add(source, name))),
-    shareLink: async (r) => ({ link: 'serverId' in r ? shareLink(index.require(r.serverId)) : (requireSubscription(r.subscriptionId).url ?? null) }),
     captureScreen: async () => {
       throw new Error('reading the screen is possible only in the desktop app');
     },
@@ -506,11 +333,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   let stopped = false;
   const engine: Engine = {
     ...handlers,
-    on: <E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) => events.on(event, listener),
-    onDecision: (listener: Parameters<AutoRuntime['onDecision']>[0]) => auto.onDecision(listener),
+    on: (event, listener) => events.on(event, listener),
+    onDecision: (listener) => auto.onDecision(listener),
     tunnel: () => tunnel,
-    offerLink: (raw: string) => imports.offerLink(raw),
-    startupProblems: () => problems.map((problem) => problem.detail),
+    offerLink: (raw) => imports.offerLink(raw),
+    startupProblems: () => board.atStart().map((problem) => problem.detail),
     systemWide: () => capture,
     async stop() {
       if (stopped) return;
@@ -525,45 +352,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([driver.disconnect(), monitor.stop()]);
       await capture.end();
-      await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined]);
+      await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close()]);
       logger.info(TAG, 'stopped');
     },
   };
-  logger.info(TAG, `started: ${profile ? coreLabel(profile) : 'no core'}, ${subscriptions.list().length} subscription(s), ${index.all().length} server(s)`);
+  logger.info(TAG, `started: ${profile ? coreLabel(profile) : 'no core'}, ${subscriptions.list().length} subscription(s), ${catalog.index.all().length} server(s)`);
   return engine;
-}
-
-async function findCore(settings: Settings, resourcesDir: string | undefined, logger: Logger): Promise<{ profile: CoreProfile } | { problem: string }> {
-  const found = await locateCore({ settingPath: settings.corePath, resourcesDir });
-  if ('error' in found) return { problem: found.error };
-  try {
-    const profile = await detectCore(found.path);
-    logger.info(TAG, `core: ${coreLabel(profile)} at ${found.path} (${found.source})`);
-    return { profile };
-  } catch (error) {
-    return { problem: `the core at ${found.path} could not be used: ${error instanceof Error ? error.message : String(error)}` };
-  }
-}
-
-function computeUnsupported(index: ServerIndex, profile: CoreProfile | null): Record<ServerId, string> {
-  const out: Record<ServerId, string> = {};
-  if (!profile) return out;
-  for (const server of index.all()) {
-    const via = server.via ? index.get(server.via) : undefined;
-    const reason = unsupportedReason(server, profile, via);
-    if (reason) out[server.id] = reason;
-  }
-  return out;
-}
-
-function autoViewOf(list: readonly Subscription[]): SubscriptionServers[] {
-  return list.map((s) => ({ id: s.id, serverIds: s.servers.map((server) => server.id) }));
 }
 
 function noCaptureHelper(): never {
   throw new Error('system-wide mode is not available in this host (it cannot start the privileged capture helper)');
-}
-
-function listenAddress(settings: Settings): string {
-  return settings.allowLan ? '0.0.0.0' : '127.0.0.1';
 }

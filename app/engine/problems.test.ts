@@ -1,22 +1,55 @@
 import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../shared/domain/problem';
 import { memoryLogger } from '../log/logger';
 import { SaveError } from '../storage/json-file';
 import { FakeClock } from '../testing/fake-clock';
 import { ProblemBoard } from './problems';
 
 describe('ProblemBoard', () => {
-  it('keeps problems until dismissed, one per key, and tells listeners', () => {
+  const unreadable = (file: string): Problem => ({
+    topic: { kind: 'file-unreadable', file, recovered: 'backup' },
+    detail: `${file} was unreadable; it was set aside and the last good copy was used.`,
+  });
+  const saveFailed = (file: string, detail: string): Problem => ({ topic: { kind: 'save-failed', file }, detail });
+
+  it('keeps problems until dismissed, one line per topic and file, and tells listeners', () => {
     const board = new ProblemBoard(new FakeClock(1000));
     const seen: number[] = [];
     board.onChange((list) => seen.push(list.length));
-    board.add('startup:settings', 'settings.json was unreadable; the last good copy was used.');
-    board.add('save:cache', 'first');
-    board.add('save:cache', 'second');
-    expect(board.list().map((p) => p.message)).toEqual(['settings.json was unreadable; the last good copy was used.', 'second']);
+    board.raise(unreadable('settings.json'));
+    board.raise(saveFailed('monitor-cache.json', 'first'), 'error');
+    board.raise(saveFailed('monitor-cache.json', 'second'), 'error');
+    // The same words about another file, or another kind of problem with the same file, are lines of their own.
+    board.raise(saveFailed('subscriptions.json', 'second'), 'error');
+    board.raise(saveFailed('settings.json', 'could not save settings.json'), 'error');
+    expect(board.list().map((p) => [p.topic?.kind, p.message])).toEqual([
+      ['file-unreadable', 'settings.json was unreadable; it was set aside and the last good copy was used.'],
+      ['save-failed', 'second'],
+      ['save-failed', 'second'],
+      ['save-failed', 'could not save settings.json'],
+    ]);
     board.dismiss(board.list()[0]!.id);
     board.dismiss('no-such-id');
-    expect(board.list().map((p) => p.message)).toEqual(['second']);
-    expect(seen).toEqual([1, 2, 2, 1]);
+    expect(board.list().map((p) => p.message)).toEqual(['second', 'second', 'could not save settings.json']);
+    expect(seen).toEqual([1, 2, 2, 3, 4, 3]);
+  });
+
+  it('keeps what was met at start apart, for a host that prints it', () => {
+    const board = new ProblemBoard(new FakeClock(1000));
+    board.raiseAtStart({ topic: { kind: 'no-core' }, detail: 'no v2ray or Xray core was found' });
+    board.raise(saveFailed('subscriptions.json', 'the disk is full'), 'error');
+    expect(board.atStart().map((p) => p.detail)).toEqual(['no v2ray or Xray core was found']);
+    expect(board.list().map((p) => [p.severity, p.message])).toEqual([
+      ['warning', 'no v2ray or Xray core was found'],
+      ['error', 'the disk is full'],
+    ]);
+  });
+
+  it('shows a failure without a topic as its sentence, one line per source', () => {
+    const board = new ProblemBoard(new FakeClock(1000));
+    board.report('system-wide', 'the capture helper could not start', 'error');
+    board.report('system-wide', 'nftables refused the rules', 'error');
+    expect(board.list()).toEqual([{ id: 'p2', at: 1000, severity: 'error', message: 'nftables refused the rules' }]);
   });
 
   it('puts a failed save reported in the log on the board, one line per file', () => {

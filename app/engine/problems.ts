@@ -1,24 +1,42 @@
-import type { AppProblem, ProblemTopic } from '../../shared/domain/problem';
+import type { AppProblem, Problem, ProblemTopic } from '../../shared/domain/problem';
 import type { Clock } from '../clock';
 import type { LogSink } from '../log/logger';
 import { Signal } from '../events';
 
 /**
  * What the user should know, kept until they dismiss it: problems met at start and failed saves at
- * run time. A problem with the same key replaces the earlier one (one line per file, not one per
- * failed save).
+ * run time. Each is raised as `{ topic, detail }` where it arises; its topic decides its line, so
+ * a second failure of the same kind and file replaces the first (one line per file, not one per
+ * failed save) and nothing compares the sentences.
  */
 export class ProblemBoard {
   private problems: (AppProblem & { key: string })[] = [];
+  private readonly metAtStart: Problem[] = [];
   private seq = 0;
   private readonly changes = new Signal<AppProblem[]>('problems');
 
   constructor(private readonly clock: Clock) {}
 
-  add(key: string, message: string, severity: AppProblem['severity'] = 'warning', topic?: ProblemTopic): void {
-    const problem = { id: `p${++this.seq}`, key, at: this.clock.now(), severity, message, ...(topic ? { topic } : {}) };
-    this.problems = [...this.problems.filter((p) => p.key !== key), problem];
-    this.changed();
+  raise(problem: Problem, severity: AppProblem['severity'] = 'warning'): void {
+    this.put(problemKey(problem.topic), problem.detail, severity, problem.topic);
+  }
+
+  /** A problem met while the engine starts: on the board, and in `atStart()` for the CLI to print. */
+  raiseAtStart(problem: Problem): void {
+    this.metAtStart.push(problem);
+    this.raise(problem);
+  }
+
+  /**
+   * A failure whose kind has no words of its own in the window yet (the system-wide capture's
+   * errors): shown as the engine's sentence, one line per `source`.
+   */
+  report(source: string, message: string, severity: AppProblem['severity']): void {
+    this.put(`report:${source}`, message, severity);
+  }
+
+  atStart(): readonly Problem[] {
+    return this.metAtStart;
   }
 
   dismiss(id: string): void {
@@ -43,13 +61,29 @@ export class ProblemBoard {
   saveFailures(): LogSink {
     return (record) => {
       const problem = record.problem;
-      if (problem?.topic.kind !== 'save-failed') return;
-      this.add(`save:${problem.topic.file}`, problem.detail, 'error', problem.topic);
+      if (problem?.topic.kind === 'save-failed') this.raise(problem, 'error');
     };
   }
 
+  private put(key: string, message: string, severity: AppProblem['severity'], topic?: ProblemTopic): void {
+    const problem = { id: `p${++this.seq}`, key, at: this.clock.now(), severity, message, ...(topic ? { topic } : {}) };
+    this.problems = [...this.problems.filter((p) => p.key !== key), problem];
+    this.changed();
+  }
+
   private changed(): void {
-    const list = this.list();
-    this.changes.emit(list);
+    this.changes.emit(this.list());
+  }
+}
+
+/** The board's line for a topic: one per kind and file. */
+export function problemKey(topic: ProblemTopic): string {
+  switch (topic.kind) {
+    case 'file-unreadable':
+      return `unreadable:${topic.file}`;
+    case 'save-failed':
+      return `save-failed:${topic.file}`;
+    case 'no-core':
+      return 'no-core';
   }
 }

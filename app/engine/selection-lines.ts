@@ -3,7 +3,8 @@
  * member beside them so the log shows when Auto stayed on a slower server, and why.
  */
 import type { AutoDecision } from '../../shared/domain/auto';
-import type { ServerId } from '../../shared/domain/server';
+import type { ServerId, SubscriptionId } from '../../shared/domain/server';
+import type { Subscription } from '../../shared/domain/subscription';
 import type { SelectionReport } from '../monitor/monitor';
 
 /** The subscription Auto is on, as far as the line needs it. */
@@ -30,4 +31,21 @@ export function fastestOf(ids: readonly ServerId[], delayOf: (id: ServerId) => n
     if (delay !== null && (!best || delay < best.delay)) best = { id, delay };
   }
   return best?.id ?? null;
+}
+
+export interface SelectionLineSources {
+  auto: { onDecision(listener: (decision: AutoDecision) => void): () => void; snapshot(): { subscriptionId: SubscriptionId | null } };
+  subscriptions: { get(id: SubscriptionId): Subscription | undefined };
+  monitor: { status(id: ServerId): { delayMs: number | null }; reportSelection(report: SelectionReport): void };
+}
+
+/** Writes each of Auto's keep/take decisions as a LOWEST line, as it is made. */
+export function reportSelections({ auto, subscriptions, monitor }: SelectionLineSources): () => void {
+  return auto.onDecision((decision) => {
+    const subscriptionId = auto.snapshot().subscriptionId;
+    const subscription = subscriptionId === null ? undefined : subscriptions.get(subscriptionId);
+    const group = subscription ? { name: subscription.name, serverIds: subscription.servers.map((server) => server.id) } : null;
+    const report = selectionReport(decision, group, (id) => monitor.status(id).delayMs);
+    if (report) monitor.reportSelection(report);
+  });
 }

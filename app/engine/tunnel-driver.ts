@@ -39,6 +39,19 @@ export class TunnelDriver implements TunnelPort {
     await this.tunnel()?.disconnect();
   }
 
+  /**
+   * Starts the core again on the server it is on, when the VPN is up: what the core was started
+   * with changed (system-wide mode's inbounds, anti-DPI, the local ports). A connect to the same
+   * server would keep the running core as it is.
+   */
+  async reconnect(): Promise<void> {
+    const tunnel = this.tunnel();
+    const serverId = tunnel?.state().serverId;
+    if (!tunnel || !serverId || !this.connected() || this.inFlight) return;
+    const entry = this.servers.withUpstream(serverId);
+    if (entry) await tunnel.connect(entry.server, entry.via);
+  }
+
   /** Whether the user wants the VPN on (it may be reconnecting). */
   isWanted(): boolean {
     return this.wanted;

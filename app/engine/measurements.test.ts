@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { Reachability } from '../../shared/domain/status';
+import { fakeServer, monitorHarness } from '../monitor/testing/harness';
+import { measurementOperations, StatusView } from './measurements';
+import { ServerIndex } from './server-index';
+import { subscriptionOf } from './testing/servers';
+
+const blocked: Reachability = { verdict: 'blocked-here', reason: 'reached from 2 other servers, not from here', vantagePoints: [{ serverId: 'b', reached: true }], derivedAt: 0 };
+
+function world() {
+  const servers = [fakeServer('a'), fakeServer('b')];
+  const h = monitorHarness({ servers, withDirectCheck: false });
+  const index = new ServerIndex();
+  index.rebuild([subscriptionOf('A', servers)]);
+  const verdicts = { reachability: (id: string) => (id === 'a' ? blocked : null) };
+  const view = new StatusView(h.monitor, verdicts);
+  return { h, view, ops: measurementOperations(h.monitor, view, index, verdicts) };
+}
+
+describe('measurements for the window', () => {
+  it("every status the window gets carries the server's reachability verdict", async () => {
+    const { h, view, ops } = world();
+    h.prober.set('a', { answerMs: 120 });
+    const tested = ops.testServer({ serverId: 'a' });
+    await h.clock.advance(120);
+    expect(await tested).toMatchObject({ serverId: 'a', delayMs: 120, reachability: { verdict: 'blocked-here' } });
+    expect(view.of('a').reachability?.verdict).toBe('blocked-here');
+    expect(view.all()).toMatchObject({ a: { delayMs: 120, reachability: { verdict: 'blocked-here' } }, b: { delayMs: null, reachability: null } });
+    const exported = await ops.exportObservation({});
+    expect(exported.servers.map((s) => [s.serverId, s.reachability?.verdict ?? null])).toEqual([
+      ['a', 'blocked-here'],
+      ['b', null],
+    ]);
+  });
+
+  it('a server that left its subscription is refused in words, and nothing is probed', async () => {
+    const { h, ops } = world();
+    const gone = 'no server with id "gone" (it may have left its subscription)';
+    await expect(ops.testServer({ serverId: 'gone' })).rejects.toThrow(gone);
+    await expect(ops.measureThroughput({ serverId: 'gone' })).rejects.toThrow(gone);
+    await expect(ops.getHistory({ serverId: 'gone' })).rejects.toThrow(gone);
+    expect(h.prober.probesOf('gone')).toEqual([]);
+  });
+
+  it("a server's history lists its measurements", async () => {
+    const { h, ops } = world();
+    h.prober.set('b', { answerMs: 80 });
+    const tested = ops.testServer({ serverId: 'b' });
+    await h.clock.advance(80);
+    await tested;
+    expect((await ops.getHistory({ serverId: 'b' })).map((m) => m.delayMs)).toEqual([80]);
+  });
+});

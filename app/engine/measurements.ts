@@ -1,0 +1,75 @@
+/**
+ * The monitor's results as the window gets them: each server's status with the reachability
+ * verdict beside it, and the contract's test operations (test all, test one, throughput, history,
+ * the observation export).
+ */
+import type { ServerId } from '../../shared/domain/server';
+import type { ServerStatus } from '../../shared/domain/status';
+import type { Measurement } from '../../shared/domain/measurement';
+import type { ObservationExport } from '../../shared/ipc/contract';
+import type { HandlersOf } from './contract-handlers';
+import type { ServerIndex } from './server-index';
+
+export interface MonitorResults {
+  status(serverId: ServerId): ServerStatus;
+  snapshot(): ServerStatus[];
+  testAll(): void;
+  testStaged(serverId: ServerId): Promise<ServerStatus>;
+  measureThroughput(serverId: ServerId): Promise<ServerStatus>;
+  history(serverId: ServerId): Measurement[];
+  exportObservation(): ObservationExport;
+}
+
+export interface Verdicts {
+  reachability(serverId: ServerId): ServerStatus['reachability'];
+}
+
+/** A server's status as the window shows it: the monitor's figures with the reachability verdict. */
+export class StatusView {
+  constructor(
+    private readonly monitor: Pick<MonitorResults, 'status' | 'snapshot'>,
+    private readonly verdicts: Verdicts,
+  ) {}
+
+  of(serverId: ServerId): ServerStatus {
+    return this.with(this.monitor.status(serverId));
+  }
+
+  with(status: ServerStatus): ServerStatus {
+    return { ...status, reachability: this.verdicts.reachability(status.serverId) };
+  }
+
+  all(): Record<ServerId, ServerStatus> {
+    return Object.fromEntries(this.monitor.snapshot().map((status) => [status.serverId, this.with(status)]));
+  }
+}
+
+export function measurementOperations(
+  monitor: MonitorResults,
+  view: StatusView,
+  index: Pick<ServerIndex, 'require'>,
+  verdicts: Verdicts,
+): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'getHistory' | 'exportObservation'> {
+  return {
+    testAll: async () => {
+      monitor.testAll();
+      return null;
+    },
+    testServer: async (r) => {
+      index.require(r.serverId);
+      return view.with(await monitor.testStaged(r.serverId));
+    },
+    measureThroughput: async (r) => {
+      index.require(r.serverId);
+      return view.with(await monitor.measureThroughput(r.serverId));
+    },
+    getHistory: async (r) => {
+      index.require(r.serverId);
+      return monitor.history(r.serverId);
+    },
+    exportObservation: async () => {
+      const observation = monitor.exportObservation();
+      return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: verdicts.reachability(s.serverId) })) };
+    },
+  };
+}

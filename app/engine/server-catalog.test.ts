@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { profileFromTable } from '../core/testing/profile';
+import { ServerCatalog } from './server-catalog';
+import { subscriptionOf, vlessServer } from './testing/servers';
+
+const v2ray434 = profileFromTable('v2ray', '4.34.0');
+const xray18 = profileFromTable('xray', '1.8.24');
+
+const list = [
+  subscriptionOf('s1', [vlessServer('a', 's1'), vlessServer('r', 's1', {}, true)]),
+  // A chain whose upstream cannot run on v2ray cannot run either.
+  subscriptionOf('s2', [vlessServer('c', 's2', { via: 'r' }), vlessServer('d', 's2')]),
+];
+
+describe('ServerCatalog', () => {
+  it('says which servers the core cannot run, a chain through one of them included', () => {
+    const catalog = new ServerCatalog(v2ray434);
+    catalog.rebuild(list);
+    expect(Object.keys(catalog.unsupported()).sort()).toEqual(['c', 'r']);
+    expect(catalog.unsupported().r).toBe('not supported by v2ray 4.34.0: REALITY needs Xray ≥ 1.8.0');
+    expect(catalog.unsupported().c).toMatch(/its upstream server Server r cannot run/);
+
+    const onXray = new ServerCatalog(xray18);
+    onXray.rebuild(list);
+    expect(onXray.unsupported()).toEqual({});
+  });
+
+  it('without a core marks no server (the missing core is said once, not per server)', () => {
+    const catalog = new ServerCatalog(null);
+    catalog.rebuild(list);
+    expect(catalog.unsupported()).toEqual({});
+  });
+
+  it('follows the list: Auto sees subscriptions and servers in the user\'s order, and a removed server is gone', () => {
+    const catalog = new ServerCatalog(v2ray434);
+    catalog.rebuild(list);
+    expect(catalog.autoView()).toEqual([
+      { id: 's1', serverIds: ['a', 'r'] },
+      { id: 's2', serverIds: ['c', 'd'] },
+    ]);
+    catalog.rebuild([subscriptionOf('s2', [vlessServer('d', 's2')]), subscriptionOf('s1', [vlessServer('a', 's1')])]);
+    expect(catalog.autoView()).toEqual([
+      { id: 's2', serverIds: ['d'] },
+      { id: 's1', serverIds: ['a'] },
+    ]);
+    expect(catalog.index.get('c')).toBeUndefined();
+    expect(catalog.unsupported()).toEqual({});
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { RoutingView } from '../../shared/domain/routing';
+import { type ConnectionMode, DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
+import { ServerIndex } from './server-index';
+import { type SettingsEffects, SettingsFanOut, settingsEffects } from './settings-changes';
+import { FakeTunnel } from './testing/fake-tunnel';
+import { subscriptionOf, vlessServer } from './testing/servers';
+import { TunnelDriver } from './tunnel-driver';
+
+const base: Settings = DEFAULT_SETTINGS;
+const fragmentOn = { ...base.antiDpi, fragment: { ...base.antiDpi.fragment, enabled: true } };
+const noEffect: SettingsEffects = { mode: null, ports: null, rewriteProbes: false, restartTunnel: false };
+const loopbackPorts = (httpPort: number, socksPort: number) => ({ httpPort, socksPort, listen: '127.0.0.1' });
+
+describe('settingsEffects', () => {
+  it.each<[string, Partial<Settings>, Partial<Settings>, Partial<SettingsEffects>]>([
+    ['nothing the cores use changed', {}, { logLevel: 'debug', language: 'fa' }, {}],
+    ['proxy → system-wide: the core gets its transparent inbound', { mode: 'proxy' }, { mode: 'system-wide' }, { mode: 'system-wide', restartTunnel: true }],
+    ['system-wide → system-proxy: the transparent inbound goes', { mode: 'system-wide' }, { mode: 'system-proxy' }, { mode: 'system-proxy', restartTunnel: true }],
+    ['proxy → system-proxy: the same local proxy, no restart', { mode: 'proxy' }, { mode: 'system-proxy' }, { mode: 'system-proxy' }],
+    ['the fragment turned on: the tunnel and the probes carry it', {}, { antiDpi: fragmentOn }, { rewriteProbes: true, restartTunnel: true }],
+    ['a server told to use anti-DPI on its own', {}, { antiDpi: { ...base.antiDpi, servers: { a: 'on' } } }, { rewriteProbes: true, restartTunnel: true }],
+    ['a new HTTP port', {}, { httpPort: 18080 }, { ports: loopbackPorts(18080, base.socksPort), restartTunnel: true }],
+    ['the proxy shared with the LAN', {}, { allowLan: true }, { ports: { httpPort: base.httpPort, socksPort: base.socksPort, listen: '0.0.0.0' }, restartTunnel: true }],
+  ])('%s', (_name, before, after, expected) => {
+    expect(settingsEffects({ ...base, ...before }, { ...base, ...after })).toEqual({ ...noEffect, ...expected });
+  });
+});
+
+function world() {
+  const tunnel = new FakeTunnel();
+  const index = new ServerIndex();
+  index.rebuild([subscriptionOf('s1', [vlessServer('a', 's1')])]);
+  const driver = new TunnelDriver(() => tunnel, index, () => 'no core');
+  const heard: string[] = [];
+  const modes: ConnectionMode[] = [];
+  const ports: unknown[] = [];
+  let routingView: RoutingView | null = null;
+  const fanOut = new SettingsFanOut(base, {
+    capture: { setMode: (mode) => modes.push(mode) },
+    tunnel: { setPorts: (p) => ports.push(p) },
+    restartTunnel: () => driver.reconnect(),
+    rewriteProbes: () => heard.push('probes rewritten'),
+    setLogLevel: (level) => heard.push(`log ${level}`),
+    monitor: { setSettings: (m) => heard.push(`monitor every ${m.intervalMs} ms`) },
+    auto: { reconfigure: (c) => heard.push(`auto stall ${c.stallThresholdMs} ms`) },
+    reachability: { refresh: () => heard.push('reachability') },
+    routing: { follow: () => routingView },
+    publish: { settings: (s) => heard.push(`window: settings (${s.mode})`), routing: (v) => heard.push(`window: routing ${v.presetInForce}`) },
+    warn: (line) => heard.push(line),
+  });
+  return { tunnel, driver, fanOut, heard, modes, ports, setRoutingView: (v: RoutingView) => (routingView = v) };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('SettingsFanOut', () => {
+  it('entering system-wide mode while connected starts the core again on the same server', async () => {
+    const w = world();
+    await w.driver.connect('a');
+    w.fanOut.apply({ ...base, mode: 'system-wide' });
+    await settle();
+    expect(w.modes).toEqual(['system-wide']);
+    expect(w.tunnel.starts.map((s) => s.serverId)).toEqual(['a', 'a']);
+    expect(w.tunnel.state()).toMatchObject({ state: 'connected', serverId: 'a' });
+  });
+
+  it('a change the core does not use restarts nothing; disconnected, nothing starts at all', async () => {
+    const w = world();
+    await w.driver.connect('a');
+    w.fanOut.apply({ ...base, mode: 'system-proxy' });
+    await settle();
+    expect(w.tunnel.starts).toHaveLength(1);
+    await w.driver.disconnect();
+    w.fanOut.apply({ ...base, mode: 'system-wide', httpPort: 18080 });
+    await settle();
+    expect(w.tunnel.starts).toHaveLength(1);
+    // The next connect uses the new ports.
+    expect(w.ports).toEqual([{ httpPort: 18080, socksPort: base.socksPort, listen: '127.0.0.1' }]);
+  });
+
+  it('every service hears its part, and the window hears the routing only when it changed', () => {
+    const w = world();
+    w.fanOut.apply({ ...base, logLevel: 'debug', antiDpi: fragmentOn, monitor: { ...base.monitor, intervalMs: 60_000 } });
+    expect(w.heard).toEqual(['probes rewritten', 'log debug', 'monitor every 60000 ms', `auto stall ${base.stallThresholdMs} ms`, 'reachability', 'window: settings (proxy)']);
+    w.heard.length = 0;
+    w.setRoutingView({ preset: 'ir', presetInForce: 'ir', dataDate: '2026-06-17', dataSource: null, notices: [] });
+    w.fanOut.apply({ ...base, logLevel: 'debug' });
+    expect(w.heard.slice(-2)).toEqual(['window: routing ir', 'window: settings (proxy)']);
+  });
+
+  it('a restart that fails is said in the log; the change stands', async () => {
+    const w = world();
+    await w.driver.connect('a');
+    w.tunnel.refuse = 'the port 18080 is taken';
+    w.fanOut.apply({ ...base, httpPort: 18080 });
+    await settle();
+    expect(w.heard).toContain('reconnect after the settings change failed: Error: the port 18080 is taken');
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Where a settings change goes. What it means for the running cores is decided by a pure rule
+ * (`settingsEffects`, table-tested); `SettingsFanOut` carries it out and hands every service its
+ * part of the new settings.
+ */
+import type { RoutingView } from '../../shared/domain/routing';
+import type { ConnectionMode, MonitorSettings, Settings } from '../../shared/settings';
+import type { AutoConfig } from '../auto/policy/constants';
+import { autoConfigFrom } from '../auto/runtime';
+import type { LogLevel } from '../log/logger';
+import type { TunnelPorts } from '../tunnel/controller';
+
+export interface SettingsEffects {
+  /** The mode to put the system-wide capture in, when it changed. */
+  mode: ConnectionMode | null;
+  /** The tunnel's local inbounds, when they changed. */
+  ports: TunnelPorts | null;
+  /** The probe cores are rewritten: they carry the anti-DPI options, so tests measure the tunnel's path. */
+  rewriteProbes: boolean;
+  /** The core must start again on the same server (when connected): what it started with changed. */
+  restartTunnel: boolean;
+}
+
+/** The tunnel's inbounds: on loopback unless the user shares the proxy with the LAN. */
+export function tunnelPorts(settings: Pick<Settings, 'httpPort' | 'socksPort' | 'allowLan'>): Required<TunnelPorts> {
+  return { httpPort: settings.httpPort, socksPort: settings.socksPort, listen: settings.allowLan ? '0.0.0.0' : '127.0.0.1' };
+}
+
+export function settingsEffects(previous: Settings, next: Settings): SettingsEffects {
+  const before = tunnelPorts(previous);
+  const after = tunnelPorts(next);
+  const portsChanged = before.httpPort !== after.httpPort || before.socksPort !== after.socksPort || before.listen !== after.listen;
+  // Only system-wide mode gives the core inbounds of its own (the transparent one); the system
+  // proxy points the OS at the same local proxy as proxy mode does.
+  const captureChanged = (previous.mode === 'system-wide') !== (next.mode === 'system-wide');
+  const antiDpiChanged = JSON.stringify(previous.antiDpi) !== JSON.stringify(next.antiDpi);
+  return {
+    mode: next.mode !== previous.mode ? next.mode : null,
+    ports: portsChanged ? after : null,
+    rewriteProbes: antiDpiChanged,
+    restartTunnel: captureChanged || antiDpiChanged || portsChanged,
+  };
+}
+
+/** What hears a settings change (each service's part of it). */
+export interface SettingsTargets {
+  capture: { setMode(mode: ConnectionMode): void };
+  tunnel: { setPorts(ports: TunnelPorts): void } | null;
+  /** Starts the core again on the same server when the VPN is up. */
+  restartTunnel(): Promise<void>;
+  rewriteProbes(): void;
+  setLogLevel(level: LogLevel): void;
+  monitor: { setSettings(settings: MonitorSettings): void };
+  auto: { reconfigure(config: AutoConfig): void };
+  reachability: { refresh(): void };
+  routing: { follow(next: Settings): RoutingView | null };
+  /** Tells the window (the new settings; the routing view when it changed). */
+  publish: { settings(settings: Settings): void; routing(view: RoutingView): void };
+  warn(line: string): void;
+}
+
+export class SettingsFanOut {
+  constructor(
+    private previous: Settings,
+    private readonly targets: SettingsTargets,
+  ) {}
+
+  apply(next: Settings): void {
+    const effects = settingsEffects(this.previous, next);
+    this.previous = next;
+    const t = this.targets;
+    if (effects.mode) t.capture.setMode(effects.mode);
+    if (effects.ports) t.tunnel?.setPorts(effects.ports);
+    if (effects.rewriteProbes) t.rewriteProbes();
+    if (effects.restartTunnel) void t.restartTunnel().catch((error: unknown) => t.warn(`reconnect after the settings change failed: ${String(error)}`));
+    t.setLogLevel(next.logLevel);
+    t.monitor.setSettings(next.monitor);
+    t.auto.reconfigure(autoConfigFrom(next));
+    t.reachability.refresh();
+    const routing = t.routing.follow(next);
+    if (routing) t.publish.routing(routing);
+    t.publish.settings(next);
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Where a change of the subscription list goes: the catalog is rebuilt first (everything after it
+ * reads the new servers), then the probes, the monitor, reachability and Auto follow, and the
+ * window gets the list (without credentials) and what the core cannot run.
+ */
+import type { Server, ServerId } from '../../shared/domain/server';
+import type { Subscription } from '../../shared/domain/subscription';
+import type { ServerCatalog } from './server-catalog';
+import { subscriptionForUi } from './ui-view';
+
+export interface SubscriptionChangeTargets {
+  catalog: Pick<ServerCatalog, 'rebuild' | 'index' | 'unsupported'>;
+  /** The probe cores are given every server (where a core runs). */
+  setProbedServers(servers: readonly Server[]): void;
+  monitor: { serversChanged(): void };
+  reachability: { refresh(): void };
+  auto: { subscriptionsUpdated(): void };
+  publish: { subscriptions(list: Subscription[]): void; unsupported(reasons: Record<ServerId, string>): void };
+}
+
+export function followSubscriptions(list: readonly Subscription[], targets: SubscriptionChangeTargets): void {
+  targets.catalog.rebuild(list);
+  targets.setProbedServers(targets.catalog.index.all());
+  targets.monitor.serversChanged();
+  targets.reachability.refresh();
+  targets.auto.subscriptionsUpdated();
+  targets.publish.subscriptions(list.map(subscriptionForUi));
+  targets.publish.unsupported(targets.catalog.unsupported());
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { ConnectionState } from '../../shared/domain/connection';
+import { FakeTunnel } from './testing/fake-tunnel';
+import { forwardTunnelEvents } from './tunnel-events';
+
+const state = (name: ConnectionState['state'], serverId: string | null = 'a'): ConnectionState => ({ state: name, serverId, httpProxy: null, socksProxy: null, since: null, error: null, core: null });
+
+function world(wanted = true) {
+  const tunnel = new FakeTunnel();
+  const heard: string[] = [];
+  const stop = forwardTunnelEvents(tunnel, {
+    auto: {
+      traffic: (s) => heard.push(`auto: traffic ${s.downBytes}`),
+      dialFailure: (id) => heard.push(`auto: dial failed ${id}`),
+      tunnelConnected: (id) => heard.push(`auto: connected ${id}`),
+      tunnelDisconnected: () => heard.push('auto: disconnected'),
+    },
+    monitor: {
+      trafficSeen: (at) => heard.push(`monitor: traffic at ${at}`),
+      connectionActivity: () => heard.push('monitor: connection'),
+      testFailedMember: (id) => heard.push(`monitor: test ${id}`),
+    },
+    wanted: () => wanted,
+    publish: { traffic: (s) => heard.push(`window: traffic ${s.upBytes}/${s.downBytes}`), connection: (s) => heard.push(`window: ${s.state}`) },
+  });
+  return { tunnel, heard, stop };
+}
+
+describe('tunnel events', () => {
+  it('traffic: Auto and the window hear every sample; the monitor only traffic that came back', () => {
+    const w = world();
+    w.tunnel.emit('traffic', { at: 1000, intervalMs: 250, upBytes: 500, downBytes: 0 });
+    w.tunnel.emit('traffic', { at: 1250, intervalMs: 250, upBytes: 10, downBytes: 9000 });
+    expect(w.heard).toEqual(['auto: traffic 0', 'window: traffic 500/0', 'auto: traffic 9000', 'monitor: traffic at 1250', 'window: traffic 10/9000']);
+  });
+
+  it('a failed dial is an Auto trigger and gets the server tested at once', () => {
+    const w = world();
+    w.tunnel.emit('dialFailure', { at: 1, serverId: 'a', kind: 'timeout', address: '192.0.2.1:443', detail: 'i/o timeout', upstream: false });
+    expect(w.heard).toEqual(['auto: dial failed a', 'monitor: test a']);
+  });
+
+  it('the connection: connected tells Auto and the monitor; a failure while the VPN is wanted is not a disconnect', () => {
+    const w = world(true);
+    w.tunnel.emit('state', state('connected'));
+    w.tunnel.emit('state', state('failed'));
+    w.tunnel.emit('state', state('disconnected', null));
+    expect(w.heard).toEqual(['auto: connected a', 'monitor: connection', 'window: connected', 'window: failed', 'auto: disconnected', 'window: disconnected']);
+  });
+
+  it('a failure when the user no longer wants the VPN up is a disconnect for Auto', () => {
+    const w = world(false);
+    w.tunnel.emit('state', state('failed'));
+    expect(w.heard).toEqual(['auto: disconnected', 'window: failed']);
+  });
+
+  it('stops forwarding once unsubscribed', () => {
+    const w = world();
+    w.stop();
+    w.tunnel.emit('state', state('connected'));
+    expect(w.heard).toEqual([]);
+  });
+});
