@@ -109,6 +109,23 @@ describe('the engine against the lab', () => {
     expect(await exitIpThroughTunnel()).toBe(exitIp);
   });
 
+  it('a new HTTP port while connected: the core starts again on the same server and the proxy answers there', async () => {
+    const before = await snapshot();
+    const exitIp = await exitIpThroughTunnel();
+    const [httpPort] = (await freePorts(1)) as [number];
+    await engine.setSettings({ httpPort });
+    const moved = await waitFor(
+      'the proxy on the new port',
+      async () => {
+        const c = (await snapshot()).connection;
+        return c.state === 'connected' && c.httpProxy === `http://127.0.0.1:${httpPort}` && c;
+      },
+      15_000,
+    );
+    expect(moved.serverId).toBe(before.connection.serverId);
+    expect(await exitIpThroughTunnel()).toBe(exitIp);
+  });
+
   it('tests every server: ping, exit IP and country as the lab set them', async () => {
     await engine.testAll({});
     const done = await waitFor(
