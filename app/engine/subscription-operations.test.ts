@@ -58,12 +58,25 @@ describe('subscription operations', () => {
     const { ops, autoAsked } = await world();
     const missing = 'no subscription with id "nope"';
     await expect(ops.updateSubscription({ id: 'nope' })).rejects.toThrow(missing);
+    await expect(ops.editSubscription({ id: 'nope', userAgent: 'Happ/3.0' })).rejects.toThrow(missing);
     await expect(ops.removeSubscription({ id: 'nope' })).rejects.toThrow(missing);
     await expect(ops.confirmEmptySubscription({ id: 'nope' })).rejects.toThrow(missing);
     await expect(ops.setAuto({ subscriptionId: 'nope' })).rejects.toThrow(missing);
     await expect(ops.setExcluded({ subscriptionId: 'nope', serverIds: [] })).rejects.toThrow(missing);
     await expect(ops.shareLink({ subscriptionId: 'nope' })).rejects.toThrow(missing);
     expect(autoAsked).toEqual([]);
+  });
+
+  it('a subscription’s User-Agent is set and cleared through the contract, and saved', async () => {
+    const { store, ops } = await world();
+    // Nothing listens there: the first fetch fails, the subscription is added with the error.
+    const added = await ops.addSubscription({ url: 'http://127.0.0.1:9/sub' });
+    const edited = await ops.editSubscription({ id: added.id, userAgent: 'clash-verge/v1.7.7' });
+    expect(edited).toMatchObject({ id: added.id, userAgent: 'clash-verge/v1.7.7' });
+    expect(store.get(added.id)?.userAgent).toBe('clash-verge/v1.7.7');
+    await expect(ops.editSubscription({ id: added.id, userAgent: 'tab\there' })).rejects.toThrow(/printable ASCII/);
+    expect(store.get(added.id)?.userAgent).toBe('clash-verge/v1.7.7');
+    expect((await ops.editSubscription({ id: added.id, userAgent: null })).userAgent).toBeUndefined();
   });
 
   it("says Auto's refusal in Auto's words; turning Auto off needs no subscription", async () => {

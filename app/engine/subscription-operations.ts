@@ -1,5 +1,5 @@
 /**
- * The contract's subscription operations: add, update, remove, reorder, confirm an empty list,
+ * The contract's subscription operations: add, update, edit, remove, reorder, confirm an empty list,
  * Auto on a subscription and its exclusions, share links and imports. What leaves here for the
  * window carries no credential (ui-view.ts).
  */
@@ -15,7 +15,7 @@ import type { ServerIndex } from './server-index';
 import { subscriptionForUi } from './ui-view';
 
 export interface SubscriptionOperationsDeps {
-  subscriptions: Pick<SubscriptionStore, 'add' | 'update' | 'remove' | 'reorder' | 'confirmEmpty' | 'get'>;
+  subscriptions: Pick<SubscriptionStore, 'add' | 'update' | 'setUserAgent' | 'remove' | 'reorder' | 'confirmEmpty' | 'get'>;
   auto: {
     setAuto(subscriptionId: SubscriptionId | null): Outcome;
     setExcluded(subscriptionId: SubscriptionId, serverIds: ServerId[]): Outcome;
@@ -28,6 +28,7 @@ export interface SubscriptionOperationsDeps {
 type Operations =
   | 'addSubscription'
   | 'updateSubscription'
+  | 'editSubscription'
   | 'removeSubscription'
   | 'reorderSubscriptions'
   | 'confirmEmptySubscription'
@@ -52,6 +53,7 @@ export function subscriptionOperations(deps: SubscriptionOperationsDeps): Handle
     addSubscription: async (r) =>
       subscriptionForUi(await subscriptions.add(r.url !== undefined ? { url: r.url } : { text: r.text ?? '' }, r.name, { userAgent: r.userAgent })),
     updateSubscription: async (r) => subscriptionForUi(await subscriptions.update(requireSubscription(r.id).id)),
+    editSubscription: async (r) => subscriptionForUi(await subscriptions.setUserAgent(requireSubscription(r.id).id, r.userAgent)),
     removeSubscription: async (r) => {
       await subscriptions.remove(requireSubscription(r.id).id);
       return null;

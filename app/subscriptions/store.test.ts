@@ -203,6 +203,34 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
     expect(await store.update(pasted.id)).toBe(store.get(pasted.id)); // nothing to fetch
   });
 
+  it('a User-Agent set on an existing subscription is saved and sent by the next update; cleared, the app’s own is sent again', async () => {
+    const sub = await added();
+    const appOwn = provider.userAgents.at(-1);
+    const edited = await store.setUserAgent(sub.id, '  clash-verge/v1.7.7 ');
+    expect(edited.userAgent).toBe('clash-verge/v1.7.7');
+    expect(edited.servers).toEqual(sub.servers);
+    expect((await newStore().load())[0]!.userAgent).toBe('clash-verge/v1.7.7');
+    await store.update(sub.id);
+    expect(provider.userAgents.at(-1)).toBe('clash-verge/v1.7.7');
+
+    expect((await store.setUserAgent(sub.id, null)).userAgent).toBeUndefined();
+    await store.update(sub.id);
+    expect(provider.userAgents.at(-1)).toBe(appOwn);
+  });
+
+  it('a User-Agent that cannot go into the header is refused with why, and the saved one is kept', async () => {
+    const sub = await added();
+    await store.setUserAgent(sub.id, 'Happ/3.0');
+    await expect(store.setUserAgent(sub.id, 'line\nbreak')).rejects.toThrow('Not saved: the User-Agent must be printable ASCII: letters, digits, spaces and punctuation, on one line.');
+    await expect(store.setUserAgent(sub.id, 'Клиент/1.0')).rejects.toThrow(/printable ASCII/);
+    await expect(store.setUserAgent(sub.id, 'x'.repeat(301))).rejects.toThrow('Not saved: the User-Agent is longer than 300 characters.');
+    expect(store.get(sub.id)!.userAgent).toBe('Happ/3.0');
+    expect((await newStore().load())[0]!.userAgent).toBe('Happ/3.0');
+    const pasted = await store.add({ text: FI }, 'Pasted');
+    await expect(store.setUserAgent(pasted.id, 'Happ/3.0')).rejects.toThrow('"Pasted" was pasted, not fetched from an address: it has no User-Agent to set.');
+    await expect(store.setUserAgent('nope', 'Happ/3.0')).rejects.toThrow('There is no subscription with id "nope".');
+  });
+
   it('refuses a URL that is not http(s), and an unknown id, with a sentence', async () => {
     await expect(store.add({ url: 'file:///etc/passwd' })).rejects.toThrow('must start with http:// or https://');
     await expect(store.update('nope')).rejects.toThrow('There is no subscription with id "nope".');

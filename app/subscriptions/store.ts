@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { Problem } from '../../shared/domain/problem';
 import type { SubscriptionId } from '../../shared/domain/server';
 import type { Subscription, SubscriptionErrorKind } from '../../shared/domain/subscription';
+import { userAgentSchema } from '../../shared/ipc/contract';
 import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { FIRST_FORMAT } from '../storage/format';
@@ -157,6 +158,23 @@ export class SubscriptionStore {
   async update(id: SubscriptionId): Promise<Subscription> {
     await this.load();
     return this.refresh(id, false);
+  }
+
+  /**
+   * The User-Agent this subscription is fetched with from now on (null: the app's own again),
+   * saved at once; the next update uses it. A pasted subscription is never fetched: it has none.
+   */
+  async setUserAgent(id: SubscriptionId, userAgent: string | null): Promise<Subscription> {
+    await this.load();
+    const current = this.require(id);
+    if (!current.url) throw new Error(`"${current.name}" was pasted, not fetched from an address: it has no User-Agent to set.`);
+    const checked = userAgent === null || userAgent.trim() === '' ? null : userAgentSchema.safeParse(userAgent);
+    if (checked && !checked.success) throw new Error(`Not saved: ${checked.error.issues[0]?.message ?? 'the User-Agent is not valid'}.`);
+    const { userAgent: _previous, ...rest } = current;
+    const next: Subscription = checked ? { ...rest, userAgent: checked.data } : rest;
+    this.replace(next);
+    await this.commit(`"${current.name}" is fetched with ${checked ? 'its own User-Agent' : "the app's User-Agent"} from now on`);
+    return next;
   }
 
   async remove(id: SubscriptionId): Promise<boolean> {

@@ -7,6 +7,7 @@ export const INVOKE_CHANNELS = [
   'getSnapshot',
   'addSubscription',
   'updateSubscription',
+  'editSubscription',
   'removeSubscription',
   'reorderSubscriptions',
   'confirmEmptySubscription',

@@ -21,6 +21,15 @@ export { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel };
 
 const id = z.string().min(1).max(128);
 const MAX_PASTED_TEXT = 16 * 1024 * 1024;
+/** The longest User-Agent a subscription may be fetched with (real ones are well under 200). */
+export const MAX_USER_AGENT = 300;
+/** A subscription's own User-Agent: what goes into the HTTP header as is, so one line of printable ASCII. */
+export const userAgentSchema = z
+  .string()
+  .trim()
+  .min(1, 'the User-Agent is empty')
+  .max(MAX_USER_AGENT, `the User-Agent is longer than ${MAX_USER_AGENT} characters`)
+  .regex(/^[\x20-\x7e]+$/, 'the User-Agent must be printable ASCII: letters, digits, spaces and punctuation, on one line');
 
 export const LAB_FAULTS = ['none', 'blackhole', 'reset', 'refuse', 'slow', 'flap', 'blocked-here'] as const;
 export type LabFault = (typeof LAB_FAULTS)[number];
@@ -33,11 +42,13 @@ export const invokeSchemas = {
       text: z.string().max(MAX_PASTED_TEXT).optional(),
       name: z.string().max(200).optional(),
       /** Fetch this subscription with its own User-Agent (some panels choose the format by it). */
-      userAgent: z.string().trim().min(1).max(300).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII').optional(),
+      userAgent: userAgentSchema.optional(),
     })
     .strict()
     .refine((r) => (r.url === undefined) !== (r.text === undefined), 'give either a URL or pasted text'),
   updateSubscription: z.object({ id }).strict(),
+  /** A subscription's own User-Agent changed, or (null) dropped for the app's default; the next update uses it. */
+  editSubscription: z.object({ id, userAgent: userAgentSchema.nullable() }).strict(),
   removeSubscription: z.object({ id }).strict(),
   reorderSubscriptions: z.object({ ids: z.array(id).max(1000) }).strict(),
   confirmEmptySubscription: z.object({ id }).strict(),
@@ -111,6 +122,7 @@ export interface InvokeResponses {
   getSnapshot: AppSnapshot;
   addSubscription: Subscription;
   updateSubscription: Subscription;
+  editSubscription: Subscription;
   removeSubscription: null;
   reorderSubscriptions: null;
   confirmEmptySubscription: Subscription;

@@ -36,6 +36,10 @@ const nearPayload: Record<string, fc.Arbitrary<unknown>> = {
     { requiredKeys: [] },
   ),
   updateSubscription: fc.record({ id }),
+  editSubscription: fc.record(
+    { id, userAgent: fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null), fc.constant(longString(301)), wrongJsonValue) },
+    { requiredKeys: [] },
+  ),
   removeSubscription: fc.record({ id }),
   confirmEmptySubscription: fc.record({ id }),
   reorderSubscriptions: fc.record({ ids }),

@@ -5,6 +5,7 @@ import { ExcludeDialog } from './ExcludeDialog';
 import { ServerDetailsDialog } from './ServerDetailsDialog';
 import { SettingsDialog } from './SettingsDialog';
 import { ShareDialog } from './ShareDialog';
+import { SubscriptionSettingsDialog } from './SubscriptionSettingsDialog';
 
 /** The open dialog, if any (one at a time: the dialogs slice is a discriminated union). */
 export function Dialogs() {
@@ -26,5 +27,7 @@ export function Dialogs() {
       return <ConfirmRemoveDialog subscriptionId={dialog.subscriptionId} />;
     case 'share':
       return <ShareDialog target={dialog.target} />;
+    case 'subscription-settings':
+      return <SubscriptionSettingsDialog key={dialog.subscriptionId} subscriptionId={dialog.subscriptionId} />;
   }
 }

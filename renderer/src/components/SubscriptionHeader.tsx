@@ -8,7 +8,7 @@ import { useAppStore } from '../store/context';
 import { selectSubscription, usageOf } from '../store/servers.selectors';
 import { AutoButton } from './AutoButton';
 import { EngineDetails } from './EngineDetails';
-import { ChevronIcon, DownIcon, ExcludedIcon, GripIcon, TrashIcon, UpIcon, UpdateIcon } from './icons';
+import { ChevronIcon, DownIcon, ExcludedIcon, GearIcon, GripIcon, TrashIcon, UpIcon, UpdateIcon } from './icons';
 import { FlaggedName } from './FlaggedName';
 
 const DRAG_TYPE = 'application/x-steadfast-subscription';
@@ -118,6 +118,17 @@ export function SubscriptionHeader({ subscriptionId, matched }: { subscriptionId
         >
           <UpdateIcon />
         </button>
+        {subscription.url && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('desktop.subscriptionSettings.title', { name })}
+            title={t('desktop.subscriptionSettings.open')}
+            onClick={() => actions.openDialog({ kind: 'subscription-settings', subscriptionId: subscription.id })}
+          >
+            <GearIcon />
+          </button>
+        )}
         <button
           type="button"
           className="icon-button"

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot } from '../testing/sample-world';
 import { Dialogs } from './Dialogs';
+import { SubscriptionHeader } from './SubscriptionHeader';
 
 // jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
 vi.setConfig({ testTimeout: 20_000 });
@@ -209,5 +210,60 @@ describe('the server details and the transfer test', () => {
     const { store } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'nl' }));
     expect(screen.getByRole('dialog').querySelector('dd[data-transfer="none"]')?.textContent).toBe('not run yet');
+  });
+});
+
+describe('a subscription’s settings', () => {
+  const open = async () => {
+    const world = renderWithStore(
+      <>
+        <SubscriptionHeader subscriptionId="B" matched={1} />
+        <Dialogs />
+      </>,
+      sampleSnapshot(NOW),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Settings of Backup B' }));
+    return { ...world, dialog: screen.getByRole('dialog', { name: /^Settings of \u2068Backup B\u2069$/ }) };
+  };
+
+  it('the User-Agent of an existing subscription is edited from its header, saved, and the subscription updated with it', async () => {
+    const { client, store, dialog } = await open();
+    const field = within(dialog).getByRole('textbox', { name: /User-Agent/ });
+    expect((field as HTMLInputElement).value).toBe('');
+    await userEvent.type(field, 'clash-verge/v1.7.7');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(client.callsTo('editSubscription')).toEqual([{ id: 'B', userAgent: 'clash-verge/v1.7.7' }]);
+    await vi.waitFor(() => expect(client.callsTo('updateSubscription')).toEqual([{ id: 'B' }]));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(store.getState().subscriptions.find((s) => s.id === 'B')?.userAgent).toBe('clash-verge/v1.7.7');
+
+    // Opened again it shows the saved one; emptied, the app's own User-Agent is used again.
+    await userEvent.click(screen.getByRole('button', { name: 'Settings of Backup B' }));
+    const again = screen.getByRole('dialog', { name: /^Settings of \u2068Backup B\u2069$/ });
+    const saved = within(again).getByRole('textbox', { name: /User-Agent/ });
+    expect((saved as HTMLInputElement).value).toBe('clash-verge/v1.7.7');
+    await userEvent.clear(saved);
+    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    expect(client.callsTo('editSubscription').at(-1)).toEqual({ id: 'B', userAgent: null });
+  });
+
+  it('a User-Agent that cannot be sent is refused with why, in the user’s words, and nothing is sent', async () => {
+    const { client, dialog } = await open();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /User-Agent/ }), 'Клиент/1.0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'The User-Agent must be one line of printable ASCII (Latin letters, digits, spaces, punctuation), at most 300 characters.',
+    );
+    expect(within(dialog).getByRole('textbox', { name: /User-Agent/ }).getAttribute('aria-invalid')).toBe('true');
+    expect(client.callsTo('editSubscription')).toEqual([]);
+  });
+
+  it('the host’s refusal is shown in the dialog, which stays open', async () => {
+    const { client, dialog } = await open();
+    client.failNext('editSubscription', 'Could not save the subscriptions: disk full.');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /User-Agent/ }), 'Happ/3.0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Could not save the subscriptions: disk full.');
+    expect(client.callsTo('updateSubscription')).toEqual([]);
   });
 });

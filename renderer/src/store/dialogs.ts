@@ -10,6 +10,7 @@ export type Dialog =
   | { kind: 'server-details'; serverId: ServerId }
   | { kind: 'confirm-empty'; subscriptionId: SubscriptionId }
   | { kind: 'confirm-remove'; subscriptionId: SubscriptionId }
+  | { kind: 'subscription-settings'; subscriptionId: SubscriptionId }
   | { kind: 'share'; target: ShareTarget };
 
 /** What a share dialog shows: one server's link, or a subscription's address. */
@@ -37,6 +38,7 @@ export function dialogStillValid(dialog: Dialog, subscriptionIds: ReadonlySet<Su
     case 'exclude-servers':
     case 'confirm-empty':
     case 'confirm-remove':
+    case 'subscription-settings':
       return subscriptionIds.has(dialog.subscriptionId);
     case 'server-details':
       return serverIds.has(dialog.serverId);

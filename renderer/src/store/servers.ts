@@ -30,6 +30,11 @@ export interface ServersActions {
   setUnsupported(unsupported: Record<ServerId, string>): void;
   addSubscription(input: InvokeRequest<'addSubscription'>): Promise<ActionResult<Subscription>>;
   updateSubscription(id: SubscriptionId): Promise<ActionResult<Subscription>>;
+  /**
+   * The User-Agent a subscription is fetched with (null: the app's own). Once saved, an update
+   * runs with it, so the user sees at once what the provider serves to that name.
+   */
+  setSubscriptionUserAgent(id: SubscriptionId, userAgent: string | null): Promise<ActionResult<Subscription>>;
   removeSubscription(id: SubscriptionId): Promise<ActionResult<null>>;
   /** Moves a subscription by `delta` places (−1 up, +1 down). */
   moveSubscription(id: SubscriptionId, delta: number): Promise<ActionResult<null>>;
@@ -92,6 +97,13 @@ export function createServersSlice(deps: SliceDeps): ServersSlice {
     updateSubscription: async (id) => {
       const result = await request(deps, 'updateSubscription', () => client.updateSubscription({ id }));
       if (result.ok) set({ subscriptions: upsert(get().subscriptions, result.value) });
+      return result;
+    },
+    setSubscriptionUserAgent: async (id, userAgent) => {
+      const result = await request(deps, 'updateSubscription', () => client.editSubscription({ id, userAgent }), { notify: false });
+      if (!result.ok) return result;
+      set({ subscriptions: upsert(get().subscriptions, result.value) });
+      void get().updateSubscription(id);
       return result;
     },
     removeSubscription: async (id) => {

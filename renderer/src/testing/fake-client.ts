@@ -72,6 +72,15 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       emit('subscriptions', snapshot.subscriptions);
       return updated;
     },
+    editSubscription: (request: { id: string; userAgent: string | null }) => {
+      const found = snapshot.subscriptions.find((s) => s.id === request.id);
+      if (!found) throw new Error(`no subscription "${request.id}"`);
+      const { userAgent: _previous, ...rest } = found;
+      const edited = request.userAgent === null ? rest : { ...rest, userAgent: request.userAgent };
+      snapshot = { ...snapshot, subscriptions: snapshot.subscriptions.map((s) => (s.id === request.id ? edited : s)) };
+      emit('subscriptions', snapshot.subscriptions);
+      return edited;
+    },
     removeSubscription: (request: { id: string }) => {
       snapshot = { ...snapshot, subscriptions: snapshot.subscriptions.filter((s) => s.id !== request.id) };
       emit('subscriptions', snapshot.subscriptions);
