@@ -88,6 +88,15 @@ describe('system-proxy mode as the engine runs it', () => {
     expect(w.registry.commands.length).toBe(commands);
   });
 
+  it('a system whose proxy settings cannot be found still starts; the mode then changes nothing and says why', async () => {
+    const w = world();
+    const mode = await SystemProxyMode.start({ run: w.registry.run, detectBackends: async () => Promise.reject(new Error('gsettings crashed')) }, { dataDir: w.dataDir, logger: w.logger });
+    await mode.follow(w.events, { settings: settings('system-proxy'), connection: connection('connected') });
+    await mode.end();
+    expect(w.values()).toEqual(USER_PROXY);
+    expect(w.lines.join('\n')).toMatch(/could not find the system proxy settings.*gsettings crashed/);
+  });
+
   it('in another mode it never touches the OS settings', async () => {
     const w = world();
     const mode = await SystemProxyMode.start(w.host, { dataDir: w.dataDir, logger: w.logger });

@@ -34,7 +34,11 @@ export class SystemProxyMode {
 
   static async start(host: SystemProxyHost, context: { dataDir: string; logger: Logger }): Promise<SystemProxyMode> {
     const { logger } = context;
-    const backends = await (host.detectBackends ?? detectProxyBackends)(host.run);
+    // Not finding where this OS keeps its proxy settings must not keep the app from starting.
+    const backends = await (host.detectBackends ?? detectProxyBackends)(host.run).catch((error: unknown) => {
+      logger.error('SYSPROXY', `could not find the system proxy settings, system-proxy mode will not change them: ${String(error)}`);
+      return [];
+    });
     const proxy = new SystemProxy({ backends, run: host.run, statePath: join(context.dataDir, SYSTEM_PROXY_STATE_FILE), logger });
     await proxy.recoverAfterCrash().catch((error: unknown) => logger.error('SYSPROXY', `restore after a crash failed: ${String(error)}`));
     return new SystemProxyMode(proxy, new SystemProxyController(proxy, logger), logger);
