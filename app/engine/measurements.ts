@@ -1,11 +1,12 @@
 /**
  * The monitor's results as the window gets them: each server's status with the reachability
- * verdict beside it, and the contract's test operations (test all, test one, throughput, history,
+ * verdict beside it, and the contract's test operations (test all, test one, throughput, TCP / ICMP
+ * on request, history,
  * the observation export).
  */
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
-import type { Measurement } from '../../shared/domain/measurement';
+import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
 import type { ObservationExport } from '../../shared/ipc/contract';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
@@ -16,6 +17,7 @@ export interface MonitorResults {
   testAll(): void;
   testStaged(serverId: ServerId): Promise<ServerStatus>;
   measureThroughput(serverId: ServerId): Promise<ServerStatus>;
+  measureDirect(serverId: ServerId, method: DirectMethod): Promise<DirectTestOutcome>;
   history(serverId: ServerId): Measurement[];
   exportObservation(): ObservationExport;
 }
@@ -49,7 +51,7 @@ export function measurementOperations(
   view: StatusView,
   index: Pick<ServerIndex, 'require'>,
   verdicts: Verdicts,
-): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'getHistory' | 'exportObservation'> {
+): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'exportObservation'> {
   return {
     testAll: async () => {
       monitor.testAll();
@@ -62,6 +64,11 @@ export function measurementOperations(
     measureThroughput: async (r) => {
       index.require(r.serverId);
       return view.with(await monitor.measureThroughput(r.serverId));
+    },
+    measureDirect: async (r) => {
+      index.require(r.serverId);
+      const outcome = await monitor.measureDirect(r.serverId, r.method);
+      return { outcome, status: view.with(monitor.status(r.serverId)) };
     },
     getHistory: async (r) => {
       index.require(r.serverId);

@@ -33,6 +33,8 @@ import { NetworkSettling } from './settle';
 import { StatusView } from './status-view';
 import { TestUrls } from './test-urls';
 import { ThroughputTests } from './throughput';
+import { DirectTests } from './direct-tests';
+import type { IcmpPing } from './icmp';
 import { TransferTests } from './transfer-tests';
 
 export interface MonitorOptions {
@@ -50,6 +52,8 @@ export interface MonitorOptions {
   random?: () => number;
   /** The connectivity check; without it a cycle's failures always count. */
   directCheck?: DirectCheck;
+  /** The ICMP echo of the on-request test (default: the system's `ping`). */
+  icmp?: IcmpPing;
   /** Where the throughput test downloads `bytes` from. */
   throughputUrl?: (bytes: number) => string;
   /** Whether a server's TLS ClientHello is sent in fragments (its transfer results say so). */
@@ -180,6 +184,7 @@ export function composeMonitor(options: MonitorOptions) {
       timeoutMs: options.throughputTimeoutMs,
       log,
     }),
+    direct: new DirectTests({ clock, prober, servers, writer, timeoutMs: () => settings.get().urlTestTimeoutMs, icmp: options.icmp, log }),
     selectionLog: new SelectionLog(logger, clock, servers, records),
     observation: new ObservationExporter(clock, records, servers, view, scheduler),
     lifecycle: new MonitorLifecycle({

@@ -1,3 +1,4 @@
+import type { IcmpResult } from './icmp';
 import { describe, expect, it } from 'vitest';
 import { fakeServer, monitorHarness } from './testing/harness';
 
@@ -62,6 +63,25 @@ describe('observation, statistics, methods and throughput', () => {
     for (let i = 0; i < 250; i++) h.monitor.record('a', { at: h.t0 + 100 + i, method: 'url', delayMs: i });
     expect(h.monitor.history('a')).toHaveLength(200);
     expect(h.monitor.status('a').recent).toHaveLength(5);
+  });
+
+  it('measures TCP straight to the address and ICMP through the system ping on request, records each as the latest of its method, or says why ICMP is unavailable', async () => {
+    let icmpResult: IcmpResult = { ok: true, delayMs: 12.5 };
+    const h = monitorHarness({ servers: [fakeServer('a')], behaviours: { a: { answerMs: 90 } }, extra: { icmp: async () => icmpResult } });
+    const tcp = h.monitor.measureDirect('a', 'tcp');
+    await h.clock.advance(S);
+    expect(await tcp).toMatchObject({ method: 'tcp', available: true, measurement: { method: 'tcp', delayMs: 30 } });
+    expect(h.prober.calls.filter((c) => c.kind === 'tcp').map((c) => c.serverId)).toEqual(['a']);
+    expect(await h.monitor.measureDirect('a', 'icmp')).toMatchObject({ method: 'icmp', available: true, measurement: { method: 'icmp', delayMs: 12.5 } });
+    icmpResult = { ok: false, unavailable: true, reason: 'the system ping is not permitted to send ICMP here' };
+    expect(await h.monitor.measureDirect('a', 'icmp')).toEqual({ method: 'icmp', available: false, reason: 'the system ping is not permitted to send ICMP here' });
+    expect(await h.monitor.measureDirect('nope', 'tcp')).toEqual({ method: 'tcp', available: false, reason: 'no such server' });
+    expect(h.monitor.status('a').recent.map((m) => `${m.method}=${m.delayMs}`)).toEqual(['tcp=30', 'icmp=12.5']);
+    expect(h.lines.filter((l) => /(TCP|ICMP) test of /.test(l))).toEqual([
+      expect.stringMatching(/TCP test of .* \(on request\): 30 ms/),
+      expect.stringMatching(/ICMP test of .* \(on request\): 13 ms/),
+      expect.stringMatching(/ICMP test of .*: unavailable \(the system ping is not permitted/),
+    ]);
   });
 
   it('measures throughput on request by downloading through the server', async () => {

@@ -11,8 +11,8 @@
  * - event and staged tests (./event-tests);
  * - Auto's and reachability's probes, never recorded (./probes), and Auto's store of
  *   measurements (./measurements);
- * - what the UI reads (./status-view, ./publisher, ./observation), the throughput test on
- *   request (./throughput), the LOWEST lines (./selection-log).
+ * - what the UI reads (./status-view, ./publisher, ./observation), the tests on request (TCP and
+ *   ICMP: ./direct-tests; throughput: ./throughput), the LOWEST lines (./selection-log).
  * The rules themselves (order, stages, statistics, batch limits, IP-info order) are pure functions
  * in ./policy. All timing goes through the Clock, so every rule is tested on a fake clock with a
  * fake prober (app/monitor/testing/).
@@ -21,7 +21,7 @@
  * list are dropped), call `serversChanged()` when it changes, feed `trafficSeen()` from the
  * tunnel's traffic events and `networkChanged()` from the network watcher.
  */
-import type { Measurement } from '../../shared/domain/measurement';
+import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
 import type { Problem } from '../../shared/domain/problem';
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
@@ -132,6 +132,11 @@ export class Monitor {
   }
 
   /** Downloads `bytes` through the server: the speed Auto's queue orders unscored servers by. */
+  /** A TCP connect or ICMP echo to the server's own address, on request; recorded as its latest measurement. */
+  measureDirect(serverId: ServerId, method: DirectMethod): Promise<DirectTestOutcome> {
+    return this.parts.direct.measure(serverId, method);
+  }
+
   measureThroughput(serverId: ServerId, bytes = this.parts.settings.get().throughputBytes): Promise<ServerStatus> {
     return this.parts.throughput.measure(serverId, bytes);
   }

@@ -40,6 +40,18 @@ export interface Measurement {
   error?: ProbeFailure;
 }
 
+/** A test straight to a server's own address, not through any proxy, made when the user asks. */
+export type DirectMethod = 'tcp' | 'icmp';
+
+/**
+ * What a TCP or ICMP test on request found: the measurement it recorded (a `null` delay is no
+ * answer), or why it could not run at all (no `ping` on the machine, or not permitted to send
+ * ICMP), which is not a failure of the server.
+ */
+export type DirectTestOutcome =
+  | { method: DirectMethod; available: true; measurement: Measurement }
+  | { method: DirectMethod; available: false; reason: string };
+
 /** The observatory's statistics of a server over its stored measurements (see spec/observatory.md). */
 export interface ServerStatistics {
   count: number;

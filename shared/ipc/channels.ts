@@ -18,6 +18,7 @@ export const INVOKE_CHANNELS = [
   'testAll',
   'testServer',
   'measureThroughput',
+  'measureDirect',
   'getHistory',
   'exportObservation',
   'setSettings',

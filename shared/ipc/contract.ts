@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { AutoSnapshot } from '../domain/auto';
 import type { ConnectionState, CoreSummary, TrafficSample } from '../domain/connection';
-import type { Measurement } from '../domain/measurement';
+import type { DirectTestOutcome, Measurement } from '../domain/measurement';
 import type { ImportRequest } from '../domain/import-request';
 import type { AppProblem } from '../domain/problem';
 import type { RoutingView } from '../domain/routing';
@@ -60,6 +60,7 @@ export const invokeSchemas = {
   testAll: z.object({}).strict(),
   testServer: z.object({ serverId: id }).strict(),
   measureThroughput: z.object({ serverId: id }).strict(),
+  measureDirect: z.object({ serverId: id, method: z.enum(['tcp', 'icmp']) }).strict(),
   getHistory: z.object({ serverId: id }).strict(),
   exportObservation: z.object({}).strict(),
   setSettings: settingsPatchSchema,
@@ -133,6 +134,8 @@ export interface InvokeResponses {
   testAll: null;
   testServer: ServerStatus;
   measureThroughput: ServerStatus;
+  /** The test's outcome and the server's status after it (the measurement is its latest). */
+  measureDirect: { outcome: DirectTestOutcome; status: ServerStatus };
   getHistory: Measurement[];
   exportObservation: ObservationExport;
   setSettings: Settings;

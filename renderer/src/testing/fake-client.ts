@@ -140,6 +140,14 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     },
     testServer: (request: { serverId: string }) => patchStatus(request.serverId, { testing: false, downForNow: false, delayMs: 70, testedAt: now(), fromCache: false, error: null }),
     measureThroughput: (request: { serverId: string }) => patchStatus(request.serverId, { throughputBps: 3_400_000 }),
+    // TCP answers in 41 ms; this machine's ping is not permitted, as on many desktops without it.
+    measureDirect: (request: { serverId: string; method: 'tcp' | 'icmp' }) => ({
+      outcome:
+        request.method === 'tcp'
+          ? { method: 'tcp' as const, available: true as const, measurement: { at: now(), method: 'tcp' as const, delayMs: 41 } }
+          : { method: 'icmp' as const, available: false as const, reason: 'the system ping is not permitted to send ICMP here' },
+      status: patchStatus(request.serverId, {}),
+    }),
     getHistory: (request: { serverId: string }) => measurementsFor(request.serverId.length, now()),
     exportObservation: () => ({ exportedAt: now(), servers: [], batch: { confirmedFailures: 0, overturnedFailures: 0 } }),
     setSettings: (patch: Record<string, unknown>) => {
