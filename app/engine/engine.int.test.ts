@@ -145,6 +145,20 @@ describe('the engine against the lab', () => {
     }
   }, 60_000);
 
+  it("TCP and ICMP on request reach the server's own address, not through it, and become its latest measurement", async () => {
+    const server = (await snapshot()).subscriptions[0]!.servers[0]!;
+    const tcp = await engine.measureDirect({ serverId: server.id, method: 'tcp' });
+    expect(tcp.outcome).toMatchObject({ method: 'tcp', available: true, measurement: { method: 'tcp' } });
+    // The lab's relay answers its TCP connect at once: the added latency is on the proxied path.
+    expect(tcp.outcome.available && tcp.outcome.measurement.delayMs).toBeLessThan(labServerOf(server.address).latencyMs);
+    expect(tcp.status.recent.at(-1)).toMatchObject({ method: 'tcp' });
+    const icmp = await engine.measureDirect({ serverId: server.id, method: 'icmp' });
+    // ping is set up by `npm run setup`; where the system refuses ICMP the reason is said instead.
+    if (icmp.outcome.available) expect(icmp.outcome.measurement).toMatchObject({ method: 'icmp', delayMs: expect.any(Number) });
+    else expect(icmp.outcome.reason).toMatch(/ping/);
+    await expect(engine.measureDirect({ serverId: 'no-such-server', method: 'tcp' })).rejects.toThrow(/no server with id/);
+  });
+
   it('Auto leaves a blackholed server for another of its subscription and traffic flows again', async () => {
     const subscriptionA = (await snapshot()).subscriptions[0]!;
     await engine.setAuto({ subscriptionId: subscriptionA.id });

@@ -38,8 +38,20 @@ describe('measurements for the window', () => {
     const gone = 'no server with id "gone" (it may have left its subscription)';
     await expect(ops.testServer({ serverId: 'gone' })).rejects.toThrow(gone);
     await expect(ops.measureThroughput({ serverId: 'gone' })).rejects.toThrow(gone);
+    await expect(ops.measureDirect({ serverId: 'gone', method: 'tcp' })).rejects.toThrow(gone);
     await expect(ops.getHistory({ serverId: 'gone' })).rejects.toThrow(gone);
     expect(h.prober.probesOf('gone')).toEqual([]);
+  });
+
+  it("a TCP test on request answers with what it measured and the server's status after it, the measurement its latest", async () => {
+    const { h, ops } = world();
+    h.prober.set('a', { answerMs: 90 });
+    const measured = ops.measureDirect({ serverId: 'a', method: 'tcp' });
+    await h.clock.advance(30);
+    const { outcome, status } = await measured;
+    expect(outcome).toMatchObject({ method: 'tcp', available: true, measurement: { method: 'tcp', delayMs: 30 } });
+    expect(status).toMatchObject({ serverId: 'a', reachability: { verdict: 'blocked-here' } });
+    expect(status.recent.at(-1)).toMatchObject({ method: 'tcp', delayMs: 30 });
   });
 
   it("a server's history lists its measurements", async () => {

@@ -1,8 +1,7 @@
 /**
  * The monitor's results as the window gets them: each server's status with the reachability
- * verdict beside it, and the contract's test operations (test all, test one, throughput, TCP / ICMP
- * on request, history,
- * the observation export).
+ * verdict beside it, and the contract's test operations (test all, test one, throughput, TCP and
+ * ICMP on request, history, the observation export).
  */
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';

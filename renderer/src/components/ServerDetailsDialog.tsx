@@ -15,6 +15,7 @@ import { PingText } from './ServerRow';
 import { FlaggedName } from './FlaggedName';
 import { TransferField, TransferWarning } from './TransferField';
 import { ServerAntiDpi } from './ServerAntiDpi';
+import { DirectTests } from './DirectTests';
 
 // recharts is most of the bundle and only this dialog draws a chart: it loads on first open.
 const PingChart = lazy(() => import('./PingChart').then((module) => ({ default: module.PingChart })));
@@ -162,6 +163,10 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
               </button>
             </Field>
             <TransferField test={status?.transfer ?? null} />
+            <dt title={t('details.directHint')}>{t('details.direct')}</dt>
+            <dd>
+              <DirectTests serverId={serverId} />
+            </dd>
           </dl>
         </section>
         <section aria-labelledby="details-exit">

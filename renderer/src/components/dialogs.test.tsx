@@ -153,6 +153,19 @@ describe('the server details dialog', () => {
     expect(dialog.textContent).toContain('3.4 MB/s');
   });
 
+  it('tests the address straight on request: TCP shows its time, ICMP says in words why it cannot run here', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    const dialog = screen.getByRole('dialog', { name: 'Germany · Frankfurt' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'TCP ping' }));
+    expect(client.callsTo('measureDirect')).toEqual([{ serverId: 'de', method: 'tcp' }]);
+    expect(within(dialog).getByText('TCP ping: 41 ms')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'ICMP ping' }));
+    expect(within(dialog).getByText('ICMP ping cannot run here: the system ping is not permitted to send ICMP here')).toBeTruthy();
+    // The first result stays beside its button.
+    expect(within(dialog).getByText('TCP ping: 41 ms')).toBeTruthy();
+  });
+
   it.each([
     ['de', 'refused (declared)', 'the subscription declares no IPv6 support (ipv6=0)', false],
     ['fi', 'supported (verified)', 'answered HTTP 204 via 2001:4860:4802:32::78 in 71 ms', false],

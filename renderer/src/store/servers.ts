@@ -4,7 +4,7 @@
  */
 import type { InvokeRequest } from '../../../shared/ipc/contract';
 import type { CoreSummary } from '../../../shared/domain/connection';
-import type { Measurement } from '../../../shared/domain/measurement';
+import type { DirectMethod, DirectTestOutcome, Measurement } from '../../../shared/domain/measurement';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { ServerStatus } from '../../../shared/domain/status';
 import type { Subscription } from '../../../shared/domain/subscription';
@@ -44,6 +44,8 @@ export interface ServersActions {
   confirmEmptySubscription(id: SubscriptionId): Promise<ActionResult<Subscription>>;
   testServer(id: ServerId): Promise<ActionResult<ServerStatus>>;
   measureThroughput(id: ServerId): Promise<ActionResult<ServerStatus>>;
+  /** A TCP or ICMP test straight to the server's address; its status updates with the result. */
+  measureDirect(id: ServerId, method: DirectMethod): Promise<ActionResult<DirectTestOutcome>>;
   loadHistory(id: ServerId): Promise<ActionResult<Measurement[]>>;
 }
 
@@ -144,6 +146,12 @@ export function createServersSlice(deps: SliceDeps): ServersSlice {
       const result = await request(deps, 'measureThroughput', () => client.measureThroughput({ serverId: id }));
       if (result.ok) get().patchStatuses([result.value]);
       return result;
+    },
+    measureDirect: async (id, method) => {
+      const result = await request(deps, 'measureDirect', () => client.measureDirect({ serverId: id, method }));
+      if (!result.ok) return result;
+      get().patchStatuses([result.value.status]);
+      return { ok: true, value: result.value.outcome };
     },
     loadHistory: async (id) => {
       const result = await request(deps, 'history', () => client.getHistory({ serverId: id }));

@@ -13,6 +13,7 @@ export type NoticeAction =
   | 'testAll'
   | 'testServer'
   | 'measureThroughput'
+  | 'measureDirect'
   | 'history'
   | 'addSubscription'
   | 'updateSubscription'
