@@ -46,7 +46,7 @@ describe('Xray anti-DPI options in the generated config', () => {
       tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray25 }) as Json,
       tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray25, antiDpi: { fragment: null, noise: null } }) as Json,
       tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, antiDpi: both }) as Json,
-      tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray18, antiDpi: both }) as Json,
+      tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray18, antiDpi: { fragment: null, noise: NOISE } }) as Json,
     ]) {
       expect(tagged(config, 'anti-dpi')).toBeUndefined();
       expect(JSON.stringify(config)).not.toContain('dialerProxy');
@@ -55,6 +55,15 @@ describe('Xray anti-DPI options in the generated config', () => {
     expect(antiDpiUnavailable(both, xray18)).toBe('UDP noise is not available with Xray 1.8.16 (it needs a recent Xray)');
     expect(antiDpiUnavailable({ fragment: FRAGMENT, noise: null }, xray18)).toBeNull();
     expect(antiDpiUnavailable(both, xray25)).toBeNull();
+  });
+
+  it('writes the part the core has: an Xray without noises still splits the ClientHello, in the tunnel and the prober', () => {
+    const tunnel = tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray18, antiDpi: both }) as Json;
+    expect(tagged(tunnel, 'anti-dpi')!.settings).toEqual({ fragment: FRAGMENT });
+    expect(tagged(tunnel, 'proxy')!.streamSettings.sockopt).toEqual({ dialerProxy: 'anti-dpi' });
+    const prober = proberConfig({ entries: [{ server: sampleServer('vmess'), port: 41000, antiDpi: both }], core: xray18, listen: '127.0.0.1' }) as Json;
+    expect(tagged(prober, 'probe-0-anti-dpi')!.settings).toEqual({ fragment: FRAGMENT });
+    expect(fragmentWritten(antiDpiSettingsSchema.parse({ servers: { a: 'on' } }), 'a', xray18)).toBe(true);
   });
 
   it('the prober writes each server’s own options, so its tests measure the tunnel’s path', () => {

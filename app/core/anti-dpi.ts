@@ -6,8 +6,8 @@
  * chained server, its first hop dials through it, since that is the connection the network sees.
  *
  * Written only for a core that has them, which its config test confirms (detect.ts:
- * `freedom-fragment`, `freedom-noises`); otherwise `antiDpiUnavailable` says why and nothing is
- * written. v2ray has neither.
+ * `freedom-fragment`, `freedom-noises`): the part it lacks is left out and `antiDpiUnavailable`
+ * says why. v2ray has neither.
  */
 import type { AntiDpiSettings } from '../../shared/settings';
 import type { CoreProfile } from './capabilities';
@@ -43,7 +43,7 @@ export function antiDpiActive(options: AntiDpiOptions | null | undefined): optio
   return !!options && (options.fragment !== null || options.noise !== null);
 }
 
-/** Why these options cannot be written for this core (null: they can). */
+/** Why these options cannot all be written for this core, for the log (null: they can). */
 export function antiDpiUnavailable(options: AntiDpiOptions, core: CoreProfile): string | null {
   const features = core.capabilities.features;
   const name = core.family === 'xray' ? `Xray ${core.version}` : `${core.family} ${core.version}`;
@@ -53,7 +53,18 @@ export function antiDpiUnavailable(options: AntiDpiOptions, core: CoreProfile): 
   return null;
 }
 
-/** The freedom outbound carrying the options (call only when `antiDpiUnavailable` said null). */
+/**
+ * The part of the options this core can write: one it lacks is left out and the other kept (Xray
+ * 1.8 splits the ClientHello without noise); null when nothing is left.
+ */
+export function writableAntiDpi(options: AntiDpiOptions | null | undefined, core: CoreProfile): AntiDpiOptions | null {
+  if (!antiDpiActive(options)) return null;
+  const can = antiDpiAbilities(core);
+  const kept = { fragment: can.fragment ? options.fragment : null, noise: can.noise ? options.noise : null };
+  return antiDpiActive(kept) ? kept : null;
+}
+
+/** The freedom outbound carrying the options (the writable part: see `writableAntiDpi`). */
 export function antiDpiOutbound(options: AntiDpiOptions, tag = ANTI_DPI_TAG): Json {
   const settings: Json = {};
   if (options.fragment) settings.fragment = { packets: options.fragment.packets, length: options.fragment.length, interval: options.fragment.interval };
@@ -91,6 +102,5 @@ export function antiDpiAbilities(core: CoreProfile): { fragment: boolean; noise:
 
 /** Whether the server's TLS ClientHello is really fragmented with this core (the transfer test notes it). */
 export function fragmentWritten(settings: AntiDpiSettings, serverId: string, core: CoreProfile | null): boolean {
-  const options = antiDpiFor(settings, serverId);
-  return !!core && !!options?.fragment && antiDpiUnavailable(options, core) === null;
+  return !!core && !!writableAntiDpi(antiDpiFor(settings, serverId), core)?.fragment;
 }

@@ -1,4 +1,4 @@
-import { antiDpiActive, antiDpiOutbound, type AntiDpiOptions, antiDpiUnavailable, dialThroughAntiDpi } from './anti-dpi';
+import { antiDpiOutbound, type AntiDpiOptions, dialThroughAntiDpi, writableAntiDpi } from './anti-dpi';
 import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
@@ -56,10 +56,11 @@ export function proberConfig(o: ProberConfigOptions): Record<string, unknown> {
     inbounds.push({ tag: probeInboundTag(i), listen: o.listen, port: entry.port, protocol: 'http', settings: {} });
     const own: Record<string, unknown>[] = [outboundFor(entry.server, o.core, probeOutboundTag(i), entry.via ? { viaTag: probeViaTag(i) } : {})];
     if (entry.via) own.push(outboundFor(entry.via, o.core, probeViaTag(i)));
-    if (antiDpiActive(entry.antiDpi) && antiDpiUnavailable(entry.antiDpi, o.core) === null) {
+    const antiDpi = writableAntiDpi(entry.antiDpi, o.core);
+    if (antiDpi) {
       // Each server's own options: the tests measure the path the tunnel would take.
       own[own.length - 1] = dialThroughAntiDpi(own.at(-1)!, probeAntiDpiTag(i));
-      own.push(antiDpiOutbound(entry.antiDpi, probeAntiDpiTag(i)));
+      own.push(antiDpiOutbound(antiDpi, probeAntiDpiTag(i)));
     }
     outbounds.push(...own);
     rules.push({ type: 'field', inboundTag: [probeInboundTag(i)], outboundTag: probeOutboundTag(i) });

@@ -1,4 +1,4 @@
-import { antiDpiActive, antiDpiOutbound, type AntiDpiOptions, antiDpiUnavailable, dialThroughAntiDpi } from './anti-dpi';
+import { antiDpiOutbound, type AntiDpiOptions, dialThroughAntiDpi, writableAntiDpi } from './anti-dpi';
 import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
@@ -84,11 +84,12 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbounds: Record<string, unknown>[] = [outboundFor(server, core, TUNNEL_TAGS.proxy, via ? { viaTag: TUNNEL_TAGS.via } : {})];
   if (via) outbounds.push(outboundFor(via, core, TUNNEL_TAGS.via));
-  if (antiDpiActive(o.antiDpi) && antiDpiUnavailable(o.antiDpi, core) === null) {
+  const antiDpi = writableAntiDpi(o.antiDpi, core);
+  if (antiDpi) {
     // The connection the network sees is the first hop's: that one dials through the options.
     const first = outbounds.length - 1;
     outbounds[first] = dialThroughAntiDpi(outbounds[first]!);
-    outbounds.push(antiDpiOutbound(o.antiDpi));
+    outbounds.push(antiDpiOutbound(antiDpi));
   }
   const routing = o.routing ? routingSections(o.routing, core, TUNNEL_TAGS) : null;
   outbounds.push(
