@@ -15,7 +15,7 @@ import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
 import { type Clock, systemClock } from '../clock';
 import { coreLabel } from '../core';
-import { antiDpiAbilities, antiDpiFor, fragmentWritten } from '../core/anti-dpi';
+import { antiDpiAbilities, antiDpiFor, fragmentWritten, writableAntiDpi } from '../core/anti-dpi';
 import { Emitter, listenerErrorsTo } from '../events';
 import { ImportInbox } from '../imports/inbox';
 import { type Logger, fileSink } from '../log/logger';
@@ -234,6 +234,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     tunnel,
     restartTunnel: () => driver.reconnect(),
     rewriteProbes: () => prober.setServers?.(catalog.index.all()),
+    tunnelAntiDpi: (next) => {
+      const current = driver.current();
+      return profile && current ? writableAntiDpi(antiDpiFor(next.antiDpi, current), profile) : null;
+    },
     setLogLevel: (level) => logger.setLevel(level),
     monitor,
     auto,

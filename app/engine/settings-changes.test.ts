@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutingView } from '../../shared/domain/routing';
 import { type ConnectionMode, DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
+import { antiDpiFor, writableAntiDpi } from '../core/anti-dpi';
+import type { CoreProfile } from '../core/capabilities';
+import { profileFromTable } from '../core/testing/profile';
 import { ServerIndex } from './server-index';
 import { type SettingsEffects, SettingsFanOut, settingsEffects } from './settings-changes';
 import { FakeTunnel } from './testing/fake-tunnel';
@@ -24,6 +27,24 @@ describe('settingsEffects', () => {
     ['the proxy shared with the LAN', {}, { allowLan: true }, { ports: { httpPort: base.httpPort, socksPort: base.socksPort, listen: '0.0.0.0' }, restartTunnel: true }],
   ])('%s', (_name, before, after, expected) => {
     expect(settingsEffects({ ...base, ...before }, { ...base, ...after })).toEqual({ ...noEffect, ...expected });
+  });
+});
+
+describe('settingsEffects: only what the tunnel’s core writes of the anti-DPI options restarts it', () => {
+  // The tunnel is on server "a"; each core writes what it has.
+  const writer = (core: CoreProfile) => (settings: Settings) => writableAntiDpi(antiDpiFor(settings.antiDpi, 'a'), core);
+  const v2ray = profileFromTable('v2ray', '4.34.0');
+  const xray = profileFromTable('xray', '25.3.6');
+  const xrayWithoutNoise = profileFromTable('xray', '1.8.16');
+  const noiseOn = { ...fragmentOn, noise: { ...fragmentOn.noise, enabled: true } };
+  const ownForB = { ...base.antiDpi, servers: { b: { fragment: { ...base.antiDpi.fragment, enabled: true }, noise: base.antiDpi.noise } } };
+  it.each<[string, CoreProfile, Settings['antiDpi'], Settings['antiDpi'], boolean]>([
+    ['v2ray writes none: the fragment turned on leaves the connection alone', v2ray, base.antiDpi, fragmentOn, false],
+    ['Xray writes it: the fragment turned on restarts the core', xray, base.antiDpi, fragmentOn, true],
+    ['values of its own for another server leave the one in use alone', xray, base.antiDpi, ownForB, false],
+    ['an Xray without noises: noise turned on changes nothing it writes', xrayWithoutNoise, fragmentOn, noiseOn, false],
+  ])('%s', (_name, core, before, after, restartTunnel) => {
+    expect(settingsEffects({ ...base, antiDpi: before }, { ...base, antiDpi: after }, writer(core))).toEqual({ ...noEffect, rewriteProbes: true, restartTunnel });
   });
 });
 

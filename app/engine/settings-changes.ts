@@ -26,7 +26,13 @@ export function tunnelPorts(settings: Pick<Settings, 'httpPort' | 'socksPort' | 
   return { httpPort: settings.httpPort, socksPort: settings.socksPort, listen: settings.allowLan ? '0.0.0.0' : '127.0.0.1' };
 }
 
-export function settingsEffects(previous: Settings, next: Settings): SettingsEffects {
+/**
+ * What the tunnel's core writes of a settings' anti-DPI options for the server it is on: only a
+ * change of that restarts it (v2ray writes none, so a change there must not cut connections).
+ */
+export type TunnelAntiDpi = (settings: Settings) => unknown;
+
+export function settingsEffects(previous: Settings, next: Settings, tunnelAntiDpi: TunnelAntiDpi = (s) => s.antiDpi): SettingsEffects {
   const before = tunnelPorts(previous);
   const after = tunnelPorts(next);
   const portsChanged = before.httpPort !== after.httpPort || before.socksPort !== after.socksPort || before.listen !== after.listen;
@@ -34,11 +40,12 @@ export function settingsEffects(previous: Settings, next: Settings): SettingsEff
   // proxy points the OS at the same local proxy as proxy mode does.
   const captureChanged = (previous.mode === 'system-wide') !== (next.mode === 'system-wide');
   const antiDpiChanged = JSON.stringify(previous.antiDpi) !== JSON.stringify(next.antiDpi);
+  const tunnelAntiDpiChanged = antiDpiChanged && JSON.stringify(tunnelAntiDpi(previous)) !== JSON.stringify(tunnelAntiDpi(next));
   return {
     mode: next.mode !== previous.mode ? next.mode : null,
     ports: portsChanged ? after : null,
     rewriteProbes: antiDpiChanged,
-    restartTunnel: captureChanged || antiDpiChanged || portsChanged,
+    restartTunnel: captureChanged || tunnelAntiDpiChanged || portsChanged,
   };
 }
 
@@ -49,6 +56,8 @@ export interface SettingsTargets {
   /** Starts the core again on the same server when the VPN is up. */
   restartTunnel(): Promise<void>;
   rewriteProbes(): void;
+  /** What the tunnel's core writes of the anti-DPI options (absent: all of them count). */
+  tunnelAntiDpi?: TunnelAntiDpi;
   setLogLevel(level: LogLevel): void;
   monitor: { setSettings(settings: MonitorSettings): void };
   auto: { reconfigure(config: AutoConfig): void };
@@ -66,7 +75,7 @@ export class SettingsFanOut {
   ) {}
 
   apply(next: Settings): void {
-    const effects = settingsEffects(this.previous, next);
+    const effects = settingsEffects(this.previous, next, this.targets.tunnelAntiDpi);
     this.previous = next;
     const t = this.targets;
     if (effects.mode) t.capture.setMode(effects.mode);

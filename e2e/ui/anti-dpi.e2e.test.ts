@@ -24,7 +24,7 @@ const WORDS = {
   own: 'Values of its own',
   off: 'Off for this server',
   saveServer: 'Save for this server',
-  saved: 'Saved.',
+  saved: 'Saved for this server.',
 };
 
 describe('anti-censorship settings, global and per server', () => {
@@ -79,11 +79,17 @@ describe('anti-censorship settings, global and per server', () => {
 
     await field(tab, WORDS.pieceSize).fill('50-100');
     await field(tab, WORDS.pause).fill('5-10');
+    const before = (await world.engine.getSnapshot({})).connection;
+    expect(before.state).toBe('connected');
     await dialog.getByRole('button', { name: en.save, exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     const saved = await eventually('the fragment in settings.json', 5000, () => (stored().fragment.enabled ? stored() : undefined));
     expect(saved.fragment).toEqual({ enabled: true, packets: 'tlshello', length: '50-100', interval: '5-10' });
     expect(saved.noise.enabled).toBe(false);
+    // v2ray writes none of it, so the config is the same: the user's connection is not cut for it.
+    await page.waitForTimeout(1500);
+    const after = (await world.engine.getSnapshot({})).connection;
+    expect({ state: after.state, since: after.since, serverId: after.serverId }).toEqual({ state: 'connected', since: before.since, serverId: before.serverId });
     expect(app.errors).toEqual([]);
   });
 

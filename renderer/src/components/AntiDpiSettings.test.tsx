@@ -131,7 +131,7 @@ describe('a server’s own anti-DPI setting, in its details', () => {
     const own = { fragment: { enabled: true, packets: 'tlshello', length: '100-200', interval: '1-5' }, noise: { enabled: false, type: 'rand', packet: '10-20', delay: '10-16' } };
     expect(client.callsTo('setSettings')).toEqual([{ antiDpi: expect.objectContaining({ servers: { fi: 'off', de: own } }) }]);
     expect(store.getState().settings.antiDpi.servers).toEqual({ fi: 'off', de: own });
-    expect(within(section).getByRole('status').textContent).toContain('Saved.');
+    expect(within(section).getByRole('status').textContent).toBe('Saved for this server.');
   });
 
   it('turns it off for this server, and back to the global setting, leaving other servers alone', async () => {

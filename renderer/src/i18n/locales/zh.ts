@@ -490,12 +490,6 @@ export const zh = {
     userAgent: {
       label: 'User-Agent（可选）',
       hint: '有些面板按应用名称决定格式（v2rayN、clash-verge、sing-box）；留空则使用本应用自己的名称。',
-      invalid: 'User-Agent 必须是一行可打印的 ASCII 字符（拉丁字母、数字、空格、标点），最多 300 个字符。',
-    },
-    subscriptionSettings: {
-      open: '订阅设置',
-      title: '{{name}} 的设置',
-      saved: '已保存：正在用它更新 {{name}}。',
     },
   },
   transfer: {
@@ -627,7 +621,7 @@ export const zh = {
       stateOn: '开启',
       stateOff: '关闭',
       save: '为此服务器保存',
-      saved: '已保存，立即生效（已连接时连接会重新建立）。',
+      saved: '已为此服务器保存。',
     },
   },
 };
