@@ -4,6 +4,7 @@ import { invokeSchemas } from '../../../shared/ipc/contract';
 import { useAppStore } from '../store/context';
 import { Modal } from './Modal';
 import { QrImport } from './QrImport';
+import { FormError, FormFooter, UserAgentField } from './FormParts';
 
 type Source = 'url' | 'text';
 
@@ -94,26 +95,9 @@ export function AddSubscriptionDialog() {
           <span>{t('add.name')}</span>
           <input type="text" dir="auto" value={name} onChange={(event) => setName(event.target.value)} />
         </label>
-        {source === 'url' && (
-          <label className="field">
-            <span>{t('desktop.userAgent.label')}</span>
-            <input type="text" dir="ltr" spellCheck={false} value={userAgent} onChange={(event) => setUserAgent(event.target.value)} />
-            <span className="hint">{t('desktop.userAgent.hint')}</span>
-          </label>
-        )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <footer className="modal-footer">
-          <button type="button" className="button" onClick={closeDialog}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? t('add.adding') : t('add.add')}
-          </button>
-        </footer>
+        {source === 'url' && <UserAgentField value={userAgent} onChange={setUserAgent} />}
+        <FormError>{error}</FormError>
+        <FormFooter onCancel={closeDialog} submitLabel={t('add.add')} busyLabel={t('add.adding')} busy={busy} />
       </form>
     </Modal>
   );

@@ -4,6 +4,7 @@ import type { ImportRequest } from '../../../shared/domain/import-request';
 import { useAppStore } from '../store/context';
 import { FlaggedName } from './FlaggedName';
 import { Modal } from './Modal';
+import { FormError } from './FormParts';
 
 /**
  * Asks before anything from outside is added: a panel's "add to app" link, a QR code. It shows
@@ -63,21 +64,13 @@ function ImportRequestDialog({ request }: { request: ImportRequest }) {
         {target.kind === 'links' && (
           <>
             <p>{t('desktop.imports.linksBody', { count: target.text.split('\n').length })}</p>
-            <p>
-              <bdi dir="ltr" className="import-url">
-                {target.excerpt}
-              </bdi>
-            </p>
+            <Excerpt text={target.excerpt} />
           </>
         )}
         {target.kind === 'unreadable' && (
           <>
             <p role="alert">{t('desktop.imports.unreadableBody', { reason: target.reason })}</p>
-            <p>
-              <bdi dir="ltr" className="import-url">
-                {target.excerpt}
-              </bdi>
-            </p>
+            <Excerpt text={target.excerpt} />
           </>
         )}
         {target.kind !== 'unreadable' && (
@@ -88,11 +81,7 @@ function ImportRequestDialog({ request }: { request: ImportRequest }) {
         )}
         {target.kind !== 'unreadable' && <p className="muted">{t('desktop.imports.trust')}</p>}
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError>{error}</FormError>
       <footer className="modal-footer">
         {target.kind === 'unreadable' ? (
           <button ref={decline} type="button" className="button primary" onClick={() => void respond(false)}>
@@ -119,4 +108,15 @@ function hostOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** What the link or picture holds, as it came: left to right, whatever the page's direction. */
+function Excerpt({ text }: { text: string }) {
+  return (
+    <p>
+      <bdi dir="ltr" className="import-url">
+        {text}
+      </bdi>
+    </p>
+  );
 }

@@ -2,6 +2,7 @@ import { type ChangeEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clipboardImage, dataUrlToBlob, decodeQr } from '../qr/decode';
 import { useAppStore } from '../store/context';
+import { FormError } from './FormParts';
 
 type Outcome = 'none' | 'noImage' | 'unreadable';
 
@@ -91,11 +92,7 @@ export function QrImport({ onOffered }: { onOffered(): void }) {
           </button>
         </div>
       )}
-      {message && (
-        <p className="form-error" role="alert">
-          {message}
-        </p>
-      )}
+      <FormError>{message}</FormError>
     </div>
   );
 }

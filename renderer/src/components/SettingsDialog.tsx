@@ -9,6 +9,7 @@ import { type StartupDraft, StartupFields } from './StartupFields';
 import { type RoutingDraft, routingDraftOf, routingPatchFromDraft, RoutingSettings } from './RoutingSettings';
 import { type AntiDpiErrors, type AntiDpiValues, checkAntiDpiValues, globalAntiDpiChange, globalValuesOf } from './anti-dpi-form';
 import { AntiDpiSettings } from './AntiDpiSettings';
+import { FormError, FormFooter } from './FormParts';
 
 const PAGES = ['general', 'routing', 'antiDpi'] as const;
 type Page = (typeof PAGES)[number];
@@ -304,19 +305,8 @@ export function SettingsDialog() {
             </Field>
           </fieldset>
         </div>
-        {formError && (
-          <p className="form-error" role="alert">
-            {formError}
-          </p>
-        )}
-        <footer className="modal-footer">
-          <button type="button" className="button" onClick={closeDialog}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={saving}>
-            {saving ? t('common.saving') : t('common.save')}
-          </button>
-        </footer>
+        <FormError>{formError}</FormError>
+        <FormFooter onCancel={closeDialog} submitLabel={t('common.save')} busyLabel={t('common.saving')} busy={saving} />
       </form>
     </Modal>
   );

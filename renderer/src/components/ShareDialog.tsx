@@ -5,6 +5,7 @@ import { useAppStore } from '../store/context';
 import type { ShareTarget } from '../store/dialogs';
 import { FlaggedName } from './FlaggedName';
 import { Modal } from './Modal';
+import { FormError } from './FormParts';
 
 /**
  * A server as a QR code and share link, or a subscription's address. The link carries the
@@ -80,11 +81,7 @@ export function ShareDialog({ target }: { target: ShareTarget }) {
           </button>
         </div>
       )}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError>{error}</FormError>
       <footer className="modal-footer">
         <button type="button" className="button" onClick={closeDialog}>
           {t('common.close')}

@@ -6,6 +6,7 @@ import { isolate } from '../format/format';
 import { useAppStore } from '../store/context';
 import { selectSubscription } from '../store/servers.selectors';
 import { Modal } from './Modal';
+import { FormError, FormFooter, UserAgentField } from './FormParts';
 
 /**
  * A subscription's own settings: the User-Agent it is fetched with (some panels choose the format
@@ -44,36 +45,9 @@ export function SubscriptionSettingsDialog({ subscriptionId }: { subscriptionId:
         <header className="modal-header">
           <h2 id="subscription-settings-title">{t('desktop.subscriptionSettings.title', { name })}</h2>
         </header>
-        <label className="field">
-          <span>{t('desktop.userAgent.label')}</span>
-          <input
-            ref={first}
-            type="text"
-            dir="ltr"
-            spellCheck={false}
-            autoComplete="off"
-            value={userAgent}
-            aria-invalid={error !== null}
-            aria-describedby="subscription-user-agent-hint"
-            onChange={(event) => setUserAgentText(event.target.value)}
-          />
-          <span className="hint" id="subscription-user-agent-hint">
-            {t('desktop.userAgent.hint')}
-          </span>
-        </label>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <footer className="modal-footer">
-          <button type="button" className="button" onClick={closeDialog}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? t('common.saving') : t('common.save')}
-          </button>
-        </footer>
+        <UserAgentField inputRef={first} value={userAgent} invalid={error !== null} onChange={setUserAgentText} />
+        <FormError>{error}</FormError>
+        <FormFooter onCancel={closeDialog} submitLabel={t('common.save')} busyLabel={t('common.saving')} busy={busy} />
       </form>
     </Modal>
   );
