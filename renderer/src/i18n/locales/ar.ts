@@ -527,6 +527,12 @@ export const ar = {
     userAgent: {
       label: 'User-Agent (اختياري)',
       hint: 'تختار بعض اللوحات الصيغة حسب اسم التطبيق (v2rayN، clash-verge، sing-box)؛ اتركه فارغًا لاسم هذا التطبيق.',
+      invalid: 'يجب أن يكون User-Agent سطرًا واحدًا من محارف ASCII القابلة للطباعة (حروف لاتينية وأرقام ومسافات وعلامات ترقيم)، بحد أقصى 300 محرف.',
+    },
+    subscriptionSettings: {
+      open: 'إعدادات الاشتراك',
+      title: 'إعدادات {{name}}',
+      saved: 'تم الحفظ: يجري تحديث {{name}} به.',
     },
   },
   transfer: {

@@ -501,6 +501,12 @@ export const en = {
     userAgent: {
       label: 'User-Agent (optional)',
       hint: 'Some panels choose the format by the app’s name (v2rayN, clash-verge, sing-box); leave empty for this app’s own.',
+      invalid: 'The User-Agent must be one line of printable ASCII (Latin letters, digits, spaces, punctuation), at most 300 characters.',
+    },
+    subscriptionSettings: {
+      open: 'Subscription settings',
+      title: 'Settings of {{name}}',
+      saved: 'Saved: {{name}} is being updated with it.',
     },
   },
   transfer: {

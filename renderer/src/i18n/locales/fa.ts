@@ -499,6 +499,12 @@ export const fa = {
     userAgent: {
       label: 'User-Agent (اختیاری)',
       hint: 'برخی پنل‌ها قالب را بر اساس نام برنامه انتخاب می‌کنند (v2rayN، clash-verge، sing-box)؛ برای نام خود برنامه خالی بگذارید.',
+      invalid: 'User-Agent باید یک خط از نویسه‌های چاپی ASCII باشد (حروف لاتین، رقم، فاصله، نشانه‌ها) و حداکثر ۳۰۰ نویسه.',
+    },
+    subscriptionSettings: {
+      open: 'تنظیمات اشتراک',
+      title: 'تنظیمات {{name}}',
+      saved: 'ذخیره شد: {{name}} با آن به‌روزرسانی می‌شود.',
     },
   },
   transfer: {

@@ -490,6 +490,12 @@ export const zh = {
     userAgent: {
       label: 'User-Agent（可选）',
       hint: '有些面板按应用名称决定格式（v2rayN、clash-verge、sing-box）；留空则使用本应用自己的名称。',
+      invalid: 'User-Agent 必须是一行可打印的 ASCII 字符（拉丁字母、数字、空格、标点），最多 300 个字符。',
+    },
+    subscriptionSettings: {
+      open: '订阅设置',
+      title: '{{name}} 的设置',
+      saved: '已保存：正在用它更新 {{name}}。',
     },
   },
   transfer: {
