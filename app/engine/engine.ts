@@ -259,7 +259,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         ]
       : []),
     capture.onChange((status) => {
-      if (status.error) board.report('system-wide', status.error, 'error');
+      if (status.error) board.raise({ topic: { kind: 'system-wide' }, detail: status.error }, 'error');
     }),
     imports.onChange(publish('importRequests')),
     board.onChange(publish('problems')),

@@ -45,11 +45,11 @@ describe('ProblemBoard', () => {
     ]);
   });
 
-  it('shows a failure without a topic as its sentence, one line per source', () => {
+  it("keeps one line for system-wide capture's failures, the latest sentence its detail", () => {
     const board = new ProblemBoard(new FakeClock(1000));
-    board.report('system-wide', 'the capture helper could not start', 'error');
-    board.report('system-wide', 'nftables refused the rules', 'error');
-    expect(board.list()).toEqual([{ id: 'p2', at: 1000, severity: 'error', message: 'nftables refused the rules' }]);
+    board.raise({ topic: { kind: 'system-wide' }, detail: 'the capture helper could not start' }, 'error');
+    board.raise({ topic: { kind: 'system-wide' }, detail: 'nftables refused the rules' }, 'error');
+    expect(board.list()).toEqual([{ id: 'p2', at: 1000, severity: 'error', message: 'nftables refused the rules', topic: { kind: 'system-wide' } }]);
   });
 
   it('puts a failed save reported in the log on the board, one line per file', () => {

@@ -27,14 +27,6 @@ export class ProblemBoard {
     this.raise(problem);
   }
 
-  /**
-   * A failure whose kind has no words of its own in the window yet (the system-wide capture's
-   * errors): shown as the engine's sentence, one line per `source`.
-   */
-  report(source: string, message: string, severity: AppProblem['severity']): void {
-    this.put(`report:${source}`, message, severity);
-  }
-
   atStart(): readonly Problem[] {
     return this.metAtStart;
   }
@@ -85,5 +77,7 @@ export function problemKey(topic: ProblemTopic): string {
       return `save-failed:${topic.file}`;
     case 'no-core':
       return 'no-core';
+    case 'system-wide':
+      return 'system-wide';
   }
 }

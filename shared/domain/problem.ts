@@ -1,7 +1,7 @@
 /**
  * Something the user should know that is not an answer to what they just did: a file that was
  * unreadable at start (set aside, the last good copy used), a save that failed (a full disk), no
- * core found. Shown until dismissed; the app keeps working meanwhile.
+ * core found, system-wide capture not in force. Shown until dismissed; the app keeps working meanwhile.
  */
 export interface AppProblem {
   id: string;
@@ -26,4 +26,6 @@ export type ProblemTopic =
   /** A save failed (full disk, permissions); the state is kept in memory. */
   | { kind: 'save-failed'; file: string }
   /** No core was found, or the one found could not be used: nothing can connect. */
-  | { kind: 'no-core' };
+  | { kind: 'no-core' }
+  /** System-wide mode is on but its capture is not in force (the helper failed or stopped): apps that ignore the proxy go around the tunnel. */
+  | { kind: 'system-wide' };

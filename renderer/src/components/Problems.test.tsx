@@ -135,13 +135,16 @@ describe('the problems the app reports', () => {
     expect(within(item).getByRole('button').getAttribute('aria-describedby')).toBe(within(item).getByText(sentence).id);
   });
 
-  it('says what a failed save and a missing core mean for the user', () => {
+  it('says what a failed save, a missing core and a system-wide capture not in force mean for the user', () => {
     renderProblems([
       { ...diskFull, topic: { kind: 'save-failed', file: 'cache.json' } },
       { id: 'p3', at: NOW, severity: 'warning', message: 'no core found: v2ray or xray is not on PATH', topic: { kind: 'no-core' } },
+      { id: 'p4', at: NOW, severity: 'error', message: 'the capture helper could not start: pkexec was dismissed', topic: { kind: 'system-wide' } },
     ]);
     const text = items().map((item) => item.querySelector('.problem-message')!.textContent);
+    // Errors first, the newest first among them.
     expect(text).toEqual([
+      'System-wide mode is not in force, so apps that ignore the proxy settings go around the VPN. Try connecting again, or switch to the system proxy in Settings.',
       'cache.json could not be saved. The app keeps working with what it has in memory; free some disk space or check the folder’s permissions.',
       'No usable core (v2ray or Xray) was found, so nothing can connect. Install one or set its path in Settings.',
     ]);

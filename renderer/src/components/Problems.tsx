@@ -18,6 +18,8 @@ function topicSentence(t: TFunction, topic: ProblemTopic): string {
       return t('problems.saveFailed', { file: topic.file });
     case 'no-core':
       return t('problems.noCore');
+    case 'system-wide':
+      return t('problems.systemWide');
   }
 }
 

@@ -388,6 +388,7 @@ export const en = {
     fileUnreadableEmpty: '{{file}} could not be read and no good copy was left, so that part starts empty. The damaged file was kept beside it.',
     saveFailed: '{{file}} could not be saved. The app keeps working with what it has in memory; free some disk space or check the folder’s permissions.',
     noCore: 'No usable core (v2ray or Xray) was found, so nothing can connect. Install one or set its path in Settings.',
+    systemWide: 'System-wide mode is not in force, so apps that ignore the proxy settings go around the VPN. Try connecting again, or switch to the system proxy in Settings.',
   },
   lab: {
     title: 'Lab',
