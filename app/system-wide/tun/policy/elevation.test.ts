@@ -1,50 +1,247 @@
-import { describe, expect, it } from 'vitest';
-import { macStartTun, macStopTun, shellQuote, windowsInstallService, windowsQuote, windowsServiceCommand } from './elevation';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeSingBox } from '../testing/fake-sing-box';
+import {
+  elevationRefused,
+  posixWatchdogScript,
+  powerShellQuote,
+  shellQuote,
+  startTunCommand,
+  stopLeftoverCommand,
+  type TunWatchdog,
+  UAC_CANCELLED,
+  windowsQuote,
+} from './elevation';
 
-describe('Windows: a demand-start service for the TUN engine', () => {
+const decode = (base64: string) => Buffer.from(base64, 'base64').toString('utf16le');
+/** The script an elevated PowerShell runs, out of the outer command's Start-Process line. */
+const innerScript = (outer: string) => decode(/-EncodedCommand ([A-Za-z0-9+/=]+)/.exec(outer)![1]!);
+const outerScript = (args: string[]) => decode(args[args.indexOf('-EncodedCommand') + 1]!);
+
+describe('quoting', () => {
   it.each([
     ['plain', 'plain'],
     ['C:\\Program Files\\x.exe', '"C:\\Program Files\\x.exe"'],
     ['say "hi"', '"say \\"hi\\""'],
     ['C:\\dir with space\\', '"C:\\dir with space\\\\"'],
     ['', '""'],
-  ])('quotes %j as %s', (argument, quoted) => {
+  ])('a Windows argument %j is %s', (argument, quoted) => {
     expect(windowsQuote(argument)).toBe(quoted);
   });
 
-  it('is created through an elevated PowerShell (one UAC prompt) with sing-box’s run command as its binary', () => {
-    const command = windowsInstallService({ singBoxPath: 'C:\\Program Files\\Steadfast VPN\\sing-box.exe', configPath: "C:\\Users\\O'Brien\\tun.json" });
-    expect(command.file).toBe('powershell.exe');
-    expect(command.args.slice(0, 3)).toEqual(['-NoProfile', '-NonInteractive', '-Command']);
-    expect(command.args[3]).toBe(
-      "Start-Process -FilePath 'sc.exe' -ArgumentList 'create','SteadfastVpnTun','binPath=','\"\\\"C:\\Program Files\\Steadfast VPN\\sing-box.exe\\\" run -c C:\\Users\\O''Brien\\tun.json\"','start=','demand','DisplayName=','\"Steadfast VPN TUN\"' -Verb RunAs -Wait -WindowStyle Hidden",
-    );
-  });
-
-  it('is started, stopped and removed by name', () => {
-    expect(windowsServiceCommand('start')).toEqual({ file: 'sc.exe', args: ['start', 'SteadfastVpnTun'] });
-    expect(windowsServiceCommand('stop')).toEqual({ file: 'sc.exe', args: ['stop', 'SteadfastVpnTun'] });
+  it('shell and PowerShell words cannot become commands', () => {
+    expect(shellQuote("a'; rm -rf / #")).toBe(`'a'\\''; rm -rf / #'`);
+    expect(powerShellQuote("C:\\Users\\O'Brien")).toBe("'C:\\Users\\O''Brien'");
   });
 });
 
-describe('macOS: the system’s authorisation dialog', () => {
-  const tun = { singBoxPath: '/Applications/Steadfast VPN.app/Contents/Resources/sing-box', configPath: "/Users/o'brien/tun.json", pidFile: '/tmp/sf tun.pid', logFile: '/tmp/sf.log' };
+const winFiles: TunWatchdog = {
+  appPid: 4242,
+  singBoxPath: 'C:\\Program Files\\Steadfast VPN\\resources\\core\\sing-box.exe',
+  configPath: "C:\\Users\\O'Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\sing-box-tun.json",
+  controlFile: "C:\\Users\\O'Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\tun.control",
+  enginePidFile: "C:\\Users\\O'Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\tun-engine.pid",
+  watchdogPidFile: "C:\\Users\\O'Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\tun-watchdog.pid",
+  logFile: "C:\\Users\\O'Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\sing-box.log",
+};
 
-  it('quotes shell words so a path cannot become a command', () => {
-    expect(shellQuote("a'; rm -rf / #")).toBe(`'a'\\''; rm -rf / #'`);
+describe('Windows: one UAC prompt starts the elevated watchdog', () => {
+  const command = startTunCommand('win32', winFiles);
+  const outer = outerScript(command.args);
+  const watchdog = innerScript(outer);
+
+  it('is a hidden elevated PowerShell started by an unelevated one, the scripts base64-encoded so no quoting layer can alter them', () => {
+    expect(command.file).toBe('powershell.exe');
+    expect(command.args.slice(0, 3)).toEqual(['-NoProfile', '-NonInteractive', '-EncodedCommand']);
+    expect(outer).toContain("Start-Process -FilePath 'powershell.exe'");
+    expect(outer).toContain('-Verb RunAs -WindowStyle Hidden -ErrorAction Stop');
+    // It returns once sing-box's watchdog runs; the watchdog lives on.
+    expect(outer).not.toContain('-Wait');
   });
 
-  it('starts sing-box in the background with administrator privileges, its pid kept', () => {
-    expect(macStartTun(tun)).toEqual({
-      file: '/usr/bin/osascript',
-      args: [
-        '-e',
-        `do shell script "'/Applications/Steadfast VPN.app/Contents/Resources/sing-box' run -c '/Users/o'\\\\''brien/tun.json' > '/tmp/sf.log' 2>&1 & echo $! > '/tmp/sf tun.pid'" with administrator privileges`,
-      ],
-    });
+  it('answers "No" on the UAC prompt with its own exit code', () => {
+    expect(outer).toContain(`if ($e.NativeErrorCode -eq 1223) { exit 1223 }`);
   });
 
-  it('stops it by that pid (nothing to stop is not an error)', () => {
-    expect(macStopTun(tun).args[1]).toBe(`do shell script "[ -f '/tmp/sf tun.pid' ] && kill \\"$(cat '/tmp/sf tun.pid')\\" 2>/dev/null; rm -f '/tmp/sf tun.pid'" with administrator privileges`);
+  it('runs sing-box on our config, hidden, its output kept', () => {
+    expect(watchdog).toContain(
+      `Start-Process -FilePath 'C:\\Program Files\\Steadfast VPN\\resources\\core\\sing-box.exe' -ArgumentList 'run -c C:\\Users\\O''Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\sing-box-tun.json' -NoNewWindow -PassThru`,
+    );
+    expect(watchdog).toContain(`-RedirectStandardError 'C:\\Users\\O''Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\sing-box.log'`);
+  });
+
+  it('watches the app, the control file and sing-box, and stops sing-box whichever goes', () => {
+    expect(watchdog).toContain("while ((Get-Process -Id $app -ErrorAction SilentlyContinue) -and (Test-Path -LiteralPath 'C:\\Users\\O''Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\tun.control'))");
+    expect(watchdog).toContain('$app = 4242');
+    expect(watchdog).toContain('if ($script:engine -and $script:engine.HasExited) { break }');
+    expect(watchdog).toMatch(/finally \{\n {2}Stop-Engine/);
+    expect(watchdog).toContain("if ($want -ne 'lift')");
+  });
+
+  it('fits a Windows command line even with long paths', () => {
+    const long = 'C:\\' + 'a-rather-long-folder-name\\'.repeat(8);
+    const files = Object.fromEntries(Object.entries(winFiles).map(([k, v]) => [k, typeof v === 'string' ? long + v.slice(3) : v])) as unknown as TunWatchdog;
+    const { args } = startTunCommand('win32', files);
+    expect(['powershell.exe', ...args].join(' ').length).toBeLessThan(32_767);
+  });
+
+  it('stops a leftover only while its command line still names our config, and waits for it', () => {
+    const stop = outerScript(stopLeftoverCommand('win32', { pids: [300, 301], configPath: winFiles.configPath }).args);
+    expect(stop).toContain('-Verb RunAs -WindowStyle Hidden -Wait');
+    const script = innerScript(stop);
+    expect(script).toContain(`$p = Get-CimInstance Win32_Process -Filter 'ProcessId = 300'; if ($p -and $p.CommandLine -and $p.CommandLine.Contains('C:\\Users\\O''Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\sing-box-tun.json')) { Stop-Process -Id 300 -Force }`);
+    expect(script).toContain('Stop-Process -Id 301 -Force');
+  });
+});
+
+describe('macOS: the system’s authorisation dialog starts the watchdog', () => {
+  const files: TunWatchdog = { ...winFiles, singBoxPath: '/Applications/Steadfast VPN.app/Contents/Resources/core/sing-box', configPath: "/Users/o'brien/tun.json" };
+
+  it('as root, in the background (do shell script would wait for it otherwise)', () => {
+    const command = startTunCommand('darwin', files);
+    expect(command.file).toBe('/usr/bin/osascript');
+    expect(command.args[0]).toBe('-e');
+    expect(command.args[1]).toMatch(/^do shell script "\/bin\/sh -c '.*' > \/dev\/null 2>&1 &" with administrator privileges$/s);
+  });
+
+  it('a leftover is killed only while it still runs our config', () => {
+    expect(stopLeftoverCommand('darwin', { pids: [77], configPath: '/Users/me/tun.json' }).args[1]).toBe(
+      `do shell script "if ps -p 77 -o command= | grep -qF -- '/Users/me/tun.json'; then kill 77; fi" with administrator privileges`,
+    );
+  });
+
+  it('refuses a pid that is not one', () => {
+    expect(() => stopLeftoverCommand('darwin', { pids: [0], configPath: '/x' })).toThrow('invalid process id');
+    expect(() => startTunCommand('darwin', { ...files, appPid: Number.NaN })).toThrow('invalid process id');
+  });
+});
+
+describe('the user saying no is told apart from a failure', () => {
+  it.each([
+    ['win32', UAC_CANCELLED, '', true],
+    ['win32', 1, 'This command cannot be run due to the error: The system cannot find the file specified.', false],
+    ['win32', 0, '', false],
+    ['darwin', 1, '0:103: execution error: User canceled. (-128)', true],
+    ['darwin', 1, '0:103: execution error: The administrator user name or password was incorrect. (-60007)', false],
+    ['darwin', 0, '', false],
+  ] as const)('%s exit %s %j: refused %s', (platform, code, stderr, refused) => {
+    expect(elevationRefused(platform, code, stderr)).toBe(refused);
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+// The macOS watchdog is a POSIX script: run for real (without root: the fake sing-box needs none)
+// under both shells it may meet, dash and bash.
+describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell) => {
+  const started: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of started.splice(0)) child.kill('SIGKILL');
+  });
+
+  function launch() {
+    const dir = mkdtempSync(join(tmpdir(), "tun watchdog '"));
+    const engine = fakeSingBox();
+    const configPath = join(dir, 'sing-box-tun.json');
+    writeFileSync(configPath, JSON.stringify({ inbounds: [{ type: 'mixed', listen: '127.0.0.1', listen_port: 0 }] }));
+    const app = spawn('sleep', ['60']);
+    started.push(app);
+    const files: TunWatchdog = {
+      appPid: app.pid!,
+      singBoxPath: engine.path,
+      configPath,
+      controlFile: join(dir, 'tun.control'),
+      enginePidFile: join(dir, 'tun-engine.pid'),
+      watchdogPidFile: join(dir, 'tun-watchdog.pid'),
+      logFile: join(dir, 'sing-box.log'),
+    };
+    writeFileSync(files.controlFile, 'lift');
+    const watchdog = spawn(shell, ['-c', posixWatchdogScript(files)], { stdio: 'ignore' });
+    started.push(watchdog);
+    const exited = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
+    const enginePid = () => (existsSync(files.enginePidFile) ? Number(readFileSync(files.enginePidFile, 'utf8')) : null);
+    return { dir, engine, app, files, watchdog, exited, enginePid, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  }
+
+  it('waits lifted, runs sing-box on `run`, stops it on `lift`, and restarts it on a new `run` without being started again', async () => {
+    const w = launch();
+    await until(() => existsSync(w.files.watchdogPidFile));
+    expect(Number(readFileSync(w.files.watchdogPidFile, 'utf8'))).toBe(w.watchdog.pid);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(w.engine.runs()).toEqual([]);
+    writeFileSync(w.files.controlFile, 'run 1');
+    await until(() => w.enginePid() !== null && w.engine.runs().length === 1);
+    const first = w.enginePid()!;
+    expect(w.engine.runs()).toEqual([{ pid: first, config: w.files.configPath }]);
+    writeFileSync(w.files.controlFile, 'lift');
+    await until(() => w.enginePid() === null && !alive(first));
+    writeFileSync(w.files.controlFile, 'run 2');
+    await until(() => w.enginePid() !== null && w.engine.runs().length === 2);
+    expect(w.engine.runs()[1]!.pid).toBe(w.enginePid());
+    expect(alive(w.watchdog.pid!)).toBe(true);
+    w.cleanup();
+  });
+
+  it('stops sing-box and leaves when the app is killed', async () => {
+    const w = launch();
+    writeFileSync(w.files.controlFile, 'run 1');
+    await until(() => w.enginePid() !== null);
+    const engine = w.enginePid()!;
+    w.app.kill('SIGKILL');
+    await w.exited;
+    expect(alive(engine)).toBe(false);
+    expect(existsSync(w.files.enginePidFile)).toBe(false);
+    expect(existsSync(w.files.watchdogPidFile)).toBe(false);
+    w.cleanup();
+  });
+
+  it('stops sing-box and leaves when the control file is removed (disconnect, quit)', async () => {
+    const w = launch();
+    writeFileSync(w.files.controlFile, 'run 1');
+    await until(() => w.enginePid() !== null);
+    const engine = w.enginePid()!;
+    rmSync(w.files.controlFile);
+    await w.exited;
+    expect(alive(engine)).toBe(false);
+    w.cleanup();
+  });
+
+  it('leaves when sing-box ends by itself, its error in the log', async () => {
+    const w = launch();
+    w.engine.behave('fatal');
+    writeFileSync(w.files.controlFile, 'run 1');
+    await w.exited;
+    expect(existsSync(w.files.enginePidFile)).toBe(false);
+    expect(readFileSync(w.files.logFile, 'utf8')).toContain('configure tun interface: operation not permitted');
+    w.cleanup();
+  });
+
+  it('stops sing-box when it is itself told to stop', async () => {
+    const w = launch();
+    writeFileSync(w.files.controlFile, 'run 1');
+    await until(() => w.enginePid() !== null);
+    const engine = w.enginePid()!;
+    w.watchdog.kill('SIGTERM');
+    await w.exited;
+    expect(alive(engine)).toBe(false);
+    w.cleanup();
   });
 });

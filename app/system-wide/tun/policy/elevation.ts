@@ -1,18 +1,42 @@
 /**
  * How the TUN engine (sing-box) gets administrator rights on Windows and macOS, as data the app
- * runs without a shell of its own. The app itself never runs elevated.
- * - Windows: a demand-start service runs sing-box as LocalSystem (wintun needs it); the app
- *   creates it once (one UAC prompt), starts it on connect and stops it on disconnect, quit and
- *   at the next start after a crash (stopping a stopped service is harmless).
- * - macOS: `osascript … with administrator privileges` (the system's authorisation dialog) starts
- *   sing-box in the background with its pid in a file, and stops it by that pid.
+ * runs without a shell of its own. The app itself never runs elevated: one system dialog per
+ * connection (UAC on Windows, the authorisation dialog on macOS) starts a small elevated watchdog,
+ * and the watchdog runs sing-box. sing-box has no Windows service mode of its own (a service
+ * binary must answer the service manager), so no service is installed.
+ *
+ * The watchdog's whole interface is a few files in the app's runtime folder:
+ * - the control file holds `run <n>` (start sing-box; a new n restarts it on a new config) or
+ *   `lift` (sing-box stopped, the watchdog waits): an Auto switch or a core restart never asks for
+ *   rights again;
+ * - the control file removed, or the app's process gone (crash, kill -9), and the watchdog stops
+ *   sing-box and exits; it exits too when sing-box ends by itself;
+ * - it writes its own pid and sing-box's into pid files, so the app can watch both.
+ * The app could not stop an elevated process itself without asking again; deleting a file it owns
+ * needs no rights, which is what makes disconnect and quit silent.
  */
 export interface ElevatedCommand {
   file: string;
   args: string[];
 }
 
-export const WINDOWS_SERVICE_NAME = 'SteadfastVpnTun';
+export interface TunFiles {
+  singBoxPath: string;
+  configPath: string;
+  controlFile: string;
+  enginePidFile: string;
+  watchdogPidFile: string;
+  /** sing-box's output (warnings and its fatal error), read back when it stops. */
+  logFile: string;
+}
+
+export interface TunWatchdog extends TunFiles {
+  /** The app's process: the watchdog stops sing-box when it is gone. */
+  appPid: number;
+}
+
+/** How often the watchdog looks at the app, the control file and sing-box. */
+export const WATCHDOG_POLL_MS = 500;
 
 /** A Windows command-line argument quoted the way CommandLineToArgvW reads it back. */
 export function windowsQuote(argument: string): string {
@@ -20,30 +44,14 @@ export function windowsQuote(argument: string): string {
   return `"${argument.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"`;
 }
 
-export interface WindowsTunService {
-  singBoxPath: string;
-  configPath: string;
-}
-
-/** Created through an elevated PowerShell (the UAC prompt), since sc.exe itself cannot ask. */
-export function windowsInstallService(o: WindowsTunService): ElevatedCommand {
-  const binPath = `${windowsQuote(o.singBoxPath)} run -c ${windowsQuote(o.configPath)}`;
-  const scArgs = ['create', WINDOWS_SERVICE_NAME, 'binPath=', binPath, 'start=', 'demand', 'DisplayName=', 'Steadfast VPN TUN'];
-  // PowerShell single-quoted strings escape ' as ''.
-  const psList = scArgs.map((a) => `'${windowsQuote(a).replace(/'/g, "''")}'`).join(',');
-  return {
-    file: 'powershell.exe',
-    args: ['-NoProfile', '-NonInteractive', '-Command', `Start-Process -FilePath 'sc.exe' -ArgumentList ${psList} -Verb RunAs -Wait -WindowStyle Hidden`],
-  };
-}
-
-export function windowsServiceCommand(action: 'start' | 'stop' | 'delete'): ElevatedCommand {
-  return { file: 'sc.exe', args: [action, WINDOWS_SERVICE_NAME] };
-}
-
 /** A POSIX shell word, single-quoted. */
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A PowerShell single-quoted string (' doubled, nothing else is special). */
+export function powerShellQuote(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** An AppleScript string literal. */
@@ -51,24 +59,144 @@ function appleScriptString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
+function assertPid(pid: number): void {
+  if (!Number.isInteger(pid) || pid < 1) throw new Error(`invalid process id ${String(pid)}`);
+}
+
+/** The macOS watchdog, a POSIX shell script (run as root; tested here under dash and bash). */
+export function posixWatchdogScript(o: TunWatchdog): string {
+  assertPid(o.appPid);
+  return [
+    `app=${o.appPid}`,
+    `control=${shellQuote(o.controlFile)}`,
+    `engine_pid_file=${shellQuote(o.enginePidFile)}`,
+    `watchdog_pid_file=${shellQuote(o.watchdogPidFile)}`,
+    `echo $$ > "$watchdog_pid_file"`,
+    `engine=''`,
+    `running=''`,
+    // A TERM lets sing-box take its routes back; KILL after five seconds.
+    `stop_engine() {`,
+    `  if [ -n "$engine" ]; then`,
+    `    kill "$engine" 2>/dev/null`,
+    `    ( sleep 5; kill -9 "$engine" 2>/dev/null ) & guard=$!`,
+    `    wait "$engine" 2>/dev/null`,
+    `    kill "$guard" 2>/dev/null`,
+    `    engine=''`,
+    `  fi`,
+    `  rm -f "$engine_pid_file"`,
+    `}`,
+    `trap 'stop_engine; rm -f "$watchdog_pid_file"; exit 0' TERM INT HUP`,
+    `while kill -0 "$app" 2>/dev/null && [ -f "$control" ]; do`,
+    // sing-box ended by itself: the app sees its pid file go and says why.
+    `  if [ -n "$engine" ] && ! kill -0 "$engine" 2>/dev/null; then`,
+    `    wait "$engine" 2>/dev/null; engine=''; break`,
+    `  fi`,
+    `  want=$(cat "$control" 2>/dev/null)`,
+    `  if [ "$want" != "$running" ]; then`,
+    `    stop_engine`,
+    `    running=$want`,
+    `    if [ "$want" != lift ]; then`,
+    `      ${shellQuote(o.singBoxPath)} run -c ${shellQuote(o.configPath)} >> ${shellQuote(o.logFile)} 2>&1 &`,
+    `      engine=$!`,
+    `      echo "$engine" > "$engine_pid_file"`,
+    `    fi`,
+    `  fi`,
+    `  sleep ${WATCHDOG_POLL_MS / 1000}`,
+    `done`,
+    `stop_engine`,
+    `rm -f "$watchdog_pid_file"`,
+  ].join('\n');
+}
+
+/** The Windows watchdog, a PowerShell script run elevated (sing-box inherits its hidden console). */
+export function powerShellWatchdogScript(o: TunWatchdog): string {
+  assertPid(o.appPid);
+  const q = {
+    control: powerShellQuote(o.controlFile),
+    enginePid: powerShellQuote(o.enginePidFile),
+    watchdogPid: powerShellQuote(o.watchdogPidFile),
+  };
+  const runArguments = powerShellQuote(`run -c ${windowsQuote(o.configPath)}`);
+  return [
+    `$app = ${o.appPid}`,
+    `Set-Content -LiteralPath ${q.watchdogPid} -Value $PID`,
+    `$script:engine = $null`,
+    `$running = ''`,
+    `function Stop-Engine {`,
+    `  if ($script:engine -and -not $script:engine.HasExited) { Stop-Process -Id $script:engine.Id -Force -ErrorAction SilentlyContinue; [void]$script:engine.WaitForExit(5000) }`,
+    `  $script:engine = $null`,
+    `  Remove-Item -LiteralPath ${q.enginePid} -ErrorAction SilentlyContinue`,
+    `}`,
+    `try {`,
+    `  while ((Get-Process -Id $app -ErrorAction SilentlyContinue) -and (Test-Path -LiteralPath ${q.control})) {`,
+    `    if ($script:engine -and $script:engine.HasExited) { break }`,
+    `    $want = ([string](Get-Content -LiteralPath ${q.control} -Raw -ErrorAction SilentlyContinue)).Trim()`,
+    `    if ($want -ne $running) {`,
+    `      Stop-Engine`,
+    `      $running = $want`,
+    `      if ($want -ne 'lift') {`,
+    `        $script:engine = Start-Process -FilePath ${powerShellQuote(o.singBoxPath)} -ArgumentList ${runArguments} -NoNewWindow -PassThru -RedirectStandardOutput ${powerShellQuote(`${o.logFile}.out`)} -RedirectStandardError ${powerShellQuote(o.logFile)}`,
+    `        Set-Content -LiteralPath ${q.enginePid} -Value $script:engine.Id`,
+    `      }`,
+    `    }`,
+    `    Start-Sleep -Milliseconds ${WATCHDOG_POLL_MS}`,
+    `  }`,
+    `} finally {`,
+    `  Stop-Engine`,
+    `  Remove-Item -LiteralPath ${q.watchdogPid} -ErrorAction SilentlyContinue`,
+    `}`,
+  ].join('\n');
+}
+
+/** -EncodedCommand: base64 of UTF-16LE, so no quoting layer can change the script on its way. */
+export function encodePowerShell(script: string): string {
+  return Buffer.from(script, 'utf16le').toString('base64');
+}
+
+/** Windows' ERROR_CANCELLED: the user answered No to the UAC prompt. */
+export const UAC_CANCELLED = 1223;
+
+/** Runs `script` in an elevated, hidden PowerShell (the UAC prompt); `wait` for it to finish. */
+function windowsElevated(script: string, wait: boolean): ElevatedCommand {
+  const inner = `-NoProfile -NonInteractive -WindowStyle Hidden -EncodedCommand ${encodePowerShell(script)}`;
+  const outer = [
+    `try { Start-Process -FilePath 'powershell.exe' -ArgumentList ${powerShellQuote(inner)} -Verb RunAs -WindowStyle Hidden${wait ? ' -Wait' : ''} -ErrorAction Stop }`,
+    `catch { $e = $_.Exception; while ($e) { if ($e.NativeErrorCode -eq ${UAC_CANCELLED}) { exit ${UAC_CANCELLED} }; $e = $e.InnerException }; [Console]::Error.WriteLine($_.Exception.Message); exit 1 }`,
+  ].join('\n');
+  return { file: 'powershell.exe', args: ['-NoProfile', '-NonInteractive', '-EncodedCommand', encodePowerShell(outer)] };
+}
+
 function withAdministratorPrivileges(shell: string): ElevatedCommand {
   return { file: '/usr/bin/osascript', args: ['-e', `do shell script ${appleScriptString(shell)} with administrator privileges`] };
 }
 
-export interface MacTun {
-  singBoxPath: string;
-  configPath: string;
-  pidFile: string;
-  logFile: string;
+/** Starts the watchdog elevated; it returns once the user has answered the system's dialog. */
+export function startTunCommand(platform: 'win32' | 'darwin', o: TunWatchdog): ElevatedCommand {
+  if (platform === 'win32') return windowsElevated(powerShellWatchdogScript(o), false);
+  // In the background with its output elsewhere, or `do shell script` would wait for it.
+  return withAdministratorPrivileges(`/bin/sh -c ${shellQuote(posixWatchdogScript(o))} > /dev/null 2>&1 &`);
 }
 
-export function macStartTun(o: MacTun): ElevatedCommand {
-  return withAdministratorPrivileges(
-    `${shellQuote(o.singBoxPath)} run -c ${shellQuote(o.configPath)} > ${shellQuote(o.logFile)} 2>&1 & echo $! > ${shellQuote(o.pidFile)}`,
-  );
+/**
+ * Stops what a killed run left when its watchdog died with it (the only way sing-box outlives
+ * the app): each pid only if its command line still names our config, so a pid reused since by
+ * another program is left alone.
+ */
+export function stopLeftoverCommand(platform: 'win32' | 'darwin', o: { pids: readonly number[]; configPath: string }): ElevatedCommand {
+  o.pids.forEach(assertPid);
+  if (platform === 'win32') {
+    const needle = powerShellQuote(o.configPath);
+    const script = o.pids
+      .map((pid) => `$p = Get-CimInstance Win32_Process -Filter 'ProcessId = ${pid}'; if ($p -and $p.CommandLine -and $p.CommandLine.Contains(${needle})) { Stop-Process -Id ${pid} -Force }`)
+      .join('\n');
+    return windowsElevated(script, true);
+  }
+  const needle = shellQuote(o.configPath);
+  return withAdministratorPrivileges(o.pids.map((pid) => `if ps -p ${pid} -o command= | grep -qF -- ${needle}; then kill ${pid}; fi`).join('; '));
 }
 
-export function macStopTun(o: Pick<MacTun, 'pidFile'>): ElevatedCommand {
-  const pid = shellQuote(o.pidFile);
-  return withAdministratorPrivileges(`[ -f ${pid} ] && kill "$(cat ${pid})" 2>/dev/null; rm -f ${pid}`);
+/** The user said no to the system's dialog (UAC's ERROR_CANCELLED; osascript's -128). */
+export function elevationRefused(platform: 'win32' | 'darwin', code: number | null, stderr: string): boolean {
+  if (platform === 'win32') return code === UAC_CANCELLED;
+  return code !== 0 && /\(-128\)/.test(stderr);
 }

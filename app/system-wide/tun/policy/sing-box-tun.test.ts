@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { singBoxTunConfig, tunEngineRefusal } from './sing-box-tun';
+import { singBoxTunConfig, tunEngineRefusal, tunEngineVersion } from './sing-box-tun';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const base = { socksPort: 10808, corePath: 'C:\\Program Files\\Steadfast VPN\\resources\\core\\xray.exe', bypassLan: true, platform: 'win32' as const };
+const base = { socksPort: 10808, directPort: 10899, corePath: 'C:\\Program Files\\Steadfast VPN\\resources\\core\\xray.exe', bypassLan: true, platform: 'win32' as const };
 
 describe('sing-box TUN front end', () => {
   const config = singBoxTunConfig(base) as Json;
 
   it('a tun inbound that takes the default route strictly, IPv4 and IPv6, on the documented fields', () => {
-    expect(config.inbounds).toEqual([
+    expect(config.inbounds[0]).toEqual(
       expect.objectContaining({
         type: 'tun',
         tag: 'tun-in',
@@ -19,8 +19,17 @@ describe('sing-box TUN front end', () => {
         strict_route: true,
         stack: 'mixed',
       }),
-    ]);
+    );
     expect(config.route.auto_detect_interface).toBe(true);
+  });
+
+  it('a loopback inbound leads straight out, after the tun inbound so its answer means the TUN is up', () => {
+    expect(config.inbounds[1]).toEqual({ type: 'mixed', tag: 'direct-in', listen: '127.0.0.1', listen_port: 10899 });
+    expect(config.route.rules[1]).toEqual({ inbound: ['direct-in'], outbound: 'direct' });
+  });
+
+  it('dials the core where it listens when LAN sharing names an address', () => {
+    expect((singBoxTunConfig({ ...base, socksHost: '192.168.1.5' }) as Json).outbounds[0].server).toBe('192.168.1.5');
   });
 
   it('everything goes to the core’s local SOCKS5 inbound', () => {
@@ -56,7 +65,16 @@ describe('sing-box TUN front end', () => {
 
   it('refuses what would write a broken config', () => {
     expect(() => singBoxTunConfig({ ...base, socksPort: 0 })).toThrow('invalid SOCKS port');
+    expect(() => singBoxTunConfig({ ...base, directPort: base.socksPort })).toThrow('invalid direct port');
     expect(() => singBoxTunConfig({ ...base, corePath: ' ' })).toThrow('the core path is needed');
+  });
+
+  it('reads the version sing-box prints, and nothing from another program', () => {
+    const windows = 'sing-box version 1.14.2\n\nEnvironment: go1.24.4 windows/amd64\nTags: with_gvisor,with_quic,with_dhcp,with_wireguard,with_utls,with_acme,with_clash_api\nRevision: 0123abc\nCGO: disabled\n';
+    expect(tunEngineVersion(windows)).toBe('1.14.2');
+    expect(tunEngineVersion('sing-box version 1.10.0-alpha.28\n\nEnvironment: go1.22.5 windows/amd64\n')).toBe('1.10.0-alpha.28');
+    expect(tunEngineVersion('Xray 26.3.27 (Xray, Penetrates Everything.) 2c0a9e4 (go1.25 darwin/arm64)')).toBeNull();
+    expect(tunEngineVersion('zsh: command not found: sing-box')).toBeNull();
   });
 
   it.each([

@@ -10,17 +10,24 @@
  *   the real interface);
  * - private ranges stay out of the TUN when bypassLan is on (route_exclude_address);
  * - DNS to any address is answered by sing-box (hijack-dns), which asks through the core;
+ * - a loopback `mixed` inbound leads straight out (`direct`): the monitor asks "is the network
+ *   there" through it, of the network and not of the tunnel, and its first answer tells the app
+ *   sing-box is up (it is listed after the tun inbound, which starts first);
  * - a domain an outbound must dial is resolved by that same server, named as the default resolver:
  *   sing-box 1.12 deprecated dialling a domain without one named, 1.13 refuses to start that way
  *   and 1.14 removed the fallback.
  */
-import { atLeast } from '../../../core/version';
+import { atLeast, parseCoreVersion } from '../../../core/version';
 
 export const TUN_ENGINE_MIN_VERSION = '1.12.0';
 
 export interface TunConfigOptions {
-  /** The core's local SOCKS5 inbound (127.0.0.1). */
+  /** The core's local SOCKS5 inbound. */
   socksPort: number;
+  /** Where it listens, as dialled (127.0.0.1 unless LAN sharing names an address). */
+  socksHost?: string;
+  /** The loopback port of the inbound that leads straight out (the monitor's direct check). */
+  directPort: number;
   /** The core's executable, whose own connections go direct. */
   corePath: string;
   bypassLan: boolean;
@@ -31,6 +38,18 @@ export interface TunConfigOptions {
 
 const LAN_EXCLUDED = ['10.0.0.0/8', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10'];
 
+export const DIRECT_INBOUND_TAG = 'direct-in';
+
+/**
+ * The version `sing-box version` prints on its first line, e.g.
+ * `sing-box version 1.14.2` followed by `Environment: go1.24.4 windows/amd64`, `Tags: …`,
+ * `Revision: …`, `CGO: disabled`; null when the output is not sing-box's.
+ */
+export function tunEngineVersion(output: string): string | null {
+  const parsed = parseCoreVersion(output);
+  return parsed?.family === 'sing-box' ? parsed.version : null;
+}
+
 /** Why this sing-box cannot be the TUN engine (null: it can). */
 export function tunEngineRefusal(version: string): string | null {
   return !atLeast(version, TUN_ENGINE_MIN_VERSION)
@@ -40,6 +59,7 @@ export function tunEngineRefusal(version: string): string | null {
 
 export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
   if (!Number.isInteger(o.socksPort) || o.socksPort < 1 || o.socksPort > 65535) throw new Error(`invalid SOCKS port ${String(o.socksPort)}`);
+  if (!Number.isInteger(o.directPort) || o.directPort < 1 || o.directPort > 65535 || o.directPort === o.socksPort) throw new Error(`invalid direct port ${String(o.directPort)}`);
   if (o.corePath.trim() === '') throw new Error('the core path is needed: its own connections must bypass the TUN');
   return {
     log: { level: 'warn' },
@@ -60,9 +80,10 @@ export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
         stack: 'mixed',
         ...(o.bypassLan ? { route_exclude_address: LAN_EXCLUDED } : {}),
       },
+      { type: 'mixed', tag: DIRECT_INBOUND_TAG, listen: '127.0.0.1', listen_port: o.directPort },
     ],
     outbounds: [
-      { type: 'socks', tag: 'core', server: '127.0.0.1', server_port: o.socksPort, version: '5' },
+      { type: 'socks', tag: 'core', server: o.socksHost ?? '127.0.0.1', server_port: o.socksPort, version: '5' },
       { type: 'direct', tag: 'direct' },
     ],
     route: {
@@ -71,6 +92,7 @@ export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
       final: 'core',
       rules: [
         { process_path: [o.corePath], outbound: 'direct' },
+        { inbound: [DIRECT_INBOUND_TAG], outbound: 'direct' },
         { action: 'sniff' },
         { protocol: 'dns', action: 'hijack-dns' },
         ...(o.bypassLan ? [{ ip_is_private: true, outbound: 'direct' }] : []),
