@@ -13,7 +13,7 @@ import type { AntiDpiOptions } from '../core/anti-dpi';
 import type { Logger } from '../log/logger';
 import { coreCanCapture } from '../system-wide/core-privilege';
 import { DEFAULT_CORE_MARK } from '../system-wide/linux/policy/capture-plan';
-import { SystemWideCapture, type SystemWideOptions } from '../system-wide/system-wide';
+import { type SystemWide, systemWideFor, type SystemWideForOptions } from '../system-wide/for-platform';
 import { TunnelController, type TunnelPorts } from '../tunnel/controller';
 
 export interface CoreWanted {
@@ -37,9 +37,9 @@ export async function findCore(wanted: CoreWanted, logger: Logger): Promise<{ pr
   }
 }
 
-/** System-wide capture in `mode`, with what a killed run left behind removed first. */
-export async function startCapture(options: SystemWideOptions, mode: ConnectionMode): Promise<SystemWideCapture> {
-  const capture = new SystemWideCapture(options);
+/** System-wide capture in `mode` (this platform's), with what a killed run left behind removed first. */
+export async function startCapture(options: SystemWideForOptions, mode: ConnectionMode): Promise<SystemWide> {
+  const capture = systemWideFor(options);
   capture.setMode(mode);
   await capture.recoverAfterCrash();
   return capture;
@@ -52,7 +52,7 @@ export interface TunnelPieceOptions {
   clock?: Clock;
   ports: TunnelPorts;
   /** The capture follows the tunnel: it is put in place as the core starts and removed as it stops. */
-  capture: SystemWideCapture;
+  capture: SystemWide;
   routing?: CoreRouting;
   antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
 }

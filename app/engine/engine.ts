@@ -34,7 +34,7 @@ import { SubscriptionRefresher } from '../subscriptions/refresher';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { type SystemProxyHost, SystemProxyMode } from '../system-proxy/mode';
 import type { LaunchCommand } from '../system-wide/linux/policy/elevation';
-import type { SystemWideCapture } from '../system-wide/system-wide';
+import type { SystemWide } from '../system-wide/for-platform';
 import type { TunnelController } from '../tunnel/controller';
 import { CoreProber } from '../tunnel/prober';
 import type { ImportRequest } from '../../shared/domain/import-request';
@@ -96,7 +96,7 @@ export type Engine = VpnClient & {
   /** Problems met at start (an unreadable file set aside, no core found), in words. */
   startupProblems(): string[];
   /** System-wide mode's capture (the CLI says what it applied). */
-  systemWide(): SystemWideCapture;
+  systemWide(): SystemWide;
 };
 
 const TAG = 'ENGINE';
@@ -134,7 +134,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // The tunnel, with system-wide capture following it, on the routing of the settings.
   const capture = await startCapture(
     // The LAN is left out of the capture exactly when the routing sends it direct.
-    { dataDir, logger, launch: options.captureHelper ?? noCaptureHelper, corePath: profile?.path, bypassLan: () => settings().routing.bypassLan },
+    { dataDir, runtimeDir, resourcesDir: options.resourcesDir, logger, launch: options.captureHelper ?? noCaptureHelper, corePath: profile?.path, bypassLan: () => settings().routing.bypassLan },
     settings().mode,
   );
   // System-proxy mode: what a crashed run left pointed at the app is put back first too.

@@ -7,13 +7,16 @@ import { JsonFile } from '../storage/json-file';
 /**
  * What system-wide mode applied, written before the first rule goes in and removed once the last
  * is out. Found at start, it means the last run ended without cleaning up and nothing else did
- * either (the helper normally does when the app dies): the start-up removes the capture first.
+ * either (the helper or the TUN watchdog normally does when the app dies): the start-up removes
+ * the capture first.
  */
 export const captureRecordSchema = z
   .object({
     version: z.literal(1),
     appliedAt: z.number(),
-    method: z.enum(['tproxy', 'redirect']),
+    /** `tun`: sing-box's TUN device (Windows, macOS), its pids in the runtime folder's pid files. */
+    method: z.enum(['tproxy', 'redirect', 'tun']),
+    /** The core inbound traffic was sent to (the transparent one; the SOCKS5 one for `tun`). */
     port: z.number().int(),
     /** The helper that was holding it (its watchdog), for the log. */
     helperPid: z.number().int().nullable(),

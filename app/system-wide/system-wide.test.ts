@@ -65,10 +65,10 @@ describe('system-wide capture', () => {
     expect(launches.count).toBe(0);
   });
 
-  it('system-wide mode elsewhere than Linux fails the connection with the reason, changing nothing', async () => {
-    const capture = new SystemWideCapture({ dataDir: mkdtempSync(join(tmpdir(), 'syswide-')), logger: quiet(), launch: () => ({ file: '/bin/true', args: [] }), platform: 'win32' });
+  it('system-wide mode on a system it has no capture for fails the connection with the reason, changing nothing', async () => {
+    const capture = new SystemWideCapture({ dataDir: mkdtempSync(join(tmpdir(), 'syswide-')), logger: quiet(), launch: () => ({ file: '/bin/true', args: [] }), platform: 'freebsd' });
     capture.setMode('system-wide');
-    await expect(capture.transparentFor()).rejects.toThrow(/TUN engine/);
+    await expect(capture.transparentFor()).rejects.toThrow('system-wide mode runs on Linux, Windows and macOS, not on freebsd; use system-proxy mode');
   });
 
   it('administrator rights refused: the connection fails saying so', async () => {

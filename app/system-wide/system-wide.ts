@@ -30,7 +30,8 @@ const TAG = 'SYSWIDE';
 
 export interface CaptureStatus {
   active: boolean;
-  method: CaptureMethod | null;
+  /** Linux's nftables method, or `tun` (sing-box's TUN device on Windows and macOS). */
+  method: CaptureMethod | 'tun' | null;
   /** What was applied, in words (for the CLI and the log). */
   detail: string | null;
   /** Why the capture is not in place although it should be (the helper failed, or stopped). */
@@ -98,9 +99,9 @@ export class SystemWideCapture {
       await this.end();
       return null;
     }
-    if ((this.options.platform ?? process.platform) !== 'linux') {
-      throw new Error('system-wide mode on this system needs the bundled TUN engine (sing-box), which this build does not carry; use system-proxy mode');
-    }
+    const platform = this.options.platform ?? process.platform;
+    // Windows and macOS have their own capture (tun/tun-capture.ts); see for-platform.ts.
+    if (platform !== 'linux') throw new Error(`system-wide mode runs on Linux, Windows and macOS, not on ${platform}; use system-proxy mode`);
     const corePath = this.options.corePath;
     if (corePath && !(await (this.options.coreCanCapture ?? coreCanCapture)(corePath))) throw new Error(coreCannotCaptureReason(corePath));
     const helper = await this.openHelper();

@@ -1,7 +1,7 @@
 /** What the CLI's commands share: their data folder, their errors, their modes. */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SystemWideCapture } from '../../app/system-wide/system-wide';
+import type { SystemWide } from '../../app/system-wide/for-platform';
 import type { ConnectionMode } from '../../shared/settings';
 import { UsageError } from '../args';
 import { defaultDataDir } from '../../app/paths';
@@ -34,7 +34,7 @@ export function cliMode(raw: string, usage: string): Extract<ConnectionMode, 'pr
 }
 
 /** Says what system-wide mode applied once it is in (the rules follow the core's start). */
-export async function reportCapture(capture: SystemWideCapture): Promise<void> {
+export async function reportCapture(capture: Pick<SystemWide, 'status' | 'onChange'>): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!capture.status().active && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const status = capture.status();

@@ -25,7 +25,7 @@ import { assignIds } from '../../../app/subscriptions/identity';
 import { parseSubscription } from '../../../app/subscriptions/parse';
 import type { TunnelController } from '../../../app/tunnel/controller';
 import { CoreProber } from '../../../app/tunnel/prober';
-import type { SystemWideCapture } from '../../../app/system-wide/system-wide';
+import type { SystemWide } from '../../../app/system-wide/for-platform';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { portOption, readOptions, UsageError } from '../../args';
@@ -60,7 +60,7 @@ export interface Headless {
   tunnel: TunnelController;
   prober: CoreProber;
   /** System-wide capture (present in every mode; it acts only in `system-wide`). */
-  capture: SystemWideCapture;
+  capture: SystemWide;
   logger: Logger;
   /** Disconnects the tunnel and stops the prober: no core is left running. */
   close(): Promise<void>;
@@ -75,7 +75,15 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
   const runtimeDir = options.runtimeDir ?? join(defaultDataDir(), 'runtime');
   // A run killed together with its helper left capture behind: it is taken away before anything else.
   const capture = await startCapture(
-    { dataDir: defaultDataDir(), logger, launch: checkoutHelperLaunch, corePath: core.path, bypassLan: () => options.routing?.routing.bypassLan ?? true },
+    {
+      dataDir: defaultDataDir(),
+      runtimeDir,
+      resourcesDir: repositoryResources(),
+      logger,
+      launch: checkoutHelperLaunch,
+      corePath: core.path,
+      bypassLan: () => options.routing?.routing.bypassLan ?? true,
+    },
     options.mode ?? 'proxy',
   );
   const routing = options.routing ? await routingFor(options.routing, core, logger) : undefined;

@@ -1,0 +1,320 @@
+/**
+ * System-wide mode on Windows and macOS: sing-box's TUN device in front of the same core (see
+ * policy/sing-box-tun.ts), run by an elevated watchdog (policy/elevation.ts). It plays the part
+ * the Linux capture plays for the tunnel:
+ *
+ * - before every core start the tunnel asks `transparentFor()`: in system-wide mode sing-box is
+ *   found and version-checked, and the watchdog is started (the system's dialog, once per
+ *   connection; saying no fails the connection, saying why). The core itself needs nothing
+ *   extra, so the answer is always null;
+ * - connected: sing-box starts on a config pointing at the core's SOCKS5 inbound. An Auto switch
+ *   restarts the core on the same SOCKS port, so the TUN stays as it is and only the upstream
+ *   changes;
+ * - the core died: sing-box is stopped at once (traffic flows direct rather than into nothing),
+ *   and started again, without a prompt, when the restarted core is up;
+ * - disconnected, failed, quit: sing-box and the watchdog stop.
+ * The watchdog stops sing-box when the app's process is gone; a record of what ran lets the next
+ * start stop a sing-box whose watchdog was killed with the app.
+ */
+import { connect } from 'node:net';
+import { realpath, rm } from 'node:fs/promises';
+import type { ConnectionMode } from '../../../shared/settings';
+import type { ConnectionState } from '../../../shared/domain/connection';
+import { writeConfigFile } from '../../core/config-file';
+import { runCore } from '../../core/run-core';
+import type { TransparentOptions } from '../../core/transparent';
+import { listenerErrorsTo, Signal } from '../../events';
+import type { Logger } from '../../log/logger';
+import { freePort } from '../../tunnel/ports';
+import type { TunnelController } from '../../tunnel/controller';
+import { CaptureRecordFile } from '../record';
+import type { CaptureStatus } from '../system-wide';
+import { stopLeftoverCommand } from './policy/elevation';
+import { singBoxTunConfig } from './policy/sing-box-tun';
+import { findTunEngine, type TunEngine, type TunEngineSearch } from './tun-engine';
+import { poll, readPid, systemTunHost, tunFiles, type TunHost, TunSession } from './tun-session';
+
+const TAG = 'SYSWIDE';
+
+export interface TunCaptureOptions {
+  platform: 'win32' | 'darwin';
+  dataDir: string;
+  /** Where sing-box's config, its log and the watchdog's files live. */
+  runtimeDir: string;
+  logger: Logger;
+  /** Where sing-box is looked for (the bundled cores' folder, then PATH). */
+  search: TunEngineSearch;
+  /** The core binary, whose own connections to servers must not enter the TUN. */
+  corePath?: string;
+  /** Leave private ranges direct (default true). */
+  bypassLan?: () => boolean;
+  host?: TunHost;
+  /** Injected for tests; default: find and version-check sing-box (tun-engine.ts). */
+  findEngine?: (search: TunEngineSearch) => Promise<TunEngine>;
+  /** How long sing-box may take to bring its device up. */
+  readyTimeoutMs?: number;
+  watchIntervalMs?: number;
+}
+
+interface Running {
+  /** What the config was written from: a change restarts sing-box, none leaves it be. */
+  key: string;
+  directPort: number;
+}
+
+export class TunCapture {
+  private mode: ConnectionMode = 'proxy';
+  private session: TunSession | null = null;
+  private opening: Promise<TunSession> | null = null;
+  private engine: Promise<TunEngine> | null = null;
+  private running: Running | null = null;
+  private generation = 0;
+  private watch: NodeJS.Timeout | null = null;
+  private detail: string | null = null;
+  private error: string | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly host: TunHost;
+  private readonly record: CaptureRecordFile;
+  private readonly changes: Signal<CaptureStatus>;
+
+  constructor(private readonly options: TunCaptureOptions) {
+    this.host = options.host ?? systemTunHost;
+    this.record = new CaptureRecordFile(options.dataDir);
+    this.changes = new Signal('capture', listenerErrorsTo(options.logger, TAG));
+  }
+
+  setMode(mode: ConnectionMode): void {
+    this.mode = mode;
+  }
+
+  status(): CaptureStatus {
+    const active = this.running !== null;
+    return { active, method: active ? 'tun' : null, detail: active ? this.detail : null, error: this.error };
+  }
+
+  /** While the TUN is up, sing-box's loopback inbound that leads straight out; null otherwise. */
+  directProxy(): string | null {
+    return this.running ? `http://127.0.0.1:${this.running.directPort}` : null;
+  }
+
+  onChange(listener: (status: CaptureStatus) => void): () => void {
+    return this.changes.on(listener);
+  }
+
+  /** The tunnel's question before each core start (see the file's comment). */
+  async transparentFor(): Promise<TransparentOptions | null> {
+    if (this.mode !== 'system-wide') {
+      await this.end();
+      return null;
+    }
+    if (!this.options.corePath) throw new Error('system-wide mode needs the core’s path: its own connections must bypass the TUN');
+    const engine = await this.findEngine();
+    await this.openSession(engine);
+    return null;
+  }
+
+  bind(tunnel: Pick<TunnelController, 'on'>): () => void {
+    const offs = [
+      tunnel.on('state', (state) => {
+        if (state.state === 'connected') void this.serialised(() => this.apply(state));
+        else if (state.state === 'disconnected' || state.state === 'failed') void this.end();
+      }),
+      tunnel.on('coreExit', () => void this.serialised(() => this.lift('the core stopped'))),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  /**
+   * At start-up: a record left behind means the last run ended without stopping sing-box. Its
+   * watchdog stops it when the app is gone; only when that was killed too is sing-box still
+   * running, and stopping it takes the system's dialog once more.
+   */
+  async recoverAfterCrash(): Promise<boolean> {
+    const { record, unreadable } = await this.record.read();
+    if (!record && !unreadable) return false;
+    const files = tunFiles(this.options.runtimeDir, '');
+    await rm(files.controlFile, { force: true });
+    const pids = (await Promise.all([readPid(files.watchdogPidFile), readPid(files.enginePidFile)])).filter((pid): pid is number => pid !== null);
+    const left = await poll(async () => {
+      const living = pids.filter((pid) => this.host.alive(pid));
+      return living.length === 0 ? [] : null;
+    }, 3000);
+    if (left === null) {
+      this.options.logger.warn(TAG, 'the last run left the TUN engine running; stopping it (the system asks for administrator rights)');
+      const outcome = await this.host.run(stopLeftoverCommand(this.options.platform, { pids: pids.filter((pid) => this.host.alive(pid)), configPath: files.configPath }));
+      if (outcome.code !== 0) {
+        this.options.logger.error(TAG, `could not stop the TUN engine a previous run left (exit ${String(outcome.code)}); the record is kept for the next try`);
+        return false;
+      }
+    } else {
+      this.options.logger.warn(TAG, 'the last run ended without stopping system-wide mode; its watchdog had stopped the TUN engine');
+    }
+    await Promise.all([files.watchdogPidFile, files.enginePidFile].map((file) => rm(file, { force: true })));
+    await this.record.clear();
+    return true;
+  }
+
+  /** sing-box and its watchdog gone (disconnect, quit, mode changed). */
+  end(): Promise<void> {
+    return this.serialised(async () => {
+      this.opening = null;
+      const session = this.session;
+      this.session = null;
+      this.stopWatching();
+      const wasRunning = this.running !== null;
+      this.running = null;
+      if (!session) return;
+      this.error = null;
+      const pids = [session.watchdogPid, (await session.enginePid()) ?? 0].filter((pid) => pid > 0);
+      if (!(await session.stop())) {
+        this.options.logger.error(TAG, 'the TUN watchdog did not stop in time; stopping it with administrator rights');
+        await this.host.run(stopLeftoverCommand(this.options.platform, { pids: pids.filter((pid) => this.host.alive(pid)), configPath: session.files.configPath }));
+      }
+      await this.record.clear();
+      if (wasRunning) {
+        this.options.logger.info(TAG, 'system-wide TUN removed');
+        this.emit();
+      }
+    });
+  }
+
+  private findEngine(): Promise<TunEngine> {
+    this.engine ??= (this.options.findEngine ?? findTunEngine)(this.options.search).catch((error: unknown) => {
+      this.engine = null;
+      throw error;
+    });
+    return this.engine;
+  }
+
+  private async openSession(engine: TunEngine): Promise<TunSession> {
+    if (this.session?.alive) return this.session;
+    this.opening ??= TunSession.open(this.options.platform, tunFiles(this.options.runtimeDir, engine.path), this.host).then(
+      (session) => {
+        this.session = session;
+        this.opening = null;
+        this.startWatching();
+        return session;
+      },
+      (error: unknown) => {
+        this.opening = null;
+        throw error;
+      },
+    );
+    return this.opening;
+  }
+
+  private async apply(state: ConnectionState): Promise<void> {
+    const session = this.session;
+    if (this.mode !== 'system-wide' || !session || !state.socksProxy || !this.options.corePath) return;
+    const engine = await this.findEngine();
+    const socks = new URL(state.socksProxy);
+    const socksHost = socks.hostname.replace(/^\[|\]$/g, '');
+    const socksPort = Number(socks.port);
+    // sing-box matches the core by the path the OS reports for its process: the real one.
+    const corePath = await realpath(this.options.corePath).catch(() => this.options.corePath as string);
+    const key = JSON.stringify([socksHost, socksPort, corePath, this.bypassLan()]);
+    if (this.running?.key === key) return;
+    const directPort = await freePort();
+    const config = singBoxTunConfig({ platform: this.options.platform, socksHost, socksPort, directPort, corePath, bypassLan: this.bypassLan() });
+    const written = await writeConfigFile(this.options.runtimeDir, 'sing-box-tun', config);
+    const check = await runCore(engine.path, ['check', '-c', written], this.options.runtimeDir, 10_000);
+    if (written !== session.files.configPath || check.code !== 0) {
+      const why = written !== session.files.configPath ? `the runtime folder ${this.options.runtimeDir} cannot be written` : `sing-box refused its config: ${lastLine(check.output)}`;
+      return this.failed(`system-wide mode could not start: ${why}`);
+    }
+    await this.record.save({ version: 1, appliedAt: Date.now(), method: 'tun', port: socksPort, helperPid: session.watchdogPid });
+    this.generation += 1;
+    await session.run(this.generation);
+    const ready = await this.waitUntilReady(session, directPort);
+    if (ready !== true) return this.failed(`the TUN engine (sing-box) did not come up: ${ready}`);
+    const restarted = this.running !== null;
+    this.running = { key, directPort };
+    this.error = null;
+    this.detail = `sing-box ${engine.version} TUN: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct; ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core`;
+    this.options.logger.info(TAG, `system-wide TUN ${restarted ? 'restarted on a new config' : 'up'}: ${this.detail}`);
+    this.emit();
+  }
+
+  /** True once sing-box runs and answers on its loopback inbound; otherwise why not. */
+  private async waitUntilReady(session: TunSession, directPort: number): Promise<true | string> {
+    const outcome = await poll(async () => {
+      if (!session.alive) return `it stopped: ${(await session.logTail()) || 'no output'}`;
+      if ((await session.enginePid()) === null) return null;
+      return (await accepts(directPort)) ? true : null;
+    }, this.options.readyTimeoutMs ?? 20_000);
+    return outcome ?? `not up within ${Math.round((this.options.readyTimeoutMs ?? 20_000) / 1000)} s: ${(await session.logTail()) || 'no output'}`;
+  }
+
+  private async lift(why: string): Promise<void> {
+    const session = this.session;
+    if (!this.running || !session) return;
+    this.running = null;
+    const down = await session.lift();
+    if (down) this.options.logger.warn(TAG, `${why}: system-wide TUN lifted until the core is back (traffic goes direct meanwhile)`);
+    else this.options.logger.error(TAG, `${why}: the TUN engine did not stop in time`);
+    this.emit();
+  }
+
+  /** sing-box could not start or stopped by itself: the watchdog is ended, the error shown. */
+  private async failed(error: string): Promise<void> {
+    this.error = error;
+    this.options.logger.error(TAG, error);
+    const session = this.session;
+    this.session = null;
+    this.running = null;
+    this.stopWatching();
+    await session?.stop();
+    await this.record.clear();
+    this.emit();
+  }
+
+  private startWatching(): void {
+    this.stopWatching();
+    this.watch = setInterval(() => void this.serialised(() => this.check()), this.options.watchIntervalMs ?? 1000);
+    this.watch.unref();
+  }
+
+  private stopWatching(): void {
+    if (this.watch) clearInterval(this.watch);
+    this.watch = null;
+  }
+
+  /** The watchdog or sing-box gone while they should run. */
+  private async check(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    if (!session.alive) return this.failed(`the TUN engine's watchdog stopped (sing-box with it): ${(await session.logTail()) || 'no output'}`);
+    if (this.running && (await session.enginePid()) === null) return this.failed(`the TUN engine (sing-box) stopped: ${(await session.logTail()) || 'no output'}`);
+  }
+
+  private bypassLan(): boolean {
+    return this.options.bypassLan?.() ?? true;
+  }
+
+  private emit(): void {
+    this.changes.emit(this.status());
+  }
+
+  private serialised<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(operation, operation);
+    this.queue = run.catch((error: unknown) => this.options.logger.error(TAG, String(error)));
+    return run;
+  }
+}
+
+function lastLine(output: string): string {
+  return (output.split(/\r?\n/).filter((line) => line.trim() !== '').pop() ?? 'no output').slice(0, 300);
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
