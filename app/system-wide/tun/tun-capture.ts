@@ -168,7 +168,9 @@ export class TunCapture {
       const pids = [session.watchdogPid, (await session.enginePid()) ?? 0].filter((pid) => pid > 0);
       if (!(await session.stop())) {
         this.options.logger.error(TAG, 'the TUN watchdog did not stop in time; stopping it with administrator rights');
-        await this.host.run(stopLeftoverCommand(this.options.platform, { pids: pids.filter((pid) => this.host.alive(pid)), configPath: session.files.configPath }));
+        const outcome = await this.host.run(stopLeftoverCommand(this.options.platform, { pids: pids.filter((pid) => this.host.alive(pid)), configPath: session.files.configPath }));
+        // Not stopped: the record stays, and the next start tries again.
+        if (outcome.code !== 0) return this.emit();
       }
       await this.record.clear();
       if (wasRunning) {
@@ -263,8 +265,8 @@ export class TunCapture {
     this.session = null;
     this.running = null;
     this.stopWatching();
-    await session?.stop();
-    await this.record.clear();
+    // A watchdog that would not leave may still hold sing-box: the record stays for the next start.
+    if (!session || (await session.stop())) await this.record.clear();
     this.emit();
   }
 

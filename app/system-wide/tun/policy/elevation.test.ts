@@ -79,6 +79,7 @@ describe('Windows: one UAC prompt starts the elevated watchdog', () => {
     expect(watchdog).toContain('if ($script:engine -and $script:engine.HasExited) { break }');
     expect(watchdog).toMatch(/finally \{\n {2}Stop-Engine/);
     expect(watchdog).toContain("if ($want -ne 'lift')");
+    expect(watchdog).toContain("if ($want -notmatch '^(lift|run \\d+)$') { $want = $running }");
   });
 
   it('fits a Windows command line even with long paths', () => {
@@ -197,6 +198,19 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
     await until(() => w.enginePid() !== null && w.engine.runs().length === 2);
     expect(w.engine.runs()[1]!.pid).toBe(w.enginePid());
     expect(alive(w.watchdog.pid!)).toBe(true);
+    w.cleanup();
+  });
+
+  it('a control file caught half-written restarts nothing', async () => {
+    const w = launch();
+    writeFileSync(w.files.controlFile, 'run 1');
+    await until(() => w.enginePid() !== null && w.engine.runs().length === 1);
+    writeFileSync(w.files.controlFile, '');
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    writeFileSync(w.files.controlFile, 'run 1');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(w.engine.runs()).toHaveLength(1);
+    expect(w.enginePid()).toBe(w.engine.runs()[0]!.pid);
     w.cleanup();
   });
 

@@ -92,6 +92,8 @@ export function posixWatchdogScript(o: TunWatchdog): string {
     `    wait "$engine" 2>/dev/null; engine=''; break`,
     `  fi`,
     `  want=$(cat "$control" 2>/dev/null)`,
+    // A file caught half-written reads as nothing: keep what runs rather than restart on it.
+    `  case "$want" in lift|'run '[0-9]*) ;; *) want=$running ;; esac`,
     `  if [ "$want" != "$running" ]; then`,
     `    stop_engine`,
     `    running=$want`,
@@ -131,6 +133,7 @@ export function powerShellWatchdogScript(o: TunWatchdog): string {
     `  while ((Get-Process -Id $app -ErrorAction SilentlyContinue) -and (Test-Path -LiteralPath ${q.control})) {`,
     `    if ($script:engine -and $script:engine.HasExited) { break }`,
     `    $want = ([string](Get-Content -LiteralPath ${q.control} -Raw -ErrorAction SilentlyContinue)).Trim()`,
+    `    if ($want -notmatch '^(lift|run \\d+)$') { $want = $running }`,
     `    if ($want -ne $running) {`,
     `      Stop-Engine`,
     `      $running = $want`,
