@@ -7,6 +7,10 @@ const at = Date.UTC(2026, 0, 1);
 describe('AUTO log lines', () => {
   it.each<[AutoDecision, string]>([
     [{ type: 'check', at, trigger: 'scheduled', probe: ['nl', 'fi', 'de'] }, 'check (scheduled): probing nl, fi, de'],
+    [
+      { type: 'check', at, trigger: 'dial-failure', probe: ['fi', 'de'], inHand: [{ id: 'de', delay: 26, ageMs: 6200 }] },
+      'check (dial-failure): probing fi, de; answers in hand: de 26 ms (6.2 s ago)',
+    ],
     [{ type: 'probe-result', at, id: 'fi', delay: null, recorded: false }, 'probe fi: no answer (not recorded)'],
     [{ type: 'probe-result', at, id: 'nl', delay: 71, recorded: true }, 'probe nl: 71 ms'],
     [{ type: 'stay', at, id: 'nl', reason: 'current-answered' }, 'stay on nl: current-answered'],

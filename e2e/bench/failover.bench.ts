@@ -18,6 +18,10 @@
  * - `heal`: the current server blackholed for 3 s (`--heal-ms`), then healthy again, so the stall
  *   heals before the 5 s threshold: the probes the stall cost (Auto preparing its check at half
  *   the threshold) and false switches (goal 0); `--trials-heal`, 5 by default.
+ * `--pause-before-fault-ms N` waits N ms more before every fault: with 16000 no earlier answer is
+ * still in hand (a check after a dial failure takes a candidate's answer younger than 15 s without
+ * probing it first), so the reset figures are those of a first failure rather than of one that
+ * follows a check within seconds, as back-to-back trials do.
  * Before the engine starts, `reset_floor` times the core itself: a fresh request through a tunnel
  * of its own to each lab server set to reset (`--floor-rounds`, 1; 0 skips it).
  *
@@ -80,7 +84,7 @@ export const failoverBenchmark: Benchmark = {
         out.reset_floor = summarizeFloor(samples);
       }
       world = await startWorld({ lab, monitorIntervalMs: option(args, 'monitor-interval-ms', 3_600_000), verbose: args.includes('--verbose') });
-      kit = new TrialKit(world, seeded(seed, 'failover-phase'));
+      kit = new TrialKit(world, seeded(seed, 'failover-phase'), option(args, 'pause-before-fault-ms', 0));
       const settings = (await world.snapshot()).settings;
       const stallMs = settings.stallThresholdMs;
       out.seed = seed;
@@ -161,6 +165,7 @@ const METHOD = [
   'detect: fault → Auto’s check line; check: that check → its switch line; reconnect: switch line → that first answer',
   'each trial: faults lifted, Auto off and on for A (fresh episode), cooldowns over, a seeded 0–1 s pause, then the fault',
   'auto_probes: servers in Auto’s check lines; prober_dials / tunnel_dials: TCP dials in the cores’ own logs (PROBER / TUNNEL tags); lab_connections: relay /counters',
+  'answers_in_hand: candidates whose answer younger than 15 s the switching check counted without waiting for their probe (a dial failure’s check); decided_from_answers_in_hand: trials whose switch came with the check itself (no probe waited for)',
   'window for counts: just before the fault → 1 s after recovery (offline: → 5 s after the network returned)',
 ].join('; ');
 
@@ -191,6 +196,9 @@ function count(values: (string | null)[]): Record<string, number> {
   return out;
 }
 
+/** The switch came with the check (same instant): answers in hand decided, no probe was waited for. */
+const decidedFromAnswersInHand = (t: FailoverTrial) => t.answers_in_hand.length > 0 && t.check_ms === 0;
+
 function failoverSummary(trials: FailoverTrial[]) {
   const recovered = trials.filter((t) => t.recovery_ms !== null);
   return {
@@ -202,6 +210,7 @@ function failoverSummary(trials: FailoverTrial[]) {
     ...stats('reconnect', trials.map((t) => t.reconnect_ms)),
     ...stats('others_answered', trials.map((t) => t.others_answered_ms)),
     triggers: count(trials.map((t) => t.trigger)),
+    decided_from_answers_in_hand: trials.filter(decidedFromAnswersInHand).length,
     landed_in: count(trials.map((t) => t.to_subscription)),
     probes: spentSummary(trials.map((t) => t.spent)),
   };
@@ -226,7 +235,7 @@ function summarizeBlackhole(trials: FailoverTrial[], stallMs: number) {
 
 function summarizeReset(trials: ResetTrial[]) {
   const values = trials.map((t) => t.recovery_ms ?? Number.POSITIVE_INFINITY);
-  const byKind: Record<string, { trials: number; dial_failure_median_ms: number | null; recovery_median_ms: number | null }> = {};
+  const byKind: Record<string, { trials: number; dial_failure_median_ms: number | null; recovery_median_ms: number | null; decided_from_answers_in_hand: number }> = {};
   for (const kind of new Set(trials.map((t) => t.protocol))) {
     const mine = trials.filter((t) => t.protocol === kind);
     const failures = mine.map((t) => t.dial_failure_ms).filter((x): x is number => x !== null);
@@ -235,6 +244,7 @@ function summarizeReset(trials: ResetTrial[]) {
       trials: mine.length,
       dial_failure_median_ms: failures.length ? round(median(failures)) : null,
       recovery_median_ms: recoveries.length ? round(median(recoveries)) : null,
+      decided_from_answers_in_hand: mine.filter(decidedFromAnswersInHand).length,
     };
   }
   return {

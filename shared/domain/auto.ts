@@ -30,7 +30,14 @@ export type SwitchReason = (typeof SWITCH_REASONS)[number];
  * written as `AUTO` log lines and drawn on the UI's timeline.
  */
 export type AutoDecision =
-  | { type: 'check'; at: number; trigger: CheckTrigger; probe: ServerId[] }
+  | {
+      type: 'check';
+      at: number;
+      trigger: CheckTrigger;
+      probe: ServerId[];
+      /** Candidates whose recent answer counts in this check without waiting for their probe (a dial failure's check). */
+      inHand?: { id: ServerId; delay: number; ageMs: number }[];
+    }
   /** A stall has lasted half the threshold: the servers the check would probe are probed ahead of it. */
   | { type: 'prepare'; at: number; probe: ServerId[] }
   | {

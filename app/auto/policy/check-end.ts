@@ -129,11 +129,16 @@ export function concludeEarly(state: AutoState, ctx: StepContext): AutoState {
   const own = check.results[check.current];
   if (own ? answered(check, check.current) : !pastSilentDeadline(state, ctx, check)) return state;
   const others = check.ownIds.filter((id) => id !== check.current && answered(check, id));
-  if (others.length === 0) return state;
-  const best = Math.min(...others.map((id) => switchScore(check.results[id]!.delayMs!, ctx.world.measurements(id), ctx.now)));
+  // Answers in hand count once this check has an answer of its own: a fault that took the whole
+  // subscription (or the user's network) with the current server must reach the neighbours'
+  // question, not a switch to a server that answered seconds before.
+  if (!others.some((id) => counts(check.results[id]))) return state;
+  const best = Math.min(...others.map((id) => switchScore(answerOf(check, id)!.delayMs!, ctx.world.measurements(id), ctx.now)));
   const elapsed = ctx.now - check.probedAt;
   const stillProbing = check.pending.filter((id) => id !== check.current);
-  if (stillProbing.some((id) => switchScore(elapsed, ctx.world.measurements(id), ctx.now) < best)) return state;
+  // A server whose answer is in hand has answered: its probe still running cannot beat the best.
+  const contenders = stillProbing.filter((id) => !check.inHand?.[id]);
+  if (contenders.some((id) => switchScore(elapsed, ctx.world.measurements(id), ctx.now) < best)) return state;
   // Nothing is invented for a current server that missed its deadline: its probe runs on to its
   // timeout, and what it returns is recorded then (recordTrailing).
   const updated: CheckInFlight = { ...check, pending: [] };
@@ -189,7 +194,12 @@ export function abandonCheck(state: AutoState, ctx: StepContext): AutoState {
 
 /** An answer that counts: a ping answer from a server whose transfer test does not say it freezes. */
 function answered(check: CheckInFlight, id: ServerId): boolean {
-  return counts(check.results[id]);
+  return counts(answerOf(check, id));
+}
+
+/** The check's own result for a server, else its answer in hand. */
+function answerOf(check: CheckInFlight, id: ServerId): ProbeAnswer | undefined {
+  return check.results[id] ?? check.inHand?.[id];
 }
 
 function counts(r: ProbeAnswer | undefined): boolean {
@@ -326,7 +336,7 @@ function withStreaks(state: AutoState, check: CheckInFlight): AutoState {
 function bestBySwitchScore(ctx: StepContext, check: CheckInFlight, ids: ServerId[]): ServerId {
   let best: { id: ServerId; score: number } | null = null;
   for (const id of ids) {
-    const s = switchScore(check.results[id]!.delayMs!, ctx.world.measurements(id), ctx.now);
+    const s = switchScore(answerOf(check, id)!.delayMs!, ctx.world.measurements(id), ctx.now);
     if (!best || s < best.score) best = { id, score: s };
   }
   return best!.id;

@@ -25,7 +25,8 @@ import { activeHold, sameHold } from './limits';
 import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './state';
 import { activeSince, restartSilence, trafficTrigger } from './traffic';
 import { checksTransfer } from './transfer';
-import type { AutoState, CheckKind } from './types';
+import { answersInHand } from './in-hand';
+import type { AutoState, CheckKind, ProbeAnswer } from './types';
 
 export interface DueCheck {
   trigger: CheckTrigger;
@@ -119,11 +120,15 @@ function startPrepared(state: AutoState, ctx: StepContext, due: DueCheck): AutoS
 
 export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): AutoState {
   const ids = probeSet(state, ctx, due.kind);
-  log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids });
-  return sendProbes(state, ctx, due, ids, 'own');
+  // After a dial failure the current server is silent at once: recent answers spare the wait for
+  // slower candidates once the first one answers (check-end.ts concludeEarly).
+  const inHand = due.trigger === 'dial-failure' && due.kind === 'ordinary' ? answersInHand(ctx, ids.slice(1)) : {};
+  const held = Object.entries(inHand).map(([id, a]) => ({ id, delay: a.delayMs!, ageMs: ctx.now - a.at }));
+  log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids, ...(held.length > 0 ? { inHand: held } : {}) });
+  return sendProbes(state, ctx, due, ids, 'own', inHand);
 }
 
-function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: ServerId[], phase: 'own' | 'prepared'): AutoState {
+function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: ServerId[], phase: 'own' | 'prepared', inHand: Record<ServerId, ProbeAnswer> = {}): AutoState {
   const current = state.current!;
   const id = state.nextCheckId;
   const transferOf = checksTransfer(due.trigger) ? current : undefined;
@@ -148,6 +153,7 @@ function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: Serv
       neighbourIds: [],
       pending: ids,
       results: {},
+      ...(Object.keys(inHand).length > 0 ? { inHand } : {}),
       log: [],
       ...(transferOf ? { transferOf } : {}),
     },

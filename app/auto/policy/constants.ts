@@ -65,6 +65,13 @@ export const AUTO_RULES = {
   silentAfterMinMs: 800,
 
   /**
+   * In a check started by a dial failure, a candidate's URL answer younger than this counts as
+   * its answer (in-hand.ts): spec/monitor.md's "a fresh selection measured within the last 15 s
+   * is not retested".
+   */
+  inHandMaxAgeMs: 15_000,
+
+  /**
    * Once a stall has lasted this share of the threshold, the servers the check would probe are
    * probed ahead of it, so at the threshold the check decides from answers in hand instead of
    * starting to measure then. The spec fixes when a check starts, not when it may prepare.

@@ -55,6 +55,11 @@ export interface CheckInFlight {
   /** Ids of the running phase still without an answer or timeout. */
   pending: ServerId[];
   results: Record<ServerId, ProbeAnswer>;
+  /**
+   * Candidates' recent answers that count as theirs until their probe returns (in-hand.ts): in
+   * their history already, so never recorded or logged again.
+   */
+  inHand?: Record<ServerId, ProbeAnswer>;
   log: CheckLogEntry[];
   /**
    * The server whose ping answer is followed by a transfer test before it counts (the current one

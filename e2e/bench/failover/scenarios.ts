@@ -31,6 +31,8 @@ export interface FailoverTrial {
   others_answered_ms: number | null;
   to_server: string | null;
   to_subscription: string | null;
+  /** Candidates whose recent answer (< 15 s) that check took without waiting for their probe. */
+  answers_in_hand: string[];
   spent: Spent;
 }
 
@@ -268,6 +270,7 @@ async function failoverFigures(
     others_answered_ms: othersAnswered,
     to_server: landed?.id ?? null,
     to_subscription: landed?.subscription ?? null,
+    answers_in_hand: (check?.inHand ?? []).map((a) => kit.world.labOf(a.id).id),
     spent: kit.spent(from, to, before, after),
   };
 }

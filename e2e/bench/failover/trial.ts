@@ -42,6 +42,8 @@ export class TrialKit {
   constructor(
     readonly world: FailoverWorld,
     private readonly random: Random,
+    /** Waited before every fault on top of the seeded pause (`--pause-before-fault-ms`). */
+    private readonly extraPauseMs = 0,
   ) {}
 
   async setFault(labId: string, fault: 'blackhole' | 'reset'): Promise<void> {
@@ -92,7 +94,7 @@ export class TrialKit {
     );
     const readyAt = cooldownEnd(world.decisions) + 300;
     if (readyAt > Date.now()) await sleep(readyAt - Date.now());
-    await sleep(Math.round(this.random() * 1000));
+    await sleep(Math.round(this.random() * 1000) + this.extraPauseMs);
     const now = await world.snapshot();
     if (!settled.on || now.connection.serverId !== settled.on.serverId) return this.settle(subscriptionIndex);
     return settled.on;
