@@ -157,6 +157,7 @@ describe('system-wide mode on macOS through sing-box', () => {
     expect(alive(watchdog)).toBe(false);
     expect(w.capture.status()).toMatchObject({ active: false, error: null });
     expect((await new CaptureRecordFile(w.dataDir).read()).record).toBeNull();
+    expect(existsSync(files.configPath)).toBe(false);
   });
 
   it('the watchdog stops sing-box when the app is gone, and the app would say so', async () => {

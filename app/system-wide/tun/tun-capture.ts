@@ -173,6 +173,7 @@ export class TunCapture {
         if (outcome.code !== 0) return this.emit();
       }
       await this.record.clear();
+      await rm(session.files.configPath, { force: true });
       if (wasRunning) {
         this.options.logger.info(TAG, 'system-wide TUN removed');
         this.emit();
