@@ -160,6 +160,21 @@ describe('system-wide mode on macOS through sing-box', () => {
     expect(existsSync(files.configPath)).toBe(false);
   });
 
+  it('disconnect while sing-box is still coming up stops it at once, without waiting for it or calling it a failure', async () => {
+    const w = world();
+    w.engine.behave('silent');
+    await w.capture.transparentFor();
+    w.tunnel.emit('state', state('connected'));
+    await until(() => w.engine.runs().length === 1);
+    const started = Date.now();
+    w.tunnel.emit('state', state('disconnected'));
+    await w.capture.end();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(alive(w.engine.runs()[0]!.pid)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(w.capture.status()).toEqual({ active: false, method: null, detail: null, error: null });
+  });
+
   it('the watchdog stops sing-box when the app is gone, and the app would say so', async () => {
     const app = spawn('sleep', ['60']);
     children.push(app);

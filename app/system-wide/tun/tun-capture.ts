@@ -156,11 +156,13 @@ export class TunCapture {
 
   /** sing-box and its watchdog gone (disconnect, quit, mode changed). */
   end(): Promise<void> {
+    // Taken at once, not in turn: a start still waiting for sing-box gives up instead of making
+    // the disconnect wait for it.
+    const session = this.session;
+    this.session = null;
+    this.opening = null;
+    this.stopWatching();
     return this.serialised(async () => {
-      this.opening = null;
-      const session = this.session;
-      this.session = null;
-      this.stopWatching();
       const wasRunning = this.running !== null;
       this.running = null;
       if (!session) return;
@@ -191,19 +193,25 @@ export class TunCapture {
 
   private async openSession(engine: TunEngine): Promise<TunSession> {
     if (this.session?.alive) return this.session;
-    this.opening ??= TunSession.open(this.options.platform, tunFiles(this.options.runtimeDir, engine.path), this.host).then(
-      (session) => {
+    if (this.opening) return this.opening;
+    const pending: Promise<TunSession> = TunSession.open(this.options.platform, tunFiles(this.options.runtimeDir, engine.path), this.host).then(
+      async (session) => {
+        if (this.opening !== pending) {
+          await session.stop();
+          throw new Error('system-wide mode was turned off while it started');
+        }
         this.session = session;
         this.opening = null;
         this.startWatching();
         return session;
       },
       (error: unknown) => {
-        this.opening = null;
+        if (this.opening === pending) this.opening = null;
         throw error;
       },
     );
-    return this.opening;
+    this.opening = pending;
+    return pending;
   }
 
   private async apply(state: ConnectionState): Promise<void> {
@@ -229,6 +237,7 @@ export class TunCapture {
     this.generation += 1;
     await session.run(this.generation);
     const ready = await this.waitUntilReady(session, directPort);
+    if (this.session !== session) return;
     if (ready !== true) return this.failed(`the TUN engine (sing-box) did not come up: ${ready}`);
     const restarted = this.running !== null;
     this.running = { key, directPort };
@@ -241,6 +250,7 @@ export class TunCapture {
   /** True once sing-box runs and answers on its loopback inbound; otherwise why not. */
   private async waitUntilReady(session: TunSession, directPort: number): Promise<true | string> {
     const outcome = await poll(async () => {
+      if (this.session !== session) return 'turned off before it was up';
       if (!session.alive) return `it stopped: ${(await session.logTail()) || 'no output'}`;
       if ((await session.enginePid()) === null) return null;
       return (await accepts(directPort)) ? true : null;

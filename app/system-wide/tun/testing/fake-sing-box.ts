@@ -7,14 +7,15 @@ import { join } from 'node:path';
  * watchdog and the app run like the real one: `version` prints what sing-box 1.14 prints, `check`
  * reads the config, and `run -c FILE` listens on the config's loopback `mixed` inbound — as the
  * real one does once its tun inbound is up — until TERM. `behave()` makes the next run fail the
- * way sing-box does without the rights for its device.
+ * way sing-box does without the rights for its device, or hang before its inbounds are up.
  */
 export interface FakeSingBox {
   path: string;
   dir: string;
   /** One entry per `run`: its pid and config path. */
   runs(): { pid: number; config: string }[];
-  behave(behaviour: 'ok' | 'fatal'): void;
+  /** `fatal`: exits as sing-box does without rights for its device; `silent`: runs, never answers. */
+  behave(behaviour: 'ok' | 'fatal' | 'silent'): void;
 }
 
 export const SING_BOX_1_14_VERSION_OUTPUT = [
@@ -45,9 +46,11 @@ if (command === 'check' || command === 'run') {
   if (command === 'check') process.exit(0);
   fs.appendFileSync(${JSON.stringify(runsFile)}, JSON.stringify({ pid: process.pid, config: file }) + '\\n');
   if (fs.readFileSync(${JSON.stringify(behaviourFile)}, 'utf8') === 'fatal') { process.stderr.write(${JSON.stringify(`${FATAL_LINE}\n`)}); process.exit(1); }
-  const inbound = config.inbounds.find((i) => i.type === 'mixed');
-  const server = net.createServer((socket) => socket.end()).listen(inbound.listen_port, inbound.listen);
-  process.on('SIGTERM', () => { server.close(); process.exit(0); });
+  process.on('SIGTERM', () => process.exit(0));
+  if (fs.readFileSync(${JSON.stringify(behaviourFile)}, 'utf8') !== 'silent') {
+    const inbound = config.inbounds.find((i) => i.type === 'mixed');
+    net.createServer((socket) => socket.end()).listen(inbound.listen_port, inbound.listen);
+  }
   setInterval(() => undefined, 1 << 30);
 } else { process.stderr.write('unknown command\\n'); process.exit(1); }
 `;
