@@ -165,7 +165,7 @@ const METHOD = [
   'detect: fault → Auto’s check line; check: that check → its switch line; reconnect: switch line → that first answer',
   'each trial: faults lifted, Auto off and on for A (fresh episode), cooldowns over, a seeded 0–1 s pause, then the fault',
   'auto_probes: servers in Auto’s check lines; prober_dials / tunnel_dials: TCP dials in the cores’ own logs (PROBER / TUNNEL tags); lab_connections: relay /counters',
-  'answers_in_hand: candidates whose answer younger than 15 s the switching check counted without waiting for their probe (a dial failure’s check); decided_from_answers_in_hand: trials whose switch came with the check itself (no probe waited for)',
+  'answers_in_hand: candidates whose answer younger than 15 s the switching check counted without waiting for their probe (a dial failure’s check); decided_from_answers_in_hand: trials whose switch went to a server on its answer in hand, before its own probe returned',
   'window for counts: just before the fault → 1 s after recovery (offline: → 5 s after the network returned)',
 ].join('; ');
 
@@ -196,8 +196,7 @@ function count(values: (string | null)[]): Record<string, number> {
   return out;
 }
 
-/** The switch came with the check (same instant): answers in hand decided, no probe was waited for. */
-const decidedFromAnswersInHand = (t: FailoverTrial) => t.answers_in_hand.length > 0 && t.check_ms === 0;
+const decidedFromAnswersInHand = (t: FailoverTrial) => t.switched_on_answer_in_hand;
 
 function failoverSummary(trials: FailoverTrial[]) {
   const recovered = trials.filter((t) => t.recovery_ms !== null);

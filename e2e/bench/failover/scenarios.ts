@@ -31,8 +31,10 @@ export interface FailoverTrial {
   others_answered_ms: number | null;
   to_server: string | null;
   to_subscription: string | null;
-  /** Candidates whose recent answer (< 15 s) that check took without waiting for their probe. */
+  /** Candidates whose recent answer (< 15 s) counted in that check until their probe returned. */
   answers_in_hand: string[];
+  /** Auto switched to a server on its answer in hand, before that server's own probe returned. */
+  switched_on_answer_in_hand: boolean;
   spent: Spent;
 }
 
@@ -253,6 +255,10 @@ async function failoverFigures(
     .find((d): d is Extract<AutoDecision, { type: 'check' }> => d.type === 'check' && d.trigger !== 'neighbour-sub' && (!switched || d.at <= switched.at));
   const firstCheck = decisions.find((d): d is Extract<AutoDecision, { type: 'check' }> => d.type === 'check' && d.trigger !== 'neighbour-sub');
   const landed = answer?.exitIp ? kit.world.labByExitIp(answer.exitIp) : undefined;
+  const onAnswerInHand =
+    !!switched &&
+    !!check?.inHand?.some((a) => a.id === switched.to) &&
+    !decisions.some((d) => d.type === 'probe-result' && d.id === switched.to && d.at >= check.at && d.at <= switched.at);
   const othersAnswered = check
     ? decisions
         .filter((d): d is Extract<AutoDecision, { type: 'probe-result' }> => d.type === 'probe-result')
@@ -271,6 +277,7 @@ async function failoverFigures(
     to_server: landed?.id ?? null,
     to_subscription: landed?.subscription ?? null,
     answers_in_hand: (check?.inHand ?? []).map((a) => kit.world.labOf(a.id).id),
+    switched_on_answer_in_hand: onAnswerInHand,
     spent: kit.spent(from, to, before, after),
   };
 }
