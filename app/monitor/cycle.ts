@@ -6,11 +6,15 @@
  * - At most 2 probes at a time go to servers behind one front address.
  * - A failure that happened while the batch was busy is confirmed once more, alone, after the
  *   batch, before it counts (both outcomes are counted for the observation).
+ * - A failure counts only if the network is there when it comes (the direct connectivity check of
+ *   spec/observatory.md, one check serving the failures of a few seconds): a network lost in the
+ *   middle of a cycle must not leave every test still in flight as a failure, the 24 h penalty
+ *   Auto's rules forbid. The check is made when the failure comes, not when the cycle ends: a
+ *   network back by then (a four-second elevator ride) would make failures of the outage count.
+ * - Once a failure came while the network was down, the cycle dispatches nothing more: every test
+ *   would fail for the same reason. The servers left are still due and the next cycle tests them.
  * - Failures are held until the cycle has its first success: when every test of the cycle failed,
  *   the caller decides (network down → discard; another URL left → repeat; else record).
- * - A failure after that first success counts only if the network is still there (the direct
- *   connectivity check of spec/observatory.md): a network lost in the middle of a cycle must not
- *   leave every test still in flight as a failure, the 24 h penalty Auto's rules forbid.
  *
  * The hung-test guard and single-flight joining live in Flights; the cycle only waits.
  */
@@ -63,6 +67,10 @@ export interface CycleSummary {
   overturnedFailures: number;
   /** Failures not written because the network itself was down when they came. */
   discarded: number;
+  /** A failure came while the network was down: the cycle stopped dispatching. */
+  networkDown: boolean;
+  /** Servers the cycle did not get to (stopped by a lost network). */
+  untested: number;
   cancelled: boolean;
 }
 
@@ -90,7 +98,7 @@ export class CycleRun {
     this.queue = [...config.ids];
     this.total = config.ids.length;
     this.startedAt = deps.clock.now();
-    this.summary = { tested: 0, successes: 0, failures: 0, held: this.held, confirmedFailures: 0, overturnedFailures: 0, discarded: 0, cancelled: false };
+    this.summary = { tested: 0, successes: 0, failures: 0, held: this.held, confirmedFailures: 0, overturnedFailures: 0, discarded: 0, networkDown: false, untested: 0, cancelled: false };
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
@@ -147,7 +155,7 @@ export class CycleRun {
     this.running.add(entry);
     for (const other of this.running) other.peak = Math.max(other.peak, this.running.size);
     const result = await this.deps.flights.probe(id, this.config.url, this.config.timeoutMs).promise;
-    const trusted = result.outcome.ok || !this.successSeen || this.cancelled || (await this.networkUp());
+    const trusted = result.outcome.ok || this.cancelled || (await this.networkUp());
     this.running.delete(entry);
     const busy = isBusyBatch(entry.peak, this.config.workers);
     this.active--;
@@ -180,6 +188,13 @@ export class CycleRun {
   private discard(id: ServerId, result: FlightResult): void {
     this.summary.discarded++;
     this.deps.log(`${describe(result.outcome)} for ${id} while a direct request failed too: the network is down, not counted`);
+    if (this.summary.networkDown) return;
+    this.summary.networkDown = true;
+    this.summary.untested = this.queue.length + this.toConfirm.length + this.retryTimers.size;
+    this.queue = [];
+    this.toConfirm = [];
+    for (const timer of this.retryTimers) timer.cancel();
+    this.retryTimers.clear();
   }
 
   private failed(id: ServerId, result: FlightResult, busy: boolean, note: string): void {

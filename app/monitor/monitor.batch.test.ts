@@ -59,6 +59,28 @@ describe('no false timeouts in batch tests', () => {
       [null, null, null, 0],
     ]);
     expect(h.monitoringLines().some((l) => l.includes('the network is down, 3 result(s) discarded'))).toBe(true);
+    expect(h.monitoringLines().some((l) => l.includes('left for the next cycle'))).toBe(false);
+  });
+
+  it("checks the network when a failure comes, not when the cycle ends: a network back by the cycle's end does not make the outage's failures count", async () => {
+    const servers = ['a', 'b', 'c', 'd'].map((id) => fakeServer(id));
+    const h = monitorHarness({ servers, settings: { workers: 2, urlTestTimeoutMs: 2000 } });
+    for (const s of servers) h.prober.set(s.id, { silent: true });
+    h.directCheck.up = false;
+    await h.monitor.start();
+    // a and b time out at 2 s while the network is down; it is back before c and d would have.
+    await h.clock.advance(2 * S + 10);
+    h.directCheck.up = true;
+    await h.clock.advance(5 * S);
+    expect(h.monitor.snapshot().map((s) => [s.serverId, s.error, s.recent.length])).toEqual([
+      ['a', null, 0],
+      ['b', null, 0],
+      ['c', null, 0],
+      ['d', null, 0],
+    ]);
+    // The lost network stopped the cycle: c and d were not probed for nothing; the next cycle tests them.
+    expect(['c', 'd'].map((id) => h.probeTimes(id))).toEqual([[], []]);
+    expect(h.monitoringLines().some((l) => l.includes('the network is down, 2 result(s) discarded; 2 server(s) left for the next cycle'))).toBe(true);
   });
 
   it('records the failures when every test failed but the network is up', async () => {

@@ -138,6 +138,11 @@ export class CycleScheduler {
       this.deps.log(`${label} (${reason}): testing ${targets.length} server(s), ${settings.workers} at a time, with ${url}`);
       const summary = await this.runOnce(label, targets, url, settings);
       if (summary.cancelled || summary.tested === 0) break;
+      if (summary.networkDown) {
+        const left = summary.untested > 0 ? `; ${summary.untested} server(s) left for the next cycle` : '';
+        this.deps.log(`${label}: a direct request failed too: the network is down, ${summary.discarded + summary.held.size} result(s) discarded${left}`);
+        break;
+      }
       if (summary.successes > 0) {
         this.deps.urls.use(urlIndex);
         break;
