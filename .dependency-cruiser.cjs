@@ -9,7 +9,7 @@ const APP_LAYERS = {
   events: [],
   paths: [],
   log: [],
-  storage: [],
+  storage: ['process'],
   process: [],
   'virtual-clock': ['clock'],
   core: ['process'],

@@ -1,15 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { spawnSupervised, stopSupervised } from './supervised';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { processAlive } from './alive';
 
 async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
   const end = Date.now() + timeoutMs;
@@ -40,7 +32,7 @@ describe.runIf(process.platform !== 'win32')('spawnSupervised', () => {
     await waitFor(() => childrenOf(child.pid!).length > 0, 2000);
     const [sleeper] = childrenOf(child.pid!);
     await stopSupervised(child);
-    expect(await waitFor(() => !alive(sleeper!), 3000)).toBe(true);
+    expect(await waitFor(() => !processAlive(sleeper!), 3000)).toBe(true);
   });
 
   it('has reaped the child (no zombie, nothing left) by the time stop resolves', async () => {
@@ -73,6 +65,6 @@ describe.runIf(process.platform !== 'win32')('spawnSupervised', () => {
     const sleepers = childrenOf(guardPid).filter((pid) => execFileSync('ps', ['-o', 'comm=', '-p', String(pid)], { encoding: 'utf8' }).trim() === 'sleep');
     expect(sleepers).toHaveLength(1);
     parent.kill('SIGKILL');
-    expect(await waitFor(() => !alive(sleepers[0]!), 4000)).toBe(true);
+    expect(await waitFor(() => !processAlive(sleepers[0]!), 4000)).toBe(true);
   }, 15_000);
 });

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Problem } from '../../shared/domain/problem';
 import { type FileFormat, stamp, upgrade } from './format';
+import { processAlive } from '../process/alive';
 
 /** How an unreadable file was recovered from, in words. */
 const RECOVERED_SENTENCE = { backup: 'the last good copy was used', empty: 'starting empty' } as const;
@@ -208,15 +209,6 @@ export async function setAside(path: string, now: () => number): Promise<string 
     } catch {
       return null;
     }
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -14,6 +14,7 @@ import { spawnSupervised, stopSupervised } from '../process/supervised';
 import { interpretCoreLine } from './core-log';
 import { accepts } from './ports';
 import { listenerErrorsTo, Signal } from '../events';
+import { processAlive } from '../process/alive';
 
 export interface CoreProcessOptions {
   core: Pick<CoreProfile, 'path' | 'family' | 'version'>;
@@ -44,15 +45,6 @@ export interface CoreExit {
 const KEEP_LINES = 20;
 const QUIET_CORE_GRACE_MS = 500;
 const SIGNALS: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM' };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A core that exited or never became ready while starting. */
 export class CoreStartError extends Error {
@@ -93,7 +85,7 @@ export class CoreProcess {
       child.once('exit', (code, signal) => {
         // The guard is gone. Should it have died alone (killed itself), its core must not live on
         // holding our ports: stop it by pid.
-        if (this.knownCorePid !== null && isAlive(this.knownCorePid)) {
+        if (this.knownCorePid !== null && processAlive(this.knownCorePid)) {
           try {
             process.kill(this.knownCorePid, 'SIGKILL');
           } catch {

@@ -13,6 +13,7 @@ import { checkIpv6 } from './selftest-ipv6';
 import { checkControlValidation, checkIpInfo, checkSubscriptions } from './selftest-services';
 import type { LabOptions } from './types';
 import type { ServerSpec } from './world';
+import { processAlive } from '../../app/process/alive';
 
 const LATENCY_SETTING_MS = 100;
 
@@ -52,15 +53,6 @@ const ROLES: [Role, boolean][] = [
   ['slow', false],
 ];
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function refused(address: string): Promise<boolean> {
   const [bracketed, port] = splitAddress(address);
   const host = bracketed.replace(/^\[|\]$/g, '');
@@ -80,7 +72,7 @@ async function checkCleanup(lab: InProcessLab): Promise<Check> {
   if (lab.info.targetIpv6) others.push(new URL(lab.info.targetIpv6).host);
   const closed = await Promise.all([...relays, ...others].map(refused));
   const open = [...relays, ...others].filter((_, i) => !closed[i]);
-  return { ok: open.length === 0 && !alive(lab.v2rayPid), still_listening: open, v2ray_alive: alive(lab.v2rayPid) };
+  return { ok: open.length === 0 && !processAlive(lab.v2rayPid), still_listening: open, v2ray_alive: processAlive(lab.v2rayPid) };
 }
 
 export async function runSelftest(options: LabOptions): Promise<{ ok: boolean } & Record<string, unknown>> {

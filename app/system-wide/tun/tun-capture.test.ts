@@ -12,6 +12,8 @@ import { fakeElevation, type FakeElevation } from './testing/fake-elevation';
 import { FATAL_LINE, fakeSingBox, type FakeSingBox } from './testing/fake-sing-box';
 import { TunCapture } from './tun-capture';
 import { tunFiles } from './tun-session';
+import { processAlive } from '../../process/alive';
+import { waitFor } from '../../testing/wait';
 
 const quiet = () => new Logger({ level: 'error', sinks: [] });
 const state = (name: ConnectionState['state'], socksPort = 10808): ConnectionState => ({
@@ -23,23 +25,6 @@ const state = (name: ConnectionState['state'], socksPort = 10808): ConnectionSta
   error: null,
   core: null,
 });
-
-async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const captures: TunCapture[] = [];
 const children: ChildProcess[] = [];
@@ -87,7 +72,7 @@ function world(o: { platform?: 'win32' | 'darwin'; engine?: FakeSingBox; host?: 
 async function connect(w: World, socksPort = 10808): Promise<void> {
   await w.capture.transparentFor();
   w.tunnel.emit('state', state('connected', socksPort));
-  await until(() => w.capture.status().active || w.capture.status().error !== null);
+  await waitFor('w.capture.status().active || w.capture.status().error !== null', () => w.capture.status().active || w.capture.status().error !== null, 8000, 25);
 }
 
 const coreExit = { at: 0, serverId: 'server-a', description: 'exited (SIGKILL)', attempt: 1, restartInMs: 200 };
@@ -117,7 +102,7 @@ describe('system-wide mode on macOS through sing-box', () => {
     w.tunnel.emit('state', state('connected'));
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(w.engine.runs()).toHaveLength(1);
-    expect(alive(w.engine.runs()[0]!.pid)).toBe(true);
+    expect(processAlive(w.engine.runs()[0]!.pid)).toBe(true);
     expect(w.host.commands).toHaveLength(1);
     expect(w.capture.status().active).toBe(true);
   });
@@ -126,8 +111,8 @@ describe('system-wide mode on macOS through sing-box', () => {
     const w = world();
     await connect(w, 10808);
     w.tunnel.emit('state', state('connected', 20808));
-    await until(() => w.engine.runs().length === 2 && w.capture.status().detail?.includes(':20808') === true);
-    expect(alive(w.engine.runs()[0]!.pid)).toBe(false);
+    await waitFor('w.engine.runs().length === 2 && w.capture.status().detail?.includes(\':20808\') === true', () => w.engine.runs().length === 2 && w.capture.status().detail?.includes(':20808') === true, 8000, 25);
+    expect(processAlive(w.engine.runs()[0]!.pid)).toBe(false);
     expect(w.host.commands).toHaveLength(1);
   });
 
@@ -136,11 +121,11 @@ describe('system-wide mode on macOS through sing-box', () => {
     await connect(w);
     const first = w.engine.runs()[0]!.pid;
     w.tunnel.emit('coreExit', coreExit);
-    await until(() => !w.capture.status().active && !alive(first));
+    await waitFor('!w.capture.status().active && !processAlive(first)', () => !w.capture.status().active && !processAlive(first), 8000, 25);
     expect(w.capture.directProxy()).toBeNull();
     await w.capture.transparentFor();
     w.tunnel.emit('state', state('connected'));
-    await until(() => w.capture.status().active);
+    await waitFor('w.capture.status().active', () => w.capture.status().active, 8000, 25);
     expect(w.engine.runs()).toHaveLength(2);
     expect(w.host.commands).toHaveLength(1);
   });
@@ -153,8 +138,8 @@ describe('system-wide mode on macOS through sing-box', () => {
     const watchdog = Number(readFileSync(files.watchdogPidFile, 'utf8'));
     w.tunnel.emit('state', state('disconnected'));
     await w.capture.end();
-    expect(alive(engine)).toBe(false);
-    expect(alive(watchdog)).toBe(false);
+    expect(processAlive(engine)).toBe(false);
+    expect(processAlive(watchdog)).toBe(false);
     expect(w.capture.status()).toMatchObject({ active: false, error: null });
     expect((await new CaptureRecordFile(w.dataDir).read()).record).toBeNull();
     expect(existsSync(files.configPath)).toBe(false);
@@ -165,12 +150,12 @@ describe('system-wide mode on macOS through sing-box', () => {
     w.engine.behave('silent');
     await w.capture.transparentFor();
     w.tunnel.emit('state', state('connected'));
-    await until(() => w.engine.runs().length === 1);
+    await waitFor('w.engine.runs().length === 1', () => w.engine.runs().length === 1, 8000, 25);
     const started = Date.now();
     w.tunnel.emit('state', state('disconnected'));
     await w.capture.end();
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(alive(w.engine.runs()[0]!.pid)).toBe(false);
+    expect(processAlive(w.engine.runs()[0]!.pid)).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(w.capture.status()).toEqual({ active: false, method: null, detail: null, error: null });
   });
@@ -182,8 +167,8 @@ describe('system-wide mode on macOS through sing-box', () => {
     await connect(w);
     const engine = w.engine.runs()[0]!.pid;
     app.kill('SIGKILL');
-    await until(() => !alive(engine));
-    await until(() => w.capture.status().error !== null);
+    await waitFor('!processAlive(engine)', () => !processAlive(engine), 8000, 25);
+    await waitFor('w.capture.status().error !== null', () => w.capture.status().error !== null, 8000, 25);
     expect(w.capture.status().active).toBe(false);
   });
 
@@ -265,9 +250,9 @@ describe('after a crash', () => {
     const files = tunFiles(w.runtimeDir, '');
     writeFileSync(files.configPath, JSON.stringify({ inbounds: [{ type: 'mixed', listen: '127.0.0.1', listen_port: 0 }] }));
     const { child } = await leftover(w.dataDir, w.engine.path, ['run', '-c', files.configPath]);
-    await until(() => w.engine.runs().length === 1);
+    await waitFor('w.engine.runs().length === 1', () => w.engine.runs().length === 1, 8000, 25);
     expect(await w.capture.recoverAfterCrash()).toBe(true);
-    await until(() => !alive(child.pid!) || child.exitCode !== null || child.signalCode !== null);
+    await waitFor('!processAlive(child.pid!) || child.exitCode !== null || child.signalCode !== null', () => !processAlive(child.pid!) || child.exitCode !== null || child.signalCode !== null, 8000, 25);
     expect(w.host.commands).toHaveLength(1);
     expect((await new CaptureRecordFile(w.dataDir).read()).record).toBeNull();
     expect(existsSync(files.enginePidFile)).toBe(false);
@@ -280,7 +265,7 @@ describe('after a crash', () => {
     const { child } = await leftover(w.dataDir, 'sleep', ['60']);
     expect(await w.capture.recoverAfterCrash()).toBe(true);
     expect(child.exitCode).toBeNull();
-    expect(alive(child.pid!)).toBe(true);
+    expect(processAlive(child.pid!)).toBe(true);
   });
 
   it('a record whose watchdog already stopped sing-box is only cleared: no dialog', async () => {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ElevatedCommand, elevationRefused, startTunCommand, type TunFiles } from './policy/elevation';
+import { processAlive } from '../../process/alive';
 
 /** What the app needs of the machine to run the TUN engine: injected, so tests elevate nothing. */
 export interface TunHost {
@@ -24,15 +25,8 @@ export const systemTunHost: TunHost = {
       child.once('error', (error) => resolve({ code: null, stderr: error.message }));
       child.once('close', (code) => resolve({ code, stderr }));
     }),
-  alive: (pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (error) {
-      // EPERM: it exists, it is just not ours to signal (sing-box runs as root / elevated).
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  },
+  // EPERM counts: sing-box runs elevated, so it is not ours to signal, but it is there.
+  alive: processAlive,
   appPid: process.pid,
 };
 

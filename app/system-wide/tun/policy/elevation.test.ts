@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeSingBox } from '../testing/fake-sing-box';
+import { processAlive } from '../../../process/alive';
+import { waitFor } from '../../../testing/wait';
 import {
   elevationRefused,
   posixWatchdogScript,
@@ -133,23 +135,6 @@ describe('the user saying no is told apart from a failure', () => {
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 // The macOS watchdog is a POSIX script: run for real (without root: the fake sing-box needs none)
 // under both shells it may meet, dash and bash.
 describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell) => {
@@ -184,27 +169,27 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
 
   it('waits lifted, runs sing-box on `run`, stops it on `lift`, and restarts it on a new `run` without being started again', async () => {
     const w = launch();
-    await until(() => existsSync(w.files.watchdogPidFile));
+    await waitFor('existsSync(w.files.watchdogPidFile)', () => existsSync(w.files.watchdogPidFile), 5000, 25);
     expect(Number(readFileSync(w.files.watchdogPidFile, 'utf8'))).toBe(w.watchdog.pid);
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(w.engine.runs()).toEqual([]);
     writeFileSync(w.files.controlFile, 'run 1');
-    await until(() => w.enginePid() !== null && w.engine.runs().length === 1);
+    await waitFor('w.enginePid() !== null && w.engine.runs().length === 1', () => w.enginePid() !== null && w.engine.runs().length === 1, 5000, 25);
     const first = w.enginePid()!;
     expect(w.engine.runs()).toEqual([{ pid: first, config: w.files.configPath }]);
     writeFileSync(w.files.controlFile, 'lift');
-    await until(() => w.enginePid() === null && !alive(first));
+    await waitFor('w.enginePid() === null && !processAlive(first)', () => w.enginePid() === null && !processAlive(first), 5000, 25);
     writeFileSync(w.files.controlFile, 'run 2');
-    await until(() => w.enginePid() !== null && w.engine.runs().length === 2);
+    await waitFor('w.enginePid() !== null && w.engine.runs().length === 2', () => w.enginePid() !== null && w.engine.runs().length === 2, 5000, 25);
     expect(w.engine.runs()[1]!.pid).toBe(w.enginePid());
-    expect(alive(w.watchdog.pid!)).toBe(true);
+    expect(processAlive(w.watchdog.pid!)).toBe(true);
     w.cleanup();
   });
 
   it('a control file caught half-written restarts nothing', async () => {
     const w = launch();
     writeFileSync(w.files.controlFile, 'run 1');
-    await until(() => w.enginePid() !== null && w.engine.runs().length === 1);
+    await waitFor('w.enginePid() !== null && w.engine.runs().length === 1', () => w.enginePid() !== null && w.engine.runs().length === 1, 5000, 25);
     writeFileSync(w.files.controlFile, '');
     await new Promise((resolve) => setTimeout(resolve, 1200));
     writeFileSync(w.files.controlFile, 'run 1');
@@ -217,11 +202,11 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
   it('stops sing-box and leaves when the app is killed', async () => {
     const w = launch();
     writeFileSync(w.files.controlFile, 'run 1');
-    await until(() => w.enginePid() !== null);
+    await waitFor('w.enginePid() !== null', () => w.enginePid() !== null, 5000, 25);
     const engine = w.enginePid()!;
     w.app.kill('SIGKILL');
     await w.exited;
-    expect(alive(engine)).toBe(false);
+    expect(processAlive(engine)).toBe(false);
     expect(existsSync(w.files.enginePidFile)).toBe(false);
     expect(existsSync(w.files.watchdogPidFile)).toBe(false);
     w.cleanup();
@@ -230,11 +215,11 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
   it('stops sing-box and leaves when the control file is removed (disconnect, quit)', async () => {
     const w = launch();
     writeFileSync(w.files.controlFile, 'run 1');
-    await until(() => w.enginePid() !== null);
+    await waitFor('w.enginePid() !== null', () => w.enginePid() !== null, 5000, 25);
     const engine = w.enginePid()!;
     rmSync(w.files.controlFile);
     await w.exited;
-    expect(alive(engine)).toBe(false);
+    expect(processAlive(engine)).toBe(false);
     w.cleanup();
   });
 
@@ -251,11 +236,11 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
   it('stops sing-box when it is itself told to stop', async () => {
     const w = launch();
     writeFileSync(w.files.controlFile, 'run 1');
-    await until(() => w.enginePid() !== null);
+    await waitFor('w.enginePid() !== null', () => w.enginePid() !== null, 5000, 25);
     const engine = w.enginePid()!;
     w.watchdog.kill('SIGTERM');
     await w.exited;
-    expect(alive(engine)).toBe(false);
+    expect(processAlive(engine)).toBe(false);
     w.cleanup();
   });
 });
