@@ -204,6 +204,9 @@ describe('CoreProber against the lab', () => {
   });
 
   it('restarts its core after a crash', async () => {
+    // A rebuild retires the previous core once its probes are done, after the new one is up: the
+    // test before this one may leave one still stopping.
+    expect(await waitUntil(() => processesOf(core.path, join(runtimeDir, 'prober-')).length === 1, 10_000, 50)).toBe(true);
     const before = processesOf(core.path, join(runtimeDir, 'prober-'));
     expect(before).toHaveLength(1);
     process.kill(before[0]!, 'SIGKILL');
