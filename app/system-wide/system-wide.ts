@@ -25,6 +25,7 @@ import { HelperClient } from './linux/helper-client';
 import { DEFAULT_CORE_MARK } from './linux/policy/capture-plan';
 import type { LaunchCommand } from './linux/policy/elevation';
 import { CaptureRecordFile } from './record';
+import { followTunnel } from './follow-tunnel';
 
 const TAG = 'SYSWIDE';
 
@@ -118,14 +119,11 @@ export class SystemWideCapture {
 
   /** Follows the tunnel; returns the unsubscribe function. */
   bind(tunnel: Pick<TunnelController, 'on'>): () => void {
-    const offs = [
-      tunnel.on('state', (state) => {
-        if (state.state === 'connected') void this.serialised(() => this.apply());
-        else if (state.state === 'disconnected' || state.state === 'failed') void this.end();
-      }),
-      tunnel.on('coreExit', () => void this.serialised(() => this.lift('the core stopped'))),
-    ];
-    return () => offs.forEach((off) => off());
+    return followTunnel(tunnel, {
+      connected: () => void this.serialised(() => this.apply()),
+      ended: () => void this.end(),
+      coreExited: () => void this.serialised(() => this.lift('the core stopped')),
+    });
   }
 
   /** At start-up: a record left behind means nothing cleaned up after the last run; do it now. */

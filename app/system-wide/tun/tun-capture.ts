@@ -33,6 +33,7 @@ import { stopLeftoverCommand } from './policy/elevation';
 import { singBoxTunConfig } from './policy/sing-box-tun';
 import { findTunEngine, type TunEngine, type TunEngineSearch } from './tun-engine';
 import { poll, readPid, systemTunHost, tunFiles, type TunHost, TunSession } from './tun-session';
+import { followTunnel } from '../follow-tunnel';
 
 const TAG = 'SYSWIDE';
 
@@ -114,14 +115,11 @@ export class TunCapture {
   }
 
   bind(tunnel: Pick<TunnelController, 'on'>): () => void {
-    const offs = [
-      tunnel.on('state', (state) => {
-        if (state.state === 'connected') void this.serialised(() => this.apply(state));
-        else if (state.state === 'disconnected' || state.state === 'failed') void this.end();
-      }),
-      tunnel.on('coreExit', () => void this.serialised(() => this.lift('the core stopped'))),
-    ];
-    return () => offs.forEach((off) => off());
+    return followTunnel(tunnel, {
+      connected: (state) => void this.serialised(() => this.apply(state)),
+      ended: () => void this.end(),
+      coreExited: () => void this.serialised(() => this.lift('the core stopped')),
+    });
   }
 
   /**
