@@ -18,6 +18,7 @@ import type { ConnectionMode } from '../../shared/settings';
 import type { CaptureMethod, TransparentOptions } from '../core/transparent';
 import { listenerErrorsTo, Signal } from '../events';
 import type { Logger } from '../log/logger';
+import { SerialQueue } from '../process/serial-queue';
 import { freePorts } from '../tunnel/ports';
 import type { TunnelController } from '../tunnel/controller';
 import { coreCanCapture, coreCannotCaptureReason } from './core-privilege';
@@ -60,7 +61,8 @@ export class SystemWideCapture {
   private opening: Promise<HelperClient> | null = null;
   private inbound: TransparentOptions | null = null;
   private applied = false;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Capture operations one at a time; those the tunnel's events start have no caller to see a failure. */
+  private readonly operations: SerialQueue;
   private readonly record: CaptureRecordFile;
   private readonly changes: Signal<CaptureStatus>;
   private detail: string | null = null;
@@ -69,6 +71,7 @@ export class SystemWideCapture {
   constructor(private readonly options: SystemWideOptions) {
     this.record = new CaptureRecordFile(options.dataDir);
     this.changes = new Signal('capture', listenerErrorsTo(options.logger, TAG));
+    this.operations = new SerialQueue((error) => options.logger.error(TAG, String(error)));
   }
 
   setMode(mode: ConnectionMode): void {
@@ -120,9 +123,9 @@ export class SystemWideCapture {
   /** Follows the tunnel; returns the unsubscribe function. */
   bind(tunnel: Pick<TunnelController, 'on'>): () => void {
     return followTunnel(tunnel, {
-      connected: () => void this.serialised(() => this.apply()),
+      connected: () => void this.operations.run(() => this.apply()),
       ended: () => void this.end(),
-      coreExited: () => void this.serialised(() => this.lift('the core stopped')),
+      coreExited: () => void this.operations.run(() => this.lift('the core stopped')),
     });
   }
 
@@ -155,7 +158,7 @@ export class SystemWideCapture {
 
   /** Capture off and the helper gone (disconnect, quit, mode changed). */
   end(): Promise<void> {
-    return this.serialised(async () => {
+    return this.operations.run(async () => {
       this.opening = null;
       const helper = this.helper;
       this.helper = null;
@@ -237,11 +240,5 @@ export class SystemWideCapture {
 
   private emit(): void {
     this.changes.emit(this.status());
-  }
-
-  private serialised<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(operation, operation);
-    this.queue = run.catch((error: unknown) => this.options.logger.error(TAG, String(error)));
-    return run;
   }
 }

@@ -13,6 +13,7 @@ import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
 import { type CoreProfile, type CoreRouting, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
 import type { Logger } from '../log/logger';
+import { SerialQueue } from '../process/serial-queue';
 import { secretsOf } from '../../shared/domain/secrets';
 import type { OutboundFailureKind } from './core-log';
 import { type CoreExit, CoreProcess } from './core-process';
@@ -118,7 +119,8 @@ export class TunnelController {
   private ports: Required<TunnelPorts>;
   private current: ConnectionState;
   private session: Session | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** connect, switch, disconnect, routing changes and restarts: one at a time, in call order. */
+  private readonly operations = new SerialQueue();
   private routing: CoreRouting | undefined;
   /** Milliseconds the last core took from spawn to accepting connections. */
   lastStartMs = Number.NaN;
@@ -151,7 +153,7 @@ export class TunnelController {
    * Resolves true when the core was restarted.
    */
   setRouting(routing: CoreRouting | undefined): Promise<boolean> {
-    return this.serialised(async () => {
+    return this.operations.run(async () => {
       const previous = this.routing;
       this.routing = routing;
       const session = this.session;
@@ -170,7 +172,7 @@ export class TunnelController {
 
   /** Connects through `server` (via its upstream when chained); replaces any current tunnel. */
   connect(server: Server, via?: Server): Promise<ConnectionState> {
-    return this.serialised(() => this.open(server, via));
+    return this.operations.run(() => this.open(server, via));
   }
 
   /** The same as connect while connected: the core is restarted with the new server. */
@@ -179,16 +181,10 @@ export class TunnelController {
   }
 
   disconnect(): Promise<void> {
-    return this.serialised(async () => {
+    return this.operations.run(async () => {
       await this.close();
       this.setState('disconnected', null, null);
     });
-  }
-
-  private serialised<T>(operation: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(operation, operation);
-    this.queue = result.catch(() => undefined);
-    return result;
   }
 
   private async open(server: Server, via?: Server): Promise<ConnectionState> {
@@ -318,7 +314,7 @@ export class TunnelController {
     this.emitter.emit('coreExit', { at: now, serverId: session.server.id, description: why, attempt: next.attempt, restartInMs: next.delayMs });
     session.restartTimer = this.clock.after(next.delayMs, () => {
       session.restartTimer = null;
-      void this.serialised(() => this.restart(session, next.attempt));
+      void this.operations.run(() => this.restart(session, next.attempt));
     });
   }
 

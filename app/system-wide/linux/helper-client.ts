@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../../log/logger';
+import { SerialQueue } from '../../process/serial-queue';
 import { HELPER_READY, type HelperReply, type HelperRequest, helperReplySchema } from './helper-protocol';
 import { elevationRefusal, type LaunchCommand } from './policy/elevation';
 
@@ -12,7 +13,7 @@ const TAG = 'SYSWIDE';
  * the app dies; it ends when asked to (`end`), or when the pipe from the app closes.
  */
 export class HelperClient {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly requests = new SerialQueue();
   private readonly replies: ((reply: HelperReply) => void)[] = [];
   private exitedWith: string | null = null;
   readonly exited: Promise<void>;
@@ -76,7 +77,7 @@ export class HelperClient {
 
   /** One request, one reply; requests run one at a time in call order. */
   request(request: HelperRequest): Promise<HelperReply> {
-    const run = this.queue.then(
+    return this.requests.run(
       () =>
         new Promise<HelperReply>((resolve) => {
           if (!this.alive || !this.child.stdin?.writable) {
@@ -87,8 +88,6 @@ export class HelperClient {
           this.child.stdin.write(`${JSON.stringify(request)}\n`);
         }),
     );
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   /** Capture off and the helper gone (killed if it does not answer in time). */

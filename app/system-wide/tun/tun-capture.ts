@@ -25,6 +25,7 @@ import { runCore } from '../../core/run-core';
 import type { TransparentOptions } from '../../core/transparent';
 import { listenerErrorsTo, Signal } from '../../events';
 import type { Logger } from '../../log/logger';
+import { SerialQueue } from '../../process/serial-queue';
 import { freePort } from '../../tunnel/ports';
 import type { TunnelController } from '../../tunnel/controller';
 import { CaptureRecordFile } from '../record';
@@ -73,7 +74,8 @@ export class TunCapture {
   private watch: NodeJS.Timeout | null = null;
   private detail: string | null = null;
   private error: string | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Capture operations one at a time; those the tunnel's events start have no caller to see a failure. */
+  private readonly operations: SerialQueue;
   private readonly host: TunHost;
   private readonly record: CaptureRecordFile;
   private readonly changes: Signal<CaptureStatus>;
@@ -82,6 +84,7 @@ export class TunCapture {
     this.host = options.host ?? systemTunHost;
     this.record = new CaptureRecordFile(options.dataDir);
     this.changes = new Signal('capture', listenerErrorsTo(options.logger, TAG));
+    this.operations = new SerialQueue((error) => options.logger.error(TAG, String(error)));
   }
 
   setMode(mode: ConnectionMode): void {
@@ -116,9 +119,9 @@ export class TunCapture {
 
   bind(tunnel: Pick<TunnelController, 'on'>): () => void {
     return followTunnel(tunnel, {
-      connected: (state) => void this.serialised(() => this.apply(state)),
+      connected: (state) => void this.operations.run(() => this.apply(state)),
       ended: () => void this.end(),
-      coreExited: () => void this.serialised(() => this.lift('the core stopped')),
+      coreExited: () => void this.operations.run(() => this.lift('the core stopped')),
     });
   }
 
@@ -160,7 +163,7 @@ export class TunCapture {
     this.session = null;
     this.opening = null;
     this.stopWatching();
-    return this.serialised(async () => {
+    return this.operations.run(async () => {
       const wasRunning = this.running !== null;
       this.running = null;
       if (!session) return;
@@ -281,7 +284,7 @@ export class TunCapture {
 
   private startWatching(): void {
     this.stopWatching();
-    this.watch = setInterval(() => void this.serialised(() => this.check()), this.options.watchIntervalMs ?? 1000);
+    this.watch = setInterval(() => void this.operations.run(() => this.check()), this.options.watchIntervalMs ?? 1000);
     this.watch.unref();
   }
 
@@ -304,12 +307,6 @@ export class TunCapture {
 
   private emit(): void {
     this.changes.emit(this.status());
-  }
-
-  private serialised<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(operation, operation);
-    this.queue = run.catch((error: unknown) => this.options.logger.error(TAG, String(error)));
-    return run;
   }
 }
 
