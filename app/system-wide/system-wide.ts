@@ -14,13 +14,10 @@
  * the next start clean up when both were killed.
  */
 import { spawn } from 'node:child_process';
-import type { ConnectionMode } from '../../shared/settings';
 import type { CaptureMethod, TransparentOptions } from '../core/transparent';
-import { listenerErrorsTo, Signal } from '../events';
-import type { Logger } from '../log/logger';
-import { SerialQueue } from '../process/serial-queue';
 import { freePorts } from '../tunnel/ports';
 import type { TunnelController } from '../tunnel/controller';
+import { Capture, type CaptureOptions, type CaptureStatus } from './capture';
 import { coreCanCapture, coreCannotCaptureReason } from './core-privilege';
 import { HelperClient } from './linux/helper-client';
 import { DEFAULT_CORE_MARK } from './linux/policy/capture-plan';
@@ -30,24 +27,11 @@ import { followTunnel } from './follow-tunnel';
 
 const TAG = 'SYSWIDE';
 
-export interface CaptureStatus {
-  active: boolean;
-  /** Linux's nftables method, or `tun` (sing-box's TUN device on Windows and macOS). */
-  method: CaptureMethod | 'tun' | null;
-  /** What was applied, in words (for the CLI and the log). */
-  detail: string | null;
-  /** Why the capture is not in place although it should be (the helper failed, or stopped). */
-  error: string | null;
-}
-
-export interface SystemWideOptions {
+export interface SystemWideOptions extends CaptureOptions {
   dataDir: string;
-  logger: Logger;
   /** How the helper is started for a session or a one-shot removal (root directly, else pkexec). */
   launch: (mode: 'session' | 'remove') => LaunchCommand;
   platform?: NodeJS.Platform;
-  /** Leave private ranges direct (default true). */
-  bypassLan?: () => boolean;
   coreMark?: number;
   /** The core binary, checked for CAP_NET_ADMIN before anything is asked of the user. */
   corePath?: string;
@@ -55,27 +39,18 @@ export interface SystemWideOptions {
   coreCanCapture?: (corePath: string) => Promise<boolean>;
 }
 
-export class SystemWideCapture {
-  private mode: ConnectionMode = 'proxy';
+export class SystemWideCapture extends Capture {
   private helper: HelperClient | null = null;
   private opening: Promise<HelperClient> | null = null;
   private inbound: TransparentOptions | null = null;
   private applied = false;
-  /** Capture operations one at a time; those the tunnel's events start have no caller to see a failure. */
-  private readonly operations: SerialQueue;
   private readonly record: CaptureRecordFile;
-  private readonly changes: Signal<CaptureStatus>;
   private detail: string | null = null;
   private error: string | null = null;
 
   constructor(private readonly options: SystemWideOptions) {
+    super(options);
     this.record = new CaptureRecordFile(options.dataDir);
-    this.changes = new Signal('capture', listenerErrorsTo(options.logger, TAG));
-    this.operations = new SerialQueue((error) => options.logger.error(TAG, String(error)));
-  }
-
-  setMode(mode: ConnectionMode): void {
-    this.mode = mode;
   }
 
   status(): CaptureStatus {
@@ -88,10 +63,6 @@ export class SystemWideCapture {
    */
   directProxy(): string | null {
     return this.applied && this.inbound ? `http://127.0.0.1:${this.inbound.directPort}` : null;
-  }
-
-  onChange(listener: (status: CaptureStatus) => void): () => void {
-    return this.changes.on(listener);
   }
 
   /**
@@ -232,13 +203,5 @@ export class SystemWideCapture {
     if (reply.ok) this.options.logger.warn(TAG, `${why}: system-wide capture lifted until it is back (traffic goes direct meanwhile)`);
     else this.options.logger.error(TAG, `${why}: lifting the capture failed: ${reply.error}`);
     this.emit();
-  }
-
-  private bypassLan(): boolean {
-    return this.options.bypassLan?.() ?? true;
-  }
-
-  private emit(): void {
-    this.changes.emit(this.status());
   }
 }

@@ -18,18 +18,14 @@
  */
 import { connect } from 'node:net';
 import { realpath, rm } from 'node:fs/promises';
-import type { ConnectionMode } from '../../../shared/settings';
 import type { ConnectionState } from '../../../shared/domain/connection';
 import { writeConfigFile } from '../../core/config-file';
 import { runCore } from '../../core/run-core';
 import type { TransparentOptions } from '../../core/transparent';
-import { listenerErrorsTo, Signal } from '../../events';
-import type { Logger } from '../../log/logger';
-import { SerialQueue } from '../../process/serial-queue';
 import { freePort } from '../../tunnel/ports';
 import type { TunnelController } from '../../tunnel/controller';
 import { CaptureRecordFile } from '../record';
-import type { CaptureStatus } from '../system-wide';
+import { Capture, type CaptureOptions, type CaptureStatus } from '../capture';
 import { stopLeftoverCommand } from './policy/elevation';
 import { singBoxTunConfig } from './policy/sing-box-tun';
 import { findTunEngine, type TunEngine, type TunEngineSearch } from './tun-engine';
@@ -38,18 +34,15 @@ import { followTunnel } from '../follow-tunnel';
 
 const TAG = 'SYSWIDE';
 
-export interface TunCaptureOptions {
+export interface TunCaptureOptions extends CaptureOptions {
   platform: 'win32' | 'darwin';
   dataDir: string;
   /** Where sing-box's config, its log and the watchdog's files live. */
   runtimeDir: string;
-  logger: Logger;
   /** Where sing-box is looked for (the bundled cores' folder, then PATH). */
   search: TunEngineSearch;
   /** The core binary, whose own connections to servers must not enter the TUN. */
   corePath?: string;
-  /** Leave private ranges direct (default true). */
-  bypassLan?: () => boolean;
   host?: TunHost;
   /** Injected for tests; default: find and version-check sing-box (tun-engine.ts). */
   findEngine?: (search: TunEngineSearch) => Promise<TunEngine>;
@@ -64,8 +57,7 @@ interface Running {
   directPort: number;
 }
 
-export class TunCapture {
-  private mode: ConnectionMode = 'proxy';
+export class TunCapture extends Capture {
   private session: TunSession | null = null;
   private opening: Promise<TunSession> | null = null;
   private engine: Promise<TunEngine> | null = null;
@@ -74,21 +66,13 @@ export class TunCapture {
   private watch: NodeJS.Timeout | null = null;
   private detail: string | null = null;
   private error: string | null = null;
-  /** Capture operations one at a time; those the tunnel's events start have no caller to see a failure. */
-  private readonly operations: SerialQueue;
   private readonly host: TunHost;
   private readonly record: CaptureRecordFile;
-  private readonly changes: Signal<CaptureStatus>;
 
   constructor(private readonly options: TunCaptureOptions) {
+    super(options);
     this.host = options.host ?? systemTunHost;
     this.record = new CaptureRecordFile(options.dataDir);
-    this.changes = new Signal('capture', listenerErrorsTo(options.logger, TAG));
-    this.operations = new SerialQueue((error) => options.logger.error(TAG, String(error)));
-  }
-
-  setMode(mode: ConnectionMode): void {
-    this.mode = mode;
   }
 
   status(): CaptureStatus {
@@ -99,10 +83,6 @@ export class TunCapture {
   /** While the TUN is up, sing-box's loopback inbound that leads straight out; null otherwise. */
   directProxy(): string | null {
     return this.running ? `http://127.0.0.1:${this.running.directPort}` : null;
-  }
-
-  onChange(listener: (status: CaptureStatus) => void): () => void {
-    return this.changes.on(listener);
   }
 
   /** The tunnel's question before each core start (see the file's comment). */
@@ -299,14 +279,6 @@ export class TunCapture {
     if (!session) return;
     if (!session.alive) return this.failed(`the TUN engine's watchdog stopped (sing-box with it): ${(await session.logTail()) || 'no output'}`);
     if (this.running && (await session.enginePid()) === null) return this.failed(`the TUN engine (sing-box) stopped: ${(await session.logTail()) || 'no output'}`);
-  }
-
-  private bypassLan(): boolean {
-    return this.options.bypassLan?.() ?? true;
-  }
-
-  private emit(): void {
-    this.changes.emit(this.status());
   }
 }
 

@@ -1,0 +1,58 @@
+import type { ConnectionMode } from '../../shared/settings';
+import type { CaptureMethod } from '../core/transparent';
+import { listenerErrorsTo, Signal } from '../events';
+import type { Logger } from '../log/logger';
+import { SerialQueue } from '../process/serial-queue';
+
+const TAG = 'SYSWIDE';
+
+export interface CaptureStatus {
+  active: boolean;
+  /** Linux's nftables method, or `tun` (sing-box's TUN device on Windows and macOS). */
+  method: CaptureMethod | 'tun' | null;
+  /** What was applied, in words (for the CLI and the log). */
+  detail: string | null;
+  /** Why the capture is not in place although it should be (the helper failed, or stopped). */
+  error: string | null;
+}
+
+export interface CaptureOptions {
+  logger: Logger;
+  /** Leave private ranges direct (default true). */
+  bypassLan?: () => boolean;
+}
+
+/**
+ * What Linux's nftables capture (system-wide.ts) and the TUN capture of Windows and macOS
+ * (tun/tun-capture.ts) have alike: the connection mode they follow, the status they announce, the
+ * user's LAN choice, and their operations run one at a time.
+ */
+export abstract class Capture {
+  protected mode: ConnectionMode = 'proxy';
+  /** Those the tunnel's events or a timer start have no caller to see a failure: it is logged. */
+  protected readonly operations: SerialQueue;
+  private readonly changes: Signal<CaptureStatus>;
+
+  protected constructor(private readonly common: CaptureOptions) {
+    this.changes = new Signal('capture', listenerErrorsTo(common.logger, TAG));
+    this.operations = new SerialQueue((error) => common.logger.error(TAG, String(error)));
+  }
+
+  setMode(mode: ConnectionMode): void {
+    this.mode = mode;
+  }
+
+  abstract status(): CaptureStatus;
+
+  onChange(listener: (status: CaptureStatus) => void): () => void {
+    return this.changes.on(listener);
+  }
+
+  protected bypassLan(): boolean {
+    return this.common.bypassLan?.() ?? true;
+  }
+
+  protected emit(): void {
+    this.changes.emit(this.status());
+  }
+}
