@@ -11,6 +11,10 @@ describe('AUTO log lines', () => {
       { type: 'check', at, trigger: 'dial-failure', probe: ['fi', 'de'], inHand: [{ id: 'de', delay: 26, ageMs: 6200 }] },
       'check (dial-failure): probing fi, de; answers in hand: de 26 ms (6.2 s ago)',
     ],
+    [
+      { type: 'check', at, trigger: 'dial-failure', probe: ['fi', 'de'], failure: 'reset' },
+      'check (dial-failure: reset): probing fi, de',
+    ],
     [{ type: 'probe-result', at, id: 'fi', delay: null, recorded: false }, 'probe fi: no answer (not recorded)'],
     [{ type: 'probe-result', at, id: 'nl', delay: 71, recorded: true }, 'probe nl: 71 ms'],
     [{ type: 'stay', at, id: 'nl', reason: 'current-answered' }, 'stay on nl: current-answered'],

@@ -10,7 +10,7 @@ const TRANSFER_NOTES = {
 export function describeDecision(d: AutoDecision): string {
   switch (d.type) {
     case 'check':
-      return `check (${d.trigger}): probing ${d.probe.join(', ') || 'nothing'}${d.inHand?.length ? `; answers in hand: ${d.inHand.map((a) => `${a.id} ${a.delay} ms (${(a.ageMs / 1000).toFixed(1)} s ago)`).join(', ')}` : ''}`;
+      return `check (${d.trigger}${d.failure ? `: ${d.failure}` : ''}): probing ${d.probe.join(', ') || 'nothing'}${d.inHand?.length ? `; answers in hand: ${d.inHand.map((a) => `${a.id} ${a.delay} ms (${(a.ageMs / 1000).toFixed(1)} s ago)`).join(', ')}` : ''}`;
     case 'prepare':
       return `stalled for half the threshold: probing ${d.probe.join(', ') || 'nothing'} ahead of a check`;
     case 'probe-result':

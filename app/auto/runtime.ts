@@ -12,6 +12,7 @@
  */
 import type { AutoDecision, AutoSnapshot, TimelineEntry } from '../../shared/domain/auto';
 import type { TrafficSample } from '../../shared/domain/connection';
+import type { ProbeFailure } from '../../shared/domain/measurement';
 import type { ServerId, SubscriptionId } from '../../shared/domain/server';
 import type { Settings } from '../../shared/settings';
 import type { Clock, TimerHandle } from '../clock';
@@ -92,8 +93,9 @@ export class AutoRuntime {
   traffic(sample: TrafficSample): void {
     this.dispatch({ type: 'traffic', sample });
   }
-  dialFailure(serverId: ServerId): void {
-    this.dispatch({ type: 'dial-failure', serverId });
+  /** The core failed to connect to a server; `kind` says how, when the core said. */
+  dialFailure(serverId: ServerId, kind?: ProbeFailure): void {
+    this.dispatch({ type: 'dial-failure', serverId, ...(kind ? { kind } : {}) });
   }
   /** The OS reported a network change: 'none' (no network at all) or 'up' (a network, possibly another one). */
   networkChanged(state: 'none' | 'up'): void {

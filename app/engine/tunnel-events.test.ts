@@ -11,7 +11,7 @@ function world(wanted = true) {
   const stop = forwardTunnelEvents(tunnel, {
     auto: {
       traffic: (s) => heard.push(`auto: traffic ${s.downBytes}`),
-      dialFailure: (id) => heard.push(`auto: dial failed ${id}`),
+      dialFailure: (id, kind) => heard.push(`auto: dial failed ${id} (${kind})`),
       tunnelConnected: (id) => heard.push(`auto: connected ${id}`),
       tunnelDisconnected: () => heard.push('auto: disconnected'),
     },
@@ -34,10 +34,10 @@ describe('tunnel events', () => {
     expect(w.heard).toEqual(['auto: traffic 0', 'window: traffic 500/0', 'auto: traffic 9000', 'monitor: traffic at 1250', 'window: traffic 10/9000']);
   });
 
-  it('a failed dial is an Auto trigger and gets the server tested at once', () => {
+  it('a failed dial is an Auto trigger, saying how it failed, and gets the server tested at once', () => {
     const w = world();
     w.tunnel.emit('dialFailure', { at: 1, serverId: 'a', kind: 'timeout', address: '192.0.2.1:443', detail: 'i/o timeout', upstream: false });
-    expect(w.heard).toEqual(['auto: dial failed a', 'monitor: test a']);
+    expect(w.heard).toEqual(['auto: dial failed a (timeout)', 'monitor: test a']);
   });
 
   it('the connection: connected tells Auto and the monitor; a failure while the VPN is wanted is not a disconnect', () => {

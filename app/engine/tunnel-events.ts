@@ -4,13 +4,14 @@
  * traffic and the connection.
  */
 import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
+import type { ProbeFailure } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
 import type { TunnelController } from '../tunnel/controller';
 
 export interface TunnelEventTargets {
   auto: {
     traffic(sample: TrafficSample): void;
-    dialFailure(serverId: ServerId): void;
+    dialFailure(serverId: ServerId, kind?: ProbeFailure): void;
     tunnelConnected(serverId: ServerId): void;
     tunnelDisconnected(): void;
   };
@@ -36,7 +37,7 @@ export function forwardTunnelEvents(tunnel: Pick<TunnelController, 'on'>, target
       publish.traffic(sample);
     }),
     tunnel.on('dialFailure', (failure) => {
-      auto.dialFailure(failure.serverId);
+      auto.dialFailure(failure.serverId, failure.kind);
       monitor.testFailedMember(failure.serverId);
     }),
     tunnel.on('state', (state) => {

@@ -1,4 +1,5 @@
 import type { ServerId, SubscriptionId } from './server';
+import type { ProbeFailure } from './measurement';
 
 /** Why a check started (the contract of spec/scenario.md). */
 export const CHECK_TRIGGERS = [
@@ -37,6 +38,8 @@ export type AutoDecision =
       probe: ServerId[];
       /** Candidates whose recent answer counts in this check without waiting for their probe (a dial failure's check). */
       inHand?: { id: ServerId; delay: number; ageMs: number }[];
+      /** A dial failure's check: how the core's dial failed, when it said ('reset', 'refused', 'timeout', …). */
+      failure?: ProbeFailure;
     }
   /** A stall has lasted half the threshold: the servers the check would probe are probed ahead of it. */
   | { type: 'prepare'; at: number; probe: ServerId[] }

@@ -18,6 +18,7 @@
  * scheduled check was no later than the silent one, so the next is due within 5 min of it.
  */
 import type { CheckTrigger } from '../../../shared/domain/auto';
+import type { ProbeFailure } from '../../../shared/domain/measurement';
 import type { ServerId } from '../../../shared/domain/server';
 import { concludeEarly, concludeOwnPhase, dissolvePrepared, silentDeadline } from './check-end';
 import { AUTO_RULES } from './constants';
@@ -26,13 +27,15 @@ import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './st
 import { activeSince, restartSilence, trafficTrigger } from './traffic';
 import { checksTransfer } from './transfer';
 import { answersInHand } from './in-hand';
-import type { AutoState, CheckKind, ProbeAnswer } from './types';
+import type { AutoState, CheckInFlight, CheckKind, ProbeAnswer } from './types';
 
 export interface DueCheck {
   trigger: CheckTrigger;
   kind: CheckKind;
   /** Starting it counts as the scheduled check (resets the 5-minute clock). */
   scheduled?: boolean;
+  /** A dial failure's check: how the dial failed, when the core said. */
+  failure?: ProbeFailure;
 }
 
 /** Auto is watching: on, connected, with a network, and a server to watch. */
@@ -59,9 +62,9 @@ export function dueCheck(state: AutoState, now: number): DueCheck | null {
 }
 
 /** A check asked for by an event (a dial failure, the user) rather than by time or traffic. */
-export function requestedCheck(state: AutoState, trigger: 'dial-failure' | 'user'): DueCheck {
+export function requestedCheck(state: AutoState, trigger: 'dial-failure' | 'user', failure?: ProbeFailure): DueCheck {
   if (state.widen !== null) return { trigger: trigger === 'user' ? 'user' : 'widened', kind: 'widened' };
-  return { trigger, kind: 'ordinary' };
+  return { trigger, kind: 'ordinary', ...(failure ? { failure } : {}) };
 }
 
 /**
@@ -121,14 +124,30 @@ function startPrepared(state: AutoState, ctx: StepContext, due: DueCheck): AutoS
 export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): AutoState {
   const ids = probeSet(state, ctx, due.kind);
   // After a dial failure the current server is silent at once: recent answers spare the wait for
-  // slower candidates once the first one answers (check-end.ts concludeEarly).
+  // slower candidates once the first one answers, or at once when the failure itself showed the
+  // network (check-end.ts concludeEarly).
   const inHand = due.trigger === 'dial-failure' && due.kind === 'ordinary' ? answersInHand(ctx, ids.slice(1)) : {};
   const held = Object.entries(inHand).map(([id, a]) => ({ id, delay: a.delayMs!, ageMs: ctx.now - a.at }));
-  log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids, ...(held.length > 0 ? { inHand: held } : {}) });
-  return sendProbes(state, ctx, due, ids, 'own', inHand);
+  const failure = due.trigger === 'dial-failure' ? due.failure : undefined;
+  log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids, ...(held.length > 0 ? { inHand: held } : {}), ...(failure ? { failure } : {}) });
+  const started = sendProbes(state, ctx, due, ids, 'own', inHand, networkShownBy(failure));
+  return held.length > 0 && started.check?.networkShown ? concludeEarly(started, ctx) : started;
 }
 
-function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: ServerId[], phase: 'own' | 'prepared', inHand: Record<ServerId, ProbeAnswer> = {}): AutoState {
+/** A reset or a refusal is the far end answering: the network is there (types.ts `networkShown`). */
+function networkShownBy(failure: ProbeFailure | undefined): CheckInFlight['networkShown'] {
+  return failure === 'reset' || failure === 'refused' ? failure : undefined;
+}
+
+function sendProbes(
+  state: AutoState,
+  ctx: StepContext,
+  due: DueCheck,
+  ids: ServerId[],
+  phase: 'own' | 'prepared',
+  inHand: Record<ServerId, ProbeAnswer> = {},
+  networkShown?: CheckInFlight['networkShown'],
+): AutoState {
   const current = state.current!;
   const id = state.nextCheckId;
   const transferOf = checksTransfer(due.trigger) ? current : undefined;
@@ -154,6 +173,7 @@ function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: Serv
       pending: ids,
       results: {},
       ...(Object.keys(inHand).length > 0 ? { inHand } : {}),
+      ...(networkShown ? { networkShown } : {}),
       log: [],
       ...(transferOf ? { transferOf } : {}),
     },

@@ -62,7 +62,7 @@ function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState 
     case 'traffic':
       return onTraffic(state, ctx, event.sample);
     case 'dial-failure':
-      return event.serverId === state.current ? maybeStartCheck(state, ctx, requestedCheck(state, 'dial-failure')) : state;
+      return event.serverId === state.current ? maybeStartCheck(state, ctx, requestedCheck(state, 'dial-failure', event.kind)) : state;
     case 'check-now':
       return maybeStartCheck(state, ctx, requestedCheck(state, 'user'));
     case 'probe-result':

@@ -119,5 +119,6 @@ describe('Auto’s reasons in words', () => {
     expect(failureText(en, 'quic-blocked', 'QUIC handshake dropped')).toBe('QUIC handshake dropped');
     expect(triggerText(en, 'stall')).toBe('traffic stalled');
     expect(triggerText(en, 'cosmic-ray')).toBe('cosmic-ray');
+    expect(triggerText(en, 'dial-failure', 'reset')).toBe('the core could not connect (connection reset)');
   });
 });

@@ -105,9 +105,13 @@ export function failureText(t: TFunction, kind: string, message?: string): strin
   return message?.trim() || kind;
 }
 
-/** Why a check started, or the engine's code for a trigger this renderer does not know yet. */
-export function triggerText(t: TFunction, trigger: string): string {
-  return known(CHECK_TRIGGERS, trigger) ? t(`trigger.${trigger}`) : trigger;
+/**
+ * Why a check started, or the engine's code for a trigger this renderer does not know yet; a dial
+ * failure says how the dial failed when the core said ("the core could not connect (connection reset)").
+ */
+export function triggerText(t: TFunction, trigger: string, failure?: string): string {
+  const text = known(CHECK_TRIGGERS, trigger) ? t(`trigger.${trigger}`) : trigger;
+  return failure ? `${text} (${failureText(t, failure)})` : text;
 }
 
 type Of<T extends TimelineEntry['type']> = Extract<TimelineEntry, { type: T }>;
