@@ -57,6 +57,14 @@ export interface Security {
   /** uTLS fingerprint ("chrome", "firefox", ...): Xray only. */
   fingerprint?: string;
   allowInsecure?: boolean;
+  /**
+   * Certificate pins (TLS only): the SHA-256 of the server's whole certificate (DER), lower-case
+   * hex; a certificate matching any of them is accepted. Share links' `pcs`, Xray's
+   * `pinnedPeerCertSha256`, Hysteria's `pinSHA256`, Mihomo's `fingerprint`.
+   */
+  pinnedCertSha256?: string[];
+  /** The name to verify the certificate against instead of the SNI (TLS only): `vcn`, Xray's `verifyPeerCertByName`. */
+  verifyName?: string;
   /** REALITY (Xray only). */
   publicKey?: string;
   shortId?: string;

@@ -171,9 +171,20 @@ function tls(label: string, o: Json, type: SecurityType, sni: string): Security 
     alpn: splitList(o.alpn),
     fingerprint: str(o['client-fingerprint']),
     allowInsecure: isTruthy(o['skip-cert-verify']),
+    pinnedCertSha256: certificateFingerprint(o.fingerprint),
     publicKey: str(reality['public-key']),
     shortId: str(reality['short-id']),
   });
+}
+
+/**
+ * Mihomo's `fingerprint` is the SHA-256 of the server's whole (leaf) certificate, the check Xray's
+ * pin makes. Some converters put a uTLS name ("chrome") there, which `client-fingerprint` is
+ * for: only hex digits and colons are read as a pin, anything else is no pin.
+ */
+function certificateFingerprint(value: unknown): string | undefined {
+  const text = str(value);
+  return /^[0-9a-f:]+$/i.test(text) ? text : undefined;
 }
 
 function stream(label: string, o: Json, sni: string): { transport: Transport; security: Security } {

@@ -237,6 +237,8 @@ function tlsOf(label: string, tls: Json, always: boolean): Security {
     alpn: splitList(tls.alpn),
     fingerprint: utls.enabled === true ? str(utls.fingerprint) || 'chrome' : undefined,
     allowInsecure: tls.insecure === true,
+    // Not `certificate_public_key_sha256`: it hashes the public key alone, a link's `pcs` (and
+    // Xray's pin) the whole certificate, so one can never stand for the other.
     publicKey: str(reality.public_key),
     shortId: str(reality.short_id),
   });

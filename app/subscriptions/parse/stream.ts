@@ -1,5 +1,5 @@
 import type { Network, Security, SecurityType, Transport } from '../../../shared/domain/server';
-import { reject } from './validate';
+import { checkCertPins, reject } from './validate';
 
 /**
  * Transport and security values as the v2ray family's share links and configs spell them, mapped
@@ -171,12 +171,20 @@ export interface SecurityFields {
   alpn?: string[];
   fingerprint?: string;
   allowInsecure?: boolean;
+  /** Certificate pins as the source writes them (checked by checkCertPins). */
+  pinnedCertSha256?: string;
+  /** The name to verify the certificate against instead of the SNI. */
+  verifyName?: string;
   publicKey?: string;
   shortId?: string;
   spiderX?: string;
 }
 
-/** Builds a Security; REALITY without a public key is rejected (the core cannot dial it). */
+/**
+ * Builds a Security; REALITY without a public key is rejected (the core cannot dial it), so is a
+ * certificate pin that is no SHA-256. Pins and the name to verify belong to TLS only: REALITY
+ * authenticates the server by its public key.
+ */
 export function buildSecurity(label: string, type: SecurityType, f: SecurityFields): Security {
   if (type === 'none') return { type };
   const s: Security = { type };
@@ -184,6 +192,12 @@ export function buildSecurity(label: string, type: SecurityType, f: SecurityFiel
   if (f.alpn && f.alpn.length > 0) s.alpn = f.alpn;
   if (f.fingerprint && f.fingerprint !== 'none') s.fingerprint = f.fingerprint;
   if (f.allowInsecure) s.allowInsecure = true;
+  if (type === 'tls') {
+    const pins = f.pinnedCertSha256 ? checkCertPins(label, f.pinnedCertSha256) : [];
+    if (pins.length) s.pinnedCertSha256 = pins;
+    const verifyName = f.verifyName?.trim();
+    if (verifyName) s.verifyName = checkVerifyName(label, verifyName);
+  }
   if (type === 'reality') {
     if (!f.publicKey) return reject(`${label}: REALITY without a public key (pbk)`);
     s.publicKey = f.publicKey;
@@ -191,6 +205,12 @@ export function buildSecurity(label: string, type: SecurityType, f: SecurityFiel
     if (f.spiderX) s.spiderX = f.spiderX;
   }
   return s;
+}
+
+/** Names Xray accepts to verify a certificate by: host names or IP addresses, several joined with `,`. */
+function checkVerifyName(label: string, name: string): string {
+  if (!/^[\w.*:-]+(,[\w.*:-]+)*$/.test(name)) return reject(`${label}: the name to verify the certificate by (vcn) "${name.slice(0, 40)}" is not a host name`);
+  return name;
 }
 
 /** hysteria2, tuic and wireguard have no v2ray-style stream settings; these placeholders say so. */

@@ -162,3 +162,25 @@ export function checkPortHopping(label: string, raw: string): string {
     })
     .join(',');
 }
+
+/**
+ * Certificate pins as share links (`pcs`), Xray (`pinnedPeerCertSha256`) and Hysteria
+ * (`pinSHA256`) write them: each the SHA-256 of the server's whole certificate (DER) in hex, any
+ * case, with or without the colons `openssl x509 -fingerprint -sha256` prints; several joined
+ * with `~` (Xray's share-link form) or `,` (Xray's config form). Normalised to lower-case hex
+ * without colons, duplicates dropped. A value that is no SHA-256 refuses the entry: dialled
+ * without the pin it asked for, a self-signed server cannot be verified at all.
+ */
+export function checkCertPins(label: string, raw: string): string[] {
+  const pins: string[] = [];
+  for (const piece of raw.split(/[~,\s]+/)) {
+    if (piece === '') continue;
+    const hex = piece.replaceAll(':', '').toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(hex)) {
+      const shown = piece.length > 20 ? `${piece.slice(0, 20)}…` : piece;
+      return reject(`${label}: the certificate pin "${shown}" is not a SHA-256 fingerprint (64 hex digits, colons allowed)`);
+    }
+    if (!pins.includes(hex)) pins.push(hex);
+  }
+  return pins;
+}

@@ -206,6 +206,9 @@ function xrayStream(label: string, stream: Json, note: (n: string) => void): { t
     alpn: splitList(tls.alpn),
     fingerprint: str(tls.fingerprint),
     allowInsecure: isTruthy(tls.allowInsecure),
+    // A string (`,` between several) since Xray 26.1.18; some generators write a list.
+    pinnedCertSha256: Array.isArray(tls.pinnedPeerCertSha256) ? tls.pinnedPeerCertSha256.map(str).join(',') : str(tls.pinnedPeerCertSha256),
+    verifyName: str(tls.verifyPeerCertByName),
     publicKey: str(tls.publicKey),
     shortId: str(tls.shortId),
     spiderX: str(tls.spiderX),

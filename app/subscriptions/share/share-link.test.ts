@@ -49,3 +49,30 @@ describe('share links read back as the same server', () => {
     }
   });
 });
+
+describe('certificate pins and the name to verify by survive the round trip', () => {
+  const PIN = '54807151bd83523fee9081f08d708aecb59a3f3e75f154d7e96d35f51149ff8e';
+  const PIN_2 = '5870bf1355c3b4ef09ad3daf8e1efe58cc01b4ec8141febe6f408e40339f17b8';
+  const PINNED = [
+    `vless://${UUID}@sub.domain.net:443?encryption=none&type=xhttp&security=tls&sni=sub.domain.net&host=sub.domain.net&path=/new&mode=packet-up&pcs=${PIN.toUpperCase()}&vcn=test.dom.com#TEST`,
+    `vless://${UUID}@g.example.com:443?type=grpc&serviceName=g&security=tls&pcs=${PIN}~${PIN_2}#grpc`,
+    `trojan://pw@t.example.com:443?type=ws&path=%2Fws&pcs=${pct('58:70:BF:13:55:C3:B4:EF:09:AD:3D:AF:8E:1E:FE:58:CC:01:B4:EC:81:41:FE:BE:6F:40:8E:40:33:9F:17:B8')}&vcn=real.example.com#t`,
+    `hysteria2://pw@hy.example.com:443/?sni=hy.example.com&pinSHA256=${PIN}&vcn=hy.example.org#hy`,
+    `hysteria2://pw@hy.example.com:443/?pcs=${PIN}~${PIN_2}#hy-two`,
+    `vmess://${Buffer.from(JSON.stringify({ v: '2', ps: 'j', add: 'j.example.com', port: '443', id: UUID, aid: '0', net: 'ws', tls: 'tls', pcs: PIN, vcn: 'j.example.org' })).toString('base64')}`,
+  ];
+
+  it.each(PINNED)('%s', (link) => {
+    const parsed = one(link);
+    expect(parsed.security.pinnedCertSha256?.length).toBeGreaterThan(0);
+    expect(one(shareLink(asServer(parsed)))).toEqual(parsed);
+  });
+
+  it("writes Xray's spelling: pcs joined with ~, vcn; Hysteria's pinSHA256 too when there is one pin", () => {
+    const vless = shareLink(asServer(one(PINNED[1] as string)));
+    expect(new URL(vless).searchParams.get('pcs')).toBe(`${PIN}~${PIN_2}`);
+    const hy = new URL(shareLink(asServer(one(PINNED[3] as string))));
+    expect([hy.searchParams.get('pcs'), hy.searchParams.get('pinSHA256'), hy.searchParams.get('vcn')]).toEqual([PIN, PIN, 'hy.example.org']);
+    expect(new URL(shareLink(asServer(one(PINNED[4] as string)))).searchParams.get('pinSHA256')).toBeNull();
+  });
+});

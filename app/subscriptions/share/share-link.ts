@@ -43,9 +43,18 @@ function securityParams(s: Security): Params {
     ['alpn', s.alpn?.join(',')],
     ['fp', s.fingerprint],
     ['allowInsecure', s.allowInsecure ? '1' : undefined],
+    ...certificateCheckParams(s),
     ['pbk', s.publicKey],
     ['sid', s.shortId],
     ['spx', s.spiderX],
+  ];
+}
+
+/** Xray's share-link spelling of a certificate pin (`pcs`, several joined with `~`) and of the name to verify it by (`vcn`). */
+function certificateCheckParams(s: Security): Params {
+  return [
+    ['pcs', s.pinnedCertSha256?.join('~')],
+    ['vcn', s.verifyName],
   ];
 }
 
@@ -73,6 +82,8 @@ export function shareLink(server: Server): string {
         alpn: server.security.alpn?.join(',') ?? '',
         fp: server.security.fingerprint ?? '',
         ...(server.security.allowInsecure ? { allowInsecure: '1' } : {}),
+        // v2rayN's JSON has no field for these; the query's names keep them for this app's import.
+        ...Object.fromEntries(certificateCheckParams(server.security).filter(([, value]) => value)),
         ...(server.security.publicKey ? { pbk: server.security.publicKey, sid: server.security.shortId ?? '', spx: server.security.spiderX ?? '' } : {}),
         ...(server.ipv6 !== undefined ? { ipv6: server.ipv6 ? '1' : '0' } : {}),
       };
@@ -100,6 +111,9 @@ export function shareLink(server: Server): string {
         ['sni', server.security.sni],
         ['alpn', server.security.alpn?.join(',')],
         ['insecure', server.security.allowInsecure ? '1' : undefined],
+        ...certificateCheckParams(server.security),
+        // Hysteria's own clients read one pin, as `pinSHA256`.
+        ['pinSHA256', server.security.pinnedCertSha256?.length === 1 ? server.security.pinnedCertSha256[0] : undefined],
         ['obfs', server.obfs?.type],
         ['obfs-password', server.obfs?.password],
         ['up', server.upMbps === undefined ? undefined : String(server.upMbps)],

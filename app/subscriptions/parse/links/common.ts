@@ -27,7 +27,7 @@ export function decodeFragment(fragment: string): string {
 /**
  * Transport and security from the query parameters vless / trojan / URL-style vmess links share
  * (type, security, sni, fp, pbk, sid, spx, path, host, serviceName, mode, headerType, alpn,
- * allowInsecure, seed, quicSecurity, key).
+ * allowInsecure, pcs, vcn, seed, quicSecurity, key).
  */
 export function streamFromQuery(
   label: string,
@@ -57,11 +57,24 @@ export function streamFromQuery(
     alpn: splitList(param(query, 'alpn') ?? ''),
     fingerprint: param(query, 'fp', 'fingerprint'),
     allowInsecure: isTruthy(param(query, 'allowinsecure', 'insecure', 'allow_insecure', 'skip-cert-verify')),
+    ...certificateCheckParams(query),
     publicKey: param(query, 'pbk', 'publickey', 'public-key'),
     shortId: param(query, 'sid', 'shortid', 'short-id'),
     spiderX: param(query, 'spx', 'spiderx'),
   });
   return { transport, security };
+}
+
+/**
+ * The certificate pins (`pcs`, Xray's `pinnedPeerCertSha256`) and the name to verify the
+ * certificate by (`vcn`, Xray's `verifyPeerCertByName`) panels put into links since Xray dropped
+ * allowInsecure; some write the config's long names instead.
+ */
+export function certificateCheckParams(query: Map<string, string>): { pinnedCertSha256?: string; verifyName?: string } {
+  return {
+    pinnedCertSha256: param(query, 'pcs', 'pinnedpeercertsha256'),
+    verifyName: param(query, 'vcn', 'verifypeercertbyname'),
+  };
 }
 
 export function decodedUserinfo(parts: LinkParts): string {

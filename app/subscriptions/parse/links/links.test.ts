@@ -326,12 +326,6 @@ describe('share links: every scheme and variant', () => {
     expect(one(`hysteria2://pw@hy.example.com:8443/?mport=20000-30000#hop`).server).toMatchObject({ port: 8443, portHopping: '20000-30000' });
     expect(one(`hysteria2://pw@hy.example.com:8443/#plain`).server).not.toHaveProperty('portHopping');
   });
-
-  it('notes what it ignored: certificate pins', () => {
-    const { server, notes } = one(`hysteria2://pw@hy.example.com:443,20000-30000/?sni=hy.example.com&pinSHA256=AA:BB#hop`);
-    expect(server?.port).toBe(443);
-    expect(notes).toEqual([expect.stringMatching(/pinSHA256.*ignored/)]);
-  });
 });
 
 const REJECTED: [string, string, RegExp, string?][] = [

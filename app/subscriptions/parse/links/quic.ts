@@ -2,7 +2,6 @@ import type { Hysteria2Endpoint, ParsedServer, TuicEndpoint } from '../../../../
 import { buildSecurity, quicTransport } from '../stream';
 import { isTruthy, splitList } from '../text';
 import { checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, reject } from '../validate';
-import type { Note } from './common';
 import { decodedUserinfo, linkName } from './common';
 import { param, splitLink } from './split';
 
@@ -10,10 +9,10 @@ import { param, splitLink } from './split';
  * `hysteria2://password@host:port/?sni=…&insecure=1&obfs=salamander&obfs-password=…#name`
  * (also `hy2://`). The port defaults to 443; a port-hopping range in the authority
  * (`443,20000-30000`) or in `mport` is kept as the entry's `portHopping`, its first port as the
- * port. `pinSHA256` is ignored with a note: the certificate is verified the
- * normal way instead. Hysteria2 always runs TLS over QUIC.
+ * port. The certificate pin is Xray's `pcs` or Hysteria's own `pinSHA256` (the same SHA-256 of the
+ * whole certificate); `pcs` wins when both are there. Hysteria2 always runs TLS over QUIC.
  */
-export function parseHysteria2(line: string, note: Note): ParsedServer {
+export function parseHysteria2(line: string): ParsedServer {
   const parts = splitLink(line) ?? reject('hysteria2: not a link');
   const password = decodedUserinfo(parts);
   const address = checkHost('hysteria2', parts.host);
@@ -27,8 +26,9 @@ export function parseHysteria2(line: string, note: Note): ParsedServer {
     sni: param(q, 'sni', 'peer'),
     alpn: splitList(param(q, 'alpn') ?? ''),
     allowInsecure: isTruthy(param(q, 'insecure', 'allowinsecure', 'allow_insecure')),
+    pinnedCertSha256: param(q, 'pcs', 'pinnedpeercertsha256', 'pinsha256'),
+    verifyName: param(q, 'vcn', 'verifypeercertbyname'),
   });
-  if (param(q, 'pinsha256')) note('hysteria2: the certificate pin (pinSHA256) is ignored; the certificate is verified normally');
   const endpoint: Hysteria2Endpoint = { protocol: 'hysteria2', address, port, password, transport: quicTransport(), security };
   if (portHopping) endpoint.portHopping = portHopping;
   const obfsType = param(q, 'obfs');

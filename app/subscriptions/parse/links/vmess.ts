@@ -88,6 +88,9 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
     alpn: splitList(o.alpn),
     fingerprint: str(o.fp),
     allowInsecure: isTruthy(o.allowInsecure) || isTruthy(o.insecure) || isTruthy(o['skip-cert-verify']),
+    // Not in v2rayN's JSON: written by this app's export under the share-link query's names.
+    pinnedCertSha256: str(o.pcs),
+    verifyName: str(o.vcn),
     publicKey: str(o.pbk),
     shortId: str(o.sid),
     spiderX: str(o.spx),
