@@ -17,6 +17,14 @@ export const CORE_FEATURES = [
    * which replaced it with `pinnedPeerCertSha256` and refuses to start with it since 2026-06-01.
    */
   'tls-allow-insecure',
+  /**
+   * tlsSettings `pinnedPeerCertSha256` (Xray ≥ 26.1.18): hex SHA-256 of the server's whole
+   * certificate, `,` between several. Not v2ray's `pinnedPeerCertificateChainSha256`, which hashes
+   * the whole chain in base64: a link's pin cannot be written there.
+   */
+  'tls-pinned-cert',
+  /** tlsSettings `verifyPeerCertByName` as a string (Xray ≥ 26.1.31; it replaced the `verifyPeerCertInNames` list). */
+  'tls-verify-name',
   /** WebSocket early data: Xray reads `?ed=` from the path, v2ray 5 takes `maxEarlyData`. */
   'ws-early-data-path',
   'ws-early-data-field',
@@ -174,6 +182,10 @@ function xray(version: string): CoreCapabilities {
   // 26.2.6 deprecated allowInsecure with a cut-off date (2026-06-01) after which the same binary
   // refuses the whole config; a config test before that date would pass, so the table decides.
   if (!atLeast(version, '26.2.6')) features.push('tls-allow-insecure');
+  // Go's JSON decoding ignores fields a release does not know, so no config test can refute these:
+  // the table decides. A core without them is handled by certificateCheck (cert-check.ts).
+  if (atLeast(version, '26.1.18')) features.push('tls-pinned-cert');
+  if (atLeast(version, '26.1.31')) features.push('tls-verify-name');
   // Fragment came to freedom in 1.8.1, the `noises` list in the 24.9 releases; the binary decides.
   if (atLeast(version, '1.8.1')) features.push('freedom-fragment');
   if (atLeast(version, '24.9.19')) features.push('freedom-noises');

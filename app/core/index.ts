@@ -24,6 +24,7 @@ export {
 export { locateCore, type LocateOptions, type LocateResult, type CoreSource, CORE_BINARY_NAMES } from './locate';
 export { detectCore, type DetectOptions } from './detect';
 export { unsupportedReason, splitRunnable } from './support';
+export { certificateNotApplied } from './cert-check';
 export { outboundFor, type OutboundOptions } from './outbound';
 export {
   tunnelConfig,

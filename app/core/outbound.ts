@@ -1,5 +1,6 @@
 import { hostPort, type Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
+import { certificateCheck } from './cert-check';
 import { UnsupportedServerError } from './errors';
 import { streamSettingsFor } from './stream';
 import { unsupportedReason } from './support';
@@ -99,8 +100,8 @@ function protocolPart(server: Server, core: CoreProfile): Json {
 function hysteriaStreamSettings(server: Extract<Server, { protocol: 'hysteria2' }>, core: CoreProfile): Json {
   const security = server.security;
   const tls: Json = { serverName: security.sni || server.address, alpn: security.alpn?.length ? security.alpn : ['h3'] };
-  // As tlsSettings in stream.ts: a core without allowInsecure verifies the certificate instead.
-  if (security.allowInsecure && core.capabilities.features.has('tls-allow-insecure')) tls.allowInsecure = true;
+  // As tlsSettings in stream.ts: the pin, the name to verify by, or allowInsecure where the core takes it.
+  Object.assign(tls, certificateCheck(security, core.capabilities.features).fields);
   const hysteria: Json = { version: 2, auth: server.password };
   if (server.upMbps) hysteria.up = `${server.upMbps} mbps`;
   if (server.downMbps) hysteria.down = `${server.downMbps} mbps`;

@@ -1,5 +1,6 @@
 import type { Security, Server, Transport } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
+import { certificateCheck } from './cert-check';
 import { isV2rayPluginAsWebSocket, pluginOptions } from './support';
 
 type Json = Record<string, unknown>;
@@ -153,10 +154,9 @@ function tlsSettings(security: Security, server: Server, core: CoreProfile): Jso
   // many HTTPS proxies (v2ray's own http inbound among them) do not speak; HTTP/1.1 CONNECT is
   // universal, so offer only that unless the entry names its ALPN (found with v2ray 4.34).
   else if (server.protocol === 'http') tls.alpn = ['http/1.1'];
-  // A core without allowInsecure verifies the certificate: a server with a valid one still works,
-  // one with a self-signed certificate fails its TLS handshake, instead of the core refusing the
-  // whole config (Xray ≥ 26.2.6).
-  if (security.allowInsecure && core.capabilities.features.has('tls-allow-insecure')) tls.allowInsecure = true;
+  // Pin, name to verify by, or allowInsecure where the core still takes it (a core without it
+  // verifies the certificate instead of refusing the whole config, as Xray ≥ 26.2.6 would).
+  Object.assign(tls, certificateCheck(security, core.capabilities.features).fields);
   // uTLS fingerprints exist only in Xray; other cores use Go's own TLS hello.
   if (security.fingerprint && core.capabilities.features.has('tls-fingerprint')) tls.fingerprint = security.fingerprint;
   return tls;

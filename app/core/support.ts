@@ -1,5 +1,6 @@
 import type { Network, Protocol, SecurityType, Server } from '../../shared/domain/server';
 import { type CoreProfile, coreLabel, LEGACY_STREAM_METHODS, SS2022_METHODS } from './capabilities';
+import { certificateCheck } from './cert-check';
 
 /** VMess body ciphers every v2ray-family core knows; anything else is refused rather than guessed. */
 export const VMESS_CIPHERS = new Set(['auto', 'aes-128-gcm', 'chacha20-poly1305', 'none', 'zero']);
@@ -78,11 +79,17 @@ function endpointProblem(server: Server, core: CoreProfile): string | null {
   }
   // WireGuard and Hysteria2 bring their own transport (UDP / QUIC); the stream settings of the
   // entry are not used for them.
-  if (server.protocol === 'wireguard' || server.protocol === 'hysteria2') return protocolProblem(server, core);
+  if (server.protocol === 'wireguard' || server.protocol === 'hysteria2') return protocolProblem(server, core) ?? certificateProblem(server, core);
   const { transport, security } = server;
   if (!caps.networks.has(transport.network)) return needs(NETWORK_NAMES[transport.network], NETWORK_HINTS[transport.network]);
   if (!caps.securities.has(security.type)) return needs(SECURITY_NAMES[security.type], SECURITY_HINTS[security.type]);
-  return protocolProblem(server, core) ?? transportProblem(server, core) ?? securityProblem(server);
+  return protocolProblem(server, core) ?? transportProblem(server, core) ?? securityProblem(server) ?? certificateProblem(server, core);
+}
+
+/** A certificate pin the core cannot check, where skipping verification would be less safe than the entry asks. */
+function certificateProblem(server: Server, core: CoreProfile): string | null {
+  if (server.security.type !== 'tls') return null;
+  return certificateCheck(server.security, core.capabilities.features).unsupported;
 }
 
 function needs(what: string, hint: string | undefined): string {

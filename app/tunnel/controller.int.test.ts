@@ -236,6 +236,19 @@ describe('TunnelController against the lab', () => {
     }
   });
 
+  it('a pinned TLS server on v2ray (which cannot pin): reached and logged when its link allows skipping verification, refused when it asks for the pin alone', async () => {
+    const selfSigned = servers.find((s) => s.security.type === 'tls' && s.security.allowInsecure);
+    if (!selfSigned) throw new Error('the lab has no TLS server with a self-signed certificate');
+    const pin = ['54807151bd83523fee9081f08d708aecb59a3f3e75f154d7e96d35f51149ff8e'];
+    const { tunnel, log } = await newTunnel();
+    const allowed = await tunnel.connect({ ...selfSigned, security: { ...selfSigned.security, pinnedCertSha256: pin } });
+    expect(allowed).toMatchObject({ state: 'connected' });
+    expect((await get(allowed.httpProxy!, lab.info.target)).status).toBe(204);
+    expect(log.lines.some((l) => l.includes(` WARNING TUNNEL ${selfSigned.name}: the certificate pin (pcs) is not applied`))).toBe(true);
+    const pinOnly = { ...selfSigned, security: { ...selfSigned.security, allowInsecure: false, pinnedCertSha256: pin } };
+    await expect(tunnel.connect(pinOnly)).rejects.toThrow(/pins its certificate \(pcs\) and this core cannot check a pin/);
+  });
+
   it('says clearly when a configured port is taken, and starts nothing', async () => {
     const { tunnel, httpPort } = await newTunnel();
     const squatter: NetServer = createServer();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
-import { type CoreProfile, type CoreRouting, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
+import { certificateNotApplied, type CoreProfile, type CoreRouting, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
 import type { Logger } from '../log/logger';
 import { SerialQueue } from '../process/serial-queue';
 import { secretsOf } from '../../shared/domain/secrets';
@@ -223,6 +223,8 @@ export class TunnelController {
     const antiDpi = this.options.antiDpi?.(session.server.id) ?? null;
     const unavailable = antiDpiActive(antiDpi) ? antiDpiUnavailable(antiDpi, this.options.core) : null;
     if (unavailable) this.options.logger.warn(TAG, `${session.server.name}: ${unavailable}; connecting without it`);
+    const certificate = certificateNotApplied(session.server, this.options.core);
+    if (certificate) this.options.logger.warn(TAG, `${session.server.name}: ${certificate}`);
     const config = tunnelConfig({
       antiDpi,
       server: session.server,
