@@ -195,8 +195,8 @@ describe('AutoRuntime', () => {
 
   it('user actions: refusals come back as errors, the state is saved when it changes', () => {
     const w = setup();
-    expect(w.runtime.setExcluded('A', ['fi', 'de', 'nl'])).toEqual({ ok: false, error: expect.stringContaining('last unmarked') });
-    expect(w.runtime.setAuto('Z')).toEqual({ ok: false, error: 'There is no subscription "Z".' });
+    expect(w.runtime.setExcluded('A', ['fi', 'de', 'nl'])).toEqual({ ok: false, error: expect.stringContaining('last unmarked'), code: 'last-unmarked-server' });
+    expect(w.runtime.setAuto('Z')).toEqual({ ok: false, error: 'There is no subscription "Z".', code: 'no-such-subscription' });
     expect(w.saved).toEqual([]);
     expect(w.runtime.setExcluded('A', ['de'])).toEqual({ ok: true });
     expect(w.saved.at(-1)).toEqual({ subscriptionId: 'A', excluded: { A: ['de'] }, returnCandidate: null });

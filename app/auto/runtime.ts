@@ -13,6 +13,7 @@
 import type { AutoDecision, AutoSnapshot, TimelineEntry } from '../../shared/domain/auto';
 import type { TrafficSample } from '../../shared/domain/connection';
 import type { ProbeFailure } from '../../shared/domain/measurement';
+import type { RefusalCode } from '../../shared/domain/refusal';
 import type { ServerId, SubscriptionId } from '../../shared/domain/server';
 import type { Settings } from '../../shared/settings';
 import type { Clock, TimerHandle } from '../clock';
@@ -49,7 +50,8 @@ export function autoConfigFrom(settings: Settings): AutoConfig {
   return { stallThresholdMs: settings.stallThresholdMs, probeTimeoutMs: settings.monitor.urlTestTimeoutMs };
 }
 
-export type Outcome = { ok: true } | { ok: false; error: string };
+/** A request's outcome; a refusal carries its code when the policy named one (see shared/domain/refusal.ts). */
+export type Outcome = { ok: true } | { ok: false; error: string; code?: RefusalCode };
 
 export class AutoRuntime {
   private state: AutoState;
@@ -169,7 +171,7 @@ export class AutoRuntime {
         this.state = state;
         for (const command of commands) {
           const refused = this.execute(command);
-          if (refused && e === event) outcome = { ok: false, error: refused };
+          if (refused && e === event) outcome = { ok: false, ...refused };
           if (command.kind === 'emit') changed = true;
         }
         this.persistIfChanged(before, state);
@@ -184,8 +186,8 @@ export class AutoRuntime {
   /** The server carrying traffic as the current step's commands are carried out (for the timeline). */
   private carrying: ServerId | null = null;
 
-  /** Carries out one command; returns the reason of a refusal. */
-  private execute(command: AutoCommand): string | null {
+  /** Carries out one command; returns a refusal's reason and code. */
+  private execute(command: AutoCommand): { error: string; code: RefusalCode } | null {
     switch (command.kind) {
       case 'log':
         this.logDecision(command.decision);
@@ -215,7 +217,7 @@ export class AutoRuntime {
         }
         return null;
       case 'refuse':
-        return command.reason;
+        return { error: command.reason, code: command.code };
       case 'emit':
         return null;
     }

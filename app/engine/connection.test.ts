@@ -54,17 +54,17 @@ describe('connection handlers', () => {
     expect(w.tunnel.starts).toEqual([{ serverId: 'chained', via: 'a' }]);
   });
 
-  it('refuses, in words, a server the core cannot run, one that is gone, and Connect with nothing to use', async () => {
+  it('refuses, in words and with a code the window translates, a server the core cannot run, one that is gone, and Connect with nothing to use', async () => {
     const w = world();
-    await expect(w.handlers.connect({ serverId: 'reality' })).rejects.toThrow('not supported by v2ray 4.34.0: REALITY needs Xray ≥ 1.8.0');
-    await expect(w.handlers.connect({ serverId: 'gone' })).rejects.toThrow('no server with id "gone" (it may have left its subscription)');
+    await expect(w.handlers.connect({ serverId: 'reality' })).rejects.toMatchObject({ code: 'server-unsupported', message: 'not supported by v2ray 4.34.0: REALITY needs Xray ≥ 1.8.0' });
+    await expect(w.handlers.connect({ serverId: 'gone' })).rejects.toMatchObject({ code: 'no-such-server', message: 'no server with id "gone" (it may have left its subscription)' });
     expect(w.tunnel.starts).toEqual([]);
     expect(w.manual).toEqual([]);
 
     const empty = new ServerCatalog(null);
     const driver = new TunnelDriver(() => null, empty.index, () => 'no core');
     const none = connectionHandlers({ driver, auto: { snapshot: () => ({ subscriptionId: null, excluded: {} }), manualConnect: () => undefined }, catalog: empty, delayOf: () => null, testConnected: () => undefined, state: () => connectionStateOf(null, 'no core') });
-    await expect(none.connect({})).rejects.toThrow('choose a server to connect to, or turn Auto on for a subscription');
+    await expect(none.connect({})).rejects.toMatchObject({ code: 'no-server-chosen', message: 'choose a server to connect to, or turn Auto on for a subscription' });
   });
 
   it('a failed connect says why and tests nothing', async () => {

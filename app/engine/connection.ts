@@ -8,6 +8,7 @@ import { connectTarget } from './connect-target';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerCatalog } from './server-catalog';
 import type { TunnelDriver } from './tunnel-driver';
+import { EngineRefusal } from '../../shared/domain/refusal';
 
 export interface ConnectionDeps {
   driver: Pick<TunnelDriver, 'connect' | 'disconnect' | 'current'>;
@@ -38,10 +39,10 @@ export function connectionHandlers(deps: ConnectionDeps): HandlersOf<'connect' |
         unsupported: deps.catalog.unsupported(),
         delayOf: deps.delayOf,
       });
-      if (!serverId) throw new Error('choose a server to connect to, or turn Auto on for a subscription');
+      if (!serverId) throw new EngineRefusal('no-server-chosen', 'choose a server to connect to, or turn Auto on for a subscription');
       deps.catalog.index.require(serverId);
       const reason = deps.catalog.unsupported()[serverId];
-      if (reason) throw new Error(reason);
+      if (reason) throw new EngineRefusal('server-unsupported', reason);
       if (request.serverId !== undefined) deps.auto.manualConnect(serverId);
       await deps.driver.connect(serverId);
       deps.testConnected(serverId);

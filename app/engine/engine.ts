@@ -56,6 +56,7 @@ import { TunnelDriver } from './tunnel-driver';
 import { forwardTunnelEvents } from './tunnel-events';
 import { VerdictBatcher } from './verdict-batcher';
 import { subscriptionForUi } from './ui-view';
+import { EngineRefusal } from '../../shared/domain/refusal';
 
 export interface EngineOptions {
   /** The app's data folder (settings, subscriptions, cache, Auto's state, logs, runtime configs). */
@@ -325,10 +326,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return null;
     },
     captureScreen: async () => {
-      throw new Error('reading the screen is possible only in the desktop app');
+      throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
     },
     labControl: async (r) => {
-      if (!options.labControl) throw new Error('the Lab panel exists only in the demo');
+      if (!options.labControl) throw new EngineRefusal('lab-unavailable', 'the Lab panel exists only in the demo');
       await options.labControl(r);
       return null;
     },
@@ -365,5 +366,5 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 }
 
 function noCaptureHelper(): never {
-  throw new Error('system-wide mode is not available in this host (it cannot start the privileged capture helper)');
+  throw new EngineRefusal('system-wide-unavailable', 'system-wide mode is not available in this host (it cannot start the privileged capture helper)');
 }

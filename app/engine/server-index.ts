@@ -1,5 +1,6 @@
 import type { Server, ServerId } from '../../shared/domain/server';
 import type { Subscription } from '../../shared/domain/subscription';
+import { EngineRefusal } from '../../shared/domain/refusal';
 
 /**
  * Every server of every subscription, in list order, looked up by id. Rebuilt whenever the
@@ -32,7 +33,7 @@ export class ServerIndex {
 
   require(id: ServerId): Server {
     const server = this.byId.get(id);
-    if (!server) throw new Error(`no server with id "${id}" (it may have left its subscription)`);
+    if (!server) throw new EngineRefusal('no-such-server', `no server with id "${id}" (it may have left its subscription)`);
     return server;
   }
 }

@@ -34,7 +34,9 @@ async function world() {
         // As Auto refuses a subscription none of whose servers the core can run.
         return id !== null && store.get(id)?.name === 'Unrunnable' ? { ok: false, error: 'no server of this subscription can run on this core' } : { ok: true };
       },
-      setExcluded: () => ({ ok: true }),
+      // As Auto refuses marking every server of a subscription.
+      setExcluded: (_id, serverIds) =>
+        serverIds.length > 1 ? { ok: false, error: 'The last unmarked server cannot be marked: Auto needs one server it may take.', code: 'last-unmarked-server' } : { ok: true },
       snapshot: () => snapshot,
     },
   });
@@ -54,16 +56,16 @@ describe('subscription operations', () => {
     expect(await ops.shareLink({ subscriptionId: added.id })).toEqual({ link: null });
   });
 
-  it('refuses, naming it, a subscription that does not exist, and asks Auto nothing', async () => {
+  it('refuses, naming it and with its code, a subscription that does not exist, and asks Auto nothing', async () => {
     const { ops, autoAsked } = await world();
-    const missing = 'no subscription with id "nope"';
-    await expect(ops.updateSubscription({ id: 'nope' })).rejects.toThrow(missing);
-    await expect(ops.editSubscription({ id: 'nope', userAgent: 'Happ/3.0' })).rejects.toThrow(missing);
-    await expect(ops.removeSubscription({ id: 'nope' })).rejects.toThrow(missing);
-    await expect(ops.confirmEmptySubscription({ id: 'nope' })).rejects.toThrow(missing);
-    await expect(ops.setAuto({ subscriptionId: 'nope' })).rejects.toThrow(missing);
-    await expect(ops.setExcluded({ subscriptionId: 'nope', serverIds: [] })).rejects.toThrow(missing);
-    await expect(ops.shareLink({ subscriptionId: 'nope' })).rejects.toThrow(missing);
+    const missing = { code: 'no-such-subscription', message: 'no subscription with id "nope"' };
+    await expect(ops.updateSubscription({ id: 'nope' })).rejects.toMatchObject(missing);
+    await expect(ops.editSubscription({ id: 'nope', userAgent: 'Happ/3.0' })).rejects.toMatchObject(missing);
+    await expect(ops.removeSubscription({ id: 'nope' })).rejects.toMatchObject(missing);
+    await expect(ops.confirmEmptySubscription({ id: 'nope' })).rejects.toMatchObject(missing);
+    await expect(ops.setAuto({ subscriptionId: 'nope' })).rejects.toMatchObject(missing);
+    await expect(ops.setExcluded({ subscriptionId: 'nope', serverIds: [] })).rejects.toMatchObject(missing);
+    await expect(ops.shareLink({ subscriptionId: 'nope' })).rejects.toMatchObject(missing);
     expect(autoAsked).toEqual([]);
   });
 
@@ -85,6 +87,17 @@ describe('subscription operations', () => {
     await expect(ops.setAuto({ subscriptionId: unrunnable.id })).rejects.toThrow('no server of this subscription can run on this core');
     await ops.setAuto({ subscriptionId: null });
     expect(autoAsked).toEqual([unrunnable.id, null]);
+  });
+
+  it("passes on the code of Auto's refusal with its words, for the window to translate", async () => {
+    const { ops } = await world();
+    const added = await ops.addSubscription({ text: `${LINK}\n`, name: 'Pasted' });
+    await expect(ops.setExcluded({ subscriptionId: added.id, serverIds: ['a', 'b'] })).rejects.toMatchObject({
+      code: 'last-unmarked-server',
+      message: 'The last unmarked server cannot be marked: Auto needs one server it may take.',
+    });
+    // A refusal Auto gives no code stays the plain sentence.
+    await expect(ops.setAuto({ subscriptionId: (await ops.addSubscription({ text: `${LINK}\n`, name: 'Unrunnable' })).id })).rejects.not.toHaveProperty('code');
   });
 
   it('an import the user accepts becomes a subscription; the request is gone', async () => {

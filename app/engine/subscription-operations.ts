@@ -13,6 +13,7 @@ import type { SubscriptionStore } from '../subscriptions/store';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
 import { subscriptionForUi } from './ui-view';
+import { EngineRefusal } from '../../shared/domain/refusal';
 
 export interface SubscriptionOperationsDeps {
   subscriptions: Pick<SubscriptionStore, 'add' | 'update' | 'setUserAgent' | 'remove' | 'reorder' | 'confirmEmpty' | 'get'>;
@@ -42,11 +43,11 @@ export function subscriptionOperations(deps: SubscriptionOperationsDeps): Handle
   const { subscriptions, auto } = deps;
   const requireSubscription = (id: SubscriptionId) => {
     const found = subscriptions.get(id);
-    if (!found) throw new Error(`no subscription with id "${id}"`);
+    if (!found) throw new EngineRefusal('no-such-subscription', `no subscription with id "${id}"`);
     return found;
   };
   const autoAnswer = (outcome: Outcome): AutoSnapshot => {
-    if (!outcome.ok) throw new Error(outcome.error);
+    if (!outcome.ok) throw outcome.code ? new EngineRefusal(outcome.code, outcome.error) : new Error(outcome.error);
     return auto.snapshot();
   };
   return {

@@ -65,7 +65,7 @@ describe('refusals', () => {
   it('marking every present server is refused with the reason, and nothing changes', () => {
     const h = harness({}, { excluded: { A: ['de'] } });
     const commands = h.send({ type: 'set-excluded', subscriptionId: 'A', ids: ['fi', 'de', 'nl'] });
-    expect(commands).toContainEqual({ kind: 'refuse', reason: expect.stringContaining('last unmarked server cannot be marked') });
+    expect(commands).toContainEqual({ kind: 'refuse', code: 'last-unmarked-server', reason: expect.stringContaining('last unmarked server cannot be marked') });
     expect(h.state.excluded).toEqual({ A: ['de'] });
   });
 
@@ -79,7 +79,7 @@ describe('refusals', () => {
 
   it('Auto on for a subscription that does not exist', () => {
     const h = harness();
-    expect(h.send({ type: 'set-auto', subscriptionId: 'nope' })).toContainEqual({ kind: 'refuse', reason: 'There is no subscription "nope".' });
+    expect(h.send({ type: 'set-auto', subscriptionId: 'nope' })).toContainEqual({ kind: 'refuse', code: 'no-such-subscription', reason: 'There is no subscription "nope".' });
     expect(h.state.subscriptionId).toBe('A');
   });
 });

@@ -136,7 +136,7 @@ function turnOff(state: AutoState, ctx: StepContext): AutoState {
 function onSetAuto(state: AutoState, ctx: StepContext, subscriptionId: string | null): AutoState {
   if (subscriptionId === null) return turnOff(state, ctx);
   if (!findSubscription(ctx.world, subscriptionId)) {
-    ctx.out.push({ kind: 'refuse', reason: `There is no subscription "${subscriptionId}".` });
+    ctx.out.push({ kind: 'refuse', code: 'no-such-subscription', reason: `There is no subscription "${subscriptionId}".` });
     return state;
   }
   const next: AutoState = { ...forgetEpisode(abandonCheck(state, ctx)), subscriptionId, lastScheduledAt: ctx.now };
@@ -148,7 +148,7 @@ function onSetAuto(state: AutoState, ctx: StepContext, subscriptionId: string | 
 function onSetExcluded(state: AutoState, ctx: StepContext, subscriptionId: string, ids: readonly string[]): AutoState {
   const subscription = findSubscription(ctx.world, subscriptionId);
   if (!subscription) {
-    ctx.out.push({ kind: 'refuse', reason: `There is no subscription "${subscriptionId}".` });
+    ctx.out.push({ kind: 'refuse', code: 'no-such-subscription', reason: `There is no subscription "${subscriptionId}".` });
     return state;
   }
   const present = new Set(subscription.serverIds);
@@ -156,7 +156,7 @@ function onSetExcluded(state: AutoState, ctx: StepContext, subscriptionId: strin
   const marks = [...new Set([...ids.filter((id) => present.has(id)), ...kept])];
   const marked = new Set(marks);
   if (subscription.serverIds.length > 0 && subscription.serverIds.every((id) => marked.has(id))) {
-    ctx.out.push({ kind: 'refuse', reason: 'The last unmarked server cannot be marked: Auto needs one server it may take.' });
+    ctx.out.push({ kind: 'refuse', code: 'last-unmarked-server', reason: 'The last unmarked server cannot be marked: Auto needs one server it may take.' });
     return state;
   }
   const excluded = { ...state.excluded };

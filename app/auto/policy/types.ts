@@ -5,6 +5,7 @@
 import type { AutoDecision, CheckTrigger, SwitchReason } from '../../../shared/domain/auto';
 import type { TrafficSample } from '../../../shared/domain/connection';
 import type { Measurement, ProbeFailure } from '../../../shared/domain/measurement';
+import type { RefusalCode } from '../../../shared/domain/refusal';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { TransferVerdict } from '../../../shared/domain/transfer';
 import type { AutoConfig } from './constants';
@@ -168,7 +169,8 @@ export type AutoCommand =
   /** The monitor tests the server now, as an ordinary event test it records (a switch made without a probe). */
   | { kind: 'event-test'; serverId: ServerId }
   | { kind: 'log'; decision: AutoDecision }
-  | { kind: 'refuse'; reason: string }
+  /** The user's request is refused: the code names why for the window, the reason says it in English. */
+  | { kind: 'refuse'; code: RefusalCode; reason: string }
   | { kind: 'emit' };
 
 export interface StepResult {

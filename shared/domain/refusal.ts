@@ -1,0 +1,49 @@
+/**
+ * The engine's refusals the window says in the user's language: a closed set of codes, each thrown
+ * as an `EngineRefusal` carrying the code and the engine's English sentence (what the log says,
+ * and the details the window shows beside the translated one). A refusal without a code, or with a
+ * code this build does not know (a newer peer), is shown in the engine's words.
+ */
+export const REFUSAL_CODES = [
+  /** Connect with no server named and no Auto subscription to choose from. */
+  'no-server-chosen',
+  /** The chosen server needs what the installed core cannot do (the message says what). */
+  'server-unsupported',
+  /** A server id that is not (or no longer) in any subscription. */
+  'no-such-server',
+  /** A subscription id that is not (or no longer) in the list. */
+  'no-such-subscription',
+  /** Marking the last unmarked server of the Auto subscription: Auto needs one it may take. */
+  'last-unmarked-server',
+  /** System-wide mode asked of a host that cannot start the privileged capture helper. */
+  'system-wide-unavailable',
+  /** Reading a QR code from the screen outside the desktop app. */
+  'screen-reading-unavailable',
+  /** The Lab panel's controls outside the demo. */
+  'lab-unavailable',
+] as const;
+
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(REFUSAL_CODES);
+
+export function isRefusalCode(value: unknown): value is RefusalCode {
+  return typeof value === 'string' && KNOWN.has(value);
+}
+
+/** A request the engine refused, for a reason the window can name in the user's language. */
+export class EngineRefusal extends Error {
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineRefusal';
+  }
+}
+
+/** The code an error carries, when it is a refusal with a code this build knows. */
+export function refusalCodeOf(error: unknown): RefusalCode | undefined {
+  const code = error !== null && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
+  return isRefusalCode(code) ? code : undefined;
+}
