@@ -168,7 +168,7 @@ describe('a QR code on the screen', () => {
     const w = world();
     const { window } = await started(w);
     const answer = await fake.ipcMain.invoke('vpn:captureScreen', { sender: window.webContents, senderFrame: window.webContents.mainFrame }, {});
-    expect(answer).toEqual({ screens: ['data:image/png;base64,c2NyZWVuLTE='] });
+    expect(answer).toEqual({ ok: true, value: { screens: ['data:image/png;base64,c2NyZWVuLTE='] } });
     expect(fake.desktopCapturer.requested).toEqual([{ types: ['screen'], thumbnailSize: { width: 2560, height: 1600 } }]);
     expect(w.engine.calls.some(([channel]) => channel === 'captureScreen')).toBe(false);
   });

@@ -9,6 +9,7 @@
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import { EVENT_NAMES, type EventName, INVOKE_CHANNELS } from '../../shared/ipc/channels';
+import { answerValue, type InvokeAnswer } from '../../shared/ipc/answer';
 import type { VpnClient } from '../../shared/ipc/contract';
 import { EXPOSED_API_NAME, eventChannelName, invokeChannelName } from './ipc/channels';
 
@@ -27,8 +28,9 @@ export function buildPreloadApi(ipc: RendererIpc): VpnClient {
   const api: Record<string, unknown> = {};
   for (const channel of INVOKE_CHANNELS) {
     const name = invokeChannelName(channel);
-    // Exactly one argument crosses: whatever else a caller passes is dropped here.
-    api[channel] = (request: unknown) => ipc.invoke(name, request);
+    // Exactly one argument crosses: whatever else a caller passes is dropped here. The engine's
+    // refusal comes back as an answer, and is thrown here with its code (main/electron/ipc/handlers.ts).
+    api[channel] = async (request: unknown) => answerValue((await ipc.invoke(name, request)) as InvokeAnswer);
   }
   api.on = (event: EventName, listener: (payload: unknown) => void): (() => void) => {
     if (typeof event !== 'string' || !KNOWN_EVENTS.has(event)) throw new Error(`unknown event "${String(event)}"`);

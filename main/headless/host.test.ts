@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { EngineRefusal } from '../../shared/domain/refusal';
 import type { EventName, EventPayloads, VpnClient } from '../../shared/ipc/contract';
 import { type HeadlessHost, startHeadlessHost } from './host';
 
@@ -23,6 +24,7 @@ function echoService(): { service: VpnClient; emit<E extends EventName>(e: E, p:
       return async (req: unknown) => {
         calls.push([prop, req]);
         if (prop === 'testAll') throw new Error('the monitor is not running');
+        if (prop === 'captureScreen') throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
         return { echoed: prop, req };
       };
     },
@@ -127,6 +129,22 @@ describe('headless host', () => {
     expect(await nextMessage(ws)).toMatchObject({ id: 5, ok: false, error: 'the monitor is not running' });
 
     expect(calls.map(([c]) => c)).toEqual(['connect', 'testAll']);
+    ws.close();
+  });
+
+  it('a refusal carries its code beside the engine’s words; one without a code is words alone', async () => {
+    host = await startHeadlessHost({ service: echoService().service, rendererDir: rendererDir() });
+    const ws = await openSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, host.origin);
+    ws.send(JSON.stringify({ kind: 'invoke', id: 1, channel: 'captureScreen', payload: {} }));
+    expect(await nextMessage(ws)).toEqual({
+      kind: 'result',
+      id: 1,
+      ok: false,
+      error: 'reading the screen is possible only in the desktop app',
+      code: 'screen-reading-unavailable',
+    });
+    ws.send(JSON.stringify({ kind: 'invoke', id: 2, channel: 'testAll', payload: {} }));
+    expect(await nextMessage(ws)).toEqual({ kind: 'result', id: 2, ok: false, error: 'the monitor is not running' });
     ws.close();
   });
 

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { refusalToWire } from '../../shared/ipc/answer';
 import { EVENT_NAMES, type EventName, type EventPayloads, isInvokeChannel, parseRequest, type VpnClient } from '../../shared/ipc/contract';
 import { clientMessageSchema, type HostMessage, MAX_CLIENT_MESSAGE_BYTES, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
 import { policyConnectingTo } from '../../shared/security/csp';
@@ -141,8 +142,10 @@ async function handleMessage(service: VpnClient, ws: WebSocket, text: string): P
     const value = await handler.call(service, request);
     send(ws, { kind: 'result', id, ok: true, value } as HostMessage);
   } catch (error) {
-    const reason = error instanceof SyntaxError ? 'the message is not JSON' : error instanceof Error ? error.message : String(error);
-    send(ws, { kind: 'result', id, ok: false, error: reason.startsWith('[') ? 'malformed message' : reason });
+    if (error instanceof SyntaxError) return send(ws, { kind: 'result', id, ok: false, error: 'the message is not JSON' });
+    const refusal = refusalToWire(error);
+    // zod's own text (a JSON array of issues) says nothing a user can act on.
+    send(ws, { kind: 'result', id, ok: false, ...(refusal.error.startsWith('[') ? { error: 'malformed message' } : refusal) });
   }
 }
 

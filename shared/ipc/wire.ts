@@ -3,6 +3,7 @@
  * the host answers each id once, and pushes events unasked.
  */
 import { z } from 'zod';
+import type { WireRefusal } from './answer';
 import type { EventName, EventPayloads, InvokeChannel, InvokeResponses } from './contract';
 
 /** Largest message the host accepts from a browser (a pasted subscription fits). */
@@ -20,7 +21,8 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export type HostMessage =
   | { kind: 'result'; id: number; ok: true; value: InvokeResponses[InvokeChannel] }
-  | { kind: 'result'; id: number; ok: false; error: string }
+  /** A refusal: the engine's sentence and, when it has one, its code (an older host sends none). */
+  | ({ kind: 'result'; id: number; ok: false } & WireRefusal)
   | { [E in EventName]: { kind: 'event'; event: E; payload: EventPayloads[E] } }[EventName];
 
 /** The query parameter that carries the host's per-run token. */

@@ -1,5 +1,6 @@
 import { type IpcMainInvokeEvent, ipcMain } from 'electron';
 import type { Logger } from '../../../app/log/logger';
+import { type InvokeAnswer, refusalToWire } from '../../../shared/ipc/answer';
 import { INVOKE_CHANNELS, type InvokeChannel, parseRequest, type VpnClient } from '../../../shared/ipc/contract';
 import { invokeChannelName } from './channels';
 
@@ -22,15 +23,17 @@ export interface InvokeHandlerOptions {
 /**
  * Registers one `ipcMain.handle` per contract channel. Every request passes two gates before the
  * engine sees it: the sender must be the app's own page, and the payload must match the channel's
- * zod schema (its parsed, defaulted output is what the engine gets). A refusal rejects the
- * renderer's promise with a sentence and is logged without the payload.
+ * zod schema (its parsed, defaulted output is what the engine gets). A refusal at a gate rejects
+ * the renderer's promise with a sentence and is logged without the payload. The engine's answer
+ * crosses as an `InvokeAnswer`: Electron would flatten a thrown error to one string, and the
+ * engine's refusal code must reach the page beside its words (the preload throws it again).
  */
 export function registerInvokeHandlers({ service, checkSender, logger }: InvokeHandlerOptions): () => void {
   for (const channel of INVOKE_CHANNELS) {
     ipcMain.handle(invokeChannelName(channel), (event, ...args: unknown[]) => handle(channel, event, args));
   }
 
-  async function handle(channel: InvokeChannel, event: IpcMainInvokeEvent, args: unknown[]): Promise<unknown> {
+  async function handle(channel: InvokeChannel, event: IpcMainInvokeEvent, args: unknown[]): Promise<InvokeAnswer> {
     const refusal = checkSender(event);
     if (refusal !== null) {
       logger.warn('IPC', `refused ${channel} from ${refusal}`);
@@ -49,7 +52,11 @@ export function registerInvokeHandlers({ service, checkSender, logger }: InvokeH
       throw new IpcRefusedError(message);
     }
     const operation = service[channel] as (request: unknown) => Promise<unknown>;
-    return operation.call(service, request);
+    try {
+      return { ok: true, value: await operation.call(service, request) };
+    } catch (error) {
+      return { ok: false, ...refusalToWire(error) };
+    }
   }
 
   return () => {

@@ -2,6 +2,8 @@ import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from '../../../app/log/logger';
 import { EVENT_NAMES, type EventName, type EventPayloads, INVOKE_CHANNELS, type VpnClient } from '../../../shared/ipc/contract';
+import { EngineRefusal } from '../../../shared/domain/refusal';
+import { buildPreloadApi } from '../preload';
 import { resolveRendererSource } from '../security';
 import { fake, FakeWebContents, resetFakeElectron } from '../testing/fake-electron';
 import { forwardEngineEvents } from './events';
@@ -21,6 +23,11 @@ function recordingService() {
       channel,
       async (request: unknown) => {
         calls.push([channel, request]);
+        // As the engine refuses: with a code for the window, and once with words alone.
+        if (channel === 'connect' && (request as { serverId?: string }).serverId === undefined) {
+          throw new EngineRefusal('no-server-chosen', 'choose a server to connect to, or turn Auto on for a subscription');
+        }
+        if (channel === 'testAll') throw new Error('the monitor is not running');
         return { ok: channel };
       },
     ]),
@@ -50,7 +57,7 @@ describe('IPC handlers', () => {
 
   it('a valid request from the app’s page reaches the engine, parsed', async () => {
     const { calls, fromOurPage } = setup();
-    await expect(fake.ipcMain.invoke('vpn:connect', fromOurPage, { serverId: 's1' })).resolves.toEqual({ ok: 'connect' });
+    await expect(fake.ipcMain.invoke('vpn:connect', fromOurPage, { serverId: 's1' })).resolves.toEqual({ ok: true, value: { ok: 'connect' } });
     await fake.ipcMain.invoke('vpn:setAuto', fromOurPage, { subscriptionId: null });
     expect(calls).toEqual([
       ['connect', { serverId: 's1' }],
@@ -71,6 +78,25 @@ describe('IPC handlers', () => {
     const { calls, fromOurPage } = setup();
     await expect(fake.ipcMain.invoke(`vpn:${channel}`, fromOurPage, payload)).rejects.toThrow(message);
     expect(calls).toEqual([]);
+  });
+
+  it('an engine refusal reaches the page through the preload with its code beside its words; one without a code stays words', async () => {
+    const { fromOurPage } = setup();
+    // The page's window.vpn, its invokes answered by the handlers as Electron would carry them.
+    const page = buildPreloadApi({
+      invoke: (channel, payload) => fake.ipcMain.invoke(channel, fromOurPage, payload),
+      on: () => undefined,
+      removeListener: () => undefined,
+    });
+    await expect(page.connect({})).rejects.toMatchObject({
+      name: 'EngineRefusal',
+      code: 'no-server-chosen',
+      message: 'choose a server to connect to, or turn Auto on for a subscription',
+    });
+    const plain = await page.testAll({}).catch((error: unknown) => error);
+    expect(plain).toMatchObject({ message: 'the monitor is not running' });
+    expect(plain).not.toHaveProperty('code');
+    await expect(page.connect({ serverId: 's1' })).resolves.toEqual({ ok: 'connect' });
   });
 
   it('a bad payload is logged without its content', async () => {

@@ -247,11 +247,18 @@ export class FakeIpcMain {
   on(channel: string, listener: Listener): void {
     this.listeners.set(channel, listener);
   }
-  /** What `ipcRenderer.invoke(channel, ...args)` from `event`'s sender would get. */
+  /**
+   * What `ipcRenderer.invoke(channel, ...args)` from `event`'s sender would get. A handler's thrown
+   * error reaches the page as Electron sends it: one string, whatever the error carried.
+   */
   async invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> {
     const handler = this.handlers.get(channel);
     if (!handler) throw new Error(`No handler registered for '${channel}'`);
-    return (handler as (...a: unknown[]) => unknown)(event, ...args);
+    try {
+      return await (handler as (...a: unknown[]) => unknown)(event, ...args);
+    } catch (error) {
+      throw new Error(`Error invoking remote method '${channel}': ${String(error)}`);
+    }
   }
 }
 
@@ -260,7 +267,7 @@ export class FakeIpcRenderer {
   readonly listeners = new Map<string, Set<Listener>>();
   invoke(...args: unknown[]): Promise<unknown> {
     this.invoked.push(args);
-    return Promise.resolve({ answered: args[0] });
+    return Promise.resolve({ ok: true, value: { answered: args[0] } });
   }
   on(channel: string, listener: Listener): this {
     if (!this.listeners.has(channel)) this.listeners.set(channel, new Set());

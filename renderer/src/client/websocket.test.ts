@@ -21,6 +21,8 @@ async function echoHost(): Promise<WsHost> {
     answer: (channel, payload) => {
       if (channel === 'getSnapshot') return { snapshot: ++snapshots };
       if (channel === 'connect') throw new Error('invalid connect request: serverId: Too small');
+      if (channel === 'shareLink') throw Object.assign(new Error('no server with id "gone"'), { code: 'no-such-server' });
+      if (channel === 'labControl') throw Object.assign(new Error('the moon is in the way'), { code: 'moon-in-the-way' });
       return { channel, payload };
     },
   });
@@ -53,6 +55,18 @@ describe('the WebSocket client against a real socket', () => {
     const h = await echoHost();
     client = createWebSocketClient({ createSocket: createNodeSocket, url: h.url });
     await expect(client.connect({ serverId: '' })).rejects.toThrow('invalid connect request: serverId: Too small');
+  });
+
+  it('a refusal with a code arrives as an EngineRefusal with the code and the host’s words; an unknown code is dropped', async () => {
+    const h = await echoHost();
+    client = createWebSocketClient({ createSocket: createNodeSocket, url: h.url });
+    await expect(client.shareLink({ serverId: 'gone' })).rejects.toMatchObject({ name: 'EngineRefusal', code: 'no-such-server', message: 'no server with id "gone"' });
+    // A newer host's code this build cannot name: the words alone, as from a host that sends no code.
+    const unknown = await client.labControl({ action: 'network', state: 'offline' }).catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ message: 'the moon is in the way' });
+    expect(unknown).not.toHaveProperty('code');
+    const older = await client.connect({ serverId: '' }).catch((error: unknown) => error);
+    expect(older).not.toHaveProperty('code');
   });
 
   it('hands events to their listeners and stops after unsubscribe', async () => {

@@ -20,6 +20,7 @@ import {
   type InvokeResponses,
   type VpnClient,
 } from '../../../shared/ipc/contract';
+import { refusalFromWire } from '../../../shared/ipc/answer';
 import type { HostMessage } from '../../../shared/ipc/wire';
 import { reconnectDelayMs } from './backoff';
 
@@ -135,7 +136,7 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
       if (!call) return;
       pending.delete(message.id);
       if (message.ok) call.resolve(message.value);
-      else call.reject(new Error(message.error));
+      else call.reject(refusalFromWire(message));
     } else if (message.kind === 'event') {
       dispatch(message.event, message.payload as never);
     }

@@ -18,7 +18,9 @@ export async function startWsHost(options) {
       const value = await options.answer(message.channel, message.payload);
       socket.send(JSON.stringify({ kind: 'result', id: message.id, ok: true, value }));
     } catch (error) {
-      socket.send(JSON.stringify({ kind: 'result', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }));
+      // As the headless host answers: the words, and the refusal's code when the error has one.
+      const code = error !== null && typeof error === 'object' && 'code' in error ? { code: error.code } : {};
+      socket.send(JSON.stringify({ kind: 'result', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error), ...code }));
     }
   };
   server.on('connection', (socket, request) => {
