@@ -9,6 +9,8 @@ import { Flag } from './Flag';
 import { Modal } from './Modal';
 import { PingText } from './ServerRow';
 import { FlaggedName } from './FlaggedName';
+import type { WireRefusal } from '../../../shared/ipc/answer';
+import { RefusalError } from './FormParts';
 
 /** More than this many matches are not drawn at once: the search narrows them down. */
 const SHOWN_AT_ONCE = 400;
@@ -31,7 +33,7 @@ export function ExcludeDialog({ subscriptionId }: { subscriptionId: Subscription
   const [marked, setMarked] = useState<Set<ServerId>>(() => new Set(initial));
   const [query, setQuery] = useState('');
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<WireRefusal | null>(null);
   const search = useRef<HTMLInputElement>(null);
 
   const servers = useMemo(() => subscription?.servers ?? [], [subscription]);
@@ -62,7 +64,7 @@ export function ExcludeDialog({ subscriptionId }: { subscriptionId: Subscription
     const result = await setExcluded(subscriptionId, [...serverIds.filter((id) => marked.has(id)), ...kept]);
     setSaving(false);
     if (result.ok) closeDialog();
-    else setError(result.error);
+    else setError(result);
   };
 
   if (!subscription) return null;
@@ -123,11 +125,7 @@ export function ExcludeDialog({ subscriptionId }: { subscriptionId: Subscription
           {t('exclude.currentMarked')}
         </p>
       )}
-      {error && (
-        <p className="form-error" role="alert">
-          {t('notice.exclude')}: {error}
-        </p>
-      )}
+      <RefusalError refusal={error} what={t('notice.exclude')} />
       <footer className="modal-footer">
         <button type="button" className="button" onClick={closeDialog}>
           {t('common.cancel')}

@@ -1,5 +1,8 @@
 import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { WireRefusal } from '../../../shared/ipc/answer';
+import { refusalText } from '../i18n/refusal';
+import { EngineDetails } from './EngineDetails';
 
 /** A dialog's error in words, read out by screen readers as soon as it appears; nothing when there is none. */
 export function FormError({ children }: { children: ReactNode }) {
@@ -8,6 +11,23 @@ export function FormError({ children }: { children: ReactNode }) {
     <p className="form-error" role="alert">
       {children}
     </p>
+  );
+}
+
+/**
+ * A refused request in a dialog: the sentence for its code in the user's language with the host's
+ * English words as details, or the host's words alone when it named no code. `what` names what
+ * failed before it ("Could not save the marks: …").
+ */
+export function RefusalError({ refusal, what }: { refusal: WireRefusal | null; what?: string }) {
+  const { t } = useTranslation();
+  if (!refusal) return null;
+  const text = refusalText(t, refusal);
+  return (
+    <>
+      <FormError>{what ? `${what}: ${text}` : text}</FormError>
+      {refusal.code && <EngineDetails text={refusal.error} className="form-error-details" />}
+    </>
   );
 }
 

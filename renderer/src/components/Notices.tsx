@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/context';
 import type { Notice } from '../store/ui';
+import { EngineDetails } from './EngineDetails';
 
 const INFO_VISIBLE_MS = 5000;
 
@@ -13,12 +14,14 @@ function NoticeItem({ notice }: { notice: Notice }) {
     const timer = setTimeout(() => dismiss(notice.id), INFO_VISIBLE_MS);
     return () => clearTimeout(timer);
   }, [notice, dismiss]);
-  const body = notice.key ? t(notice.key) : notice.text ?? '';
+  // A refusal the engine named is said in the user's language, its English words one click away.
+  const body = notice.key ? t(notice.key) : notice.code ? t(`refusal.${notice.code}`) : notice.text ?? '';
   return (
     <li className={`notice notice-${notice.tone}`}>
       <div>
         {notice.tone === 'error' && <strong>{t(`notice.${notice.what}`)}</strong>}
         {body && <span> {body}</span>}
+        {notice.code && notice.text && <EngineDetails text={notice.text} className="notice-details" />}
       </div>
       <button type="button" className="icon-button small" aria-label={t('common.dismiss')} onClick={() => dismiss(notice.id)}>
         ×

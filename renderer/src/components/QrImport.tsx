@@ -2,7 +2,8 @@ import { type ChangeEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clipboardImage, dataUrlToBlob, decodeQr } from '../qr/decode';
 import { useAppStore } from '../store/context';
-import { FormError } from './FormParts';
+import { RefusalError } from './FormParts';
+import type { WireRefusal } from '../../../shared/ipc/answer';
 
 type Outcome = 'none' | 'noImage' | 'unreadable';
 
@@ -16,12 +17,12 @@ export function QrImport({ onOffered }: { onOffered(): void }) {
   const offerImport = useAppStore((s) => s.offerImport);
   const captureScreen = useAppStore((s) => s.captureScreen);
   const file = useRef<HTMLInputElement>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<WireRefusal | null>(null);
   const [askingScreen, setAskingScreen] = useState(false);
   const [busy, setBusy] = useState(false);
   const desktop = typeof window !== 'undefined' && 'vpn' in window;
 
-  const fail = (outcome: Outcome) => setMessage(t(`desktop.qr.${outcome}`));
+  const fail = (outcome: Outcome) => setMessage({ error: t(`desktop.qr.${outcome}`) });
 
   /** Reads the pictures in turn; the first code found is offered. */
   const readPictures = async (pictures: Blob[]) => {
@@ -32,7 +33,7 @@ export function QrImport({ onOffered }: { onOffered(): void }) {
         const text = await decodeQr(picture);
         if (text === null) continue;
         const result = await offerImport(text);
-        if (!result.ok) return setMessage(result.error);
+        if (!result.ok) return setMessage(result);
         return onOffered();
       }
       fail('none');
@@ -62,7 +63,7 @@ export function QrImport({ onOffered }: { onOffered(): void }) {
   const fromScreen = async () => {
     setAskingScreen(false);
     const result = await captureScreen();
-    if (!result.ok) return setMessage(result.error);
+    if (!result.ok) return setMessage(result);
     await readPictures(result.value.screens.map(dataUrlToBlob));
   };
 
@@ -92,7 +93,7 @@ export function QrImport({ onOffered }: { onOffered(): void }) {
           </button>
         </div>
       )}
-      <FormError>{message}</FormError>
+      <RefusalError refusal={message} />
     </div>
   );
 }

@@ -5,7 +5,8 @@ import { useAppStore } from '../store/context';
 import type { ShareTarget } from '../store/dialogs';
 import { FlaggedName } from './FlaggedName';
 import { Modal } from './Modal';
-import { FormError } from './FormParts';
+import { RefusalError } from './FormParts';
+import type { WireRefusal } from '../../../shared/ipc/answer';
 
 /**
  * A server as a QR code and share link, or a subscription's address. The link carries the
@@ -23,13 +24,13 @@ export function ShareDialog({ target }: { target: ShareTarget }) {
       : (s.subscriptions.find((sub) => sub.id === target.subscriptionId)?.name ?? ''),
   );
   const [shown, setShown] = useState<{ link: string | null; svg: string | null } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<WireRefusal | null>(null);
   const reveal = useRef<HTMLButtonElement>(null);
 
   const show = async () => {
     setError(null);
     const result = await shareLink(target);
-    if (!result.ok) return setError(result.error);
+    if (!result.ok) return setError(result);
     const link = result.value.link;
     setShown({ link, svg: link ? await qrSvg(link) : null });
   };
@@ -81,7 +82,7 @@ export function ShareDialog({ target }: { target: ShareTarget }) {
           </button>
         </div>
       )}
-      <FormError>{error}</FormError>
+      <RefusalError refusal={error} />
       <footer className="modal-footer">
         <button type="button" className="button" onClick={closeDialog}>
           {t('common.close')}

@@ -6,7 +6,8 @@ import { isolate } from '../format/format';
 import { useAppStore } from '../store/context';
 import { selectSubscription } from '../store/servers.selectors';
 import { Modal } from './Modal';
-import { FormError, FormFooter, UserAgentField } from './FormParts';
+import { FormFooter, RefusalError, UserAgentField } from './FormParts';
+import type { WireRefusal } from '../../../shared/ipc/answer';
 
 /**
  * A subscription's own settings: the User-Agent it is fetched with (some panels choose the format
@@ -19,7 +20,7 @@ export function SubscriptionSettingsDialog({ subscriptionId }: { subscriptionId:
   const closeDialog = useAppStore((s) => s.closeDialog);
   const pushNotice = useAppStore((s) => s.pushNotice);
   const [userAgent, setUserAgentText] = useState(subscription?.userAgent ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<WireRefusal | null>(null);
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
   if (!subscription) return null;
@@ -29,12 +30,12 @@ export function SubscriptionSettingsDialog({ subscriptionId }: { subscriptionId:
     event.preventDefault();
     const wanted = userAgent.trim() === '' ? null : userAgent;
     // Checked here too, so the reason is said in the user's language before anything is sent.
-    if (!invokeSchemas.editSubscription.safeParse({ id: subscriptionId, userAgent: wanted }).success) return setError(t('desktop.userAgent.invalid'));
+    if (!invokeSchemas.editSubscription.safeParse({ id: subscriptionId, userAgent: wanted }).success) return setError({ error: t('desktop.userAgent.invalid') });
     setBusy(true);
     setError(null);
     const result = await setUserAgent(subscriptionId, wanted);
     setBusy(false);
-    if (!result.ok) return setError(result.error);
+    if (!result.ok) return setError(result);
     pushNotice({ tone: 'info', what: 'updateSubscription', text: t('desktop.subscriptionSettings.saved', { name }) });
     closeDialog();
   };
@@ -46,7 +47,7 @@ export function SubscriptionSettingsDialog({ subscriptionId }: { subscriptionId:
           <h2 id="subscription-settings-title">{t('desktop.subscriptionSettings.title', { name })}</h2>
         </header>
         <UserAgentField inputRef={first} value={userAgent} invalid={error !== null} onChange={setUserAgentText} />
-        <FormError>{error}</FormError>
+        <RefusalError refusal={error} />
         <FormFooter onCancel={closeDialog} submitLabel={t('common.save')} busyLabel={t('common.saving')} busy={busy} />
       </form>
     </Modal>

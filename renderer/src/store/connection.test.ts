@@ -76,12 +76,24 @@ describe('connection slice', () => {
     expect(store.getState().notices).toEqual([]);
   });
 
-  it('a refusal of the host’s choice is shown in the host’s words', async () => {
+  it('a refusal of the host’s choice carries its code, for the notice to say in the user’s language, and the host’s words as details', async () => {
     const { store, client } = await storeWith({ ...sampleSnapshot(NOW), connection: disconnectedState });
-    client.failNext('connect', 'choose a server to connect to, or turn Auto on for a subscription');
+    client.failNext('connect', 'choose a server to connect to, or turn Auto on for a subscription', 'no-server-chosen');
     const result = await store.getState().connect();
-    expect(result.ok).toBe(false);
-    expect(store.getState().notices).toEqual([expect.objectContaining({ tone: 'error', what: 'connect', text: 'choose a server to connect to, or turn Auto on for a subscription' })]);
+    expect(result).toEqual({ ok: false, error: 'choose a server to connect to, or turn Auto on for a subscription', code: 'no-server-chosen' });
+    expect(store.getState().notices).toEqual([
+      expect.objectContaining({ tone: 'error', what: 'connect', code: 'no-server-chosen', text: 'choose a server to connect to, or turn Auto on for a subscription' }),
+    ]);
+  });
+
+  it('a refusal with a code this window does not know is shown in the host’s words', async () => {
+    const { store, client } = await storeWith({ ...sampleSnapshot(NOW), connection: disconnectedState });
+    client.failNext('connect', 'the moon is in the way', 'moon-in-the-way');
+    const result = await store.getState().connect();
+    expect(result).toEqual({ ok: false, error: 'the moon is in the way' });
+    const [notice] = store.getState().notices;
+    expect(notice).toMatchObject({ tone: 'error', what: 'connect', text: 'the moon is in the way' });
+    expect(notice).not.toHaveProperty('code');
   });
 
   it('with no server at all, the host’s refusal becomes the newcomer’s notice in the UI language', async () => {

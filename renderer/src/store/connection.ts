@@ -81,9 +81,14 @@ export function createConnectionSlice(deps: SliceDeps): ConnectionSlice {
       get().setConnection(result.value);
       return result;
     }
-    // A refusal is said in the host's words, except the one a newcomer meets first: no server at all.
+    // A refusal with a code is said in the user's language (the host's words as details), one
+    // without in the host's words; the one a newcomer meets first, no server at all, says what to do.
     const noServers = serverId === undefined && get().subscriptions.every((s) => s.servers.length === 0);
-    get().pushNotice(noServers ? { tone: 'error', what: 'connect', key: 'notice.noServer' } : { tone: 'error', what: 'connect', text: result.error });
+    get().pushNotice(
+      noServers
+        ? { tone: 'error', what: 'connect', key: 'notice.noServer' }
+        : { tone: 'error', what: 'connect', text: result.error, ...(result.code ? { code: result.code } : {}) },
+    );
     return result;
   };
   return {

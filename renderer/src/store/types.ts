@@ -1,4 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
+import { type RefusalCode, refusalCodeOf } from '../../../shared/domain/refusal';
 import type { VpnClient } from '../../../shared/ipc/contract';
 import type { AutoSlice } from './auto';
 import type { ConnectionSlice } from './connection';
@@ -38,8 +39,11 @@ export interface SliceDeps {
   incoming: IncomingBatch;
 }
 
-/** An action's outcome, for dialogs that show the host's error inline. */
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string };
+/**
+ * An action's outcome, for dialogs that show the host's error inline: its words, and the refusal's
+ * code when the engine named one (the window says that in the user's language, see refusalText).
+ */
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string; code?: RefusalCode };
 
 /**
  * Runs one request to the host. A failure becomes a notice the user sees (unless the caller shows
@@ -55,7 +59,9 @@ export async function request<T>(
     return { ok: true, value: await run() };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (options.notify !== false) deps.get().pushNotice({ tone: 'error', what, text: message });
-    return { ok: false, error: message };
+    const code = refusalCodeOf(error);
+    const refusal = code ? { error: message, code } : { error: message };
+    if (options.notify !== false) deps.get().pushNotice({ tone: 'error', what, text: message, ...(code ? { code } : {}) });
+    return { ok: false, ...refusal };
   }
 }

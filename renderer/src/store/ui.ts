@@ -1,4 +1,5 @@
 /** What only this window cares about: language and theme in effect, the filter, notices, the link. */
+import type { RefusalCode } from '../../../shared/domain/refusal';
 import type { SubscriptionId } from '../../../shared/domain/server';
 import { LANGUAGES, type Language } from '../../../shared/settings';
 import type { AppState, SliceDeps } from './types';
@@ -32,8 +33,10 @@ export interface Notice {
   tone: 'error' | 'info';
   /** What the user was doing (named in their language). */
   what: NoticeAction;
-  /** The host's own words, when it gave any. */
+  /** The host's own words, when it gave any (shown as details when there is a code). */
   text?: string;
+  /** The engine's refusal code: said in the user's language, the host's words beside it. */
+  code?: RefusalCode;
   /** A message of ours, as a translation key. */
   key?: string;
 }

@@ -5,6 +5,7 @@
  */
 import type { AutoSnapshot } from '../../../shared/domain/auto';
 import type { ServerStatus } from '../../../shared/domain/status';
+import { EngineRefusal } from '../../../shared/domain/refusal';
 import {
   type AppSnapshot,
   type EventName,
@@ -15,6 +16,7 @@ import {
   parseRequest,
   type VpnClient,
 } from '../../../shared/ipc/contract';
+import { refusalFromWire } from '../../../shared/ipc/answer';
 import { settingsSchema } from '../../../shared/settings';
 import { measurementsFor, server as makeServer, status as makeStatus, subscription as makeSubscription } from './sample-world';
 
@@ -28,13 +30,13 @@ export type FakeClient = VpnClient & {
   snapshot: AppSnapshot;
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
   callsTo(channel: InvokeChannel): unknown[];
-  /** Makes the next call of `channel` fail with `message` (as a host refusal would). */
-  failNext(channel: InvokeChannel, message: string): void;
+  /** Makes the next call of `channel` fail with `message`, and the refusal's code if given (as a host refusal would). */
+  failNext(channel: InvokeChannel, message: string, code?: string): void;
 };
 
 export function createFakeClient(initial: AppSnapshot, now: () => number = Date.now): FakeClient {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
-  const failures = new Map<InvokeChannel, string>();
+  const failures = new Map<InvokeChannel, { message: string; code?: string }>();
   let snapshot = structuredClone(initial);
 
   const emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => {
@@ -66,7 +68,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     },
     updateSubscription: (request: { id: string }) => {
       const found = snapshot.subscriptions.find((s) => s.id === request.id);
-      if (!found) throw new Error(`no subscription "${request.id}"`);
+      if (!found) throw new EngineRefusal('no-such-subscription', `no subscription with id "${request.id}"`);
       const updated = { ...found, updatedAt: now(), lastError: null, lastErrorKind: null };
       snapshot = { ...snapshot, subscriptions: snapshot.subscriptions.map((s) => (s.id === request.id ? updated : s)) };
       emit('subscriptions', snapshot.subscriptions);
@@ -74,7 +76,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     },
     editSubscription: (request: { id: string; userAgent: string | null }) => {
       const found = snapshot.subscriptions.find((s) => s.id === request.id);
-      if (!found) throw new Error(`no subscription "${request.id}"`);
+      if (!found) throw new EngineRefusal('no-such-subscription', `no subscription with id "${request.id}"`);
       const { userAgent: _previous, ...rest } = found;
       const edited = request.userAgent === null ? rest : { ...rest, userAgent: request.userAgent };
       snapshot = { ...snapshot, subscriptions: snapshot.subscriptions.map((s) => (s.id === request.id ? edited : s)) };
@@ -108,7 +110,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       } else {
         const autoFirst = snapshot.subscriptions.find((s) => s.id === snapshot.auto.subscriptionId)?.servers[0]?.id;
         serverId = snapshot.connection.serverId ?? autoFirst ?? snapshot.subscriptions.flatMap((s) => s.servers)[0]?.id;
-        if (!serverId) throw new Error('choose a server to connect to, or turn Auto on for a subscription');
+        if (!serverId) throw new EngineRefusal('no-server-chosen', 'choose a server to connect to, or turn Auto on for a subscription');
       }
       const connection = {
         ...snapshot.connection,
@@ -182,11 +184,11 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     shareLink: (request: { serverId?: string; subscriptionId?: string }) => {
       if (request.subscriptionId) return { link: snapshot.subscriptions.find((s) => s.id === request.subscriptionId)?.url ?? null };
       const server = snapshot.subscriptions.flatMap((s) => s.servers).find((s) => s.id === request.serverId);
-      if (!server) throw new Error(`no server "${request.serverId}"`);
+      if (!server) throw new EngineRefusal('no-such-server', `no server with id "${request.serverId}" (it may have left its subscription)`);
       return { link: `trojan://secret-of-${server.id}@${server.address}:${server.port}#${encodeURIComponent(server.name)}` };
     },
     captureScreen: () => {
-      throw new Error('reading the screen is possible only in the desktop app');
+      throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
     },
     dismissProblem: (request: { id: string }) => {
       snapshot = { ...snapshot, problems: snapshot.problems.filter((p) => p.id !== request.id) };
@@ -204,8 +206,8 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     callsTo(channel: InvokeChannel) {
       return client.calls.filter((c) => c.channel === channel).map((c) => c.payload);
     },
-    failNext(channel: InvokeChannel, message: string) {
-      failures.set(channel, message);
+    failNext(channel: InvokeChannel, message: string, code?: string) {
+      failures.set(channel, code === undefined ? { message } : { message, code });
     },
     on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) {
       let set = listeners.get(event);
@@ -221,7 +223,8 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       const failure = failures.get(channel);
       if (failure) {
         failures.delete(channel);
-        throw new Error(failure);
+        // As the transports hand it over: an EngineRefusal for a code this build knows, else the words.
+        throw refusalFromWire({ error: failure.message, code: failure.code });
       }
       const request = parseRequest(channel, payload);
       return (handlers[channel] as (r: unknown) => unknown)(request);

@@ -425,6 +425,17 @@ export const en = {
     dismissProblem: 'Could not dismiss the problem',
     import: 'Could not answer the import request',
   },
+  /** The engine's refusals by code (shared/domain/refusal.ts); its English sentence is shown beside as details. */
+  refusal: {
+    'no-server-chosen': 'Choose a server to connect to, or turn on Auto for a subscription.',
+    'server-unsupported': 'The installed core cannot run this server.',
+    'no-such-server': 'This server is no longer in its subscription; it may have left when the subscription was updated.',
+    'no-such-subscription': 'This subscription is no longer in the list.',
+    'last-unmarked-server': 'At least one server must stay available to Auto.',
+    'system-wide-unavailable': 'System-wide mode is not available here: the app cannot start its helper that needs administrator rights. Choose the system proxy or the local proxy instead.',
+    'screen-reading-unavailable': 'Reading the screen is possible only in the desktop app.',
+    'lab-unavailable': 'The Lab exists only in demo mode.',
+  },
   mode: {
     label: 'What Connect changes',
     asksAdmin: 'Connect will ask for administrator rights: system-wide mode changes the firewall and routing until you disconnect.',

@@ -414,6 +414,16 @@ export const zh = {
     dismissProblem: '无法关闭此问题',
     import: '无法回应导入请求',
   },
+  refusal: {
+    'no-server-chosen': '请选择要连接的服务器，或为某个订阅开启“自动”。',
+    'server-unsupported': '已安装的内核无法运行此服务器。',
+    'no-such-server': '此服务器已不在其订阅中；可能在订阅更新时被移除了。',
+    'no-such-subscription': '此订阅已不在列表中。',
+    'last-unmarked-server': '至少要保留一台服务器供“自动”使用。',
+    'system-wide-unavailable': '此处无法使用全局模式：应用无法启动需要管理员权限的辅助程序。请改用系统代理或本地代理。',
+    'screen-reading-unavailable': '仅桌面应用可以读取屏幕。',
+    'lab-unavailable': '实验室仅在演示模式下存在。',
+  },
   mode: {
     label: '连接时改变什么',
     asksAdmin: '连接时会请求管理员权限：全局模式会修改防火墙和路由，直到断开连接。',
