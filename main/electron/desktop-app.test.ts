@@ -12,7 +12,8 @@ import { type AppSnapshot, type EventName, type EventPayloads, INVOKE_CHANNELS }
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import { type DesktopAppOptions, startDesktopApp } from './desktop-app';
 import type { CreateEngine } from './engine-loader';
-import { fake, FakeBrowserWindow, FakeTray, resetFakeElectron } from './testing/fake-electron';
+import { EngineRefusal } from '../../shared/domain/refusal';
+import { fake, FakeBrowserWindow, FakeNotification, FakeTray, resetFakeElectron } from './testing/fake-electron';
 
 vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule());
 
@@ -27,7 +28,7 @@ const connection = (state: ConnectionState['state']): ConnectionState => ({
 });
 
 /** An engine that answers every channel, records calls, and can emit events. */
-function fakeEngine(options: { stop?: () => Promise<void>; settings?: Partial<Settings> } = {}) {
+function fakeEngine(options: { stop?: () => Promise<void>; settings?: Partial<Settings>; refuseConnect?: Error } = {}) {
   const calls: [string, unknown][] = [];
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   let stopped = 0;
@@ -51,6 +52,7 @@ function fakeEngine(options: { stop?: () => Promise<void>; settings?: Partial<Se
         channel,
         async (request: unknown) => {
           calls.push([channel, request]);
+          if (channel === 'connect' && options.refuseConnect) throw options.refuseConnect;
           return channel === 'getSnapshot' ? snapshot : null;
         },
       ]),
@@ -312,6 +314,19 @@ describe('start-up', () => {
     w.engine.emit('subscriptions', [{ id: 'sub', name: 'Work', servers, usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }]);
     tray.menu.find((i) => i.label === 'Connect')!.click!();
     await vi.waitFor(() => expect(w.engine.calls.filter(([c]) => c === 'connect')).toEqual([['connect', {}]]));
+  });
+
+  it('a Connect the engine refuses from the tray is told in a notification in the user’s language, and logged in the engine’s words', async () => {
+    const refusal = new EngineRefusal('no-server-chosen', 'choose a server to connect to, or turn Auto on for a subscription');
+    const w = world({}, { refuseConnect: refusal, settings: { language: 'fa' } });
+    const { tray } = await started(w);
+    const servers = [{ id: 's1', name: 'Amsterdam', subscriptionId: 'sub' }] as AppSnapshot['subscriptions'][number]['servers'];
+    w.engine.emit('subscriptions', [{ id: 'sub', name: 'Work', servers, usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }]);
+    tray.menu.find((i) => i.label === 'اتصال')!.click!();
+    await vi.waitFor(() =>
+      expect(FakeNotification.shown).toEqual([{ title: 'اتصال انجام نشد', body: 'سروری برای اتصال انتخاب کنید، یا حالت خودکار را برای یک اشتراک روشن کنید.' }]),
+    );
+    expect(w.lines.join('\n')).toMatch(/connect failed: choose a server to connect to/);
   });
 
   it('an engine that cannot start is reported to the user and the app quits', async () => {

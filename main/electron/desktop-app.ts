@@ -187,7 +187,10 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
         systemLocale: app.getLocale(),
         flagPath: loadTrayFlags(join(options.assetsDir, 'flags')),
         dispatch: (action) => {
-          dispatch(action).catch((error: unknown) => logger.warn('TRAY', `${action.type} failed: ${error instanceof Error ? error.message : String(error)}`));
+          dispatch(action).catch((error: unknown) => {
+            logger.warn('TRAY', `${action.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+            if (action.type === 'connect' || action.type === 'disconnect' || action.type === 'set-auto') tray?.tellRefusal(action.type, error);
+          });
         },
         onClick: showWindow,
       });

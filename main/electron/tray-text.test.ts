@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../shared/settings';
-import { catalogueText, TRAY_TEXT_PATHS, type TrayTextKey, trayLanguage, trayTranslator } from './tray-text';
+import { EngineRefusal } from '../../shared/domain/refusal';
+import { catalogueText, TRAY_TEXT_PATHS, type TrayTextKey, trayLanguage, trayRefusalNotice, trayTranslator } from './tray-text';
 
 const KEYS = Object.keys(TRAY_TEXT_PATHS) as TrayTextKey[];
 
@@ -25,6 +26,17 @@ describe('the tray’s words come from the window’s catalogue', () => {
   it('a path the catalogue lacks is no text', () => {
     expect(catalogueText('en', 'desktop.tray.nothing')).toBeUndefined();
     expect(catalogueText('en', 'desktop.tray')).toBeUndefined();
+  });
+});
+
+describe('a refused tray request, as the notification tells it', () => {
+  it.each([
+    ['ru', 'connect', new EngineRefusal('no-server-chosen', 'choose a server'), { title: 'Не удалось подключиться', body: 'Выберите сервер для подключения или включите «Авто» для подписки.' }],
+    ['zh', 'set-auto', new EngineRefusal('no-such-subscription', 'no subscription with id "x"'), { title: '无法更改“自动”', body: '此订阅已不在列表中。' }],
+    ['ar', 'disconnect', new Error('the core did not stop'), { title: 'تعذّر قطع الاتصال', body: 'the core did not stop' }],
+    ['en', 'connect', Object.assign(new Error('the moon is in the way'), { code: 'moon-in-the-way' }), { title: 'Could not connect', body: 'the moon is in the way' }],
+  ] as const)('%s, %s: what failed, and why in the user’s language when the engine named it', (language, request, error, notice) => {
+    expect(trayRefusalNotice(trayTranslator(language), request, error)).toEqual(notice);
   });
 });
 

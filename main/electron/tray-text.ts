@@ -1,9 +1,22 @@
 import type { ConnectionStateName } from '../../shared/domain/connection';
+import { REFUSAL_CODES, type RefusalCode, refusalCodeOf } from '../../shared/domain/refusal';
 import { type ConnectionMode, LANGUAGES, type Language } from '../../shared/settings';
 import { CATALOGUE } from '../../renderer/src/i18n/catalogue';
 
 /** The tray menu's words, each the window's own text from the one catalogue (renderer/src/i18n). */
-export type TrayTextKey = ConnectionStateName | 'connect' | 'disconnect' | 'auto' | 'showWindow' | 'quit' | 'modeLine' | `mode-${ConnectionMode}`;
+export type TrayTextKey =
+  | ConnectionStateName
+  | 'connect'
+  | 'disconnect'
+  | 'auto'
+  | 'showWindow'
+  | 'quit'
+  | 'modeLine'
+  | `mode-${ConnectionMode}`
+  | `failed-${TrayRequest}`
+  | `refusal-${RefusalCode}`;
+/** The tray's menu items that ask the engine something, which the engine may refuse. */
+export type TrayRequest = 'connect' | 'disconnect' | 'set-auto';
 export type TrayTranslate = (key: TrayTextKey, vars?: Record<string, string>) => string;
 
 /** Where each tray word lives in the catalogue (a dotted path, as i18next names keys). */
@@ -22,6 +35,11 @@ export const TRAY_TEXT_PATHS: Record<TrayTextKey, string> = {
   'mode-proxy': 'mode.short.proxy',
   'mode-system-proxy': 'mode.short.system-proxy',
   'mode-system-wide': 'mode.short.system-wide',
+  // A refused tray request is told as the window's notice tells it: what failed, then why.
+  'failed-connect': 'notice.connect',
+  'failed-disconnect': 'notice.disconnect',
+  'failed-set-auto': 'notice.auto',
+  ...(Object.fromEntries(REFUSAL_CODES.map((code) => [`refusal-${code}`, `refusal.${code}`])) as Record<`refusal-${RefusalCode}`, string>),
 };
 
 /** The text at a dotted path of one language's catalogue, or undefined when it has none. */
@@ -45,4 +63,15 @@ export function trayTranslator(language: Language): TrayTranslate {
     const text = catalogueText(language, path) ?? catalogueText('en', path) ?? path;
     return text.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => vars[name] ?? '');
   };
+}
+
+/**
+ * What the user is told when the engine refuses a tray request (they may not have the window open):
+ * what failed as its title, and why, in their language when the engine named the refusal's code,
+ * else in the engine's words.
+ */
+export function trayRefusalNotice(t: TrayTranslate, request: TrayRequest, error: unknown): { title: string; body: string } {
+  const code = refusalCodeOf(error);
+  const body = code ? t(`refusal-${code}`) : error instanceof Error ? error.message : String(error);
+  return { title: t(`failed-${request}`), body };
 }

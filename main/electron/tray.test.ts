@@ -4,7 +4,8 @@ import type { ConnectionState } from '../../shared/domain/connection';
 import type { Server } from '../../shared/domain/server';
 import type { AppSnapshot } from '../../shared/ipc/contract';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
-import { FakeTray, resetFakeElectron } from './testing/fake-electron';
+import { EngineRefusal } from '../../shared/domain/refusal';
+import { fake, FakeNotification, FakeTray, resetFakeElectron } from './testing/fake-electron';
 import { DesktopTray, toMenuTemplate } from './tray';
 import { loadTrayFlags, TRAY_FLAGS_DIR } from './tray-flags';
 import type { TrayAction } from './tray-menu';
@@ -124,5 +125,15 @@ describe('DesktopTray', () => {
     const subscription = fakeTray.menu.find((i) => i.type === 'checkbox')!;
     expect(subscription.label).toBe('Germany Work');
     expect(subscription.icon).toBeUndefined();
+  });
+
+  it('tells a refusal in a notification in the tray’s language, and shows none where the desktop has no notifications', () => {
+    const { tray } = makeTray();
+    tray.onEvent('settings', { ...DEFAULT_SETTINGS, language: 'ar' });
+    tray.tellRefusal('connect', new EngineRefusal('server-unsupported', 'not supported by v2ray 4.34.0: REALITY needs Xray ≥ 1.8.0'));
+    expect(FakeNotification.shown).toEqual([{ title: 'تعذّر الاتصال', body: 'لا تستطيع النواة المثبّتة تشغيل هذا الخادم.' }]);
+    fake.notificationsSupported = false;
+    tray.tellRefusal('connect', new Error('the core exited'));
+    expect(FakeNotification.shown).toHaveLength(1);
   });
 });

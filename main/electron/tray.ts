@@ -1,9 +1,9 @@
-import { Menu, type MenuItemConstructorOptions, type NativeImage, nativeImage, Tray } from 'electron';
+import { Menu, type MenuItemConstructorOptions, type NativeImage, nativeImage, Notification, Tray } from 'electron';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import type { Language } from '../../shared/settings';
 import { buildTrayMenu, EMPTY_TRAY_STATE, type TrayAction, type TrayMenuItem, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
 import { countryNamer, trayName } from './tray-flags';
-import { trayLanguage, trayTranslator } from './tray-text';
+import { type TrayRequest, trayLanguage, trayRefusalNotice, trayTranslator } from './tray-text';
 
 /** Turns the menu data into Electron's template; clicks become actions, flags become icons. */
 export function toMenuTemplate(
@@ -66,8 +66,21 @@ export class DesktopTray {
     this.render();
   }
 
+  /**
+   * Tells the user the engine refused what they asked from the tray: the window may be closed, so
+   * a refusal only logged would leave them wondering why nothing happened. Said in the tray's language.
+   */
+  tellRefusal(request: TrayRequest, error: unknown): void {
+    if (!Notification.isSupported()) return;
+    new Notification(trayRefusalNotice(trayTranslator(this.currentLanguage()), request, error)).show();
+  }
+
   destroy(): void {
     this.tray.destroy();
+  }
+
+  private currentLanguage(): Language {
+    return trayLanguage(this.language, this.options.systemLocale);
   }
 
   /** Each flag is read from disk once (a menu is rebuilt on every change it shows). */
@@ -80,7 +93,7 @@ export class DesktopTray {
   }
 
   private render(): void {
-    const language = trayLanguage(this.language, this.options.systemLocale);
+    const language = this.currentLanguage();
     const t = trayTranslator(language);
     const countries = countryNamer(language);
     const nameOf = (name: string) => trayName(name, countries);

@@ -285,6 +285,18 @@ export class FakeIpcRenderer {
   }
 }
 
+/** Electron's Notification: records what was shown (`fake.notificationsSupported` says whether the desktop has them). */
+export class FakeNotification {
+  static shown: { title: string; body: string }[] = [];
+  static isSupported(): boolean {
+    return fake.notificationsSupported;
+  }
+  constructor(private readonly options: { title: string; body: string }) {}
+  show(): void {
+    FakeNotification.shown.push({ title: this.options.title, body: this.options.body });
+  }
+}
+
 export class FakeTray extends EventEmitter {
   static instances: FakeTray[] = [];
   menus: { template: MenuTemplateItem[] }[] = [];
@@ -350,6 +362,7 @@ export const fake = {
   exposed: [] as [name: string, api: unknown][],
   openedExternally: [] as string[],
   errorBoxes: [] as [title: string, content: string][],
+  notificationsSupported: true,
   applicationMenu: undefined as { template: MenuTemplateItem[] } | null | undefined,
   displays: [{ size: { width: 1280, height: 800 }, scaleFactor: 2 }],
   /** Screens as desktopCapturer sees them; `requested` records the sizes asked for. */
@@ -372,6 +385,8 @@ export function resetFakeElectron(): void {
   fake.exposed = [];
   fake.openedExternally = [];
   fake.errorBoxes = [];
+  fake.notificationsSupported = true;
+  FakeNotification.shown = [];
   fake.applicationMenu = undefined;
   fake.displays = [{ size: { width: 1280, height: 800 }, scaleFactor: 2 }];
   fake.desktopCapturer.requested = [];
@@ -403,6 +418,7 @@ export function fakeElectronModule(): Record<string, unknown> {
     },
     BrowserWindow: FakeBrowserWindow,
     Tray: FakeTray,
+    Notification: FakeNotification,
     Menu: {
       buildFromTemplate: (template: MenuTemplateItem[]) => ({ template }),
       setApplicationMenu: (menu: { template: MenuTemplateItem[] } | null) => {
