@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { EVENT_NAMES, INVOKE_CHANNELS, type VpnClient } from '../../shared/ipc/contract';
+import type { BridgeApi } from '../../shared/ipc/answer';
+import { EVENT_NAMES, INVOKE_CHANNELS } from '../../shared/ipc/contract';
 import { fake } from './testing/fake-electron';
 
 vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule());
@@ -7,7 +8,7 @@ vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeEl
 // What the page can reach through the preload is the whole attack surface of the app from a web
 // page: it must be exactly the contract's operations and event subscription, nothing more.
 
-let api: VpnClient & Record<string, unknown>;
+let api: BridgeApi & Record<string, unknown>;
 
 beforeAll(async () => {
   await import('./preload');
@@ -37,7 +38,8 @@ describe('preload: window.vpn', () => {
       fake.ipcRenderer.invoked.length = 0;
       const answer = await (api[channel] as (...args: unknown[]) => Promise<unknown>)({ probe: channel }, 'extra', () => 'smuggled');
       expect(fake.ipcRenderer.invoked).toEqual([[`vpn:${channel}`, { probe: channel }]]);
-      expect(answer).toEqual({ answered: `vpn:${channel}` });
+      // The answer goes to the page as the main process gave it (the page's client unwraps it).
+      expect(answer).toEqual({ ok: true, value: { answered: `vpn:${channel}` } });
     }
   });
 

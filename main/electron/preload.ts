@@ -9,8 +9,7 @@
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import { EVENT_NAMES, type EventName, INVOKE_CHANNELS } from '../../shared/ipc/channels';
-import { answerValue, type InvokeAnswer } from '../../shared/ipc/answer';
-import type { VpnClient } from '../../shared/ipc/contract';
+import type { BridgeApi } from '../../shared/ipc/answer';
 import { EXPOSED_API_NAME, eventChannelName, invokeChannelName } from './ipc/channels';
 
 type Invoke = (channel: string, payload: unknown) => Promise<unknown>;
@@ -24,13 +23,14 @@ export interface RendererIpc {
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
 
-export function buildPreloadApi(ipc: RendererIpc): VpnClient {
+export function buildPreloadApi(ipc: RendererIpc): BridgeApi {
   const api: Record<string, unknown> = {};
   for (const channel of INVOKE_CHANNELS) {
     const name = invokeChannelName(channel);
-    // Exactly one argument crosses: whatever else a caller passes is dropped here. The engine's
-    // refusal comes back as an answer, and is thrown here with its code (main/electron/ipc/handlers.ts).
-    api[channel] = async (request: unknown) => answerValue((await ipc.invoke(name, request)) as InvokeAnswer);
+    // Exactly one argument crosses: whatever else a caller passes is dropped here. The answer goes
+    // to the page as it came (a value or a refusal with its code): an error thrown across the
+    // contextBridge would keep only its message (renderer/src/client/electron.ts throws it there).
+    api[channel] = (request: unknown) => ipc.invoke(name, request);
   }
   api.on = (event: EventName, listener: (payload: unknown) => void): (() => void) => {
     if (typeof event !== 'string' || !KNOWN_EVENTS.has(event)) throw new Error(`unknown event "${String(event)}"`);
@@ -41,7 +41,7 @@ export function buildPreloadApi(ipc: RendererIpc): VpnClient {
     ipc.on(name, forward);
     return () => ipc.removeListener(name, forward);
   };
-  return Object.freeze(api) as VpnClient;
+  return Object.freeze(api) as BridgeApi;
 }
 
 contextBridge.exposeInMainWorld(EXPOSED_API_NAME, buildPreloadApi(ipcRenderer));

@@ -1,6 +1,6 @@
 import { type IpcMainInvokeEvent, ipcMain } from 'electron';
 import type { Logger } from '../../../app/log/logger';
-import { type InvokeAnswer, refusalToWire } from '../../../shared/ipc/answer';
+import { answerOf, type InvokeAnswer } from '../../../shared/ipc/answer';
 import { INVOKE_CHANNELS, type InvokeChannel, parseRequest, type VpnClient } from '../../../shared/ipc/contract';
 import { invokeChannelName } from './channels';
 
@@ -26,7 +26,7 @@ export interface InvokeHandlerOptions {
  * zod schema (its parsed, defaulted output is what the engine gets). A refusal at a gate rejects
  * the renderer's promise with a sentence and is logged without the payload. The engine's answer
  * crosses as an `InvokeAnswer`: Electron would flatten a thrown error to one string, and the
- * engine's refusal code must reach the page beside its words (the preload throws it again).
+ * engine's refusal code must reach the page beside its words (the page's client throws it again).
  */
 export function registerInvokeHandlers({ service, checkSender, logger }: InvokeHandlerOptions): () => void {
   for (const channel of INVOKE_CHANNELS) {
@@ -52,11 +52,7 @@ export function registerInvokeHandlers({ service, checkSender, logger }: InvokeH
       throw new IpcRefusedError(message);
     }
     const operation = service[channel] as (request: unknown) => Promise<unknown>;
-    try {
-      return { ok: true, value: await operation.call(service, request) };
-    } catch (error) {
-      return { ok: false, ...refusalToWire(error) };
-    }
+    return answerOf(() => operation.call(service, request));
   }
 
   return () => {

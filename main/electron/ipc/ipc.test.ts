@@ -3,9 +3,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from '../../../app/log/logger';
 import { EVENT_NAMES, type EventName, type EventPayloads, INVOKE_CHANNELS, type VpnClient } from '../../../shared/ipc/contract';
 import { EngineRefusal } from '../../../shared/domain/refusal';
+import { clientOverBridge } from '../../../shared/ipc/answer';
 import { buildPreloadApi } from '../preload';
 import { resolveRendererSource } from '../security';
-import { fake, FakeWebContents, resetFakeElectron } from '../testing/fake-electron';
+import { acrossContextBridge, fake, FakeWebContents, resetFakeElectron } from '../testing/fake-electron';
 import { forwardEngineEvents } from './events';
 import { registerInvokeHandlers } from './handlers';
 import { senderRefusal } from './sender';
@@ -80,14 +81,15 @@ describe('IPC handlers', () => {
     expect(calls).toEqual([]);
   });
 
-  it('an engine refusal reaches the page through the preload with its code beside its words; one without a code stays words', async () => {
+  it('an engine refusal reaches the page’s client through the preload and the contextBridge with its code beside its words; one without a code stays words', async () => {
     const { fromOurPage } = setup();
     // The page's window.vpn, its invokes answered by the handlers as Electron would carry them.
-    const page = buildPreloadApi({
+    const preload = buildPreloadApi({
       invoke: (channel, payload) => fake.ipcMain.invoke(channel, fromOurPage, payload),
       on: () => undefined,
       removeListener: () => undefined,
     });
+    const page = clientOverBridge(acrossContextBridge(preload));
     await expect(page.connect({})).rejects.toMatchObject({
       name: 'EngineRefusal',
       code: 'no-server-chosen',
@@ -97,6 +99,9 @@ describe('IPC handlers', () => {
     expect(plain).toMatchObject({ message: 'the monitor is not running' });
     expect(plain).not.toHaveProperty('code');
     await expect(page.connect({ serverId: 's1' })).resolves.toEqual({ ok: 'connect' });
+    // Thrown in the preload's world instead, the code would not have reached the page.
+    const thrownInPreload = acrossContextBridge({ connect: async () => Promise.reject(new EngineRefusal('no-server-chosen', 'choose a server')) });
+    await expect(thrownInPreload.connect()).rejects.not.toHaveProperty('code');
   });
 
   it('a bad payload is logged without its content', async () => {

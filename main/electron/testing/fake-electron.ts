@@ -353,6 +353,30 @@ function imageFromPath(path: string): FakeNativeImage {
   return { path, isEmpty: () => size.width === 0, getSize: () => size };
 }
 
+/**
+ * An API as the page sees it across Electron's contextBridge: values are copied, and an error a
+ * function throws (or its promise rejects with) is made again in the page's world from its message
+ * alone, whatever else it carried.
+ */
+export function acrossContextBridge<T extends object>(api: T): T {
+  const remade = (error: unknown) => new Error(error instanceof Error ? error.message : String(error));
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(api)) {
+    copy[key] =
+      typeof value === 'function'
+        ? (...args: unknown[]) => {
+            try {
+              const result: unknown = value(...args);
+              return result instanceof Promise ? result.then(structuredClone, (error: unknown) => Promise.reject(remade(error))) : result;
+            } catch (error) {
+              throw remade(error);
+            }
+          }
+        : value;
+  }
+  return copy as T;
+}
+
 /** The shared state of the fake module; `resetFakeElectron()` between tests. */
 export const fake = {
   app: new FakeApp(),

@@ -4,6 +4,7 @@
  * exposes the real one. Query parameters choose the language, theme and world size:
  * `?lang=fa&theme=dark&servers=5000`. Never part of the product build.
  */
+import { bridgeOver } from '../../../shared/ipc/answer';
 import type { Language } from '../../../shared/settings';
 import { createFakeClient } from './fake-client';
 import { largeSnapshot, sampleSnapshot } from './sample-world';
@@ -21,7 +22,8 @@ const snapshot = {
   },
 };
 const client = createFakeClient(snapshot);
-window.vpn = client;
+// As Electron's preload exposes it: answers, a refusal with its code (shared/ipc/answer.ts).
+window.vpn = bridgeOver(client);
 
 // A little life: traffic every second while connected.
 let tick = 0;
