@@ -200,4 +200,15 @@ describe('sing-box JSON configs', () => {
     const config = { outbounds: [{ type: 'hysteria2', tag: 'hop', server: 'h.example.com', server_port: 443, server_ports: ['20000:30000', '443'], password: 'pw', tls: { enabled: true } }] };
     expect(parseSubscription(JSON.stringify(config)).servers[0]).toMatchObject({ port: 443, portHopping: '20000-30000,443' });
   });
+
+  it('imports a Hysteria2 outbound that gives only server_ports, as sing-box allows (its own docs example), dialling the first hop', () => {
+    const config = {
+      outbounds: [
+        { type: 'hysteria2', tag: 'hy2', server: '192.0.2.63', server_ports: ['20000:30000'], up_mbps: 50, down_mbps: 100, obfs: { type: 'salamander', password: 'cry_me_a_r1ver' }, password: 'goofy_ahh_password', tls: { enabled: true, server_name: 'h.example.com', alpn: ['h3'] } },
+      ],
+    };
+    const result = parseSubscription(JSON.stringify(config));
+    expect(result.rejected).toEqual([]);
+    expect(result.servers[0]).toMatchObject({ name: 'hy2', port: 20000, portHopping: '20000-30000', obfs: { type: 'salamander' }, security: { sni: 'h.example.com' } });
+  });
 });

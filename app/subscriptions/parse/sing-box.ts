@@ -122,15 +122,18 @@ function singBoxEndpoint(type: string, o: Json): Endpoint {
     }
     case 'hysteria2': {
       const hopping = asArray(o.server_ports).map(String).join(',');
+      const portHopping = hopping ? checkPortHopping(label, hopping) : undefined;
       const obfs = asObject(o.obfs);
       const up = mbps(o.up_mbps);
       const down = mbps(o.down_mbps);
       const obfsType = str(obfs.type);
       return {
         protocol: 'hysteria2',
-        ...server(),
+        address: checkHost(label, o.server),
+        // sing-box takes server_ports instead of server_port ("conflicts with"): the first hop is the port.
+        port: checkPort(label, o.server_port ?? (portHopping ? /^\d+/.exec(portHopping)?.[0] : undefined)),
         password: str(o.password),
-        ...(hopping ? { portHopping: checkPortHopping(label, hopping) } : {}),
+        ...(portHopping ? { portHopping } : {}),
         ...(obfsType ? { obfs: { type: obfsType, password: checkSecret(label, 'obfs password', obfs.password) } } : {}),
         ...(up !== undefined ? { upMbps: up } : {}),
         ...(down !== undefined ? { downMbps: down } : {}),
