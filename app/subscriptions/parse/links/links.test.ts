@@ -89,6 +89,43 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
     { transport: { network: 'kcp', headerType: 'wechat-video', seed: 'seed-123' }, security: { type: 'none' } },
   ],
   [
+    'vmess JSON as Marzban writes grpc: multi mode in `mode`, header type "none" (the entry uses multi mode, as the server expects)',
+    `vmess://${b64(JSON.stringify({ add: '192.0.2.11', aid: '0', fp: 'chrome', host: '', id: UUID_2, mode: 'multi', net: 'grpc', path: 'grpcsvc', port: 443, ps: 'grpc multi', scy: 'auto', sni: 'g.example.com', tls: 'tls', type: 'none', v: '2' }))}`,
+    { transport: { network: 'grpc', serviceName: 'grpcsvc', grpcMultiMode: true }, security: { type: 'tls', sni: 'g.example.com', fingerprint: 'chrome' } },
+  ],
+  [
+    'vmess JSON as Marzban writes xhttp: the mode in `type`, `extra` as a JSON object (padding settings reach the core)',
+    `vmess://${b64(
+      JSON.stringify({
+        add: '192.0.2.10',
+        aid: '0',
+        extra: { noGRPCHeader: false, scMaxConcurrentPosts: 100, scMaxEachPostBytes: 1000000, scMinPostsIntervalMs: 30, xPaddingBytes: '100-1000' },
+        fp: 'chrome',
+        host: 'cdn.example.com',
+        id: UUID_1,
+        net: 'xhttp',
+        path: '/xh',
+        port: 443,
+        ps: PERSIAN,
+        scy: 'auto',
+        sni: 'cdn.example.com',
+        tls: 'tls',
+        type: 'packet-up',
+        v: '2',
+      }),
+    )}`,
+    {
+      name: PERSIAN,
+      transport: {
+        network: 'xhttp',
+        path: '/xh',
+        host: 'cdn.example.com',
+        mode: 'packet-up',
+        xhttpExtra: { noGRPCHeader: false, scMaxConcurrentPosts: 100, scMaxEachPostBytes: 1000000, scMinPostsIntervalMs: 30, xPaddingBytes: '100-1000' },
+      },
+    },
+  ],
+  [
     'vmess JSON in URL-safe base64 without padding',
     `vmess://${b64url(JSON.stringify({ v: '2', ps: '🇩🇪 DE ~ ??? >>', add: 'de.example.com', port: '8443', id: UUID_3, aid: '0', net: 'h2', host: 'a.example.com,b.example.com', path: '/h2', tls: 'tls' }))}`,
     { name: '🇩🇪 DE ~ ??? >>', transport: { network: 'h2', host: 'a.example.com,b.example.com', path: '/h2' }, security: { type: 'tls' } },

@@ -1,5 +1,5 @@
 import type { ParsedServer, SecurityType, VmessEndpoint } from '../../../../shared/domain/server';
-import { buildSecurity, buildTransport, networkOf, securityTypeOf } from '../stream';
+import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
 import { cleanName, decodeBase64Text, decodeEscapes, isTruthy, splitList, str } from '../text';
 import { checkHost, checkPort, checkUuid, reject } from '../validate';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
@@ -75,11 +75,14 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
     path: network === 'kcp' || network === 'quic' ? undefined : path,
     host: network === 'quic' ? undefined : host,
     serviceName: network === 'grpc' ? path : undefined,
-    mode: type === 'none' ? undefined : type,
+    // v2rayN writes the grpc / xhttp mode in `type`; Marzban writes grpc's in `mode`.
+    mode: str(o.mode) || (type === 'none' ? undefined : type),
     headerType: type,
     seed: network === 'kcp' ? path : undefined,
     quicSecurity: network === 'quic' ? host : undefined,
     quicKey: network === 'quic' ? path : undefined,
+    // Marzban puts xhttp's extra settings into the JSON as an object (a share link's `extra` text).
+    xhttpExtra: network === 'xhttp' ? xhttpExtraOf(o.extra, (text) => note(`vmess: ${text}`)) : undefined,
   });
   const tls = typeof o.tls === 'boolean' ? (o.tls ? 'tls' : 'none') : str(o.tls);
   const securityType = securityTypeOf('vmess', tls, 'none');
