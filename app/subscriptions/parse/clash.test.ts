@@ -202,4 +202,43 @@ describe('Clash / Mihomo YAML', () => {
     expect(parsed.servers).toEqual([expect.objectContaining({ name: 'hop', port: 443, portHopping: '20000-30000' })]);
     expect(parsed.rejected.map((r) => r.reason)).toEqual(['ss: unknown cipher "114514"', expect.stringMatching(/^vless: the flow "xtls-rprx-direct" \(XTLS v1\) is obsolete/)]);
   });
+
+  it('applies `<<: *anchor` merge keys, as Mihomo does: settings shared through an anchor reach every proxy that merges it', () => {
+    const yaml = [
+      'x-common: &common',
+      '  udp: true',
+      '  skip-cert-verify: true',
+      '  client-fingerprint: chrome',
+      'proxies:',
+      '  - name: vmess-ws',
+      '    <<: *common',
+      '    type: vmess',
+      '    server: 192.0.2.40',
+      '    port: 443',
+      `    uuid: ${UUID_1}`,
+      '    alterId: 0',
+      '    cipher: auto',
+      '    tls: true',
+      '    servername: v.example.com',
+      '    network: ws',
+      '    ws-opts: { path: /path, headers: { Host: v.example.com } }',
+    ].join('\n');
+    const parsed = parseSubscription(yaml);
+    expect(parsed.servers[0]).toMatchObject({ name: 'vmess-ws', security: { type: 'tls', sni: 'v.example.com', fingerprint: 'chrome', allowInsecure: true } });
+  });
+
+  it('keeps unquoted values that only look like numbers as written (REALITY short-id, password), as Mihomo reads them', () => {
+    const yaml = [
+      'proxies:',
+      `  - { name: zero, type: vless, server: 192.0.2.107, port: 443, uuid: ${UUID_1}, network: tcp, tls: true, servername: www.example.com, client-fingerprint: chrome, reality-opts: { public-key: ${PBK}, short-id: 01234567 } }`,
+      `  - { name: exp, type: vless, server: 192.0.2.108, port: 443, uuid: ${UUID_1}, tls: true, reality-opts: { public-key: ${PBK}, short-id: 5e123456 } }`,
+      '  - { name: digits, type: trojan, server: 192.0.2.109, port: 443, password: 00123456, sni: t.example.com }',
+      `  - { name: plain, type: vless, server: 192.0.2.110, port: 0443, uuid: ${UUID_1}, tls: true, reality-opts: { public-key: ${PBK}, short-id: 12345678 } }`,
+    ].join('\n');
+    const byName = new Map(parseSubscription(yaml).servers.map((s) => [s.name, s]));
+    expect(byName.get('zero')?.security.shortId).toBe('01234567');
+    expect(byName.get('exp')?.security.shortId).toBe('5e123456');
+    expect(byName.get('digits')).toMatchObject({ protocol: 'trojan', password: '00123456' });
+    expect(byName.get('plain')).toMatchObject({ port: 443, security: { shortId: '12345678' } });
+  });
 });

@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseDocument, visit } from 'yaml';
 import type { RejectedEntry } from '../../../shared/domain/subscription';
 import { resolveChains } from './chains';
 import { parseClashDocument } from './clash';
@@ -159,7 +159,7 @@ function parseClashText(text: string): ParseResult {
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text, { uniqueKeys: false, maxAliasCount: 1000, prettyErrors: false });
+    doc = readClashYaml(text);
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0]?.slice(0, 120) : 'unreadable';
     return wholeBodyRejected('clash-yaml', `the Clash YAML does not parse (${message})`, text);
@@ -168,6 +168,24 @@ function parseClashText(text: string): ParseResult {
     return wholeBodyRejected('clash-yaml', 'the Clash YAML is not a mapping with proxies', text);
   }
   return finish('clash-yaml', parseClashDocument(doc as Record<string, unknown>));
+}
+
+/**
+ * YAML as Mihomo reads it: `<<: *anchor` merges a shared block (proxies written as
+ * `<<: *common`), and a plain value that looks like a number but is not written as one is kept
+ * as written. Mihomo decodes into typed fields, so a REALITY short-id `01234567` or `5e123456`
+ * and a password `00123456` stay text; read as numbers they became 1234567, Infinity and 123456.
+ */
+function readClashYaml(text: string): unknown {
+  const doc = parseDocument(text, { uniqueKeys: false, merge: true, prettyErrors: false });
+  if (doc.errors.length > 0) throw doc.errors[0];
+  visit(doc, {
+    Scalar(_key, node) {
+      const isNumber = typeof node.value === 'number' || typeof node.value === 'bigint';
+      if (isNumber && node.type === 'PLAIN' && node.source !== undefined && node.source !== String(node.value)) node.value = node.source;
+    },
+  });
+  return doc.toJS({ maxAliasCount: 1000 });
 }
 
 function finish(format: string, output: FormatOutput | { servers: ParseResult['servers']; rejected: RejectedEntry[]; notes: ParseResult['notes'] }): ParseResult {
