@@ -85,6 +85,37 @@ describe('parseSubscription: format detection', () => {
   });
 });
 
+describe('parseSubscription: SIP008 (Shadowsocks JSON subscriptions)', () => {
+  // The example of the SIP008 specification (shadowsocks.org), addresses and secrets replaced.
+  const SIP008 = {
+    version: 1,
+    servers: [
+      { id: '27b8a625-4f4b-4428-9f0f-8a2317db7c79', remarks: '🇯🇵 Tokyo', server: 'example.com', server_port: 8388, password: 'example', method: 'chacha20-ietf-poly1305', plugin: 'v2ray-plugin', plugin_opts: 'tls;host=cdn.example.com' },
+      { id: '7842c068-c667-41f2-8f7d-04feece3cb67', remarks: 'odd', server: '192.0.2.70', server_port: 8388, password: 'example', method: '114514' },
+      { id: '5dba1e2a-9c8e-4a10-a1c2-1c7d8e1d9a11', remarks: 'Second', server: '192.0.2.71', server_port: 8389, password: 'example-2', method: 'aes-256-gcm' },
+    ],
+    bytes_used: 274877906944,
+    bytes_remaining: 824633720832,
+  };
+
+  it('imports every server with its name, cipher and plugin; a bad entry is refused alone, saying why', () => {
+    const result = parseSubscription(JSON.stringify(SIP008));
+    expect(result.format).toBe('sip008-json');
+    expect(result.servers).toEqual([
+      expect.objectContaining({ name: '🇯🇵 Tokyo', protocol: 'shadowsocks', address: 'example.com', port: 8388, method: 'chacha20-ietf-poly1305', plugin: { name: 'v2ray-plugin', options: 'tls;host=cdn.example.com' } }),
+      expect.objectContaining({ name: 'Second', address: '192.0.2.71', port: 8389, method: 'aes-256-gcm', password: 'example-2' }),
+    ]);
+    expect(result.rejected).toEqual([{ line: 2, reason: 'shadowsocks: unknown cipher "114514"', excerpt: expect.not.stringContaining('example') }]);
+  });
+
+  it('reads the bare list and its base64, as v2rayN does', () => {
+    const bare = parseSubscription(JSON.stringify(SIP008.servers.slice(2)));
+    expect(bare.format).toBe('sip008-json');
+    expect(bare.servers.map((s) => s.name)).toEqual(['Second']);
+    expect(parseSubscription(Buffer.from(JSON.stringify(SIP008)).toString('base64')).format).toBe('base64/sip008-json');
+  });
+});
+
 describe('parseSubscription: links pasted inside text', () => {
   const post = [
     'ShadowProxy66, [12/1/2025 6:27 PM]',

@@ -4,7 +4,7 @@ import { resolveChains } from './chains';
 import { parseClashDocument } from './clash';
 import { parseLinkList, parseLinksInText } from './links';
 import { parseSingBoxConfigs } from './sing-box';
-import { asArray, asObject, bytesToText, decodeBase64Text, maskedExcerpt, splitLines } from './text';
+import { asArray, asObject, bytesToText, decodeBase64Text, maskedExcerpt, splitLines, str } from './text';
 import type { FormatOutput, ParseResult } from './types';
 import { parseXrayConfigs } from './xray';
 import { yamlNestingBound } from './yaml-depth';
@@ -135,6 +135,8 @@ function parseJsonDocument(value: unknown, text: string): ParseResult {
   let isArray = false;
   const hasOutbounds = (v: unknown) => Array.isArray(asObject(v).outbounds) || Array.isArray(asObject(v).endpoints);
   const isOutbound = (v: unknown) => typeof asObject(v).protocol === 'string' || typeof asObject(v).type === 'string';
+  const sip008 = hasOutbounds(value) ? null : sip008Outbounds(value);
+  if (sip008) return finish('sip008-json', parseSingBoxConfigs([{ outbounds: sip008 }], false));
   if (Array.isArray(value)) {
     if (value.some(hasOutbounds)) {
       configs = value.map(asObject);
@@ -147,6 +149,18 @@ function parseJsonDocument(value: unknown, text: string): ParseResult {
 
   const isXray = configs.some((c) => asArray(c.outbounds).some((o) => typeof asObject(o).protocol === 'string'));
   return isXray ? finish('xray-json', parseXrayConfigs(configs, isArray)) : finish('sing-box-json', parseSingBoxConfigs(configs, isArray));
+}
+
+/**
+ * SIP008, Shadowsocks' own JSON subscription: `{version, servers: [{server, server_port, method,
+ * password, plugin, plugin_opts, remarks}]}`, or the bare list (v2rayN reads both). Its fields
+ * are those of a sing-box shadowsocks outbound, the name in `remarks`; null when it is not one.
+ */
+function sip008Outbounds(value: unknown): Record<string, unknown>[] | null {
+  const list = Array.isArray(value) ? value : asObject(value).servers;
+  const isServer = (v: unknown) => 'server_port' in asObject(v) && 'method' in asObject(v) && !('type' in asObject(v));
+  if (!Array.isArray(list) || !list.some(isServer)) return null;
+  return list.map((item) => ({ ...asObject(item), type: 'shadowsocks', tag: str(asObject(item).remarks) }));
 }
 
 /** Real Clash configs nest about five levels; the YAML library recurses per level (see yaml-depth.ts). */
