@@ -190,6 +190,12 @@ describe('transports', () => {
     const ss = sampleServer('shadowsocks', 'tcp', { plugin: { name: 'v2ray-plugin', options: 'tls;host=cdn.example;path=/ss' } } as Partial<Server>);
     expect(out(ss).streamSettings).toEqual({ network: 'ws', security: 'tls', wsSettings: { path: '/ss', headers: { Host: 'cdn.example' } }, tlsSettings: { serverName: 'cdn.example' } });
   });
+
+  it('a v2ray-plugin path written with SIP003 escapes (as v2rayN and Cloudflare-worker panels share it) reaches the core unescaped', () => {
+    const options = 'mode=websocket;host=ss.example.com;path=/?enc\\=2022-blake3-aes-256-gcm;mux=0';
+    const ss = sampleServer('shadowsocks', 'tcp', { plugin: { name: 'v2ray-plugin', options } } as Partial<Server>);
+    expect(out(ss).streamSettings).toMatchObject({ network: 'ws', security: 'none', wsSettings: { path: '/?enc=2022-blake3-aes-256-gcm', headers: { Host: 'ss.example.com' } } });
+  });
 });
 
 describe('security', () => {

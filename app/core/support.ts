@@ -157,14 +157,19 @@ export function isV2rayPluginAsWebSocket(plugin: { name: string; options: string
   return mode === 'websocket';
 }
 
-/** "mode=websocket;tls;host=a.com;path=/x" → Map { mode → websocket, tls → '', host → a.com, path → /x } */
+/**
+ * "mode=websocket;tls;host=a.com;path=/x" → Map { mode → websocket, tls → '', host → a.com, path → /x }.
+ * SIP003 escapes `;`, `=` and `\` (v2ray-plugin also `,`) with a backslash: v2rayN writes the path
+ * `/ws?ed=2048` as `path=/ws?ed\=2048`, which means the path with its `=`.
+ */
 export function pluginOptions(options: string): Map<string, string> {
   const map = new Map<string, string>();
-  for (const part of options.split(';')) {
+  const unescape = (text: string) => text.replace(/\\(.)/g, '$1').trim();
+  for (const part of options.split(/(?<!\\);/)) {
     if (!part.trim()) continue;
-    const eq = part.indexOf('=');
-    if (eq < 0) map.set(part.trim(), '');
-    else map.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+    const eq = part.search(/(?<!\\)=/);
+    if (eq < 0) map.set(unescape(part), '');
+    else map.set(unescape(part.slice(0, eq)), unescape(part.slice(eq + 1)));
   }
   return map;
 }
