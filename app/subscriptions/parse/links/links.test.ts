@@ -299,6 +299,11 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
     `wg://${WG_PRIVATE}@[2606:4700:d0::a29f:c001]:500?publicKey=${WG_PUBLIC}&ip=10.0.0.2&reserved=DCI4#wg6`,
     { address: '2606:4700:d0::a29f:c001', publicKey: WG_PUBLIC, localAddresses: ['10.0.0.2/32'], reserved: [12, 34, 56] },
   ],
+  [
+    'wg:// as Hiddify writes it: keys in pk / peer_pk, the tunnel address in local_address, no user info',
+    `wg://192.0.2.222:222/?pk=${pct(WG_PRIVATE)}&local_address=10.0.0.2/24&peer_pk=${pct(WG_PUBLIC)}&pre_shared_key=${pct(WG_PSK)}&workers=2&mtu=1280&reserved=0,0,0`,
+    { protocol: 'wireguard', address: '192.0.2.222', port: 222, privateKey: WG_PRIVATE, publicKey: WG_PUBLIC, preSharedKey: WG_PSK, localAddresses: ['10.0.0.2/24'], reserved: [0, 0, 0], mtu: 1280 },
+  ],
   ['socks with base64 user info', `socks://${b64('user:pa:ss')}@127.0.0.1:1080#${pct('local socks')}`, { protocol: 'socks', username: 'user', password: 'pa:ss', name: 'local socks' }],
   ['socks5 with plain user info', `socks5://alice:${pct('s3cr@t')}@socks.example.com:1081`, { username: 'alice', password: 's3cr@t', name: 'socks.example.com:1081' }],
   ['socks without credentials and port (1080)', `socks5://socks.example.com`, { port: 1080, name: 'socks.example.com:1080' }],

@@ -12,11 +12,12 @@ import { type LinkParts, param, splitLink } from './split';
 export function parseWireguard(line: string): ParsedServer {
   const parts = splitLink(line) ?? reject('wireguard: not a link');
   const q = parts.query;
-  const privateKey = checkWireguardKey('wireguard', 'private key', decodedUserinfo(parts) || param(q, 'privatekey', 'private_key'));
-  const publicKey = checkWireguardKey('wireguard', 'public key (publickey)', param(q, 'publickey', 'public_key', 'peer_public_key', 'pbk'));
+  // Hiddify writes the keys as `pk` / `peer_pk` (also `peerpublickey`, `pub`) and `local_address`.
+  const privateKey = checkWireguardKey('wireguard', 'private key', decodedUserinfo(parts) || param(q, 'privatekey', 'private_key', 'pk'));
+  const publicKey = checkWireguardKey('wireguard', 'public key (publickey)', param(q, 'publickey', 'public_key', 'peer_public_key', 'pbk', 'peer_pk', 'peerpublickey', 'pub'));
   const address = checkHost('wireguard', parts.host);
   const port = checkPort('wireguard', parts.port);
-  const localAddresses = wireguardAddresses(param(q, 'address', 'ip', 'local_address'));
+  const localAddresses = wireguardAddresses(param(q, 'address', 'ip', 'local_address', 'localaddress'));
   if (localAddresses.length === 0) return reject('wireguard: missing address (the tunnel IP this side uses)');
   const endpoint: WireguardEndpoint = {
     protocol: 'wireguard',
