@@ -5,7 +5,7 @@ import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
 import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput } from './types';
-import { EntryError, checkFlow, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
+import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -74,7 +74,7 @@ function clashEndpoint(type: string, o: Json): Endpoint {
         ...server(),
         uuid: checkUuid(label, o.uuid),
         encryption: str(o.encryption) || 'none',
-        ...(flow ? { flow: checkFlow(label, flow) } : {}),
+        ...flowField(label, flow),
         ...stream(label, o, str(o.servername)),
       };
     }

@@ -6,7 +6,7 @@ import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
 import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
 import { asArray, asObject, cleanName, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind } from './types';
-import { EntryError, checkFlow, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
+import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -99,7 +99,7 @@ function singBoxEndpoint(type: string, o: Json): Endpoint {
     }
     case 'vless': {
       const flow = str(o.flow);
-      return { protocol: 'vless', ...server(), uuid: checkUuid(label, o.uuid), encryption: 'none', ...(flow ? { flow: checkFlow(label, flow) } : {}), ...stream(label, o) };
+      return { protocol: 'vless', ...server(), uuid: checkUuid(label, o.uuid), encryption: 'none', ...flowField(label, flow), ...stream(label, o) };
     }
     case 'trojan':
       return { protocol: 'trojan', ...server(), password: checkSecret(label, 'password', o.password), ...stream(label, o) };

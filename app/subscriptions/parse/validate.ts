@@ -108,6 +108,15 @@ export function checkWireguardKey(label: string, what: string, raw: unknown): st
 }
 
 /**
+ * The flow of a VLESS entry as a field to spread into it: nothing for no flow, which some panels
+ * (trojan-panel) write as `flow=none` and Xray would refuse as a flow it does not know.
+ */
+export function flowField(label: string, raw: string): { flow?: string } {
+  const flow = raw.trim();
+  return flow === '' || flow.toLowerCase() === 'none' ? {} : { flow: checkFlow(label, flow) };
+}
+
+/**
  * A VLESS flow. The XTLS v1 flows (`xtls-rprx-origin`, `-direct`, `-splice` and their `-udp443`
  * forms) were removed from Xray 1.8 and no current core runs them; `xtls-rprx-vision` replaced them.
  */

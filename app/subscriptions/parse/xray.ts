@@ -5,7 +5,7 @@ import { splitHostPort } from './links/split';
 import { buildSecurity, buildTransport, networkOf, noSecurity, noStreamTransport, securityTypeOf, xhttpExtraOf } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind, ScopedEntry } from './types';
-import { EntryError, checkFlow, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
+import { EntryError, flowField, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -95,7 +95,7 @@ function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => voi
         };
       }
       const flow = str(user.flow);
-      return { protocol, address, port, uuid, encryption: str(user.encryption) || 'none', ...(flow ? { flow: checkFlow(label, flow) } : {}), ...stream() };
+      return { protocol, address, port, uuid, encryption: str(user.encryption) || 'none', ...flowField(label, flow), ...stream() };
     }
     case 'trojan':
     case 'shadowsocks': {

@@ -346,6 +346,13 @@ describe('share links: every scheme and variant', () => {
     expect(server).toMatchObject(expected);
   });
 
+  it('a VLESS flow written as "none" (trojan-panel\'s links) is no flow, not an obsolete one that would mark the server unsupported', () => {
+    const { server, reason } = one(`vless://${UUID_1}@192.0.2.86:2086?type=ws&security=none&flow=none&path=/cfbd1a&host=cdn.example.com#testt-W-FAIR`);
+    expect(reason).toBeUndefined();
+    expect(server).toMatchObject({ name: 'testt-W-FAIR', transport: { network: 'ws', path: '/cfbd1a', host: 'cdn.example.com' } });
+    expect(server).not.toHaveProperty('flow');
+  });
+
   it('a % that starts no escape is kept as typed; the escapes around it decode', () => {
     const { server } = one(`trojan://pw12@t.example.com:443#${pct('Москва')}%zz%20100%`);
     expect(server?.name).toBe('Москва%zz 100%');

@@ -1,6 +1,6 @@
 import type { ParsedServer, TrojanEndpoint, VlessEndpoint } from '../../../../shared/domain/server';
 import { buildTransport } from '../stream';
-import { checkFlow, checkHost, checkPort, checkSecret, checkUuid, reject } from '../validate';
+import { checkHost, flowField, checkPort, checkSecret, checkUuid, reject } from '../validate';
 import { decodedUserinfo, linkName, type Note, streamFromQuery } from './common';
 import { isTruthy } from '../text';
 import { param, splitLink } from './split';
@@ -20,9 +20,8 @@ export function parseVless(line: string, note: Note = () => undefined): ParsedSe
     encryption: param(parts.query, 'encryption') ?? 'none',
     transport,
     security,
+    ...flowField('vless', param(parts.query, 'flow') ?? ''),
   };
-  const flow = param(parts.query, 'flow');
-  if (flow) endpoint.flow = checkFlow('vless', flow);
   return { name: linkName(parts.fragment, address, port), ...endpoint };
 }
 
