@@ -126,6 +126,16 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
     },
   ],
   [
+    'vmess JSON written after the scheme without base64, as old exporters did (the server is imported, not refused as "neither base64 nor uuid@host:port")',
+    `vmess://{"add":"192.0.2.81","aid":"64","host":"","id":"${UUID_3}","net":"tcp","path":"","port":"8000","ps":"无法导入","tls":"","type":"none","v":"2"}`,
+    { name: '无法导入', address: '192.0.2.81', port: 8000, alterId: 64, uuid: UUID_3, transport: { network: 'tcp' }, security: { type: 'none' } },
+  ],
+  [
+    'vmess JSON percent-encoded after the scheme',
+    `vmess://${pct(JSON.stringify({ add: '192.0.2.82', port: 443, id: UUID_3, net: 'ws', path: '/p#1', host: 'p.example.com', tls: 'tls', ps: 'p' }))}`,
+    { name: 'p', transport: { network: 'ws', path: '/p#1', host: 'p.example.com' }, security: { type: 'tls' } },
+  ],
+  [
     'vmess JSON in URL-safe base64 without padding',
     `vmess://${b64url(JSON.stringify({ v: '2', ps: '🇩🇪 DE ~ ??? >>', add: 'de.example.com', port: '8443', id: UUID_3, aid: '0', net: 'h2', host: 'a.example.com,b.example.com', path: '/h2', tls: 'tls' }))}`,
     { name: '🇩🇪 DE ~ ??? >>', transport: { network: 'h2', host: 'a.example.com,b.example.com', path: '/h2' }, security: { type: 'tls' } },

@@ -14,10 +14,13 @@ import { param, parseQuery, splitLink } from './split';
  *    &peer=…&alterId=0` (the Shadowrocket / "VmessV1" shape; VmessV1 also names them network,
  *    wsPath, wsHost, h2Path, h2Host, kcpHeader, quicSecurity, quicKey, quicHeader, tlsServer);
  * 3. base64 of `name = vmess, host, port, cipher, "uuid", over-tls=true, obfs=ws, …` (Quantumult);
- * 4. a plain URL `uuid@host:port?type=…&security=…#name`, parameters as vless.
+ * 4. a plain URL `uuid@host:port?type=…&security=…#name`, parameters as vless;
+ * and, from old exporters, shape 1's JSON without the base64.
  */
 export function parseVmess(line: string, note: Note = () => undefined): ParsedServer {
   const rest = line.slice(line.indexOf('://') + 3);
+  // Some old exporters put the JSON itself after the scheme, unencoded or percent-encoded.
+  if (/^(\{|%7b)/i.test(rest)) return parseVmessJson(decodeEscapes(rest).trim(), note);
   const beforeQuery = rest.split(/[?#]/, 1)[0] ?? '';
   if (beforeQuery.includes('@')) return parseVmessUrl(line);
   const decoded = decodeBase64Text(beforeQuery);
