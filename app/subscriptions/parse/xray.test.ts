@@ -206,4 +206,23 @@ describe('Xray JSON configs', () => {
     expect(result.servers[0]?.transport).toMatchObject({ network: 'xhttp', path: '/x' });
     expect(result.notes.map((n) => n.note)).toEqual(['vless: xhttp extra settings: what is nested deeper than 8 levels is ignored']);
   });
+
+  it('reads the REALITY key from `password`, the name Xray gives it now (panels write it alone or beside publicKey)', () => {
+    const reality = (settings: Record<string, string>) =>
+      JSON.stringify({
+        outbounds: [
+          {
+            tag: 'r',
+            protocol: 'vless',
+            settings: { vnext: [{ address: '192.0.2.93', port: 443, users: [{ id: UUID_1, encryption: 'none', flow: 'xtls-rprx-vision' }] }] },
+            streamSettings: { network: 'raw', security: 'reality', realitySettings: { serverName: 'www.example.com', fingerprint: 'chrome', shortId: '0123456789abcdef', ...settings } },
+          },
+        ],
+      });
+    const alone = parseSubscription(reality({ password: PBK }));
+    expect(alone.rejected).toEqual([]);
+    expect(alone.servers[0]).toMatchObject({ flow: 'xtls-rprx-vision', security: { type: 'reality', publicKey: PBK, shortId: '0123456789abcdef' } });
+    expect(parseSubscription(reality({ password: PBK, publicKey: PBK })).servers[0]?.security.publicKey).toBe(PBK);
+  });
 });
+

@@ -209,7 +209,8 @@ function xrayStream(label: string, stream: Json, note: (n: string) => void): { t
     // A string (`,` between several) since Xray 26.1.18; some generators write a list.
     pinnedCertSha256: Array.isArray(tls.pinnedPeerCertSha256) ? tls.pinnedPeerCertSha256.map(str).join(',') : str(tls.pinnedPeerCertSha256),
     verifyName: str(tls.verifyPeerCertByName),
-    publicKey: str(tls.publicKey),
+    // Xray's client REALITY key is `password` now (`publicKey` its old name, which it still reads).
+    publicKey: str(tls.password) || str(tls.publicKey),
     shortId: str(tls.shortId),
     spiderX: str(tls.spiderX),
   });
