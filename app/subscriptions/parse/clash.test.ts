@@ -227,18 +227,28 @@ describe('Clash / Mihomo YAML', () => {
     expect(parsed.servers[0]).toMatchObject({ name: 'vmess-ws', security: { type: 'tls', sni: 'v.example.com', fingerprint: 'chrome', allowInsecure: true } });
   });
 
-  it('keeps unquoted values that only look like numbers as written (REALITY short-id, password), as Mihomo reads them', () => {
+  // Short-ids and a password from bug reports against Clash-family tools (OpenClash, subconverter,
+  // 3x-ui, a subscription generator; Clash's own tracker): each read as a number, each broke the server.
+  it.each([
+    ['00000000', 'OpenClash rewrote it to 0'],
+    ['09561058', 'subconverter output, leading zero'],
+    ['2351e1', '3x-ui output, read as the float 23510'],
+    ['38e92059', 'random hex shaped like an exponent, read as Infinity'],
+  ])('keeps the unquoted REALITY short-id %s as written, as Mihomo reads it (%s)', (shortId) => {
+    const yaml = `proxies:\n  - { name: r, type: vless, server: 192.0.2.107, port: 443, uuid: ${UUID_1}, network: tcp, tls: true, servername: www.example.com, client-fingerprint: chrome, reality-opts: { public-key: ${PBK}, short-id: ${shortId} } }\n`;
+    const parsed = parseSubscription(yaml);
+    expect(parsed.rejected).toEqual([]);
+    expect(parsed.servers[0]?.security).toMatchObject({ type: 'reality', shortId });
+  });
+
+  it('keeps an unquoted all-digit password with a leading zero as written, and ports and plain numbers as numbers', () => {
     const yaml = [
       'proxies:',
-      `  - { name: zero, type: vless, server: 192.0.2.107, port: 443, uuid: ${UUID_1}, network: tcp, tls: true, servername: www.example.com, client-fingerprint: chrome, reality-opts: { public-key: ${PBK}, short-id: 01234567 } }`,
-      `  - { name: exp, type: vless, server: 192.0.2.108, port: 443, uuid: ${UUID_1}, tls: true, reality-opts: { public-key: ${PBK}, short-id: 5e123456 } }`,
-      '  - { name: digits, type: trojan, server: 192.0.2.109, port: 443, password: 00123456, sni: t.example.com }',
-      `  - { name: plain, type: vless, server: 192.0.2.110, port: 0443, uuid: ${UUID_1}, tls: true, reality-opts: { public-key: ${PBK}, short-id: 12345678 } }`,
+      '  - { name: digits, type: trojan, server: 192.0.2.109, port: 443, password: 0123456789, sni: t.example.com }',
+      `  - { name: plain, type: vless, server: 192.0.2.110, port: 0443, uuid: ${UUID_1}, tls: true, reality-opts: { public-key: ${PBK}, short-id: 14174953 } }`,
     ].join('\n');
     const byName = new Map(parseSubscription(yaml).servers.map((s) => [s.name, s]));
-    expect(byName.get('zero')?.security.shortId).toBe('01234567');
-    expect(byName.get('exp')?.security.shortId).toBe('5e123456');
-    expect(byName.get('digits')).toMatchObject({ protocol: 'trojan', password: '00123456' });
-    expect(byName.get('plain')).toMatchObject({ port: 443, security: { shortId: '12345678' } });
+    expect(byName.get('digits')).toMatchObject({ protocol: 'trojan', port: 443, password: '0123456789' });
+    expect(byName.get('plain')).toMatchObject({ port: 443, security: { shortId: '14174953' } });
   });
 });
