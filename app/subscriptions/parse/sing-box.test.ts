@@ -211,4 +211,9 @@ describe('sing-box JSON configs', () => {
     expect(result.rejected).toEqual([]);
     expect(result.servers[0]).toMatchObject({ name: 'hy2', port: 20000, portHopping: '20000-30000', obfs: { type: 'salamander' }, security: { sni: 'h.example.com' } });
   });
+
+  it('reads server_ports given as one string, as sing-box accepts for any list option', () => {
+    const config = { outbounds: [{ type: 'hysteria2', tag: 'one', server: '192.0.2.64', server_ports: '20000:30000', password: 'pw', tls: { enabled: true } }] };
+    expect(parseSubscription(JSON.stringify(config)).servers[0]).toMatchObject({ name: 'one', port: 20000, portHopping: '20000-30000' });
+  });
 });

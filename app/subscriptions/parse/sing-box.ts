@@ -121,7 +121,8 @@ function singBoxEndpoint(type: string, o: Json): Endpoint {
       };
     }
     case 'hysteria2': {
-      const hopping = asArray(o.server_ports).map(String).join(',');
+      // A sing-box list option may be given as one value: `"server_ports": "20000:30000"`.
+      const hopping = (typeof o.server_ports === 'string' ? [o.server_ports] : asArray(o.server_ports)).map(String).join(',');
       const portHopping = hopping ? checkPortHopping(label, hopping) : undefined;
       const obfs = asObject(o.obfs);
       const up = mbps(o.up_mbps);
