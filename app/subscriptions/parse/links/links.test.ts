@@ -356,6 +356,14 @@ describe('share links: every scheme and variant', () => {
     expect(server).toMatchObject(expected);
   });
 
+  it('vmess JSON with header type "auto" on tcp (a provider link from a Qv2ray report) connects without a header, as in v2rayN, instead of an unknown TCP header', () => {
+    const json = `${JSON.stringify({ id: UUID_1, port: '443', ps: 'ShaDiaoJiChang', tls: 'tls', aid: 0, v: 2, path: '', type: 'auto', host: '', net: 'tcp', add: 'meiguo.example.com' })}\n`;
+    const { server, reason } = one(`vmess://${b64(json)}`);
+    expect(reason).toBeUndefined();
+    expect(server).toMatchObject({ name: 'ShaDiaoJiChang', address: 'meiguo.example.com', security: { type: 'tls' } });
+    expect(server?.transport).toEqual({ network: 'tcp' });
+  });
+
   it('a VLESS flow written as "none" (trojan-panel\'s links) is no flow, not an obsolete one that would mark the server unsupported', () => {
     const { server, reason } = one(`vless://${UUID_1}@192.0.2.86:2086?type=ws&security=none&flow=none&path=/cfbd1a&host=cdn.example.com#testt-W-FAIR`);
     expect(reason).toBeUndefined();

@@ -80,7 +80,9 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
     serviceName: network === 'grpc' ? path : undefined,
     // v2rayN writes the grpc / xhttp mode in `type`; Marzban writes grpc's in `mode`.
     mode: str(o.mode) || (type === 'none' ? undefined : type),
-    headerType: type,
+    // Some providers write the cipher's "auto" as the header type (tcp has only none and http):
+    // v2rayN then connects without a header, and so does this app.
+    headerType: type === 'auto' ? undefined : type,
     seed: network === 'kcp' ? path : undefined,
     quicSecurity: network === 'quic' ? host : undefined,
     quicKey: network === 'quic' ? path : undefined,
