@@ -278,6 +278,11 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
   ],
   ['hy2:// alias without a port (443)', `hy2://letmein@hy2.example.com/?sni=hy2.example.com#hy2`, { protocol: 'hysteria2', port: 443, password: 'letmein' }],
   [
+    'hy2:// with the hopping range in `ports` and Mbps as upmbps / downmbps, as a converter\'s test fixture writes it (the range is kept, not dropped)',
+    `hy2://hy2-secret@hy2.example.com:8443?alpn=h3&sni=hy2.example.com&ports=8443,8444&hop-interval=120&upmbps=50&downmbps=100#NODE-C`,
+    { name: 'NODE-C', port: 8443, portHopping: '8443,8444', upMbps: 50, downMbps: 100, security: { type: 'tls', sni: 'hy2.example.com', alpn: ['h3'] } },
+  ],
+  [
     'tuic v5',
     `tuic://${UUID_3}:${pct('tu:ic')}@tuic.example.com:443?congestion_control=bbr&udp_relay_mode=native&alpn=h3&sni=tuic.example.com&allow_insecure=0#${pct(RUSSIAN)}`,
     {

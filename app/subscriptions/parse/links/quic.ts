@@ -8,7 +8,7 @@ import { param, splitLink } from './split';
 /**
  * `hysteria2://password@host:port/?sni=…&insecure=1&obfs=salamander&obfs-password=…#name`
  * (also `hy2://`). The port defaults to 443; a port-hopping range in the authority
- * (`443,20000-30000`) or in `mport` is kept as the entry's `portHopping`, its first port as the
+ * (`443,20000-30000`) or in `mport` (`ports`) is kept as the entry's `portHopping`, its first port as the
  * port. The certificate pin is Xray's `pcs` or Hysteria's own `pinSHA256` (the same SHA-256 of the
  * whole certificate); `pcs` wins when both are there. Hysteria2 always runs TLS over QUIC.
  */
@@ -20,7 +20,8 @@ export function parseHysteria2(line: string): ParsedServer {
   const hopping = /[,-]/.test(rawPort) ? checkPortHopping('hysteria2', rawPort) : undefined;
   const port = checkPort('hysteria2', hopping ? /^\d+/.exec(hopping)?.[0] : rawPort, 443);
   const q = parts.query;
-  const mport = param(q, 'mport');
+  // v2rayN writes the hopping range as `mport`; converters that speak Clash's names write `ports`.
+  const mport = param(q, 'mport', 'ports');
   const portHopping = hopping ?? (mport ? checkPortHopping('hysteria2', mport) : undefined);
   const security = buildSecurity('hysteria2', 'tls', {
     sni: param(q, 'sni', 'peer'),
