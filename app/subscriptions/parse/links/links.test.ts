@@ -237,6 +237,11 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
     { method: 'aes-256-gcm', password: 'pa:ss+/=' },
   ],
   [
+    'ss with Shadowrocket\'s shadow-tls payload (a Sub-Store fixture): the ShadowTLS plugin at the payload\'s address, so the app says it cannot run it instead of dialling a port that speaks ShadowTLS',
+    `ss://${b64('aes-256-gcm:shadow-pass')}@ss.example.com:8388?shadow-tls=${b64(JSON.stringify({ host: 'mask.example.com', password: 'tls-pass', version: '3', address: '192.0.2.141', port: '9443' }))}#${pct('SS ShadowTLS')}`,
+    { name: 'SS ShadowTLS', address: '192.0.2.141', port: 9443, method: 'aes-256-gcm', password: 'shadow-pass', plugin: { name: 'shadow-tls', options: 'host=mask.example.com;password=tls-pass;version=3' } },
+  ],
+  [
     'ss 2022 (aes-128) with plain percent-encoded user info and a multi-user key pair',
     `ss://2022-blake3-aes-128-gcm:${pct(`${KEY_16}:${KEY_16}`)}@ss22.example.com:443#2022`,
     { method: '2022-blake3-aes-128-gcm', password: `${KEY_16}:${KEY_16}` },

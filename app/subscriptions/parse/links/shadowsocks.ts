@@ -14,7 +14,7 @@ import { param, parseQuery, splitHostPort } from './split';
  * - legacy whole-base64: `ss://base64(method:password@host:port)#name`.
  * `?plugin=obfs-local;obfs=http;obfs-host=…` becomes a SIP003 plugin; Shadowrocket's
  * `?obfs=wss&obfsParam=host&path=/p` is the v2ray-plugin it means; `?type=ws&path=…&security=tls`
- * (Xray-style panels) is the core's own stream, as in a vless link.
+ * (Xray-style panels) is the core's own stream, as in a vless link; `?shadow-tls=…` the ShadowTLS plugin.
  */
 export function parseShadowsocks(line: string, note: Note): ParsedServer {
   let rest = line.slice(line.indexOf('://') + 3);
@@ -69,7 +69,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
     security: noSecurity(),
   };
   const query = parseQuery(queryText);
-  const plugin = pluginOf(query);
+  const plugin = pluginOf(query) ?? shadowTlsOf(query, endpoint);
   if (plugin) endpoint.plugin = plugin;
   else if (query.has('type') || query.has('security')) {
     // Xray-style panels (3x-ui and its forks) put the stream in the query, as for vless.
@@ -79,7 +79,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
   } else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
   const remarks = param(query, 'remarks');
   const name = fragment === null && remarks ? cleanName(remarks) : '';
-  return { name: name || linkName(fragment, address, port), ...endpoint };
+  return { name: name || linkName(fragment, endpoint.address, endpoint.port), ...endpoint };
 }
 
 /** SIP002 user info: plain `method:password` (percent-encoded) or base64url of it. */
@@ -118,4 +118,28 @@ function pluginOf(query: Map<string, string>): ShadowsocksEndpoint['plugin'] | u
     return { name: 'v2ray-plugin', options: options.filter(Boolean).join(';') };
   }
   return undefined;
+}
+
+/**
+ * Shadowrocket's ShadowTLS: `?shadow-tls=base64({"host","password","version","address","port"})`,
+ * the ShadowTLS server in front of the shadowsocks one. It becomes the `shadow-tls` plugin a Clash
+ * profile would name (which the core's check reports as a program it does not run), dialled at the
+ * payload's address: read as plain shadowsocks, the entry pointed at a port that speaks ShadowTLS.
+ */
+function shadowTlsOf(query: Map<string, string>, endpoint: ShadowsocksEndpoint): ShadowsocksEndpoint['plugin'] | undefined {
+  const raw = query.get('shadow-tls');
+  if (raw === undefined) return undefined;
+  const decoded = decodeBase64Text(raw.trim());
+  let payload: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = decoded === null ? null : JSON.parse(decoded);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) payload = parsed as Record<string, unknown>;
+  } catch {
+    return reject('ss: the shadow-tls settings are not base64 of a JSON object');
+  }
+  const text = (key: string) => (typeof payload[key] === 'string' || typeof payload[key] === 'number' ? String(payload[key]).trim() : '');
+  if (text('address')) endpoint.address = checkHost('ss', text('address'));
+  if (text('port')) endpoint.port = checkPort('ss', text('port'));
+  const options = ['host', 'password', 'version'].filter((key) => text(key)).map((key) => `${key}=${text(key)}`);
+  return { name: 'shadow-tls', options: options.join(';') };
 }
