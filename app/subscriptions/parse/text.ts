@@ -46,6 +46,18 @@ export function decodeEscapes(text: string): string {
   });
 }
 
+const UTF8_LENIENT = new TextDecoder('utf-8');
+
+/**
+ * Percent-decodes a server's name. A name is only shown, never sent to a server, so escapes whose
+ * bytes are not UTF-8 text (a panel cutting a name mid-character) become U+FFFD, as a browser
+ * shows them, and the server is kept: refusing it for its label would lose a working server.
+ */
+export function decodeNameEscapes(text: string): string {
+  if (!text.includes('%')) return text;
+  return text.replace(PERCENT_RUN, (run) => UTF8_LENIENT.decode(Buffer.from(run.replaceAll('%', ''), 'hex')));
+}
+
 const BASE64_BODY = /^[A-Za-z0-9+/_-]*={0,3}$/;
 
 /**

@@ -1,7 +1,7 @@
 import type { Security, SecurityType, Transport } from '../../../../shared/domain/server';
 import { hostPort } from '../../../../shared/domain/server';
 import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
-import { cleanName, decodeEscapes, isTruthy, splitList } from '../text';
+import { cleanName, decodeEscapes, decodeNameEscapes, isTruthy, splitList } from '../text';
 import { type LinkParts, param } from './split';
 
 /** Reports something about a kept entry (an ignored setting) to the caller. */
@@ -21,7 +21,7 @@ export function linkName(fragment: string | null | undefined, address: string, p
  */
 export function decodeFragment(fragment: string): string {
   const formEncoded = fragment.includes('+') && /%[0-9a-fA-F]{2}/.test(fragment) && !/%20|\s/.test(fragment);
-  return decodeEscapes(formEncoded ? fragment.replaceAll('+', ' ') : fragment);
+  return decodeNameEscapes(formEncoded ? fragment.replaceAll('+', ' ') : fragment);
 }
 
 /**
