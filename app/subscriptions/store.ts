@@ -139,9 +139,9 @@ export class SubscriptionStore {
     const id = this.newId();
     const subscription: Subscription = {
       id,
-      name: givenName ?? 'Pasted servers',
+      name: givenName ?? parsed.info?.remarks ?? 'Pasted servers',
       servers: assignIds(id, [], parsed.servers),
-      usage: null,
+      usage: parsed.info?.usage ?? null,
       rejected: parsed.rejected,
       updatedAt: this.clock.now(),
       lastError: null,
@@ -245,8 +245,9 @@ export class SubscriptionStore {
     const parsed = parseSubscription(outcome.body);
     if (parsed.format === 'empty') return this.fail(current, `Could not update: the provider sent an empty response.${keptText}`, 'empty-response');
     for (const note of parsed.notes) this.logger.info(TAG, `"${current.name}" line ${note.line}: ${note.note}`);
-    const usage = outcome.usage ?? current.usage;
-    const name = nameFromTitle && outcome.title ? outcome.title : current.name;
+    // The headers are the provider's word; the body's STATUS / REMARKS lines stand in when they are silent.
+    const usage = outcome.usage ?? parsed.info?.usage ?? current.usage;
+    const name = nameFromTitle ? (outcome.title ?? parsed.info?.remarks ?? current.name) : current.name;
 
     if (parsed.servers.length === 0 && parsed.rejected.length > 0) {
       const first = parsed.rejected[0]?.reason ?? '';

@@ -1,6 +1,6 @@
 import type { Server, SubscriptionId } from './server';
 
-/** Usage figures from the `subscription-userinfo` header (bytes; expire in epoch seconds). */
+/** Usage figures from the `subscription-userinfo` header, else the body's `STATUS=` line (bytes; expire in epoch seconds). */
 export interface SubscriptionUsage {
   upload?: number;
   download?: number;

@@ -163,6 +163,48 @@ describe('parseSubscription: panel notices are not servers, in every format', ()
   });
 });
 
+describe("parseSubscription: the provider's STATUS / REMARKS lines are subscription info", () => {
+  const STATUS = 'STATUS=🚀↑:1.2GB,↓:30GB,TOT:100GB💡Expires:2026-01-01';
+  const GiB = 1024 ** 3;
+  const usage = { upload: Math.round(1.2 * GiB), download: 30 * GiB, total: 100 * GiB, expire: Date.parse('2026-01-01T12:00:00Z') / 1000 };
+  const names = ['🇮🇷 ایران', '🇷🇺 Россия', 'v6'];
+
+  it.each([
+    // V2Board / Xboard serve Shadowrocket exactly so: the STATUS line first, all of it base64.
+    ['base64, as V2Board serves Shadowrocket', Buffer.from([STATUS, 'REMARKS=My Provider', ...LINKS].join('\r\n')).toString('base64'), 'base64'],
+    ['plain lines', [STATUS, 'REMARKS=My Provider', ...LINKS].join('\n'), 'links'],
+    ['each line base64 on its own', [STATUS, 'REMARKS=My Provider', ...LINKS].map((l) => Buffer.from(l).toString('base64')).join('\n'), 'base64'],
+  ])('%s: the servers, no problem, and the usage and name', (_title, body, format) => {
+    const result = parseSubscription(body);
+    expect(result.format).toBe(format);
+    expect(result.rejected).toEqual([]);
+    expect(result.notes).toEqual([]);
+    expect(result.servers.map((s) => s.name)).toEqual(names);
+    expect(result.info).toEqual({ usage, remarks: 'My Provider' });
+  });
+
+  it('an unreadable STATUS line is a note at its line, never a rejected entry', () => {
+    const result = parseSubscription(['STATUS=✨ welcome ✨', ...LINKS].join('\n'));
+    expect(result.servers.map((s) => s.name)).toEqual(names);
+    expect(result.rejected).toEqual([]);
+    expect(result.notes).toEqual([expect.objectContaining({ line: 1, note: expect.stringContaining('STATUS line') })]);
+    expect(result.info).toEqual({});
+  });
+
+  it('a body of only a STATUS line (an expired account) is an empty list with its usage, not "not a subscription"', () => {
+    for (const body of ['STATUS=🚀↑:10GB,↓:90GB,TOT:100GB💡Expires:2025-01-01', Buffer.from('STATUS=🚀↑:10GB,↓:90GB,TOT:100GB💡Expires:2025-01-01\r\n').toString('base64')]) {
+      const result = parseSubscription(body);
+      expect(result.servers).toEqual([]);
+      expect(result.rejected).toEqual([]);
+      expect(result.info?.usage).toEqual({ upload: 10 * GiB, download: 90 * GiB, total: 100 * GiB, expire: Date.parse('2025-01-01T12:00:00Z') / 1000 });
+    }
+  });
+
+  it('a body without info lines has no info', () => {
+    expect(parseSubscription(LIST).info).toBeUndefined();
+  });
+});
+
 describe('parseSubscription never throws', () => {
   const checkShape = (result: ReturnType<typeof parseSubscription>) => {
     expect(typeof result.format).toBe('string');

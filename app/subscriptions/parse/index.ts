@@ -1,7 +1,7 @@
 import { parseDocument, visit } from 'yaml';
-import type { RejectedEntry } from '../../../shared/domain/subscription';
 import { resolveChains } from './chains';
 import { parseClashDocument } from './clash';
+import { isInfoLine } from './info-lines';
 import { parseLinkList, parseLinksInText } from './links';
 import { parseSingBoxConfigs } from './sing-box';
 import { asArray, asObject, bytesToText, decodeBase64Text, maskedExcerpt, splitLines, str } from './text';
@@ -9,6 +9,7 @@ import type { FormatOutput, ParseResult } from './types';
 import { parseXrayConfigs } from './xray';
 import { yamlNestingBound } from './yaml-depth';
 
+export type { SubscriptionInfo } from './info-lines';
 export type { ParseNote, ParseResult } from './types';
 
 /**
@@ -52,13 +53,16 @@ function hasLinkLine(text: string): boolean {
   return false;
 }
 
-/** Whether every non-blank line is a `#` or `//` comment (an empty list, as some panels write it). */
-function onlyComments(text: string): boolean {
+/**
+ * Whether every non-blank line is a `#` or `//` comment or a provider's info line: an empty list,
+ * as some panels write it (an expired account often gets its STATUS line and no servers).
+ */
+function onlyCommentsOrInfo(text: string): boolean {
   const first = text.trimStart();
-  if (!first.startsWith('#') && !first.startsWith('//')) return false;
+  if (!first.startsWith('#') && !first.startsWith('//') && !isInfoLine(first)) return false;
   return splitLines(text).every((line) => {
     const t = line.trim();
-    return t === '' || t.startsWith('#') || t.startsWith('//');
+    return t === '' || t.startsWith('#') || t.startsWith('//') || isInfoLine(t);
   });
 }
 
@@ -72,7 +76,7 @@ function parseText(text: string, outermost: boolean): ParseResult | null {
   }
   if (first === '<') return null;
   if (hasLinkLine(text)) return finish('links', parseLinkList(text));
-  if (onlyComments(text)) return finish('links', { servers: [], rejected: [], notes: [] });
+  if (onlyCommentsOrInfo(text)) return finish('links', parseLinkList(text));
   if (CLASH_PROXIES.test(text)) return parseClashText(text);
   if (!outermost) return null;
   const decoded = decodeBase64Text(trimmed) ?? decodeBase64PerLine(trimmed);
@@ -202,7 +206,7 @@ function readClashYaml(text: string): unknown {
   return doc.toJS({ maxAliasCount: 1000 });
 }
 
-function finish(format: string, output: FormatOutput | { servers: ParseResult['servers']; rejected: RejectedEntry[]; notes: ParseResult['notes'] }): ParseResult {
+function finish(format: string, output: FormatOutput | Omit<ParseResult, 'format'>): ParseResult {
   if (!('scopes' in output)) return { format, ...output };
   const chained = resolveChains(output.scopes);
   return {

@@ -1,5 +1,6 @@
 import type { ParsedServer } from '../../../shared/domain/server';
 import type { RejectedEntry } from '../../../shared/domain/subscription';
+import type { SubscriptionInfo } from './info-lines';
 
 /**
  * What a subscription body was recognised as. `base64/<inner>` when a base64 body wrapped
@@ -21,6 +22,11 @@ export interface ParseResult {
   servers: ParsedServer[];
   rejected: RejectedEntry[];
   notes: ParseNote[];
+  /**
+   * What the body's own info lines say about the subscription (`STATUS=` usage, `REMARKS=`
+   * name), when it has any; the response headers, when sent, say it first.
+   */
+  info?: SubscriptionInfo;
 }
 
 /**

@@ -36,6 +36,14 @@ describe('cli parse', () => {
     expect(JSON.parse(stdout).servers[0].uuid).toBe('<redacted>');
   }, 30_000);
 
+  it("prints the body's STATUS / REMARKS lines as info, not as rejected entries", async () => {
+    const { exitCode, stdout } = await cli(['-'], ['REMARKS=My Provider', 'STATUS=🚀↑:1GB,↓:2GB,TOT:100GB💡Expires:N/A', `vless://${UUID}@a.example.com:443#A`].join('\n'));
+    expect(exitCode).toBe(0);
+    const out = JSON.parse(stdout);
+    expect(out.rejected).toEqual([]);
+    expect(out.info).toEqual({ remarks: 'My Provider', usage: { upload: 1024 ** 3, download: 2 * 1024 ** 3, total: 100 * 1024 ** 3 } });
+  }, 30_000);
+
   it('exits 1 with a sentence when the file cannot be read, 2 without an argument', async () => {
     const missing = await cli([join(dir, 'nope.txt')]);
     expect(missing.exitCode).toBe(1);

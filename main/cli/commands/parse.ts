@@ -63,7 +63,8 @@ export async function run(argv: string[]): Promise<number> {
 
   const result = parseSubscription(body);
   const servers = redact ? result.servers.map(redactCredentials) : result.servers;
-  console.log(JSON.stringify({ format: result.format, servers, rejected: result.rejected, notes: result.notes, ...extra }, null, 2));
+  const info = result.info ? { info: result.info } : {};
+  console.log(JSON.stringify({ format: result.format, servers, rejected: result.rejected, notes: result.notes, ...info, ...extra }, null, 2));
   return 0;
 }
 

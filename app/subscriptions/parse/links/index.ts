@@ -7,6 +7,7 @@ import type { Note } from './common';
 import { parseHttpProxy, parseSocks, parseWireguard } from './plain-proxies';
 import { parseHysteria2, parseTuic } from './quic';
 import { parseShadowsocks } from './shadowsocks';
+import { isInfoLine, isUnreadStatusLine, type SubscriptionInfo, subscriptionInfoOf } from '../info-lines';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
 import { schemeOf, splitLink } from './split';
 import { parseVmess } from './vmess';
@@ -77,16 +78,25 @@ export function looksLikeLink(line: string): boolean {
 }
 
 /**
- * A list of share links, one a line; blank lines and `#` / `//` comments are skipped. Line
- * numbers are 1-based lines of the (decoded) text.
+ * A list of share links, one a line; blank lines and `#` / `//` comments are skipped, and the
+ * provider's `STATUS=` / `REMARKS=` lines are read as subscription info (info-lines.ts), not
+ * entries. Line numbers are 1-based lines of the (decoded) text.
  */
-export function parseLinkList(text: string): { servers: ParsedServer[]; rejected: RejectedEntry[]; notes: ParseNote[] } {
+export function parseLinkList(text: string): { servers: ParsedServer[]; rejected: RejectedEntry[]; notes: ParseNote[]; info?: SubscriptionInfo } {
   const entries: LinkEntry[] = [];
+  const infoLines: string[] = [];
+  const infoNotes: ParseNote[] = [];
   splitLines(text).forEach((raw, i) => {
     const link = raw.trim();
-    if (link !== '' && !link.startsWith('#') && !link.startsWith('//')) entries.push({ line: i + 1, link });
+    if (isInfoLine(link)) {
+      infoLines.push(link);
+      if (isUnreadStatusLine(link)) infoNotes.push({ line: i + 1, note: "the provider's STATUS line shows no usage or expiry this app can read; it was skipped", excerpt: maskedExcerpt(link) });
+    } else if (link !== '' && !link.startsWith('#') && !link.startsWith('//')) entries.push({ line: i + 1, link });
   });
-  return parseLinkEntries(entries);
+  const parsed = parseLinkEntries(entries);
+  if (infoLines.length === 0) return parsed;
+  const notes = [...parsed.notes, ...infoNotes].sort((a, b) => a.line - b.line);
+  return { ...parsed, notes, info: subscriptionInfoOf(infoLines) };
 }
 
 /** Proxy schemes worth finding inside prose (web addresses are left alone: prose is full of them). */
