@@ -129,10 +129,10 @@ export function concludeEarly(state: AutoState, ctx: StepContext): AutoState {
   const own = check.results[check.current];
   if (own ? answered(check, check.current) : !pastSilentDeadline(state, ctx, check)) return state;
   const others = check.ownIds.filter((id) => id !== check.current && answered(check, id));
-  // Answers in hand count once this check has an answer of its own, or once the dial failure
-  // itself showed the network (a reset or a refusal is the far end answering): a lost network
-  // must reach the neighbours' question, not a switch to a server that answered seconds before.
-  if (!check.networkShown && !others.some((id) => counts(check.results[id]))) return state;
+  // Answers in hand count once this check has an answer of its own: a fault that took the whole
+  // subscription (or the user's network) with the current server must reach the neighbours'
+  // question, not a switch to a server that answered seconds before.
+  if (!others.some((id) => counts(check.results[id]))) return state;
   const best = Math.min(...others.map((id) => switchScore(answerOf(check, id)!.delayMs!, ctx.world.measurements(id), ctx.now)));
   const elapsed = ctx.now - check.probedAt;
   const stillProbing = check.pending.filter((id) => id !== check.current);
@@ -144,11 +144,7 @@ export function concludeEarly(state: AutoState, ctx: StepContext): AutoState {
   const updated: CheckInFlight = { ...check, pending: [] };
   const late = own ? stillProbing : [check.current, ...stillProbing];
   const trailing = late.length > 0 ? { checkId: check.id, current: check.current, pending: late } : null;
-  const next = concludeWithAnswers({ ...state, check: updated, trailing }, ctx, updated);
-  const to = next.current;
-  // Switched on an answer in hand whose probe is still out: that probe may yet contradict it.
-  if (trailing && to !== null && to !== check.current && late.includes(to)) return { ...next, trailing: { ...trailing, onAnswerInHand: to } };
-  return next;
+  return concludeWithAnswers({ ...state, check: updated, trailing }, ctx, updated);
 }
 
 function pastSilentDeadline(state: AutoState, ctx: StepContext, check: CheckInFlight): boolean {
@@ -180,22 +176,11 @@ function recordTrailing(
   ctx.out.push({ kind: 'record', results: [{ serverId: event.serverId, measurement }] });
   const pending = trailing.pending.filter((id) => id !== event.serverId);
   const next = { ...state, trailing: pending.length > 0 ? { ...trailing, pending } : null };
-  if (contradictsSwitch(state, trailing, event)) {
-    // The 5 s after a switch spare a reconnect that looks like a failure; this server's own probe
-    // has just failed, so its dial failures are real ones and may start a check at once (a fault
-    // of the whole subscription then reaches the neighbours' question without waiting).
-    return { ...next, quiet: null };
-  }
   const cameBack = event.serverId === trailing.current && event.delayMs !== null && state.current !== event.serverId;
   if (cameBack && subscriptionOf(ctx.world, event.serverId)?.id === state.subscriptionId && mayTake(state, ctx, event.serverId)) {
     return { ...next, returnCandidate: event.serverId };
   }
   return next;
-}
-
-/** The server a check switched to on its answer in hand failed that check's probe, and Auto is still on it, in the quiet after the switch. */
-function contradictsSwitch(state: AutoState, trailing: NonNullable<AutoState['trailing']>, event: { serverId: ServerId; delayMs: number | null }): boolean {
-  return event.delayMs === null && trailing.onAnswerInHand === event.serverId && state.current === event.serverId && state.quiet?.reason === 'after-switch';
 }
 
 /** Ends a check early (the user acted, the tunnel or the network went away): what came in is logged, and recorded if anything answered. */

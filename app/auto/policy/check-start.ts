@@ -27,7 +27,7 @@ import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './st
 import { activeSince, restartSilence, trafficTrigger } from './traffic';
 import { checksTransfer } from './transfer';
 import { answersInHand } from './in-hand';
-import type { AutoState, CheckInFlight, CheckKind, ProbeAnswer } from './types';
+import type { AutoState, CheckKind, ProbeAnswer } from './types';
 
 export interface DueCheck {
   trigger: CheckTrigger;
@@ -124,30 +124,18 @@ function startPrepared(state: AutoState, ctx: StepContext, due: DueCheck): AutoS
 export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): AutoState {
   const ids = probeSet(state, ctx, due.kind);
   // After a dial failure the current server is silent at once: recent answers spare the wait for
-  // slower candidates once the first one answers, or at once when the failure itself showed the
-  // network (check-end.ts concludeEarly).
+  // slower candidates once the first one answers (check-end.ts concludeEarly). How the dial
+  // failed is said on the check line; it decides nothing: a reset comes from the far end, but it
+  // cannot tell one server's fault from the whole subscription's or every server's, which only
+  // the neighbours' question can (spec/auto.md).
   const inHand = due.trigger === 'dial-failure' && due.kind === 'ordinary' ? answersInHand(ctx, ids.slice(1)) : {};
   const held = Object.entries(inHand).map(([id, a]) => ({ id, delay: a.delayMs!, ageMs: ctx.now - a.at }));
   const failure = due.trigger === 'dial-failure' ? due.failure : undefined;
   log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids, ...(held.length > 0 ? { inHand: held } : {}), ...(failure ? { failure } : {}) });
-  const started = sendProbes(state, ctx, due, ids, 'own', inHand, networkShownBy(failure));
-  return held.length > 0 && started.check?.networkShown ? concludeEarly(started, ctx) : started;
+  return sendProbes(state, ctx, due, ids, 'own', inHand);
 }
 
-/** A reset or a refusal is the far end answering: the network is there (types.ts `networkShown`). */
-function networkShownBy(failure: ProbeFailure | undefined): CheckInFlight['networkShown'] {
-  return failure === 'reset' || failure === 'refused' ? failure : undefined;
-}
-
-function sendProbes(
-  state: AutoState,
-  ctx: StepContext,
-  due: DueCheck,
-  ids: ServerId[],
-  phase: 'own' | 'prepared',
-  inHand: Record<ServerId, ProbeAnswer> = {},
-  networkShown?: CheckInFlight['networkShown'],
-): AutoState {
+function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: ServerId[], phase: 'own' | 'prepared', inHand: Record<ServerId, ProbeAnswer> = {}): AutoState {
   const current = state.current!;
   const id = state.nextCheckId;
   const transferOf = checksTransfer(due.trigger) ? current : undefined;
@@ -173,7 +161,6 @@ function sendProbes(
       pending: ids,
       results: {},
       ...(Object.keys(inHand).length > 0 ? { inHand } : {}),
-      ...(networkShown ? { networkShown } : {}),
       log: [],
       ...(transferOf ? { transferOf } : {}),
     },

@@ -4,17 +4,11 @@
  * probes, a few round trips each, and the slowest candidate that could still be the best.
  * spec/monitor.md does not retest a fresh selection measured within the last 15 s; by the same
  * measure, a candidate whose latest measurement is a URL answer younger than that counts as having
- * answered this check, with that delay. Such answers decide only once the check knows the user's
- * network is there (check-end.ts `concludeEarly`), else a lost network would be answered with a
- * switch to a server that answered seconds before:
- * - when the dial failed by a reset or a refusal, at once: the far end answered this very moment
- *   (a lost network leaves dials unanswered or unroutable; it does not reset them);
- * - otherwise (a timeout, an unreachable network, a TLS failure), with the check's first fresh
- *   answer: the switch waits for the first candidate to answer, never for the slower ones whose
- *   answers are in hand.
- * A reset of the whole subscription then costs one switch on the way to the neighbours' question: the
- * server taken on its answer in hand fails its own probe, and since that probe has spoken, its
- * dial failures start a check at once instead of waiting out the 5 s after the switch.
+ * answered this check, with that delay. Such answers decide only once the check has a fresh answer
+ * of its own (check-end.ts `concludeEarly`): a reset of the whole subscription, or of the user's
+ * network, must still be found as such, not answered with a switch to a server that answered
+ * seconds before the fault. So the switch waits for the first candidate to answer, never for the
+ * slower ones whose answers are in hand.
  *
  * Nothing is invented: the answer is one the server gave and is already in its history, so it is
  * not recorded again; the candidate's probe still goes out, a result it brings before the

@@ -61,12 +61,6 @@ export interface CheckInFlight {
    * their history already, so never recorded or logged again.
    */
   inHand?: Record<ServerId, ProbeAnswer>;
-  /**
-   * The dial failure that started the check was a reset or a refusal: the far end answered this
-   * very moment, so the user's network is there (a lost network leaves dials unanswered or
-   * unroutable, it does not reset them). Answers in hand may then decide at once.
-   */
-  networkShown?: 'reset' | 'refused';
   log: CheckLogEntry[];
   /**
    * The server whose ping answer is followed by a transfer test before it counts (the current one
@@ -123,17 +117,7 @@ export interface AutoState {
    * deadline): the answers still to come — the current server's included — are recorded when
    * they arrive, so a dead candidate carries its failure and a late current server its answer.
    */
-  trailing: {
-    checkId: number;
-    current: ServerId;
-    pending: ServerId[];
-    /**
-     * The server the check switched to on its answer in hand, its own probe still out: if that
-     * probe fails, the switch rested on an answer no longer true, and the new server gets no
-     * grace after the switch (check-end.ts recordTrailing).
-     */
-    onAnswerInHand?: ServerId;
-  } | null;
+  trailing: { checkId: number; current: ServerId; pending: ServerId[] } | null;
 }
 
 export type AutoEvent =
