@@ -231,7 +231,8 @@ describe('unwritable', () => {
       const problems = engine.startupProblems();
       expect(problems.length).toBeGreaterThan(0);
       for (const problem of problems) {
-        expect(problem).not.toMatch(/E[A-Z]{3,}|\bopen '|\bmkdir '/);
+        // The folder's random name (mkdtemp: "…-EPNVD7") is not an error code: only the words around it are checked.
+        expect(problem.replaceAll(root, '<data>')).not.toMatch(/\bE[A-Z]{3,}\b|\bopen '|\bmkdir '/);
         expect(problem).toMatch(/\.$/);
       }
       await expect(engine.setSettings({ language: 'ru' })).rejects.toThrow(/^could not save .+settings\.json: [^:]+$/);
