@@ -21,7 +21,7 @@ export {
   capabilitiesFromTable,
   coreLabel,
 } from './capabilities';
-export { locateCore, type LocateOptions, type LocateResult, type CoreSource, CORE_BINARY_NAMES } from './locate';
+export { locateCore, locateCores, isCoreName, type LocateOptions, type LocateResult, type CoreSource, type FoundCore, type CoreBinaryName, CORE_BINARY_NAMES, MAIN_CORE_NAMES } from './locate';
 export { detectCore, type DetectOptions } from './detect';
 export { unsupportedReason, splitRunnable } from './support';
 export { certificateNotApplied } from './cert-check';

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { locateCore } from './locate';
+import { locateCore, locateCores } from './locate';
 
 let root: string;
 
@@ -43,12 +43,38 @@ describe('locateCore', () => {
     expect('error' in found).toBe(true);
   });
 
-  it('uses the bundled core for this platform and arch before PATH', async () => {
+  it('uses the bundled core for this platform and arch before the same core on PATH', async () => {
     await executable(join(root, 'res', 'core', 'linux-arm64', 'xray'));
-    const mine = await executable(join(root, 'res', 'core', 'linux-x64', 'v2ray'));
+    const mine = await executable(join(root, 'res', 'core', 'linux-x64', 'xray'));
     await executable(join(root, 'bin', 'xray'));
     const found = await locateCore({ ...linux, resourcesDir: join(root, 'res'), env: { PATH: join(root, 'bin') } });
     expect(found).toEqual({ path: mine, source: 'bundled' });
+  });
+
+  it('makes Xray the main core wherever it is found, even with a bundled v2ray', async () => {
+    await executable(join(root, 'res', 'core', 'linux-x64', 'v2ray'));
+    const xray = await executable(join(root, 'bin', 'xray'));
+    const found = await locateCore({ ...linux, resourcesDir: join(root, 'res'), env: { PATH: join(root, 'bin') } });
+    expect(found).toEqual({ path: xray, source: 'path' });
+  });
+
+  it('takes a core by name from the setting: v2ray stays selectable beside a bundled Xray', async () => {
+    await executable(join(root, 'res', 'core', 'linux-x64', 'xray'));
+    const v2ray = await executable(join(root, 'bin', 'v2ray'));
+    const found = await locateCore({ ...linux, settingPath: 'v2ray', resourcesDir: join(root, 'res'), env: { PATH: join(root, 'bin') } });
+    expect(found).toEqual({ path: v2ray, source: 'setting' });
+  });
+
+  it('reports a core chosen by name that is not on the machine', async () => {
+    await executable(join(root, 'bin', 'xray'));
+    const found = await locateCore({ ...linux, settingPath: 'v2ray', env: { PATH: join(root, 'bin') } });
+    expect(found).toEqual({ error: expect.stringContaining('(v2ray) was found neither bundled with the app nor on PATH') });
+  });
+
+  it('never makes sing-box the main core: alone, it is named in the error', async () => {
+    await executable(join(root, 'bin', 'sing-box'));
+    const found = await locateCore({ ...linux, env: { PATH: join(root, 'bin') } });
+    expect(found).toEqual({ error: expect.stringMatching(/No core found.*only sing-box/) });
   });
 
   it('falls back to a bundled core directly under core/', async () => {
@@ -88,5 +114,24 @@ describe('locateCore', () => {
   it('says what to install when nothing is found', async () => {
     const found = await locateCore({ ...linux, resourcesDir: join(root, 'res'), env: { PATH: join(root, 'none') } });
     expect(found).toEqual({ error: expect.stringMatching(/No core found.*apt install v2ray/) });
+  });
+});
+
+describe('locateCores', () => {
+  it('lists one place per core, bundled before PATH, in the preferred order', async () => {
+    const singBox = await executable(join(root, 'res', 'core', 'linux-x64', 'sing-box'));
+    const xray = await executable(join(root, 'res', 'core', 'linux-x64', 'xray'));
+    await executable(join(root, 'bin', 'xray'));
+    const v2ray = await executable(join(root, 'bin', 'v2ray'));
+    const found = await locateCores({ ...linux, resourcesDir: join(root, 'res'), env: { PATH: join(root, 'bin') } });
+    expect(found).toEqual([
+      { name: 'xray', path: xray, source: 'bundled' },
+      { name: 'v2ray', path: v2ray, source: 'path' },
+      { name: 'sing-box', path: singBox, source: 'bundled' },
+    ]);
+  });
+
+  it('is empty on a machine without cores', async () => {
+    expect(await locateCores({ ...linux, resourcesDir: join(root, 'res'), env: { PATH: join(root, 'none') } })).toEqual([]);
   });
 });

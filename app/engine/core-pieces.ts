@@ -8,7 +8,7 @@ import type { Problem } from '../../shared/domain/problem';
 import type { ServerId } from '../../shared/domain/server';
 import type { ConnectionMode } from '../../shared/settings';
 import type { Clock } from '../clock';
-import { type CoreProfile, type CoreRouting, coreLabel, detectCore, locateCore } from '../core';
+import { type CoreProfile, type CoreRouting, coreLabel, detectCore, locateCore, locateCores } from '../core';
 import type { AntiDpiOptions } from '../core/anti-dpi';
 import type { Logger } from '../log/logger';
 import { coreCanCapture } from '../system-wide/core-privilege';
@@ -23,18 +23,34 @@ export interface CoreWanted {
   resourcesDir: string | undefined;
 }
 
-/** The core to run, or the problem that leaves the app without one (nothing can connect). */
-export async function findCore(wanted: CoreWanted, logger: Logger): Promise<{ profile: CoreProfile } | { problem: Problem }> {
+/**
+ * The main core to run, and the cores that carry what it cannot (sing-box beside Xray or v2ray),
+ * or the problem that leaves the app without a main core (nothing can connect). A carrier that
+ * cannot be used is logged and left out: the main core still carries everything it can.
+ */
+export async function findCore(wanted: CoreWanted, logger: Logger): Promise<{ profile: CoreProfile; carriers: CoreProfile[] } | { problem: Problem }> {
   const found = await locateCore({ settingPath: wanted.corePath, resourcesDir: wanted.resourcesDir });
   if ('error' in found) return { problem: { topic: { kind: 'no-core' }, detail: found.error } };
+  let profile: CoreProfile;
   try {
-    const profile = await detectCore(found.path);
+    profile = await detectCore(found.path);
     logger.info('ENGINE', `core: ${coreLabel(profile)} at ${found.path} (${found.source})`);
-    return { profile };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return { problem: { topic: { kind: 'no-core' }, detail: `the core at ${found.path} could not be used: ${why}` } };
   }
+  const carriers: CoreProfile[] = [];
+  for (const other of await locateCores({ resourcesDir: wanted.resourcesDir })) {
+    if (other.name !== 'sing-box') continue;
+    try {
+      const carrier = await detectCore(other.path);
+      carriers.push(carrier);
+      logger.info('ENGINE', `carrier core: ${coreLabel(carrier)} at ${other.path} (${other.source})`);
+    } catch (error) {
+      logger.warn('ENGINE', `the core at ${other.path} is not used: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { profile, carriers };
 }
 
 /** System-wide capture in `mode` (this platform's), with what a killed run left behind removed first. */
