@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildCores } from './build-cores.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = [];
@@ -27,6 +28,7 @@ const APT_PACKAGES = [
   { pkg: 'iptables', provides: ['iptables'], why: 'system-wide mode: firewall tools beside nftables' },
   { pkg: 'iproute2', provides: ['ip'], why: 'system-wide mode: policy routing and the test namespaces' },
   { pkg: 'curl', provides: ['curl'], why: 'a plain program with no proxy in the system-wide test' },
+  { pkg: 'tshark', provides: ['tshark'], why: "captures on the lab's own ports (the anti-DPI wire tests)" },
 ];
 
 function onPath(binary) {
@@ -85,8 +87,10 @@ function packageMissing({ pkg, provides }) {
 // 2. System packages: on Debian/Ubuntu as root, apt-get installs what is missing; elsewhere we
 //    say exactly what to install.
 function systemPackages() {
+  // v2ray 4.34 stays installed beside the built cores: a supported core, and the control in every
+  // comparison. Only a machine with no core at all cannot go on.
   const haveCore = onPath('v2ray') || onPath('xray') || bundledCore() !== undefined;
-  const missing = APT_PACKAGES.filter((p) => (p.pkg === 'v2ray' ? !haveCore : packageMissing(p)));
+  const missing = APT_PACKAGES.filter(packageMissing);
   if (missing.length === 0) {
     quiet.push('core and system packages');
     return;
@@ -106,7 +110,7 @@ function systemPackages() {
     return;
   }
   const lines = missing.map((p) => `  - ${p.pkg}: ${p.why}`);
-  const coreMissing = missing.some((p) => p.pkg === 'v2ray');
+  const coreMissing = !haveCore;
   const how =
     process.platform === 'linux' && isDebianLike()
       ? `Run as root: apt-get install -y ${missing.map((p) => p.pkg).join(' ')}`
@@ -122,20 +126,35 @@ function systemPackages() {
   }
 }
 
-function coreVersion() {
-  for (const binary of ['xray', 'v2ray']) {
-    if (!onPath(binary)) continue;
-    try {
-      const out = execFileSync(binary, binary === 'xray' ? ['version'] : ['-version'], { encoding: 'utf8', timeout: 5000 });
-      return out.split('\n')[0].trim();
-    } catch {
-      // Try the next one.
+// 3. Xray and sing-box, built from their Go modules at the pinned versions (cached outside the
+//    repository). Where Go is missing, `npm run fetch-cores` fetches the pinned release archives.
+let coreLines = [];
+function realCores() {
+  const result = buildCores({ log: (line) => process.stdout.write(`setup: ${line}\n`) });
+  if (!result.available) {
+    if (bundledCore() === undefined) {
+      process.stdout.write('setup: go is not installed, so Xray and sing-box were not built; with internet, `npm run fetch-cores` downloads the pinned releases (v2ray alone carries only the older protocols).\n');
     }
+    return;
   }
-  return bundledCore() ?? 'none';
+  coreLines = result.lines;
+  if (result.lines.every((line) => line.includes('up to date'))) quiet.push('Xray and sing-box');
+  else done.push('cores built or taken from the cache');
 }
 
-// 3. The region presets' IP ranges, generated from the @ip-location-db package (quiet when current).
+function coreVersion() {
+  const lines = [...coreLines];
+  if (onPath('v2ray')) {
+    try {
+      lines.push(execFileSync('v2ray', ['-version'], { encoding: 'utf8', timeout: 5000 }).split('\n')[0].trim());
+    } catch {
+      // Reported by the tests that need it.
+    }
+  }
+  return lines.length > 0 ? lines.join('; ') : (bundledCore() ?? 'none');
+}
+
+// 4. The region presets' IP ranges, generated from the @ip-location-db package (quiet when current).
 function regionData() {
   const out = run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'region-data.ts')], { cwd: root });
   if (out.includes('up to date')) quiet.push('region data');
@@ -145,9 +164,10 @@ function regionData() {
 try {
   npmDependencies();
   systemPackages();
+  realCores();
   regionData();
-  if (done.length > 0) process.stdout.write(`setup: ${done.join('; ')}; core: ${coreVersion()}\n`);
-  else if (process.exitCode !== 1) process.stdout.write(`setup: ready (${quiet.join(', ')} present; core: ${coreVersion()})\n`);
+  if (done.length > 0) process.stdout.write(`setup: ${done.join('; ')}; cores: ${coreVersion()}\n`);
+  else if (process.exitCode !== 1) process.stdout.write(`setup: ready (${quiet.join(', ')} present; cores: ${coreVersion()})\n`);
 } catch (error) {
   process.stderr.write(`setup: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
