@@ -70,8 +70,9 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  *   payload > write tcp …: connection reset by peer`, a race). At **Info**, always:
  *   `[Info] [id] v2ray.com/core/app/proxyman/outbound: failed to process outbound traffic > v2ray.com/core/proxy/trojan: connection ends > read tcp 127.0.0.1:60826->127.0.0.1:41997: read: connection reset by peer`
  *   (vmess: `…failed to read header > … Unable to Read Header Len > read tcp …: connection reset by peer`).
- * The default level `warning` keeps refused dials in the log; `error` would hide them, so the
- * tunnel should never go above `warning` (`info` adds resets, at the cost of a line per request).
+ * Xray 26 writes the same refused-dial line (without the `v2ray.com/core/` prefix) at **Info**,
+ * not Warning (dial-log.int.test.ts runs both cores). The tunnel and the prober therefore run at
+ * `info`, where both cores name refused dials and resets; `error` would hide them.
  * The access log is off (`access: "none"`) unless asked for. Without routing sniffing stays off
  * (everything goes to one server, so it only costs time); with routing the SOCKS inbound sniffs
  * HTTP and TLS, so a client that sends addresses instead of names still meets the name rules.
