@@ -47,6 +47,7 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
     cleanups.push(() => resolver.stop());
     const v2ray = await startServers(world.servers, options.v2rayPath ?? 'v2ray', resolver.address());
     cleanups.push(() => v2ray.stop());
+    for (const spec of world.servers) spec.certificatePin = spec.security === 'tls' ? v2ray.certificatePin : null;
 
     const servers = new Map<string, RunningServer>();
     const relays = world.servers.map(

@@ -18,7 +18,10 @@ function transportParams(server: ServerSpec): [string, string][] {
   const params: [string, string][] = [['type', server.network]];
   if (server.network === 'ws') params.push(['path', server.wsPath], ['host', WS_HOST]);
   params.push(['security', server.security]);
-  if (server.security === 'tls') params.push(['sni', TLS_SERVER_NAME], ['allowInsecure', '1']);
+  if (server.security === 'tls') {
+    params.push(['sni', TLS_SERVER_NAME], ['allowInsecure', '1']);
+    if (server.certificatePin) params.push(['pcs', server.certificatePin]);
+  }
   return params;
 }
 

@@ -53,6 +53,11 @@ export function singBoxConfig(servers: ServedServer[]): string {
   return JSON.stringify({ outbounds: [selector, ...outbounds, { type: 'direct', tag: 'direct' }] }, null, 2);
 }
 
+/** Mihomo's `fingerprint`: the certificate's SHA-256 pin, as panels write it for self-signed servers. */
+function clashPin(spec: ServerSpec): Record<string, string> {
+  return spec.certificatePin ? { fingerprint: spec.certificatePin } : {};
+}
+
 export function clashProxy({ spec, dial }: ServedServer): Record<string, unknown> {
   const base: Record<string, unknown> = { name: spec.name, type: spec.protocol === 'shadowsocks' ? 'ss' : spec.protocol, server: dial.host, port: dial.port, udp: true };
   const transport: Record<string, unknown> =
@@ -65,13 +70,13 @@ export function clashProxy({ spec, dial }: ServedServer): Record<string, unknown
         ...base,
         uuid: spec.uuid,
         tls: spec.security === 'tls',
-        ...(spec.security === 'tls' ? { servername: TLS_SERVER_NAME, 'skip-cert-verify': true } : {}),
+        ...(spec.security === 'tls' ? { servername: TLS_SERVER_NAME, 'skip-cert-verify': true, ...clashPin(spec) } : {}),
         ...transport,
       };
     case 'trojan':
       // Clash has no switch for trojan without TLS; those servers are listed as they are and only
       // clients that honour the share link's security=none can use them.
-      return { ...base, password: spec.password, sni: TLS_SERVER_NAME, 'skip-cert-verify': true, ...transport };
+      return { ...base, password: spec.password, sni: TLS_SERVER_NAME, 'skip-cert-verify': true, ...clashPin(spec), ...transport };
     case 'shadowsocks':
       return { ...base, cipher: spec.ssMethod, password: spec.password };
   }

@@ -7,7 +7,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,11 @@ const execFileAsync = promisify(execFile);
 export interface TlsFiles {
   certificateFile: string;
   keyFile: string;
+}
+
+/** A certificate's pin as share links carry it (`pcs`): the SHA-256 of its DER, lower-case hex. */
+export function certificatePinOf(pem: string): string {
+  return new X509Certificate(pem).fingerprint256.replace(/:/g, '').toLowerCase();
 }
 
 export function inboundTag(server: ServerSpec): string {
@@ -100,8 +106,11 @@ export function serverConfig(servers: ServerSpec[], ports: number[], tls: TlsFil
   };
 }
 
-/** A throwaway self-signed certificate for the TLS servers (clients are told allowInsecure). */
-export async function makeCertificate(dir: string): Promise<TlsFiles> {
+/**
+ * A throwaway self-signed certificate for the TLS servers. Links carry its pin (`pcs`, what Xray
+ * 26 verifies) and `allowInsecure=1` (what a core that cannot pin, v2ray 4.34, needs).
+ */
+export async function makeCertificate(dir: string): Promise<TlsFiles & { pin: string }> {
   const certificateFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
   await execFileAsync('openssl', [
@@ -109,7 +118,7 @@ export async function makeCertificate(dir: string): Promise<TlsFiles> {
     '-keyout', keyFile, '-out', certificateFile, '-days', '30',
     '-subj', `/CN=${TLS_SERVER_NAME}`, '-addext', `subjectAltName=DNS:${TLS_SERVER_NAME},DNS:${WS_HOST}`,
   ]);
-  return { certificateFile, keyFile };
+  return { certificateFile, keyFile, pin: certificatePinOf(await readFile(certificateFile, 'utf8')) };
 }
 
 function canConnect(port: number): Promise<boolean> {
@@ -126,6 +135,8 @@ function canConnect(port: number): Promise<boolean> {
 export interface RunningServers {
   /** Inbound port of each server, in the order given. */
   ports: number[];
+  /** The TLS servers' certificate as a pin (SHA-256 of its DER, lower-case hex), or null without TLS servers. */
+  certificatePin: string | null;
   pid: number;
   stop(): Promise<void>;
 }
@@ -151,6 +162,7 @@ export async function startServers(servers: ServerSpec[], v2rayPath: string, res
         await rm(dir, { recursive: true, force: true });
         return {
           ports,
+          certificatePin: tls?.pin ?? null,
           pid: child.pid ?? 0,
           stop: () => stopSupervised(child),
         };

@@ -51,6 +51,12 @@ export interface ServerSpec {
   relayAddress: string;
   place: Place;
   latencyMs: number;
+  /**
+   * A TLS server's certificate pin (SHA-256 of the whole certificate, hex), as panels put it in
+   * share links (`pcs=`) since Xray dropped `allowInsecure`: the certificate is made at start, so
+   * the lab fills this in then (null before, and for servers without TLS).
+   */
+  certificatePin: string | null;
 }
 
 export interface SubscriptionSpec {
@@ -170,6 +176,7 @@ export function buildWorld(options: WorldOptions): World {
         relayAddress: relayAddress(index),
         place,
         latencyMs: randomInt(seeded(seed, 'latency', index), lo, hi),
+        certificatePin: null,
       });
       ids.push(id);
     }
