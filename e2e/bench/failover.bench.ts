@@ -18,6 +18,9 @@
  * - `heal`: the current server blackholed for 3 s (`--heal-ms`), then healthy again, so the stall
  *   heals before the 5 s threshold: the probes the stall cost (Auto preparing its check at half
  *   the threshold) and false switches (goal 0); `--trials-heal`, 5 by default.
+ * `--cores xray,v2ray` runs the whole bench once per main core, one after the other on the same
+ * lab world, and keys the figures by core name (`--core NAME|PATH` for one; default v2ray, the
+ * control): Xray is what users run, v2ray 4.34 the control beside it.
  * `--pause-before-fault-ms N` waits N ms more before every fault: with 16000 no earlier answer is
  * still in hand (a check after a dial failure takes a candidate's answer younger than 15 s without
  * probing it first), so the reset figures are those of a first failure rather than of one that
@@ -69,6 +72,15 @@ export const failoverBenchmark: Benchmark = {
     const unknown = chosen.filter((s) => !SCENARIOS.includes(s));
     if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
 
+    const cores = option(args, 'cores', option(args, 'core', 'v2ray')).split(',').map((c) => c.trim()).filter(Boolean);
+    const perCore: Record<string, unknown> = {};
+    for (const core of cores) {
+      process.stderr.write(`[failover] core ${core}\n`);
+      perCore[core] = await runFor(core);
+    }
+    return cores.length === 1 ? perCore[cores[0]!] as Record<string, unknown> : { cores: perCore };
+
+    async function runFor(core: string): Promise<Record<string, unknown>> {
     const began = Date.now();
     const progress = (line: string) => process.stderr.write(`[failover] ${line}\n`);
     const out: Record<string, unknown> = {};
@@ -79,11 +91,11 @@ export const failoverBenchmark: Benchmark = {
       // Before the engine starts: these faults are not Auto's to see.
       const floorRounds = option(args, 'floor-rounds', 1);
       if (floorRounds > 0) {
-        const samples = await measureResetFloor(lab, floorRounds);
+        const samples = await measureResetFloor(lab, floorRounds, core);
         progress(`reset floor: ${JSON.stringify(samples)}`);
         out.reset_floor = summarizeFloor(samples);
       }
-      world = await startWorld({ lab, monitorIntervalMs: option(args, 'monitor-interval-ms', 3_600_000), verbose: args.includes('--verbose') });
+      world = await startWorld({ lab, core, monitorIntervalMs: option(args, 'monitor-interval-ms', 3_600_000), verbose: args.includes('--verbose') });
       kit = new TrialKit(world, seeded(seed, 'failover-phase'), option(args, 'pause-before-fault-ms', 0));
       const settings = (await world.snapshot()).settings;
       const stallMs = settings.stallThresholdMs;
@@ -131,6 +143,7 @@ export const failoverBenchmark: Benchmark = {
         }
         out[scenario.replace('-', '_')] = { ...summary, ...extra, duration_s: round((Date.now() - started) / 1000), per_trial: results };
       }
+      out.core = (await world.snapshot()).core;
       out.method = METHOD;
       out.total_s = round((Date.now() - began) / 1000);
       return out;
@@ -138,6 +151,7 @@ export const failoverBenchmark: Benchmark = {
       await kit?.restore();
       await world?.stop();
       await lab.stop();
+    }
     }
   },
 };

@@ -9,11 +9,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectCore } from '../../../app/core';
+import { detectCore, isCoreName } from '../../../app/core';
 import { Logger } from '../../../app/log/logger';
 import { type DialFailureEvent, type DialRetryEvent, TunnelController } from '../../../app/tunnel/controller';
 import { freePorts } from '../../../app/tunnel/ports';
 import { requestThroughProxy } from '../../../app/tunnel/proxy-request';
+import { labCore } from '../../../app/core/testing/cores';
 import { serversFromLinks } from '../../../app/tunnel/testing/lab-servers';
 import type { Lab } from '../../lab';
 import { DialLog } from './dial-log';
@@ -34,7 +35,9 @@ export interface FloorSample {
   dial_failure_event: boolean;
 }
 
-export async function measureResetFloor(lab: Lab, rounds: number, corePath = '/usr/bin/v2ray'): Promise<FloorSample[]> {
+/** `core`: a core's name (`xray`, `v2ray`: the one this machine has) or its path. */
+export async function measureResetFloor(lab: Lab, rounds: number, core = 'v2ray'): Promise<FloorSample[]> {
+  const corePath = isCoreName(core) ? labCore(core) : core;
   const runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-bench-floor-'));
   const dials = new DialLog();
   const logger = new Logger({ level: 'debug', sinks: [(record) => dials.sink({ ...record, tag: 'TUNNEL' })] });

@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AutoDecision } from '../../../shared/domain/auto';
 import type { AppSnapshot } from '../../../shared/ipc/contract';
 import { createEngine, type Engine } from '../../../app/engine';
@@ -27,6 +28,8 @@ export interface WorldOptions {
   monitorIntervalMs: number;
   /** Print the engine's log lines (not the cores') on stderr. */
   verbose: boolean;
+  /** The main core: a name (`xray`, `v2ray`) or a path, as the settings' `corePath` takes it. */
+  core: string;
 }
 
 export interface FailoverWorld {
@@ -66,10 +69,13 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
       dataDir,
       logger,
       watchNetwork: false,
+      // The repository's resources: the cores setup built are bundled there, as in the installers.
+      resourcesDir: fileURLToPath(new URL('../../../resources', import.meta.url)),
       throughputUrl: (bytes) => `${lab.info.download}?bytes=${bytes}`,
       settingsOverrides: {
         httpPort,
         socksPort,
+        corePath: options.core,
         // Debug passes every core line to the logger: the dial count reads them.
         logLevel: 'debug',
         monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, transferTestUrl: `${lab.info.bytes}/{bytes}`, intervalMs: options.monitorIntervalMs },
