@@ -11,6 +11,10 @@ import { freePorts } from '../../../app/tunnel/ports';
 import { processesOf, waitUntil } from '../../../app/tunnel/testing/processes';
 import { type Lab, spawnLab } from '../../../e2e/lab';
 import { runEntry } from '../../testing/entry-run';
+import { labCore } from '../../../app/core/testing/cores';
+
+/** Xray is the main core wherever it is found: setup bundles it in the repository's resources. */
+const MAIN_CORE = labCore('xray');
 
 // The lab as a user starts it (`npm run lab`): hosts do not import the test world.
 let lab: Lab['info'];
@@ -48,13 +52,13 @@ describe('cli connect', () => {
         expect(JSON.parse(await response.body.text()).ip).toBe(first.exitIp);
         await agent.destroy();
       }
-      const cores = processesOf('/usr/bin/v2ray', join(dataDir, 'runtime'));
+      const cores = processesOf(MAIN_CORE, join(dataDir, 'runtime'));
       expect(cores).toHaveLength(1);
 
       cli.kill('SIGTERM');
       expect(await cli.exited).toBe(0);
       expect(cli.out()).toContain('state: disconnected');
-      expect(processesOf('/usr/bin/v2ray', join(dataDir, 'runtime'))).toEqual([]);
+      expect(processesOf(MAIN_CORE, join(dataDir, 'runtime'))).toEqual([]);
     } finally {
       cli.kill();
     }
@@ -102,6 +106,6 @@ describe('cli connect', () => {
     const cli = runEntry('main/cli/index.ts', ['connect', '--subscription', lab.subscriptions[0]!.url, '--routing', routingFile], cliEnv());
     expect(await cli.exited).toBe(2);
     expect(cli.err()).toContain('routing, rule 1, ip 1: "10.0.0.0/40" has a prefix length outside 0-32');
-    expect(processesOf('/usr/bin/v2ray', join(dataDir, 'runtime'))).toEqual([]);
+    expect(processesOf(MAIN_CORE, join(dataDir, 'runtime'))).toEqual([]);
   });
 });
