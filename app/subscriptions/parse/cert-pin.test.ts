@@ -25,6 +25,9 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
   ['URL-style vmess', `vmess://${UUID}@m.example.com:443?type=ws&security=tls&pcs=${PIN}&vcn=m.example.org#x`, { pinnedCertSha256: [PIN], verifyName: 'm.example.org' }],
   ['vmess JSON with the query names (this app exports them so)', `vmess://${b64(JSON.stringify({ v: '2', ps: 'j', add: 'j.example.com', port: '443', id: UUID, aid: '0', net: 'ws', tls: 'tls', pcs: PIN, vcn: 'j.example.org' }))}`, { pinnedCertSha256: [PIN], verifyName: 'j.example.org' }],
   ["hysteria2 with Hysteria's own pinSHA256", `hysteria2://pw@hy.example.com:443/?sni=hy.example.com&pinSHA256=${pct(PIN_2_OPENSSL)}#hy`, { pinnedCertSha256: [PIN_2] }],
+  // Xray splits vcn at `,` and trims each name: a space after the comma is no part of a name.
+  ['several names to verify by, a space after the comma (Xray trims each)', `vless://${UUID}@v.example.com:443?security=tls&sni=v.example.com&vcn=${pct('a.example.com, b.example.com')}#x`, { verifyName: 'a.example.com,b.example.com' }],
+  ['a trailing comma and blanks around the names', `trojan://pw@t.example.com:443?vcn=${pct(' real.example.com ,')}#x`, { verifyName: 'real.example.com' }],
   ['hysteria2 with pcs, which wins over pinSHA256', `hysteria2://pw@hy.example.com:443/?pcs=${PIN}&pinSHA256=${PIN_2}&vcn=hy.example.org#hy`, { pinnedCertSha256: [PIN], verifyName: 'hy.example.org' }],
 ];
 
@@ -76,6 +79,12 @@ describe('certificate pins from Xray configs and Mihomo profiles', () => {
   it('reads pinnedPeerCertSha256 (a string, `,` between pins) and verifyPeerCertByName', () => {
     const result = parseSubscription(JSON.stringify({ outbounds: [outbound({ pinnedPeerCertSha256: `${PIN_UPPER},${PIN_2_OPENSSL}`, verifyPeerCertByName: 'real.example.com' })] }));
     expect(result.servers[0]?.security).toMatchObject({ pinnedCertSha256: [PIN, PIN_2], verifyName: 'real.example.com' });
+  });
+
+  it('reads verifyPeerCertByName with a space after its commas as Xray does: each name trimmed', () => {
+    const result = parseSubscription(JSON.stringify({ outbounds: [outbound({ verifyPeerCertByName: 'a.example.com, b.example.com' })] }));
+    expect(result.rejected).toEqual([]);
+    expect(result.servers[0]?.security.verifyName).toBe('a.example.com,b.example.com');
   });
 
   it('reads a list of pins, as some generators write them', () => {

@@ -195,8 +195,8 @@ export function buildSecurity(label: string, type: SecurityType, f: SecurityFiel
   if (type === 'tls') {
     const pins = f.pinnedCertSha256 ? checkCertPins(label, f.pinnedCertSha256) : [];
     if (pins.length) s.pinnedCertSha256 = pins;
-    const verifyName = f.verifyName?.trim();
-    if (verifyName) s.verifyName = checkVerifyName(label, verifyName);
+    const verifyName = f.verifyName ? checkVerifyName(label, f.verifyName) : '';
+    if (verifyName) s.verifyName = verifyName;
   }
   if (type === 'reality') {
     if (!f.publicKey) return reject(`${label}: REALITY without a public key (pbk)`);
@@ -207,10 +207,16 @@ export function buildSecurity(label: string, type: SecurityType, f: SecurityFiel
   return s;
 }
 
-/** Names Xray accepts to verify a certificate by: host names or IP addresses, several joined with `,`. */
-function checkVerifyName(label: string, name: string): string {
-  if (!/^[\w.*:-]+(,[\w.*:-]+)*$/.test(name)) return reject(`${label}: the name to verify the certificate by (vcn) "${name.slice(0, 40)}" is not a host name`);
-  return name;
+/**
+ * Names Xray accepts to verify a certificate by: host names or IP addresses, several joined with
+ * `,`. Xray trims each name and skips empty ones, so panels that write "a.example.com,
+ * b.example.com" mean two names; they are kept as `a.example.com,b.example.com`.
+ */
+function checkVerifyName(label: string, raw: string): string {
+  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const bad = names.find((name) => !/^[\w.*:-]+$/.test(name));
+  if (bad !== undefined) return reject(`${label}: the name to verify the certificate by (vcn) "${bad.slice(0, 40)}" is not a host name`);
+  return names.join(',');
 }
 
 /** hysteria2, tuic and wireguard have no v2ray-style stream settings; these placeholders say so. */
