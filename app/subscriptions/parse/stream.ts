@@ -1,5 +1,5 @@
 import type { Network, Security, SecurityType, Transport } from '../../../shared/domain/server';
-import { checkCertPins, reject } from './validate';
+import { checkCertPins, checkRealityPublicKey, reject } from './validate';
 
 /**
  * Transport and security values as the v2ray family's share links and configs spell them, mapped
@@ -181,8 +181,8 @@ export interface SecurityFields {
 }
 
 /**
- * Builds a Security; REALITY without a public key is rejected (the core cannot dial it), so is a
- * certificate pin that is no SHA-256. Pins and the name to verify belong to TLS only: REALITY
+ * Builds a Security; REALITY without a public key, or with one that is no X25519 key, is rejected
+ * (the core cannot dial it), so is a certificate pin that is no SHA-256. Pins and the name to verify belong to TLS only: REALITY
  * authenticates the server by its public key.
  */
 export function buildSecurity(label: string, type: SecurityType, f: SecurityFields): Security {
@@ -200,7 +200,7 @@ export function buildSecurity(label: string, type: SecurityType, f: SecurityFiel
   }
   if (type === 'reality') {
     if (!f.publicKey) return reject(`${label}: REALITY without a public key (pbk)`);
-    s.publicKey = f.publicKey;
+    s.publicKey = checkRealityPublicKey(label, f.publicKey);
     if (f.shortId) s.shortId = f.shortId;
     if (f.spiderX) s.spiderX = f.spiderX;
   }

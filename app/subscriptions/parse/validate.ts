@@ -97,14 +97,39 @@ export function checkSecret(label: string, what: string, raw: unknown): string {
   return value;
 }
 
+/**
+ * The 32 bytes of an X25519 key, as WireGuard (standard base64, padded) and REALITY (base64url
+ * without padding, what `xray x25519` prints) write them: either alphabet, padding optional.
+ * Null when the text is not base64 of exactly 32 bytes.
+ */
+function x25519KeyBytes(key: string): Buffer | null {
+  const normalized = key.replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = /^[A-Za-z0-9+/]{42,44}={0,2}$/.test(normalized) ? Buffer.from(normalized, 'base64') : null;
+  return bytes && bytes.length === 32 ? bytes : null;
+}
+
 /** A WireGuard key: base64 of 32 bytes. */
 export function checkWireguardKey(label: string, what: string, raw: unknown): string {
   const key = typeof raw === 'string' ? raw.trim() : '';
   if (key === '') return reject(`${label}: missing ${what}`);
-  const normalized = key.replace(/-/g, '+').replace(/_/g, '/');
-  const bytes = /^[A-Za-z0-9+/]{42,44}={0,2}$/.test(normalized) ? Buffer.from(normalized, 'base64') : null;
-  if (!bytes || bytes.length !== 32) return reject(`${label}: the ${what} is not a 32-byte base64 key`);
+  if (!x25519KeyBytes(key)) return reject(`${label}: the ${what} is not a 32-byte base64 key`);
   return key;
+}
+
+/**
+ * A REALITY public key: the server's X25519 key, 32 bytes. Xray and sing-box decode it as
+ * base64url without padding only and refuse the whole config otherwise, so a key a panel wrote in
+ * standard base64 (`+`, `/`, `=`) is the same key rewritten in the form they read, and anything
+ * that is not 32 bytes ("pubkey", a key cut short) refuses this entry alone, saying so.
+ */
+export function checkRealityPublicKey(label: string, raw: string): string {
+  const key = raw.trim();
+  const bytes = x25519KeyBytes(key);
+  if (!bytes) {
+    const shown = key.length > 20 ? `${key.slice(0, 20)}…` : key;
+    return reject(`${label}: the REALITY public key "${shown}" is not an X25519 key (32 bytes in base64url, as \`xray x25519\` prints it)`);
+  }
+  return bytes.toString('base64url');
 }
 
 /**
