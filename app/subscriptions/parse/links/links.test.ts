@@ -408,6 +408,38 @@ describe('share links: every scheme and variant', () => {
   });
 });
 
+describe('tuic links: each parameter in every spelling panels write (underscores, hyphens, camel case)', () => {
+  const TUIC: [string, string, Record<string, unknown>][] = [
+    [
+      'hyphens, as some panels write them (allow-insecure and congestion-control were ignored while udp-relay-mode was read)',
+      `tuic://${UUID_3}:${pct('tu:ic')}@tuic.example.com:443?congestion-control=bbr&udp-relay-mode=quic&alpn=h3&sni=tuic.example.com&allow-insecure=1#hy`,
+      { congestionControl: 'bbr', udpRelayMode: 'quic', security: { type: 'tls', sni: 'tuic.example.com', alpn: ['h3'], allowInsecure: true } },
+    ],
+    [
+      'underscores (v2rayN, NekoBox)',
+      `tuic://${UUID_3}:pw@tuic.example.com:443?congestion_control=cubic&udp_relay_mode=native&alpn=h3&allow_insecure=1&disable_sni=1&sni=tuic.example.com#us`,
+      { congestionControl: 'cubic', udpRelayMode: 'native', security: { type: 'tls', alpn: ['h3'], allowInsecure: true } },
+    ],
+    [
+      'camel case',
+      `tuic://${UUID_3}:pw@tuic.example.com:443?congestionControl=new_reno&udpRelayMode=native&allowInsecure=1&disableSni=1&sni=tuic.example.com#cc`,
+      { congestionControl: 'new_reno', udpRelayMode: 'native', security: { type: 'tls', allowInsecure: true } },
+    ],
+    ["Clash's congestion-controller carried into a link", `tuic://${UUID_3}:pw@tuic.example.com:443?congestion-controller=bbr&sni=tuic.example.com#cl`, { congestionControl: 'bbr' }],
+  ];
+
+  it.each(TUIC)('%s', (_title, link, expected) => {
+    const { server, reason } = one(link);
+    expect(reason).toBeUndefined();
+    expect(server).toMatchObject(expected);
+  });
+
+  it('allow-insecure=0 keeps the certificate verified; disable-sni drops the SNI', () => {
+    const { server } = one(`tuic://${UUID_3}:pw@tuic.example.com:443?allow-insecure=0&disable-sni=1&sni=tuic.example.com#v`);
+    expect(server?.security).toEqual({ type: 'tls' });
+  });
+});
+
 const REJECTED: [string, string, RegExp, string?][] = [
   ['vless without UUID', `vless://@v.example.com:443?security=tls`, /^vless: missing UUID$/],
   ['vless with a port out of range', `vless://${UUID_1}@v.example.com:70000`, /^vless: port 70000 out of range/, UUID_1],

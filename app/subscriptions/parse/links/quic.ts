@@ -3,7 +3,7 @@ import { buildSecurity, quicTransport } from '../stream';
 import { isTruthy, splitList } from '../text';
 import { checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, reject } from '../validate';
 import { decodedUserinfo, linkName } from './common';
-import { param, splitLink } from './split';
+import { param, spellings, splitLink } from './split';
 
 /**
  * `hysteria2://password@host:port/?sni=…&insecure=1&obfs=salamander&obfs-password=…#name`
@@ -55,7 +55,11 @@ export function mbps(value: unknown): number | undefined {
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-/** `tuic://uuid:password@host:port?congestion_control=bbr&udp_relay_mode=native&alpn=h3&sni=…#name` */
+/**
+ * `tuic://uuid:password@host:port?congestion_control=bbr&udp_relay_mode=native&alpn=h3&sni=…#name`.
+ * Panels spell the parameters with underscores, hyphens (`allow-insecure`, `congestion-control`)
+ * or in camel case (`allowInsecure`); every parameter is read in all three spellings alike.
+ */
 export function parseTuic(line: string): ParsedServer {
   const parts = splitLink(line) ?? reject('tuic: not a link');
   const userinfo = decodedUserinfo(parts);
@@ -65,15 +69,16 @@ export function parseTuic(line: string): ParsedServer {
   const address = checkHost('tuic', parts.host);
   const port = checkPort('tuic', parts.port);
   const q = parts.query;
-  const disableSni = isTruthy(param(q, 'disable_sni'));
+  const disableSni = isTruthy(param(q, ...spellings('disable_sni')));
   const security = buildSecurity('tuic', 'tls', {
     sni: disableSni ? undefined : param(q, 'sni', 'peer'),
     alpn: splitList(param(q, 'alpn') ?? ''),
-    allowInsecure: isTruthy(param(q, 'allow_insecure', 'allowinsecure', 'insecure')),
+    allowInsecure: isTruthy(param(q, ...spellings('allow_insecure', 'insecure', 'skip_cert_verify'))),
   });
   const endpoint: TuicEndpoint = { protocol: 'tuic', address, port, uuid, password, transport: quicTransport(), security };
-  const congestion = param(q, 'congestion_control', 'congestion-controller', 'congestion');
-  const relay = param(q, 'udp_relay_mode', 'udp-relay-mode');
+  // `congestion_controller` is Clash's name for it, which converters carry into links.
+  const congestion = param(q, ...spellings('congestion_control', 'congestion_controller', 'congestion'));
+  const relay = param(q, ...spellings('udp_relay_mode'));
   if (congestion) endpoint.congestionControl = congestion.toLowerCase();
   if (relay) endpoint.udpRelayMode = relay.toLowerCase();
   return { name: linkName(parts.fragment, address, port), ...endpoint };

@@ -99,3 +99,12 @@ export function param(query: Map<string, string>, ...names: string[]): string | 
   }
   return undefined;
 }
+
+/**
+ * The spellings panels use for one parameter name: `allow_insecure` is also written
+ * `allow-insecure` and `allowInsecure` (lower-cased here to `allowinsecure`), so a reader names
+ * the parameter once and hears every spelling.
+ */
+export function spellings(...names: string[]): string[] {
+  return names.flatMap((name) => [...new Set([name, name.replaceAll('_', '-'), name.replaceAll('_', '')])]);
+}
