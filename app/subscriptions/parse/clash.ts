@@ -5,7 +5,7 @@ import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
 import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput } from './types';
-import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
+import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ export function parseClashDocument(doc: Json): FormatOutput {
     const excerpt = maskedObjectExcerpt(raw);
     const notesBefore = out.notes.length;
     try {
-      const endpoint = clashEndpoint(str(item.type).toLowerCase(), item);
+      const endpoint = clashEndpoint(str(item.type).toLowerCase(), item, (note) => out.notes.push({ line, note, excerpt }));
       const server: ParsedServer = { name: name || hostPort(endpoint.address, endpoint.port), ...endpoint };
       const via = str(item['dialer-proxy']);
       scope.entries.push({ server, line, excerpt, ref: name || null, via: via || null });
@@ -52,7 +52,7 @@ export function parseClashDocument(doc: Json): FormatOutput {
   return out;
 }
 
-function clashEndpoint(type: string, o: Json): Endpoint {
+function clashEndpoint(type: string, o: Json, note: (text: string) => void): Endpoint {
   const label = type || 'clash';
   const server = () => ({ address: checkHost(label, o.server), port: checkPort(label, o.port) });
   switch (type) {
@@ -63,7 +63,7 @@ function clashEndpoint(type: string, o: Json): Endpoint {
         ...server(),
         uuid: checkUuid(label, o.uuid),
         alterId: Number.isInteger(alterId) && alterId >= 0 && alterId <= 65535 ? alterId : 0,
-        cipher: str(o.cipher).toLowerCase() || 'auto',
+        cipher: vmessCipher(label, str(o.cipher), note),
         ...stream(label, o, str(o.servername)),
       };
     }

@@ -6,7 +6,7 @@ import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
 import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
 import { asArray, asObject, cleanName, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind } from './types';
-import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
+import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ export function parseSingBoxConfigs(configs: Json[], isArray: boolean): FormatOu
       const excerpt = maskedObjectExcerpt(raw);
       const notesBefore = out.notes.length;
       try {
-        const endpoint = singBoxEndpoint(type, item);
+        const endpoint = singBoxEndpoint(type, item, (note) => out.notes.push({ line, note, excerpt }));
         const server: ParsedServer = { name: cleanName(tag) || hostPort(endpoint.address, endpoint.port), ...endpoint };
         const via = str(item.detour);
         scope.entries.push({ server, line, excerpt, ref: tag || null, via: via || null });
@@ -82,7 +82,7 @@ function applyIpv6Declarations(config: Json, scope: ConfigScope, line: number, o
   }
 }
 
-function singBoxEndpoint(type: string, o: Json): Endpoint {
+function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): Endpoint {
   const label = type || 'sing-box';
   const server = () => ({ address: checkHost(label, o.server), port: checkPort(label, o.server_port) });
   switch (type) {
@@ -93,7 +93,7 @@ function singBoxEndpoint(type: string, o: Json): Endpoint {
         ...server(),
         uuid: checkUuid(label, o.uuid),
         alterId: Number.isInteger(alterId) && alterId >= 0 && alterId <= 65535 ? alterId : 0,
-        cipher: str(o.security).toLowerCase() || 'auto',
+        cipher: vmessCipher(label, str(o.security), note),
         ...stream(label, o),
       };
     }

@@ -218,3 +218,23 @@ export function checkCertPins(label: string, raw: string): string[] {
   }
   return pins;
 }
+
+/** The VMess body ciphers Xray knows (infra/conf/vmess.go); sing-box knows them too. */
+const VMESS_CIPHERS = new Set(['auto', 'aes-128-gcm', 'chacha20-poly1305', 'none', 'zero']);
+
+/**
+ * A VMess body cipher (`scy`, Xray's `security`, Clash's `cipher`). Xray runs any name it does not
+ * know as `auto`, and sing-box refuses the whole config for it, so such a name becomes `auto` here,
+ * as Xray reads it, and `note` tells the user. The VMess server follows the cipher the client
+ * picks, so `auto` reaches the same server. Quantumult's and Surge's `chacha20-ietf-poly1305` is
+ * the same AEAD as `chacha20-poly1305`.
+ */
+export function vmessCipher(label: string, raw: string, note: (text: string) => void): string {
+  const cipher = raw.trim().toLowerCase();
+  if (cipher === '') return 'auto';
+  if (cipher === 'chacha20-ietf-poly1305') return 'chacha20-poly1305';
+  if (VMESS_CIPHERS.has(cipher)) return cipher;
+  const shown = cipher.length > 30 ? `${cipher.slice(0, 30)}…` : cipher;
+  note(`${label}: the VMess cipher "${shown}" is unknown; "auto" is used instead, as Xray does`);
+  return 'auto';
+}

@@ -5,7 +5,7 @@ import { splitHostPort } from './links/split';
 import { buildSecurity, buildTransport, networkOf, noSecurity, noStreamTransport, securityTypeOf, xhttpExtraOf } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind, ScopedEntry } from './types';
-import { EntryError, flowField, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject } from './validate';
+import { EntryError, flowField, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
 
 type Json = Record<string, unknown>;
 
@@ -90,7 +90,7 @@ function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => voi
           port,
           uuid,
           alterId: Number.isInteger(alterId) && alterId >= 0 && alterId <= 65535 ? alterId : 0,
-          cipher: str(user.security).toLowerCase() || 'auto',
+          cipher: vmessCipher(label, str(user.security), note),
           ...stream(),
         };
       }

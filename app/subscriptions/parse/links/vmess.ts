@@ -1,7 +1,7 @@
 import type { ParsedServer, SecurityType, VmessEndpoint } from '../../../../shared/domain/server';
 import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
 import { cleanName, decodeBase64Text, decodeEscapes, isTruthy, splitList, str } from '../text';
-import { checkHost, checkPort, checkUuid, reject } from '../validate';
+import { checkHost, checkPort, checkUuid, reject, vmessCipher } from '../validate';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
 import { decodedUserinfo, decodeFragment, linkName, type Note, streamFromQuery } from './common';
 import { param, parseQuery, splitLink } from './split';
@@ -22,13 +22,13 @@ export function parseVmess(line: string, note: Note = () => undefined): ParsedSe
   // Some old exporters put the JSON itself after the scheme, unencoded or percent-encoded.
   if (/^(\{|%7b)/i.test(rest)) return parseVmessJson(decodeEscapes(rest).trim(), note);
   const beforeQuery = rest.split(/[?#]/, 1)[0] ?? '';
-  if (beforeQuery.includes('@')) return parseVmessUrl(line);
+  if (beforeQuery.includes('@')) return parseVmessUrl(line, note);
   const decoded = decodeBase64Text(beforeQuery);
   if (decoded === null) return reject('vmess: the payload is neither base64 nor uuid@host:port');
   const text = decoded.trim();
   if (text.startsWith('{')) return withOuterName(parseVmessJson(text, note), rest);
-  if (/=\s*vmess\s*,/i.test(text)) return parseVmessQuantumult(text);
-  if (text.includes('@')) return parseVmessShadowrocket(text, rest.slice(beforeQuery.length));
+  if (/=\s*vmess\s*,/i.test(text)) return parseVmessQuantumult(text, note);
+  if (text.includes('@')) return parseVmessShadowrocket(text, rest.slice(beforeQuery.length), note);
   return reject('vmess: the base64 payload is not a JSON object or cipher:uuid@host:port');
 }
 
@@ -109,7 +109,7 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
     port,
     uuid,
     alterId: alterIdOf(o.aid),
-    cipher: cipherOf(str(o.scy) || str(o.security)),
+    cipher: vmessCipher('vmess', str(o.scy) || str(o.security), note),
     transport,
     security,
   };
@@ -123,7 +123,7 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
   return server;
 }
 
-function parseVmessShadowrocket(text: string, after: string): ParsedServer {
+function parseVmessShadowrocket(text: string, after: string, note: Note): ParsedServer {
   const at = text.lastIndexOf('@');
   const credentials = text.slice(0, at);
   const colon = credentials.indexOf(':');
@@ -164,7 +164,7 @@ function parseVmessShadowrocket(text: string, after: string): ParsedServer {
     port,
     uuid,
     alterId: alterIdOf(param(q, 'alterid', 'aid')),
-    cipher: cipherOf(credentials.slice(0, colon)),
+    cipher: vmessCipher('vmess', credentials.slice(0, colon), note),
     transport,
     security,
   };
@@ -188,7 +188,7 @@ function hostFromObfsParam(value: string | undefined): string | undefined {
 }
 
 /** `name = vmess, host, port, cipher, "uuid", over-tls=true, tls-host=…, obfs=ws, obfs-path="/p", obfs-header="Host: h[Rr][Nn]…"` */
-function parseVmessQuantumult(text: string): ParsedServer {
+function parseVmessQuantumult(text: string, note: Note): ParsedServer {
   const eq = text.indexOf('=');
   const name = cleanName(text.slice(0, eq));
   const fields = text
@@ -218,24 +218,24 @@ function parseVmessQuantumult(text: string): ParsedServer {
     sni: options.get('tls-host'),
     allowInsecure: options.get('certificate') === '0',
   });
-  const endpoint: VmessEndpoint = { protocol: 'vmess', address, port, uuid, alterId: 0, cipher: cipherOf(unquote(rawCipher)), transport, security };
+  const endpoint: VmessEndpoint = { protocol: 'vmess', address, port, uuid, alterId: 0, cipher: vmessCipher('vmess', unquote(rawCipher), note), transport, security };
   return { name: name || linkName(null, address, port), ...endpoint };
 }
 
 /** `vmess://uuid@host:port?type=ws&security=tls&encryption=auto#name` (the URL-style share link). */
-function parseVmessUrl(line: string): ParsedServer {
+function parseVmessUrl(line: string, note: Note): ParsedServer {
   const parts = splitLink(line) ?? reject('vmess: not a link');
   const uuid = checkUuid('vmess', decodedUserinfo(parts));
   const address = checkHost('vmess', parts.host);
   const port = checkPort('vmess', parts.port);
-  const { transport, security } = streamFromQuery('vmess', parts.query, 'none');
+  const { transport, security } = streamFromQuery('vmess', parts.query, 'none', note);
   const endpoint: VmessEndpoint = {
     protocol: 'vmess',
     address,
     port,
     uuid,
     alterId: alterIdOf(param(parts.query, 'aid', 'alterid')),
-    cipher: cipherOf(param(parts.query, 'encryption', 'scy', 'cipher') ?? ''),
+    cipher: vmessCipher('vmess', param(parts.query, 'encryption', 'scy', 'cipher') ?? '', note),
     transport,
     security,
   };
@@ -245,9 +245,4 @@ function parseVmessUrl(line: string): ParsedServer {
 function alterIdOf(raw: unknown): number {
   const n = Number(str(raw));
   return Number.isInteger(n) && n >= 0 && n <= 65535 ? n : 0;
-}
-
-function cipherOf(raw: string): string {
-  const cipher = raw.trim().toLowerCase();
-  return /^[a-z0-9-]{1,40}$/.test(cipher) ? cipher : 'auto';
 }
