@@ -2,7 +2,7 @@ import type { Security, SecurityType, Transport } from '../../../../shared/domai
 import { hostPort } from '../../../../shared/domain/server';
 import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
 import { cleanName, decodeEscapes, decodeNameEscapes, isTruthy, splitList } from '../text';
-import { type LinkParts, param } from './split';
+import { type LinkParts, param, rawQueryValues } from './split';
 
 /** Reports something about a kept entry (an ignored setting) to the caller. */
 export type Note = (note: string) => void;
@@ -14,14 +14,28 @@ export function linkName(fragment: string | null | undefined, address: string, p
 }
 
 /**
- * Some panels and channel bots encode the name as a query value is encoded: a space as `+`, a
- * real plus as `%2B` ("%D0%A0%D0%BE%D1%81%D1%81%D0%B8%D1%8F+%23001" is "Россия #001"). Such a
- * name has escapes but neither `%20` nor a raw space; any other name keeps its `+` as typed
- * ("Netflix+YouTube").
+ * A link's name. RFC 3986 keeps `+` in a fragment as a plus, and so does this ("A+%7C+B" is
+ * "A+|+B", as Go's url package and other RFC 3986 encoders write "A+|+B"). Some panels and channel
+ * bots encode the name as a form value instead: a space as `+`, a real plus as `%2B`
+ * ("%D0%A0%D0%BE%D1%81%D1%81%D0%B8%D1%8F+%2B+%23001" is "Россия + #001"). Only that mix tells them
+ * apart: an RFC 3986 encoder leaves every `+` raw (Go) or escapes every one (encodeURIComponent),
+ * never both, so a name with a raw `+` and a `%2B` (and no `%20` or raw space) is form-encoded.
+ * A name with raw `+` alone is ambiguous, and keeps its pluses, as the RFC says.
  */
 export function decodeFragment(fragment: string): string {
-  const formEncoded = fragment.includes('+') && /%[0-9a-fA-F]{2}/.test(fragment) && !/%20|\s/.test(fragment);
+  const formEncoded = fragment.includes('+') && /%2b/i.test(fragment) && !/%20|\s/.test(fragment);
   return decodeNameEscapes(formEncoded ? fragment.replaceAll('+', ' ') : fragment);
+}
+
+/**
+ * A name given as a query value (`remarks=`, Shadowrocket's and Shadowsocks' name parameter), as
+ * written. Query values are what form encoders write (URLSearchParams, Python's urlencode, PHP's
+ * http_build_query: a space as `+`, a plus as `%2B`), and a raw `+` in a query is a space by every
+ * one of them, so for a name, which is only shown, `+` is read as a space. Other query values
+ * keep their `+` (see parseQuery).
+ */
+export function decodeQueryName(raw: string): string {
+  return cleanName(decodeNameEscapes(raw.replaceAll('+', ' ')));
 }
 
 /**
@@ -34,6 +48,7 @@ export function streamFromQuery(
   query: Map<string, string>,
   defaultSecurity: SecurityType,
   note: Note = () => undefined,
+  rawQuery = '',
 ): { transport: Transport; security: Security } {
   const network = networkOf(label, param(query, 'type', 'net', 'network'));
   const transport = buildTransport(network, {
@@ -45,7 +60,7 @@ export function streamFromQuery(
     seed: param(query, 'seed'),
     quicSecurity: param(query, 'quicsecurity'),
     quicKey: param(query, 'key'),
-    xhttpExtra: network === 'xhttp' ? xhttpExtraOf(query.get('extra'), (text) => note(`${label}: ${text}`)) : undefined,
+    xhttpExtra: network === 'xhttp' ? xhttpExtraOf(extraText(query, rawQuery), (text) => note(`${label}: ${text}`)) : undefined,
   });
   // grpc links sometimes put the service name in `path` and the mode in `headerType`.
   if (network === 'grpc' && !transport.grpcMultiMode && param(query, 'headertype')?.toLowerCase() === 'multi') {
@@ -63,6 +78,30 @@ export function streamFromQuery(
     spiderX: param(query, 'spx', 'spiderx'),
   });
   return { transport, security };
+}
+
+/**
+ * xhttp's `extra` JSON as the panel meant it. A panel that builds its query with a form encoder
+ * (Python's urlencode, URLSearchParams) turns the spaces a JSON writer puts after `:` and `,`
+ * into `+`, which is no JSON; read as a form value (`+` a space, `%2B` a plus) it is the JSON
+ * again. Text that already parses is taken as it is.
+ */
+function extraText(query: Map<string, string>, rawQuery: string): string | undefined {
+  const text = query.get('extra');
+  if (text === undefined || parsesAsJson(text)) return text;
+  const raw = rawQueryValues(rawQuery).get('extra');
+  if (raw === undefined || !raw.includes('+')) return text;
+  const formDecoded = decodeEscapes(raw.replaceAll('+', ' '));
+  return parsesAsJson(formDecoded) ? formDecoded : text;
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -440,6 +440,34 @@ describe('tuic links: each parameter in every spelling panels write (underscores
   });
 });
 
+describe('a literal + in names and query values', () => {
+  const PLUS: [string, string, Record<string, unknown>][] = [
+    // RFC 3986 keeps + in a fragment; Go's url package writes "HK+|+Netflix" so.
+    ['a name with raw + beside escapes keeps its pluses (RFC 3986)', `trojan://pw12@t.example.com:443#HK+%7C+Netflix`, { name: 'HK+|+Netflix' }],
+    ['the same with a non-ASCII name', `vless://${UUID_1}@v.example.com:443?security=tls#${pct('Россия')}+%7C+%23001`, { name: 'Россия+|+#001' }],
+    ['a vmess JSON link renamed with a #name keeps its pluses too', `vmess://${b64(JSON.stringify({ v: '2', ps: 'inner', add: 'v.example.com', port: '443', id: UUID_1, net: 'tcp', tls: '' }))}#A+%7C+B`, { name: 'A+|+B' }],
+    // Query values are form values: a name there reads + as a space, %2B as a plus.
+    ['a Shadowrocket remarks= written by a form encoder', `vmess://${b64(`auto:${UUID_1}@sr.example.com:443`)}?remarks=${pct('CA')}+Bell+%2B+1&obfs=websocket&tls=1`, { name: 'CA Bell + 1' }],
+    ['an ss remarks= written by a form encoder', `ss://${b64url('aes-128-gcm:secret')}@ss.example.com:8388/?remarks=Tokyo+%231`, { name: 'Tokyo #1' }],
+    // A password, a key or a path keeps its +: a form encoder would have written %2B, and reading + as a space would break it.
+    ['a hysteria2 obfs-password keeps its +', `hysteria2://pw@hy.example.com:443/?obfs=salamander&obfs-password=a+b/c=#h`, { obfs: { type: 'salamander', password: 'a+b/c=' } }],
+    ['a WebSocket path keeps its +', `vless://${UUID_1}@v.example.com:443?type=ws&path=/a+b&security=tls#p`, { transport: { network: 'ws', path: '/a+b' } }],
+  ];
+
+  it.each(PLUS)('%s', (_title, link, expected) => {
+    const { server, reason } = one(link);
+    expect(reason).toBeUndefined();
+    expect(server).toMatchObject(expected);
+  });
+
+  it("xhttp's extra JSON from a form-encoding panel (spaces written as +) is read as the JSON it was; a + inside a value stays", () => {
+    const extra = '%7B%22xPaddingBytes%22%3A+%22100-1000%22%2C+%22headers%22%3A+%7B%22X-Tag%22%3A+%22a%2Bb%22%7D%7D';
+    const { server, notes } = one(`vless://${UUID_1}@x.example.com:443?type=xhttp&security=tls&path=%2Fx&extra=${extra}#x`);
+    expect(notes).toEqual([]);
+    expect(server?.transport.xhttpExtra).toEqual({ xPaddingBytes: '100-1000', headers: { 'X-Tag': 'a+b' } });
+  });
+});
+
 const REJECTED: [string, string, RegExp, string?][] = [
   ['vless without UUID', `vless://@v.example.com:443?security=tls`, /^vless: missing UUID$/],
   ['vless with a port out of range', `vless://${UUID_1}@v.example.com:70000`, /^vless: port 70000 out of range/, UUID_1],

@@ -1,10 +1,10 @@
 import type { ParsedServer, ShadowsocksEndpoint } from '../../../../shared/domain/server';
 import { noSecurity, noStreamTransport } from '../stream';
-import { cleanName, decodeBase64Bytes, decodeBase64Text, decodeEscapes } from '../text';
+import { decodeBase64Bytes, decodeBase64Text, decodeEscapes } from '../text';
 import { checkHost, checkPort, checkShadowsocksCipher, reject } from '../validate';
 import type { Note } from './common';
-import { linkName, streamFromQuery } from './common';
-import { param, parseQuery, splitHostPort } from './split';
+import { decodeQueryName, linkName, streamFromQuery } from './common';
+import { param, parseQuery, rawQueryValues, splitHostPort } from './split';
 
 /**
  * `ss://` in its three shapes:
@@ -73,12 +73,12 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
   if (plugin) endpoint.plugin = plugin;
   else if (query.has('type') || query.has('security')) {
     // Xray-style panels (3x-ui and its forks) put the stream in the query, as for vless.
-    const stream = streamFromQuery('ss', query, 'none', note);
+    const stream = streamFromQuery('ss', query, 'none', note, queryText);
     endpoint.transport = stream.transport;
     endpoint.security = stream.security;
   } else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
-  const remarks = param(query, 'remarks');
-  const name = fragment === null && remarks ? cleanName(remarks) : '';
+  const remarks = rawQueryValues(queryText).get('remarks');
+  const name = fragment === null && remarks ? decodeQueryName(remarks) : '';
   return { name: name || linkName(fragment, endpoint.address, endpoint.port), ...endpoint };
 }
 

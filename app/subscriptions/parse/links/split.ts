@@ -16,6 +16,8 @@ export interface LinkParts {
   path: string;
   /** Lower-cased parameter names → percent-decoded values (first occurrence wins). */
   query: Map<string, string>;
+  /** The query as written, for the few values read as form values (see parseQuery). */
+  rawQuery: string;
   /** Raw fragment (the name), or null. */
   fragment: string | null;
 }
@@ -58,7 +60,7 @@ export function splitLink(link: string): LinkParts | null {
     rest = rest.slice(0, slashAt);
   }
   const { host, port } = splitHostPort(rest);
-  return { scheme, userinfo, host, port, path, query: parseQuery(rawQuery), fragment };
+  return { scheme, userinfo, host, port, path, query: parseQuery(rawQuery), rawQuery, fragment };
 }
 
 /** `host:port`, `[v6]:port`, `host`, or a bare IPv6 with the port after its last colon. */
@@ -75,8 +77,22 @@ export function splitHostPort(text: string): { host: string; port: string | null
   return { host: text.slice(0, colon), port: text.slice(colon + 1) };
 }
 
-/** `a=1&b=x%20y` → Map; `+` is kept as `+` (base64 keys and passwords contain it). */
+/**
+ * `a=1&b=x%20y` → Map. A `+` is kept as `+`, although form encoders write a space so: the values
+ * that matter to a connection are passwords, base64 keys (`pbk` in standard base64, `ech`),
+ * paths and SIP003 plugin options, where `+` is a plus (a panel that form-encodes a password
+ * writes its plus as `%2B`, and a `+` read as a space would break it). The two kinds of value
+ * where a `+` means a space are read from rawQueryValues: names (`remarks`, decodeQueryName) and
+ * xhttp's `extra` JSON, where a space between tokens survives only that reading.
+ */
 export function parseQuery(raw: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of rawQueryValues(raw)) out.set(key, decodeEscapes(value));
+  return out;
+}
+
+/** `a=1&b=x%20y` → Map of lower-cased names → values as written (first occurrence wins). */
+export function rawQueryValues(raw: string): Map<string, string> {
   const out = new Map<string, string>();
   if (raw === '') return out;
   for (const pair of raw.split('&')) {
@@ -86,7 +102,7 @@ export function parseQuery(raw: string): Map<string, string> {
       .trim()
       .toLowerCase();
     if (key === '' || out.has(key)) continue;
-    out.set(key, decodeEscapes(eq >= 0 ? pair.slice(eq + 1) : ''));
+    out.set(key, eq >= 0 ? pair.slice(eq + 1) : '');
   }
   return out;
 }

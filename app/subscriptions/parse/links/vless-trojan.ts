@@ -11,7 +11,7 @@ export function parseVless(line: string, note: Note = () => undefined): ParsedSe
   const uuid = checkUuid('vless', decodedUserinfo(parts));
   const address = checkHost('vless', parts.host);
   const port = checkPort('vless', parts.port);
-  const { transport, security } = streamFromQuery('vless', parts.query, 'none', note);
+  const { transport, security } = streamFromQuery('vless', parts.query, 'none', note, parts.rawQuery);
   const endpoint: VlessEndpoint = {
     protocol: 'vless',
     address,
@@ -36,7 +36,7 @@ export function parseTrojan(line: string, note: Note = () => undefined): ParsedS
   const password = checkSecret('trojan', 'password', decodedUserinfo(parts));
   const address = checkHost('trojan', parts.host);
   const port = checkPort('trojan', parts.port, 443);
-  const stream = streamFromQuery('trojan', parts.query, 'tls', note);
+  const stream = streamFromQuery('trojan', parts.query, 'tls', note, parts.rawQuery);
   let transport = stream.transport;
   const security = stream.security;
   const plugin = param(parts.query, 'plugin');

@@ -3,8 +3,8 @@ import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf 
 import { cleanName, decodeBase64Text, decodeEscapes, isTruthy, splitList, str } from '../text';
 import { checkHost, checkPort, checkUuid, reject, vmessCipher } from '../validate';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
-import { decodedUserinfo, decodeFragment, linkName, type Note, streamFromQuery } from './common';
-import { param, parseQuery, splitLink } from './split';
+import { decodedUserinfo, decodeFragment, decodeQueryName, linkName, type Note, streamFromQuery } from './common';
+import { param, parseQuery, rawQueryValues, splitLink } from './split';
 
 /**
  * vmess links come in four shapes, told apart by what follows `vmess://`:
@@ -168,8 +168,9 @@ function parseVmessShadowrocket(text: string, after: string, note: Note): Parsed
     transport,
     security,
   };
-  const remarks = param(q, 'remarks', 'remark');
-  const name = remarks ? cleanName(remarks) : hashAt >= 0 ? cleanName(decodeEscapes(after.slice(hashAt + 1))) : '';
+  const raw = rawQueryValues(queryText);
+  const remarks = raw.get('remarks') ?? raw.get('remark');
+  const name = remarks ? decodeQueryName(remarks) : hashAt >= 0 ? cleanName(decodeFragment(after.slice(hashAt + 1))) : '';
   return { name: name || linkName(null, address, port), ...endpoint };
 }
 
@@ -228,7 +229,7 @@ function parseVmessUrl(line: string, note: Note): ParsedServer {
   const uuid = checkUuid('vmess', decodedUserinfo(parts));
   const address = checkHost('vmess', parts.host);
   const port = checkPort('vmess', parts.port);
-  const { transport, security } = streamFromQuery('vmess', parts.query, 'none', note);
+  const { transport, security } = streamFromQuery('vmess', parts.query, 'none', note, parts.rawQuery);
   const endpoint: VmessEndpoint = {
     protocol: 'vmess',
     address,
