@@ -468,6 +468,67 @@ describe('a literal + in names and query values', () => {
   });
 });
 
+describe("Shadowrocket's VLESS form, read as its VMess form is", () => {
+  // The query shapes of Shadowrocket exports found in other clients' fixtures; addresses and ids replaced.
+  const SR_PBK = 'EW0Uda0mRwsuvvsozQkyqXIe-mYRwKCvWcG6qTAwlh4';
+  const ROWS: [string, string, Record<string, unknown>][] = [
+    [
+      'REALITY + Vision with an empty encryption (":uuid@host:port"), xtls=2',
+      `vless://${b64(`:${UUID_1}@192.0.2.150:54545`)}?remarks=CA%20Bell&tls=1&peer=apple.com&allowInsecure=1&udp=1&xtls=2&pbk=${SR_PBK}&sid=8e7b5f82e7ea3ec6`,
+      {
+        name: 'CA Bell',
+        protocol: 'vless',
+        address: '192.0.2.150',
+        port: 54545,
+        uuid: UUID_1,
+        encryption: 'none',
+        flow: 'xtls-rprx-vision',
+        transport: { network: 'tcp' },
+        security: { type: 'reality', sni: 'apple.com', publicKey: SR_PBK, shortId: '8e7b5f82e7ea3ec6' },
+      },
+    ],
+    [
+      'REALITY with "none:" and its fingerprint (base64 without padding)',
+      `vless://${b64(`none:${UUID_2}@203.0.113.8:13243`).replace(/=+$/, '')}?remarks=YXVM%20HK&tls=1&peer=m.media-amazon.com&tfo=1&udp=1&xtls=2&pbk=TENM-A9rzf9LroX9c0A5XRtjbt44NWHjJ6piw3136Rg&sid=c277ea89&fingerprint=chrome`,
+      { name: 'YXVM HK', uuid: UUID_2, flow: 'xtls-rprx-vision', security: { type: 'reality', sni: 'm.media-amazon.com', fingerprint: 'chrome', shortId: 'c277ea89' } },
+    ],
+    [
+      'WebSocket over TLS: obfs=websocket, obfsParam the Host, peer the SNI, no flow',
+      `vless://${b64(`none:${UUID_3}@sr.example.com:443`)}?remarks=${pct(RUSSIAN)}&tls=1&obfs=websocket&obfsParam=cdn.example.com&path=/ws?ed=2048&peer=cdn.example.com`,
+      { name: RUSSIAN, uuid: UUID_3, transport: { network: 'ws', host: 'cdn.example.com', path: '/ws?ed=2048' }, security: { type: 'tls', sni: 'cdn.example.com' } },
+    ],
+    [
+      'base64url payload with a custom prefix, WebSocket and xtls=2, as a converter writes it',
+      `vless://${b64url(`prefix:${UUID_1}@sr-xtls-vision.example.com:443`)}?obfs=websocket&tls=1&xtls=2#SRXtlsVision`,
+      { name: 'SRXtlsVision', flow: 'xtls-rprx-vision', encryption: 'prefix', transport: { network: 'ws' }, security: { type: 'tls' } },
+    ],
+    [
+      'the same query after a plain uuid@host:port',
+      `vless://${UUID_1}@192.0.2.151:2053?remarks=${pct('日本家宽')}&tls=1&peer=www.cloudflare.com&udp=1&xtls=2&pbk=${SR_PBK}&sid=6ba85179e30d4fc2`,
+      { name: '日本家宽', uuid: UUID_1, port: 2053, flow: 'xtls-rprx-vision', security: { type: 'reality', sni: 'www.cloudflare.com', publicKey: SR_PBK } },
+    ],
+  ];
+
+  it.each(ROWS)('%s', (_title, link, expected) => {
+    const { server, reason, notes } = one(link);
+    expect(reason).toBeUndefined();
+    expect(server).toMatchObject(expected);
+    expect(notes).toEqual([]);
+  });
+
+  it('a link without xtls has no flow', () => {
+    expect(one(`vless://${b64(`:${UUID_1}@192.0.2.152:443`)}?tls=1&peer=v.example.com`).server).not.toHaveProperty('flow');
+  });
+
+  it('xtls=1 (the XTLS v1 flows) is refused as obsolete, as a standard link with that flow is', () => {
+    expect(one(`vless://${b64(`none:${UUID_1}@192.0.2.153:443`)}?tls=1&xtls=1&peer=v.example.com`).reason).toMatch(/^vless: the flow "xtls-rprx-direct" \(XTLS v1\) is obsolete/);
+  });
+
+  it('a base64 payload that is no uuid@host:port is refused as a link without a UUID', () => {
+    expect(one(`vless://${b64('just some words')}?tls=1`).reason).toBe('vless: missing UUID');
+  });
+});
+
 const REJECTED: [string, string, RegExp, string?][] = [
   ['vless without UUID', `vless://@v.example.com:443?security=tls`, /^vless: missing UUID$/],
   ['vless with a port out of range', `vless://${UUID_1}@v.example.com:70000`, /^vless: port 70000 out of range/, UUID_1],

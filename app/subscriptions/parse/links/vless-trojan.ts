@@ -2,12 +2,25 @@ import type { ParsedServer, TrojanEndpoint, VlessEndpoint } from '../../../../sh
 import { buildTransport } from '../stream';
 import { checkHost, flowField, checkPort, checkSecret, checkUuid, reject } from '../validate';
 import { decodedUserinfo, linkName, type Note, streamFromQuery } from './common';
-import { isTruthy } from '../text';
+import { decodeBase64Text, isTruthy } from '../text';
+import { type ShadowrocketLink, shadowrocketName, shadowrocketStream, splitShadowrocket } from './shadowrocket';
 import { param, splitLink } from './split';
 
-/** `vless://uuid@host:port?type=…&security=…&sni=…&pbk=…&flow=…#name` */
+/**
+ * `vless://uuid@host:port?type=…&security=…&sni=…&pbk=…&flow=…#name`, or Shadowrocket's form
+ * (parseVlessShadowrocket).
+ */
 export function parseVless(line: string, note: Note = () => undefined): ParsedServer {
+  const rest = line.slice(line.indexOf('://') + 3);
+  const beforeQuery = rest.split(/[?#]/, 1)[0] ?? '';
+  if (!beforeQuery.includes('@')) {
+    const decoded = decodeBase64Text(beforeQuery)?.trim();
+    if (decoded?.includes('@')) return parseVlessShadowrocket(splitShadowrocket('vless', decoded, rest.slice(beforeQuery.length)));
+  }
   const parts = splitLink(line) ?? reject('vless: not a link');
+  if (speaksShadowrocket(parts.query)) {
+    return parseVlessShadowrocket(splitShadowrocket('vless', decodedUserinfo(parts) + `@${parts.host}:${parts.port ?? ''}`, line.slice(line.indexOf('?') >= 0 ? line.indexOf('?') : line.length)));
+  }
   const uuid = checkUuid('vless', decodedUserinfo(parts));
   const address = checkHost('vless', parts.host);
   const port = checkPort('vless', parts.port);
@@ -23,6 +36,42 @@ export function parseVless(line: string, note: Note = () => undefined): ParsedSe
     ...flowField('vless', param(parts.query, 'flow') ?? ''),
   };
   return { name: linkName(parts.fragment, address, port), ...endpoint };
+}
+
+/**
+ * Shadowrocket writes VLESS as it writes VMess: `vless://BASE64(encryption:uuid@host:port)?remarks=…
+ * &tls=1&peer=…&obfs=websocket&obfsParam=…&path=…&xtls=2&pbk=…&sid=…` (the encryption often
+ * empty, `:uuid@…`), and some panels write the same query after a plain `uuid@host:port`. `xtls`
+ * is the flow: 2 is Vision (`xtls-rprx-vision`), 1 the XTLS v1 flows, which current cores no
+ * longer run (refused as obsolete by checkFlow); `tls=1` with a `pbk` is REALITY.
+ */
+function parseVlessShadowrocket(link: ShadowrocketLink): ParsedServer {
+  const uuid = checkUuid('vless', link.id);
+  const { transport, security } = shadowrocketStream('vless', link.query, true);
+  const xtls = param(link.query, 'xtls');
+  const flow = param(link.query, 'flow') ?? (xtls === '2' ? 'xtls-rprx-vision' : xtls === '1' ? 'xtls-rprx-direct' : '');
+  const prefix = link.prefix.toLowerCase();
+  const endpoint: VlessEndpoint = {
+    protocol: 'vless',
+    address: link.address,
+    port: link.port,
+    uuid,
+    // Shadowrocket writes the encryption as the prefix, "auto" or "none", or none at all; VLESS has only "none" (or a VLESS Encryption key).
+    encryption: prefix === '' || prefix === 'auto' ? 'none' : link.prefix,
+    transport,
+    security,
+    ...flowField('vless', flow),
+  };
+  return { name: shadowrocketName(link) || linkName(null, link.address, link.port), ...endpoint };
+}
+
+/**
+ * A plain `uuid@host:port` link whose query is Shadowrocket's: none of the standard `type` /
+ * `security` names, but its own `tls`, `obfs` or `xtls`.
+ */
+function speaksShadowrocket(query: Map<string, string>): boolean {
+  if (query.has('type') || query.has('security')) return false;
+  return query.has('xtls') || query.has('obfs') || (query.has('tls') && query.has('remarks'));
 }
 
 /**

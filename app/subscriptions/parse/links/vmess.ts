@@ -1,18 +1,18 @@
-import type { ParsedServer, SecurityType, VmessEndpoint } from '../../../../shared/domain/server';
+import type { ParsedServer, VmessEndpoint } from '../../../../shared/domain/server';
 import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
 import { cleanName, decodeBase64Text, decodeEscapes, isTruthy, splitList, str } from '../text';
 import { checkHost, checkPort, checkUuid, reject, vmessCipher } from '../validate';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
-import { decodedUserinfo, decodeFragment, decodeQueryName, linkName, type Note, streamFromQuery } from './common';
-import { param, parseQuery, rawQueryValues, splitLink } from './split';
+import { decodedUserinfo, decodeFragment, linkName, type Note, streamFromQuery } from './common';
+import { param, splitLink } from './split';
+import { shadowrocketName, shadowrocketStream, splitShadowrocket } from './shadowrocket';
 
 /**
  * vmess links come in four shapes, told apart by what follows `vmess://`:
  * 1. base64 of a JSON object (the common one): `{v,ps,add,port,id,aid,scy,net,type,host,path,tls,
  *    sni,alpn,fp}`, numbers written as strings or as numbers;
  * 2. base64 of `cipher:uuid@host:port`, then `?remarks=…&obfs=websocket&obfsParam=…&path=…&tls=1
- *    &peer=…&alterId=0` (the Shadowrocket / "VmessV1" shape; VmessV1 also names them network,
- *    wsPath, wsHost, h2Path, h2Host, kcpHeader, quicSecurity, quicKey, quicHeader, tlsServer);
+ *    &peer=…&alterId=0` (the Shadowrocket / "VmessV1" shape, shadowrocket.ts);
  * 3. base64 of `name = vmess, host, port, cipher, "uuid", over-tls=true, obfs=ws, …` (Quantumult);
  * 4. a plain URL `uuid@host:port?type=…&security=…#name`, parameters as vless;
  * and, from old exporters, shape 1's JSON without the base64.
@@ -124,68 +124,21 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
 }
 
 function parseVmessShadowrocket(text: string, after: string, note: Note): ParsedServer {
-  const at = text.lastIndexOf('@');
-  const credentials = text.slice(0, at);
-  const colon = credentials.indexOf(':');
-  if (colon < 0) return reject('vmess: the payload is not cipher:uuid@host:port');
-  const hostAndPort = text.slice(at + 1).trim();
-  const portColon = hostAndPort.lastIndexOf(':');
-  const address = checkHost('vmess', portColon >= 0 ? hostAndPort.slice(0, portColon) : hostAndPort);
-  const port = checkPort('vmess', portColon >= 0 ? hostAndPort.slice(portColon + 1) : '');
-  const uuid = checkUuid('vmess', credentials.slice(colon + 1));
-  const hashAt = after.indexOf('#');
-  const queryText = (hashAt >= 0 ? after.slice(0, hashAt) : after).replace(/^\?/, '');
-  const q = parseQuery(queryText);
-  const obfs = (param(q, 'obfs', 'network') ?? 'none').toLowerCase();
-  const networkName = obfs === 'websocket' ? 'ws' : obfs === 'http' ? 'tcp' : obfs;
-  const network = networkOf('vmess', networkName);
-  const obfsHost = hostFromObfsParam(param(q, 'obfsparam'));
-  const transport = buildTransport(network, {
-    path: param(q, 'path', 'wspath', 'h2path'),
-    host: obfsHost ?? param(q, 'wshost', 'h2host', 'host'),
-    serviceName: param(q, 'path', 'servicename'),
-    headerType: obfs === 'http' ? 'http' : param(q, 'kcpheader', 'quicheader', 'headertype'),
-    quicSecurity: param(q, 'quicsecurity'),
-    quicKey: param(q, 'quickey'),
-    seed: param(q, 'seed'),
-  });
-  const securityType: SecurityType = isTruthy(param(q, 'tls')) ? 'tls' : securityTypeOf('vmess', param(q, 'security'), 'none');
-  const security = buildSecurity('vmess', securityType, {
-    sni: param(q, 'peer', 'sni', 'tlsserver'),
-    alpn: splitList(param(q, 'alpn') ?? ''),
-    fingerprint: param(q, 'fp'),
-    allowInsecure: isTruthy(param(q, 'allowinsecure', 'tlsallowinsecure', 'insecure')),
-    publicKey: param(q, 'pbk'),
-    shortId: param(q, 'sid'),
-  });
+  if (!text.slice(0, text.lastIndexOf('@')).includes(':')) return reject('vmess: the payload is not cipher:uuid@host:port');
+  const link = splitShadowrocket('vmess', text, after);
+  const uuid = checkUuid('vmess', link.id);
+  const { transport, security } = shadowrocketStream('vmess', link.query, false);
   const endpoint: VmessEndpoint = {
     protocol: 'vmess',
-    address,
-    port,
+    address: link.address,
+    port: link.port,
     uuid,
-    alterId: alterIdOf(param(q, 'alterid', 'aid')),
-    cipher: vmessCipher('vmess', credentials.slice(0, colon), note),
+    alterId: alterIdOf(param(link.query, 'alterid', 'aid')),
+    cipher: vmessCipher('vmess', link.prefix, note),
     transport,
     security,
   };
-  const raw = rawQueryValues(queryText);
-  const remarks = raw.get('remarks') ?? raw.get('remark');
-  const name = remarks ? decodeQueryName(remarks) : hashAt >= 0 ? cleanName(decodeFragment(after.slice(hashAt + 1))) : '';
-  return { name: name || linkName(null, address, port), ...endpoint };
-}
-
-/** obfsParam is either a host name or JSON such as {"Host":"cdn.example.com"}. */
-function hostFromObfsParam(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  if (value.startsWith('{')) {
-    try {
-      const parsed = JSON.parse(value) as Record<string, unknown>;
-      return str(parsed.Host ?? parsed.host) || undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return value;
+  return { name: shadowrocketName(link) || linkName(null, link.address, link.port), ...endpoint };
 }
 
 /** `name = vmess, host, port, cipher, "uuid", over-tls=true, tls-host=…, obfs=ws, obfs-path="/p", obfs-header="Host: h[Rr][Nn]…"` */
