@@ -71,6 +71,14 @@ describe('the generated outbound', () => {
     expect(outbound.streamSettings.tlsSettings).toEqual({ serverName: 'sub.domain.net', pinnedPeerCertSha256: PIN, verifyPeerCertByName: 'test.dom.com' });
   });
 
+  it("a link's ECH config list reaches Xray's tlsSettings as echConfigList; v2ray, which has no ECH, gets none", () => {
+    const ech = 'AEz+DQBIAAAgACCrViCgiqG5CDnng32rNVP/N/AHtbqAaGCshOV24QXjMQAMAAEAAQABAAIAAQADABFkZWNveS5leGFtcGxlLmNvbQAA';
+    const onXray = outboundFor(vless(tls({ ech })), CORES.xray26_2_6, 'proxy') as Json;
+    expect(onXray.streamSettings.tlsSettings).toEqual({ serverName: 'sub.domain.net', echConfigList: ech });
+    const onV2ray = outboundFor(sampleServer('trojan', 'tcp', { security: tls({ ech }) }), CORES.v2ray434, 'proxy') as Json;
+    expect(onV2ray.streamSettings.tlsSettings).toEqual({ serverName: 'sub.domain.net' });
+  });
+
   it("Xray's Hysteria2 transport takes the same fields", () => {
     const outbound = outboundFor(hysteria2(tls({ pinnedCertSha256: [PIN, PIN_2] })), CORES.xray26_2_6, 'proxy') as Json;
     expect(outbound.streamSettings.tlsSettings).toEqual({ serverName: 'sub.domain.net', alpn: ['h3'], pinnedPeerCertSha256: `${PIN},${PIN_2}` });

@@ -159,6 +159,7 @@ function tlsSettings(security: Security, server: Server, core: CoreProfile): Jso
   Object.assign(tls, certificateCheck(security, core.capabilities.features).fields);
   // uTLS fingerprints exist only in Xray; other cores use Go's own TLS hello.
   if (security.fingerprint && core.capabilities.features.has('tls-fingerprint')) tls.fingerprint = security.fingerprint;
+  if (security.ech && core.family === 'xray') tls.echConfigList = security.ech; // Xray's ECH (a link's ech=); v2ray has none
   return tls;
 }
 

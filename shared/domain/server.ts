@@ -65,6 +65,13 @@ export interface Security {
   pinnedCertSha256?: string[];
   /** The name to verify the certificate against instead of the SNI (TLS only): `vcn`, Xray's `verifyPeerCertByName`. */
   verifyName?: string;
+  /**
+   * Encrypted Client Hello (TLS only): the server's ECHConfigList in base64, as a link's `ech=`
+   * carries it (what its DNS HTTPS record publishes), so the TLS handshake shows only the
+   * config's public name. Xray's `tlsSettings.echConfigList`; sing-box's `tls.ech.config` (the
+   * same base64 between `-----BEGIN ECH CONFIGS-----` lines).
+   */
+  ech?: string;
   /** REALITY (Xray only). */
   publicKey?: string;
   shortId?: string;

@@ -2,7 +2,7 @@ import type { Endpoint, ParsedServer, Security, SecurityType, Transport } from '
 import { hostPort } from '../../../shared/domain/server';
 import { mbps } from './links/quic';
 import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
-import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
+import { buildSecurity, buildTransport, echConfigListOf, noSecurity, noStreamTransport, quicTransport } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput } from './types';
 import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
@@ -64,7 +64,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
         uuid: checkUuid(label, o.uuid),
         alterId: Number.isInteger(alterId) && alterId >= 0 && alterId <= 65535 ? alterId : 0,
         cipher: vmessCipher(label, str(o.cipher), note),
-        ...stream(label, o, str(o.servername)),
+        ...stream(label, o, str(o.servername), note),
       };
     }
     case 'vless': {
@@ -75,12 +75,12 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
         uuid: checkUuid(label, o.uuid),
         encryption: str(o.encryption) || 'none',
         ...flowField(label, flow),
-        ...stream(label, o, str(o.servername)),
+        ...stream(label, o, str(o.servername), note),
       };
     }
     case 'trojan':
       // Trojan is TLS unless told otherwise.
-      return { protocol: 'trojan', ...server(), password: checkSecret(label, 'password', o.password), ...stream(label, { tls: true, ...o }, str(o.sni)) };
+      return { protocol: 'trojan', ...server(), password: checkSecret(label, 'password', o.password), ...stream(label, { tls: true, ...o }, str(o.sni), note) };
     case 'ss': {
       const method = str(o.cipher).toLowerCase();
       if (!method) return reject('ss: missing cipher');
@@ -105,7 +105,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
         ...(up !== undefined ? { upMbps: up } : {}),
         ...(down !== undefined ? { downMbps: down } : {}),
         transport: quicTransport(),
-        security: tls(label, o, 'tls', str(o.sni)),
+        security: tls(label, o, note, 'tls', str(o.sni)),
       };
     }
     case 'tuic': {
@@ -119,7 +119,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
         ...(congestion ? { congestionControl: congestion } : {}),
         ...(relay ? { udpRelayMode: relay } : {}),
         transport: quicTransport(),
-        security: tls(label, o, 'tls', isTruthy(o['disable-sni']) ? '' : str(o.sni)),
+        security: tls(label, o, note, 'tls', isTruthy(o['disable-sni']) ? '' : str(o.sni)),
       };
     }
     case 'wireguard': {
@@ -154,7 +154,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
         ...(username ? { username } : {}),
         ...(password ? { password } : {}),
         transport: noStreamTransport(),
-        security: isTruthy(o.tls) ? tls(label, o, 'tls', str(o.sni)) : noSecurity(),
+        security: isTruthy(o.tls) ? tls(label, o, note, 'tls', str(o.sni)) : noSecurity(),
       };
     }
     case '':
@@ -164,9 +164,12 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
   }
 }
 
-function tls(label: string, o: Json, type: SecurityType, sni: string): Security {
+function tls(label: string, o: Json, note: (text: string) => void, type: SecurityType, sni: string): Security {
   const reality = asObject(o['reality-opts']);
+  const ech = asObject(o['ech-opts']);
   return buildSecurity(label, type, {
+    // Mihomo's ech-opts: `config` the base64 ECHConfigList; enabled without one, Mihomo looks it up in DNS.
+    ech: isTruthy(ech.enable) ? echConfigListOf(label, str(ech.config), type, note) : undefined,
     sni,
     alpn: splitList(o.alpn),
     fingerprint: str(o['client-fingerprint']),
@@ -187,10 +190,10 @@ function certificateFingerprint(value: unknown): string | undefined {
   return /^[0-9a-f:]+$/i.test(text) ? text : undefined;
 }
 
-function stream(label: string, o: Json, sni: string): { transport: Transport; security: Security } {
+function stream(label: string, o: Json, sni: string, note: (text: string) => void): { transport: Transport; security: Security } {
   const hasReality = Object.keys(asObject(o['reality-opts'])).length > 0;
   const type: SecurityType = hasReality ? 'reality' : isTruthy(o.tls) ? 'tls' : 'none';
-  const security = type === 'none' ? noSecurity() : tls(label, o, type, sni);
+  const security = type === 'none' ? noSecurity() : tls(label, o, note, type, sni);
   const network = str(o.network).toLowerCase() || 'tcp';
   const ws = asObject(o['ws-opts']);
   const wsHeaders = asObject(ws.headers ?? o['ws-headers']);

@@ -3,7 +3,7 @@ import { hostPort } from '../../../shared/domain/server';
 import { ipv6Declaration, unreadIpv6Note } from './ipv6';
 import { mbps } from './links/quic';
 import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
-import { buildSecurity, buildTransport, noSecurity, noStreamTransport, quicTransport } from './stream';
+import { buildSecurity, buildTransport, echConfigListOf, noSecurity, noStreamTransport, quicTransport } from './stream';
 import { asArray, asObject, cleanName, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind } from './types';
 import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
@@ -94,15 +94,15 @@ function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): E
         uuid: checkUuid(label, o.uuid),
         alterId: Number.isInteger(alterId) && alterId >= 0 && alterId <= 65535 ? alterId : 0,
         cipher: vmessCipher(label, str(o.security), note),
-        ...stream(label, o),
+        ...stream(label, o, note),
       };
     }
     case 'vless': {
       const flow = str(o.flow);
-      return { protocol: 'vless', ...server(), uuid: checkUuid(label, o.uuid), encryption: 'none', ...flowField(label, flow), ...stream(label, o) };
+      return { protocol: 'vless', ...server(), uuid: checkUuid(label, o.uuid), encryption: 'none', ...flowField(label, flow), ...stream(label, o, note) };
     }
     case 'trojan':
-      return { protocol: 'trojan', ...server(), password: checkSecret(label, 'password', o.password), ...stream(label, o) };
+      return { protocol: 'trojan', ...server(), password: checkSecret(label, 'password', o.password), ...stream(label, o, note) };
     case 'shadowsocks': {
       const method = str(o.method).toLowerCase();
       if (!method) return reject('shadowsocks: missing method');
@@ -139,7 +139,7 @@ function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): E
         ...(up !== undefined ? { upMbps: up } : {}),
         ...(down !== undefined ? { downMbps: down } : {}),
         transport: quicTransport(),
-        security: tlsOf(label, asObject(o.tls), true),
+        security: tlsOf(label, asObject(o.tls), true, note),
       };
     }
     case 'tuic': {
@@ -153,7 +153,7 @@ function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): E
         ...(congestion ? { congestionControl: congestion } : {}),
         ...(relay ? { udpRelayMode: relay } : {}),
         transport: quicTransport(),
-        security: tlsOf(label, asObject(o.tls), true),
+        security: tlsOf(label, asObject(o.tls), true, note),
       };
     }
     case 'wireguard':
@@ -168,7 +168,7 @@ function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): E
         ...(username ? { username } : {}),
         ...(password ? { password } : {}),
         transport: noStreamTransport(),
-        security: type === 'http' ? tlsOf(label, asObject(o.tls), false) : noSecurity(),
+        security: type === 'http' ? tlsOf(label, asObject(o.tls), false, note) : noSecurity(),
       };
     }
     case '':
@@ -202,9 +202,9 @@ function wireguard(label: string, o: Json): Endpoint {
   };
 }
 
-function stream(label: string, o: Json): { transport: Transport; security: Security } {
+function stream(label: string, o: Json, note: (text: string) => void): { transport: Transport; security: Security } {
   const tls = asObject(o.tls);
-  const security = tlsOf(label, tls, false);
+  const security = tlsOf(label, tls, false, note);
   const t = asObject(o.transport);
   const type = str(t.type).toLowerCase();
   const headers = asObject(t.headers);
@@ -231,12 +231,14 @@ function stream(label: string, o: Json): { transport: Transport; security: Secur
   }
 }
 
-function tlsOf(label: string, tls: Json, always: boolean): Security {
+function tlsOf(label: string, tls: Json, always: boolean, note: (text: string) => void): Security {
   const reality = asObject(tls.reality);
   const enabled = always || tls.enabled === true;
   if (!enabled) return noSecurity();
   const utls = asObject(tls.utls);
-  return buildSecurity(label, reality.enabled === true ? 'reality' : 'tls', {
+  const type = reality.enabled === true ? 'reality' : 'tls';
+  return buildSecurity(label, type, {
+    ech: echConfigListOf(label, singBoxEchConfig(asObject(tls.ech)), type, note),
     sni: str(tls.server_name),
     alpn: splitList(tls.alpn),
     fingerprint: utls.enabled === true ? str(utls.fingerprint) || 'chrome' : undefined,
@@ -246,4 +248,15 @@ function tlsOf(label: string, tls: Json, always: boolean): Security {
     publicKey: str(reality.public_key),
     shortId: str(reality.short_id),
   });
+}
+
+/**
+ * sing-box's `tls.ech` as a base64 ECHConfigList: `config` holds the PEM block (its lines as a
+ * list, or one string) whose body is that base64. ECH enabled without a config (sing-box then
+ * looks it up in DNS) is '', which echConfigListOf reports as not applied; no ECH is undefined.
+ */
+function singBoxEchConfig(ech: Json): string | undefined {
+  if (ech.enabled !== true) return undefined;
+  const pem = Array.isArray(ech.config) ? ech.config.map(str).join('\n') : str(ech.config);
+  return pem.replace(/-----(BEGIN|END) ECH CONFIGS-----/g, '');
 }

@@ -175,6 +175,8 @@ export interface SecurityFields {
   pinnedCertSha256?: string;
   /** The name to verify the certificate against instead of the SNI. */
   verifyName?: string;
+  /** An ECHConfigList already checked by echConfigListOf. */
+  ech?: string;
   publicKey?: string;
   shortId?: string;
   spiderX?: string;
@@ -197,6 +199,7 @@ export function buildSecurity(label: string, type: SecurityType, f: SecurityFiel
     if (pins.length) s.pinnedCertSha256 = pins;
     const verifyName = f.verifyName ? checkVerifyName(label, f.verifyName) : '';
     if (verifyName) s.verifyName = verifyName;
+    if (f.ech) s.ech = f.ech;
   }
   if (type === 'reality') {
     if (!f.publicKey) return reject(`${label}: REALITY without a public key (pbk)`);
@@ -223,3 +226,23 @@ function checkVerifyName(label: string, raw: string): string {
 export const quicTransport = (): Transport => ({ network: 'quic' });
 export const noStreamTransport = (): Transport => ({ network: 'tcp' });
 export const noSecurity = (): Security => ({ type: 'none' });
+
+/**
+ * The ECH config a source gives (a link's `ech=`, Xray's `echConfigList`, sing-box's and Mihomo's
+ * config), when a core can use it: a base64 ECHConfigList (its two-byte length, then the configs),
+ * as Xray's echConfigList and sing-box's tls.ech take it. Anything else is not applied, and `note`
+ * says so, since without ECH the handshake shows the real server name: an empty value or a DNS
+ * lookup form (`domain+https://resolver/…`, which would send this machine's queries to a resolver
+ * the provider chose), text that is no ECHConfigList, or ECH on a connection without TLS.
+ */
+export function echConfigListOf(label: string, raw: string | undefined, securityType: SecurityType, note: (text: string) => void): string | undefined {
+  if (raw === undefined) return undefined;
+  const text = raw.replace(/\s+/g, '');
+  const notApplied = (why: string) => void note(`${label}: ECH is not applied (${why}); the TLS handshake shows the server name`);
+  if (securityType !== 'tls') return void note(`${label}: ECH is ignored: it belongs to TLS, and this entry uses ${securityType === 'none' ? 'no TLS' : 'REALITY'}`);
+  if (text === '') return notApplied('the entry asks to look the ECH config up in DNS, and gives none');
+  if (text.includes('://') || text.includes('+http') || text.includes('+udp')) return notApplied('the ECH config is to be looked up through a resolver the provider names');
+  const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64') : null;
+  if (!bytes || bytes.length < 6 || bytes.readUInt16BE(0) !== bytes.length - 2) return notApplied('the value is not an ECH config list');
+  return bytes.toString('base64');
+}

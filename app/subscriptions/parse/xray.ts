@@ -2,7 +2,7 @@ import type { Endpoint, ParsedServer, SecurityType, Transport } from '../../../s
 import { hostPort } from '../../../shared/domain/server';
 import { wireguardAddresses, reservedBytes } from './links/plain-proxies';
 import { splitHostPort } from './links/split';
-import { buildSecurity, buildTransport, networkOf, noSecurity, noStreamTransport, securityTypeOf, xhttpExtraOf } from './stream';
+import { buildSecurity, buildTransport, echConfigListOf, networkOf, noSecurity, noStreamTransport, securityTypeOf, xhttpExtraOf } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind, ScopedEntry } from './types';
 import { EntryError, flowField, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
@@ -209,6 +209,7 @@ function xrayStream(label: string, stream: Json, note: (n: string) => void): { t
     // A string (`,` between several) since Xray 26.1.18; some generators write a list.
     pinnedCertSha256: Array.isArray(tls.pinnedPeerCertSha256) ? tls.pinnedPeerCertSha256.map(str).join(',') : str(tls.pinnedPeerCertSha256),
     verifyName: str(tls.verifyPeerCertByName),
+    ech: echConfigListOf(label, tls.echConfigList === undefined ? undefined : str(tls.echConfigList), type, note),
     // Xray's client REALITY key is `password` now (`publicKey` its old name, which it still reads).
     publicKey: str(tls.password) || str(tls.publicKey),
     shortId: str(tls.shortId),

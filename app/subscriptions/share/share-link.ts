@@ -44,6 +44,7 @@ function securityParams(s: Security): Params {
     ['fp', s.fingerprint],
     ['allowInsecure', s.allowInsecure ? '1' : undefined],
     ...certificateCheckParams(s),
+    ['ech', s.ech],
     ['pbk', s.publicKey],
     ['sid', s.shortId],
     ['spx', s.spiderX],
@@ -84,6 +85,7 @@ export function shareLink(server: Server): string {
         ...(server.security.allowInsecure ? { allowInsecure: '1' } : {}),
         // v2rayN's JSON has no field for these; the query's names keep them for this app's import.
         ...Object.fromEntries(certificateCheckParams(server.security).filter(([, value]) => value)),
+        ...(server.security.ech ? { ech: server.security.ech } : {}),
         ...(server.security.publicKey ? { pbk: server.security.publicKey, sid: server.security.shortId ?? '', spx: server.security.spiderX ?? '' } : {}),
         ...(server.ipv6 !== undefined ? { ipv6: server.ipv6 ? '1' : '0' } : {}),
       };
@@ -112,6 +114,7 @@ export function shareLink(server: Server): string {
         ['alpn', server.security.alpn?.join(',')],
         ['insecure', server.security.allowInsecure ? '1' : undefined],
         ...certificateCheckParams(server.security),
+        ['ech', server.security.ech],
         // Hysteria's own clients read one pin, as `pinSHA256`.
         ['pinSHA256', server.security.pinnedCertSha256?.length === 1 ? server.security.pinnedCertSha256[0] : undefined],
         ['obfs', server.obfs?.type],
@@ -125,6 +128,7 @@ export function shareLink(server: Server): string {
         ['sni', server.security.sni],
         ['alpn', server.security.alpn?.join(',')],
         ['allow_insecure', server.security.allowInsecure ? '1' : undefined],
+        ['ech', server.security.ech],
         ['congestion_control', server.congestionControl],
         ['udp_relay_mode', server.udpRelayMode],
         ...ipv6Param(server),
@@ -142,7 +146,10 @@ export function shareLink(server: Server): string {
     case 'http': {
       const scheme = server.protocol === 'socks' ? 'socks5' : server.security.type === 'tls' ? 'https' : 'http';
       const user = server.username !== undefined || server.password !== undefined ? `${userinfo(server.username ?? '')}:${userinfo(server.password ?? '')}@` : '';
-      return `${scheme}://${user}${at}${fragment(server.name)}`;
+      // SOCKS inside TLS keeps its TLS (`tls=1`, as Shadowrocket writes it): without it the link
+      // would name a plaintext SOCKS server.
+      const tls: Params = server.protocol === 'socks' && server.security.type === 'tls' ? [['tls', '1'], ...securityParams(server.security).filter(([key]) => key !== 'security')] : [];
+      return `${scheme}://${user}${at}${query(tls)}${fragment(server.name)}`;
     }
   }
 }

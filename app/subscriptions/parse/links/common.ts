@@ -1,6 +1,6 @@
 import type { Security, SecurityType, Transport } from '../../../../shared/domain/server';
 import { hostPort } from '../../../../shared/domain/server';
-import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
+import { buildSecurity, buildTransport, echConfigListOf, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
 import { cleanName, decodeEscapes, decodeNameEscapes, isTruthy, splitList } from '../text';
 import { type LinkParts, param, rawQueryValues } from './split';
 
@@ -68,6 +68,8 @@ export function streamFromQuery(
   }
   const type = securityTypeOf(label, param(query, 'security', 'tls'), defaultSecurity);
   const security = buildSecurity(label, type, {
+    // The raw value: an empty `ech=` asks for a DNS lookup, which param() would drop unsaid.
+    ech: echConfigListOf(label, query.get('ech'), type, note),
     sni: param(query, 'sni', 'peer', 'servername'),
     alpn: splitList(param(query, 'alpn') ?? ''),
     fingerprint: param(query, 'fp', 'fingerprint'),

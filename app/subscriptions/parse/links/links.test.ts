@@ -529,6 +529,24 @@ describe("Shadowrocket's VLESS form, read as its VMess form is", () => {
   });
 });
 
+describe('socks links with tls=1 are SOCKS inside TLS, never plain SOCKS', () => {
+  // Shadowrocket writes a SOCKS5-over-TLS server so (stunnel in front of a SOCKS server). Read as
+  // plain SOCKS, the credentials would go in the clear to a port that expects a TLS handshake.
+  const ROWS: [string, string, Record<string, unknown>][] = [
+    ['tls=1 with sni and allowInsecure', `socks://${b64('user:pass')}@socks.example.com:443?tls=1&sni=front.example.com&allowInsecure=1#${pct('SOCKS TLS')}`, { name: 'SOCKS TLS', protocol: 'socks', username: 'user', password: 'pass', port: 443, security: { type: 'tls', sni: 'front.example.com', allowInsecure: true } }],
+    ['socks5 with tls=true and the SNI as peer', `socks5://alice:secret@192.0.2.160:8443?tls=true&peer=socks.example.com`, { security: { type: 'tls', sni: 'socks.example.com' } }],
+    ['security=tls (the standard name)', `socks5://192.0.2.161:1443?security=tls&sni=s.example.com`, { port: 1443, security: { type: 'tls', sni: 's.example.com' } }],
+    ['tls=0 is plain SOCKS', `socks5://192.0.2.162:1080?tls=0`, { security: { type: 'none' } }],
+  ];
+
+  it.each(ROWS)('%s', (_title, link, expected) => {
+    const { server, reason, notes } = one(link);
+    expect(reason).toBeUndefined();
+    expect(server).toMatchObject(expected);
+    expect(notes).toEqual([]);
+  });
+});
+
 const REJECTED: [string, string, RegExp, string?][] = [
   ['vless without UUID', `vless://@v.example.com:443?security=tls`, /^vless: missing UUID$/],
   ['vless with a port out of range', `vless://${UUID_1}@v.example.com:70000`, /^vless: port 70000 out of range/, UUID_1],

@@ -1,8 +1,8 @@
 import type { HttpEndpoint, ParsedServer, SocksEndpoint, WireguardEndpoint } from '../../../../shared/domain/server';
-import { buildSecurity, noSecurity, noStreamTransport } from '../stream';
-import { decodeBase64Bytes, decodeBase64Text, decodeEscapes } from '../text';
+import { buildSecurity, echConfigListOf, noSecurity, noStreamTransport } from '../stream';
+import { decodeBase64Bytes, decodeBase64Text, decodeEscapes, isTruthy, splitList } from '../text';
 import { checkHost, checkPort, checkWireguardKey, reject } from '../validate';
-import { decodedUserinfo, linkName } from './common';
+import { certificateCheckParams, decodedUserinfo, linkName, type Note } from './common';
 import { type LinkParts, param, splitLink } from './split';
 
 /**
@@ -78,12 +78,30 @@ function credentials(parts: LinkParts): { username?: string; password?: string }
   return out;
 }
 
-/** `socks://base64(user:pass)@host:port#name`, `socks5://user:pass@host:port` (port 1080 by default). */
-export function parseSocks(line: string): ParsedServer {
+/**
+ * `socks://base64(user:pass)@host:port#name`, `socks5://user:pass@host:port` (port 1080 by default).
+ * `tls=1` (Shadowrocket, and panels that put stunnel in front of a SOCKS server) is SOCKS inside
+ * TLS, with `sni` / `peer` and `allowInsecure`: kept as the server's TLS, which Xray and v2ray
+ * run (a socks outbound's streamSettings) and the core check refuses where a core cannot. Read as
+ * plain SOCKS it would send the credentials in the clear to a port that expects a TLS handshake.
+ */
+export function parseSocks(line: string, note: Note = () => undefined): ParsedServer {
   const parts = splitLink(line) ?? reject('socks: not a link');
   const address = checkHost('socks', parts.host);
   const port = checkPort('socks', parts.port, 1080);
-  const endpoint: SocksEndpoint = { protocol: 'socks', address, port, ...credentials(parts), transport: noStreamTransport(), security: noSecurity() };
+  const q = parts.query;
+  const tls = isTruthy(param(q, 'tls', 'over-tls')) || param(q, 'security')?.toLowerCase() === 'tls';
+  const security = tls
+    ? buildSecurity('socks', 'tls', {
+        sni: param(q, 'sni', 'peer', 'servername'),
+        alpn: splitList(param(q, 'alpn') ?? ''),
+        fingerprint: param(q, 'fp', 'fingerprint'),
+        allowInsecure: isTruthy(param(q, 'allowinsecure', 'insecure', 'allow_insecure', 'skip-cert-verify')),
+        ...certificateCheckParams(q),
+        ech: echConfigListOf('socks', q.get('ech'), 'tls', note),
+      })
+    : noSecurity();
+  const endpoint: SocksEndpoint = { protocol: 'socks', address, port, ...credentials(parts), transport: noStreamTransport(), security };
   return { name: linkName(parts.fragment, address, port), ...endpoint };
 }
 

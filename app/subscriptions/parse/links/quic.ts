@@ -1,8 +1,8 @@
 import type { Hysteria2Endpoint, ParsedServer, TuicEndpoint } from '../../../../shared/domain/server';
-import { buildSecurity, quicTransport } from '../stream';
+import { buildSecurity, echConfigListOf, quicTransport } from '../stream';
 import { isTruthy, splitList } from '../text';
 import { checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, reject } from '../validate';
-import { decodedUserinfo, linkName } from './common';
+import { decodedUserinfo, linkName, type Note } from './common';
 import { param, spellings, splitLink } from './split';
 
 /**
@@ -12,7 +12,7 @@ import { param, spellings, splitLink } from './split';
  * port. The certificate pin is Xray's `pcs` or Hysteria's own `pinSHA256` (the same SHA-256 of the
  * whole certificate); `pcs` wins when both are there. Hysteria2 always runs TLS over QUIC.
  */
-export function parseHysteria2(line: string): ParsedServer {
+export function parseHysteria2(line: string, note: Note = () => undefined): ParsedServer {
   const parts = splitLink(line) ?? reject('hysteria2: not a link');
   const password = decodedUserinfo(parts);
   const address = checkHost('hysteria2', parts.host);
@@ -29,6 +29,7 @@ export function parseHysteria2(line: string): ParsedServer {
     allowInsecure: isTruthy(param(q, 'insecure', 'allowinsecure', 'allow_insecure')),
     pinnedCertSha256: param(q, 'pcs', 'pinnedpeercertsha256', 'pinsha256'),
     verifyName: param(q, 'vcn', 'verifypeercertbyname'),
+    ech: echConfigListOf('hysteria2', q.get('ech'), 'tls', note),
   });
   const endpoint: Hysteria2Endpoint = { protocol: 'hysteria2', address, port, password, transport: quicTransport(), security };
   if (portHopping) endpoint.portHopping = portHopping;
@@ -60,7 +61,7 @@ export function mbps(value: unknown): number | undefined {
  * Panels spell the parameters with underscores, hyphens (`allow-insecure`, `congestion-control`)
  * or in camel case (`allowInsecure`); every parameter is read in all three spellings alike.
  */
-export function parseTuic(line: string): ParsedServer {
+export function parseTuic(line: string, note: Note = () => undefined): ParsedServer {
   const parts = splitLink(line) ?? reject('tuic: not a link');
   const userinfo = decodedUserinfo(parts);
   const colon = userinfo.indexOf(':');
@@ -74,6 +75,7 @@ export function parseTuic(line: string): ParsedServer {
     sni: disableSni ? undefined : param(q, 'sni', 'peer'),
     alpn: splitList(param(q, 'alpn') ?? ''),
     allowInsecure: isTruthy(param(q, ...spellings('allow_insecure', 'insecure', 'skip_cert_verify'))),
+    ech: echConfigListOf('tuic', q.get('ech'), 'tls', note),
   });
   const endpoint: TuicEndpoint = { protocol: 'tuic', address, port, uuid, password, transport: quicTransport(), security };
   // `congestion_controller` is Clash's name for it, which converters carry into links.

@@ -1,5 +1,5 @@
 import type { ParsedServer, VmessEndpoint } from '../../../../shared/domain/server';
-import { buildSecurity, buildTransport, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
+import { buildSecurity, buildTransport, echConfigListOf, networkOf, securityTypeOf, xhttpExtraOf } from '../stream';
 import { cleanName, decodeBase64Text, decodeEscapes, isTruthy, splitList, str } from '../text';
 import { checkHost, checkPort, checkUuid, reject, vmessCipher } from '../validate';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
@@ -99,6 +99,7 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
     // Not in v2rayN's JSON: written by this app's export under the share-link query's names.
     pinnedCertSha256: str(o.pcs),
     verifyName: str(o.vcn),
+    ech: echConfigListOf('vmess', o.ech === undefined ? undefined : str(o.ech), securityType, note),
     publicKey: str(o.pbk),
     shortId: str(o.sid),
     spiderX: str(o.spx),
