@@ -516,6 +516,13 @@ describe("Shadowrocket's VLESS form, read as its VMess form is", () => {
     expect(notes).toEqual([]);
   });
 
+  it('its ech= is kept as in the standard form', () => {
+    const ech = 'AEz+DQBIAAAgACCrViCgiqG5CDnng32rNVP/N/AHtbqAaGCshOV24QXjMQAMAAEAAQABAAIAAQADABFkZWNveS5leGFtcGxlLmNvbQAA';
+    const { server, notes } = one(`vless://${b64(`none:${UUID_1}@sr.example.com:443`)}?tls=1&obfs=websocket&path=/ws&peer=real.example.com&ech=${pct(ech)}`);
+    expect(server?.security).toMatchObject({ type: 'tls', sni: 'real.example.com', ech });
+    expect(notes).toEqual([]);
+  });
+
   it('a link without xtls has no flow', () => {
     expect(one(`vless://${b64(`:${UUID_1}@192.0.2.152:443`)}?tls=1&peer=v.example.com`).server).not.toHaveProperty('flow');
   });

@@ -1,5 +1,5 @@
 import type { Security, SecurityType, Transport } from '../../../../shared/domain/server';
-import { buildSecurity, buildTransport, networkOf, securityTypeOf } from '../stream';
+import { buildSecurity, buildTransport, echConfigListOf, networkOf, securityTypeOf } from '../stream';
 import { cleanName, isTruthy, splitList, str } from '../text';
 import { checkHost, checkPort, reject } from '../validate';
 import { decodeFragment, decodeQueryName } from './common';
@@ -54,7 +54,7 @@ export function splitShadowrocket(label: string, payload: string, after: string)
  * for a TCP HTTP header, grpc, h2, …), `obfsParam` the Host, `tls=1` TLS and `peer` the SNI. With
  * `reality`, a `pbk` next to `tls=1` is REALITY, as Shadowrocket writes VLESS + REALITY.
  */
-export function shadowrocketStream(label: string, q: Map<string, string>, reality: boolean): { transport: Transport; security: Security } {
+export function shadowrocketStream(label: string, q: Map<string, string>, reality: boolean, note: (text: string) => void): { transport: Transport; security: Security } {
   const obfs = (param(q, 'obfs', 'network') ?? 'none').toLowerCase();
   const networkName = obfs === 'websocket' ? 'ws' : obfs === 'http' ? 'tcp' : obfs;
   const network = networkOf(label, networkName);
@@ -78,6 +78,7 @@ export function shadowrocketStream(label: string, q: Map<string, string>, realit
     publicKey: param(q, 'pbk'),
     shortId: param(q, 'sid'),
     spiderX: param(q, 'spx'),
+    ech: echConfigListOf(label, q.get('ech'), securityType, note),
   });
   return { transport, security };
 }

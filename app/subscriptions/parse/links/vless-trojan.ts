@@ -15,11 +15,11 @@ export function parseVless(line: string, note: Note = () => undefined): ParsedSe
   const beforeQuery = rest.split(/[?#]/, 1)[0] ?? '';
   if (!beforeQuery.includes('@')) {
     const decoded = decodeBase64Text(beforeQuery)?.trim();
-    if (decoded?.includes('@')) return parseVlessShadowrocket(splitShadowrocket('vless', decoded, rest.slice(beforeQuery.length)));
+    if (decoded?.includes('@')) return parseVlessShadowrocket(splitShadowrocket('vless', decoded, rest.slice(beforeQuery.length)), note);
   }
   const parts = splitLink(line) ?? reject('vless: not a link');
   if (speaksShadowrocket(parts.query)) {
-    return parseVlessShadowrocket(splitShadowrocket('vless', decodedUserinfo(parts) + `@${parts.host}:${parts.port ?? ''}`, line.slice(line.indexOf('?') >= 0 ? line.indexOf('?') : line.length)));
+    return parseVlessShadowrocket(splitShadowrocket('vless', decodedUserinfo(parts) + `@${parts.host}:${parts.port ?? ''}`, line.slice(line.indexOf('?') >= 0 ? line.indexOf('?') : line.length)), note);
   }
   const uuid = checkUuid('vless', decodedUserinfo(parts));
   const address = checkHost('vless', parts.host);
@@ -45,9 +45,9 @@ export function parseVless(line: string, note: Note = () => undefined): ParsedSe
  * is the flow: 2 is Vision (`xtls-rprx-vision`), 1 the XTLS v1 flows, which current cores no
  * longer run (refused as obsolete by checkFlow); `tls=1` with a `pbk` is REALITY.
  */
-function parseVlessShadowrocket(link: ShadowrocketLink): ParsedServer {
+function parseVlessShadowrocket(link: ShadowrocketLink, note: Note): ParsedServer {
   const uuid = checkUuid('vless', link.id);
-  const { transport, security } = shadowrocketStream('vless', link.query, true);
+  const { transport, security } = shadowrocketStream('vless', link.query, true, note);
   const xtls = param(link.query, 'xtls');
   const flow = param(link.query, 'flow') ?? (xtls === '2' ? 'xtls-rprx-vision' : xtls === '1' ? 'xtls-rprx-direct' : '');
   const prefix = link.prefix.toLowerCase();

@@ -128,7 +128,7 @@ function parseVmessShadowrocket(text: string, after: string, note: Note): Parsed
   if (!text.slice(0, text.lastIndexOf('@')).includes(':')) return reject('vmess: the payload is not cipher:uuid@host:port');
   const link = splitShadowrocket('vmess', text, after);
   const uuid = checkUuid('vmess', link.id);
-  const { transport, security } = shadowrocketStream('vmess', link.query, false);
+  const { transport, security } = shadowrocketStream('vmess', link.query, false, note);
   const endpoint: VmessEndpoint = {
     protocol: 'vmess',
     address: link.address,
