@@ -224,8 +224,9 @@ const VMESS_CIPHERS = new Set(['auto', 'aes-128-gcm', 'chacha20-poly1305', 'none
 
 /**
  * A VMess body cipher (`scy`, Xray's `security`, Clash's `cipher`). Xray runs any name it does not
- * know as `auto`, and sing-box refuses the whole config for it, so such a name becomes `auto` here,
- * as Xray reads it, and `note` tells the user. The VMess server follows the cipher the client
+ * know as `auto`, and sing-box 1.14 refuses the whole config for most of them ("unsupported
+ * security type": aes-256-gcm, rc4-md5, aes-128-ctr; it still takes the legacy aes-128-cfb), so
+ * such a name becomes `auto` here, as Xray reads it, and `note` tells the user. The VMess server follows the cipher the client
  * picks, so `auto` reaches the same server. Quantumult's and Surge's `chacha20-ietf-poly1305` is
  * the same AEAD as `chacha20-poly1305`.
  */
