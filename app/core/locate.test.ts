@@ -71,6 +71,13 @@ describe('locateCore', () => {
     expect(found).toEqual({ error: expect.stringContaining('(v2ray) was found neither bundled with the app nor on PATH') });
   });
 
+  it('refuses sing-box chosen by name as the main core, saying which can be', async () => {
+    await executable(join(root, 'bin', 'sing-box'));
+    await executable(join(root, 'bin', 'xray'));
+    const found = await locateCore({ ...linux, settingPath: 'sing-box', env: { PATH: join(root, 'bin') } });
+    expect(found).toEqual({ error: expect.stringContaining('cannot be the main core') });
+  });
+
   it('never makes sing-box the main core: alone, it is named in the error', async () => {
     await executable(join(root, 'bin', 'sing-box'));
     const found = await locateCore({ ...linux, env: { PATH: join(root, 'bin') } });

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export type CoreSource = 'setting' | 'bundled' | 'path';
 export type LocateResult = { path: string; source: CoreSource } | { error: string };
@@ -44,8 +44,13 @@ export interface FoundCore {
 export async function locateCore(opts: LocateOptions = {}): Promise<LocateResult> {
   const setting = opts.settingPath?.trim();
   if (setting && !isCoreName(setting)) {
-    if (await isExecutableFile(setting, opts.platform ?? process.platform)) return { path: setting, source: 'setting' };
+    // Absolute: the core is run from a scratch folder, where a relative path means nothing.
+    const path = resolve(setting);
+    if (await isExecutableFile(path, opts.platform ?? process.platform)) return { path, source: 'setting' };
     return { error: `The core set in Settings (${setting}) does not exist or is not an executable file.` };
+  }
+  if (setting && isCoreName(setting) && !(MAIN_CORE_NAMES as readonly string[]).includes(setting)) {
+    return { error: `The core set in Settings (${setting}) cannot be the main core: it carries servers beside Xray or v2ray. Choose xray or v2ray.` };
   }
   const found = await locateCores(opts);
   const wanted: readonly CoreBinaryName[] = setting && isCoreName(setting) ? [setting] : MAIN_CORE_NAMES;
