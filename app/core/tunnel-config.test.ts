@@ -35,7 +35,7 @@ describe('tunnelConfig', () => {
     for (const c of [config, lan]) {
       expect(c.api).toEqual({ tag: 'api', services: ['StatsService'] });
       expect(c.stats).toEqual({});
-      expect(c.policy.system).toEqual({ statsOutboundUplink: true, statsOutboundDownlink: true });
+      expect(c.policy.system).toEqual({ statsOutboundUplink: true, statsOutboundDownlink: true, statsInboundUplink: true });
       expect(c.inbounds[2]).toEqual({ tag: 'api', listen: '127.0.0.1', port: 10085, protocol: 'dokodemo-door', settings: { address: '127.0.0.1' } });
       expect(c.routing.rules).toEqual([{ type: 'field', inboundTag: ['api'], outboundTag: 'api' }]);
     }

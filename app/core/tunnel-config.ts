@@ -104,7 +104,8 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
     api: { tag: TUNNEL_TAGS.api, services: ['StatsService'] },
     stats: {},
     policy: {
-      system: { statsOutboundUplink: true, statsOutboundDownlink: true },
+      // Inbound uplink too: Xray 26 does not count its proxy outbounds' uplink (traffic-delta.ts).
+      system: { statsOutboundUplink: true, statsOutboundDownlink: true, statsInboundUplink: true },
     },
     inbounds: [
       {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
-import { certificateNotApplied, type CoreProfile, type CoreRouting, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
+import { certificateNotApplied, type CoreProfile, type CoreRouting, TRANSPARENT_TAGS, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
 import type { Logger } from '../log/logger';
 import { SerialQueue } from '../process/serial-queue';
 import { secretsOf } from '../../shared/domain/secrets';
@@ -273,6 +273,7 @@ export class TunnelController {
       intervalMs: this.options.statsIntervalMs ?? DEFAULT_TRAFFIC_INTERVAL_MS,
       outboundTag: TUNNEL_TAGS.proxy,
       directTag: this.routing ? TUNNEL_TAGS.direct : undefined,
+      userInboundTags: [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(transparent ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])],
       onSample: (sample) => this.emitter.emit('traffic', sample),
       onError: (message) => this.options.logger.debug(TAG, `traffic counters unavailable: ${message}`),
     });

@@ -98,4 +98,35 @@ describe('TrafficMeter', () => {
     ]);
     m.stop();
   });
+
+  it('counts what entered the user inbounds, less the direct outbound, when the core leaves the proxy uplink at zero (Xray 26)', async () => {
+    const clock = new FakeClock();
+    const counters = new Map<string, number>();
+    const patterns: string[] = [];
+    const source: CounterSource = {
+      query: async (pattern) => {
+        patterns.push(pattern);
+        return new Map([...counters].filter(([name]) => name.includes(pattern)));
+      },
+    };
+    const samples: TrafficSample[] = [];
+    const m = new TrafficMeter({ source, clock, onSample: (s) => samples.push(s), intervalMs: 250, outboundTag: 'proxy', directTag: 'direct', userInboundTags: ['http-in', 'socks-in'] });
+    m.start();
+    // A request sent through a blackholed server: the inbounds saw it, the proxy counter did not.
+    counters.set('inbound>>>http-in>>>traffic>>>uplink', 120);
+    counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64);
+    counters.set('inbound>>>api>>>traffic>>>uplink', 900);
+    await clock.advance(250);
+    // Then a direct upload of 5,000 bytes: not the server's.
+    counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64 + 5000);
+    counters.set('outbound>>>direct>>>traffic>>>uplink', 5000);
+    await clock.advance(250);
+    expect(samples.map((s) => [s.upBytes, s.downBytes, s.direct?.upBytes])).toEqual([
+      [184, 0, 0],
+      [0, 0, 5000],
+    ]);
+    expect(new Set(patterns)).toEqual(new Set(['>>>traffic>>>']));
+    m.stop();
+  });
 });
+

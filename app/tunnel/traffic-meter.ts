@@ -6,7 +6,7 @@
  */
 import type { TrafficSample } from '../../shared/domain/connection';
 import type { Clock, TimerHandle } from '../clock';
-import { type TrafficCounters, trafficDelta } from './policy/traffic-delta';
+import { counterDelta, sentTowardsServer, type TrafficCounters, trafficDelta } from './policy/traffic-delta';
 import type { Counters } from './stats-client';
 
 export interface CounterSource {
@@ -22,6 +22,11 @@ export interface TrafficMeterOptions {
   outboundTag?: string;
   /** The outbound whose bytes are reported apart as `direct` (routing's direct traffic). */
   directTag?: string;
+  /**
+   * The inbounds the user's programs send into (HTTP, SOCKS5, transparent capture): their uplink,
+   * less the direct outbound's, stands in for a proxy uplink the core does not count (Xray 26).
+   */
+  userInboundTags?: readonly string[];
   /** Told once per run of failed polls (not every 250 ms). */
   onError?: (message: string) => void;
 }
@@ -31,6 +36,7 @@ export const DEFAULT_TRAFFIC_INTERVAL_MS = 250;
 export class TrafficMeter {
   private previous: TrafficCounters | null = null;
   private previousDirect: TrafficCounters | null = null;
+  private previousUserUp: number | null = null;
   private lastAt: number;
   private timer: TimerHandle | null = null;
   private running = false;
@@ -60,10 +66,11 @@ export class TrafficMeter {
 
   private async poll(): Promise<void> {
     const tag = this.options.outboundTag ?? 'proxy';
-    const { directTag } = this.options;
+    const { directTag, userInboundTags = [] } = this.options;
     try {
-      // One query for both: the core matches the pattern as a substring of every counter name.
-      const counters = await this.options.source.query(directTag ? 'outbound>>>' : `outbound>>>${tag}>>>traffic>>>`, 1000);
+      // One query for all: the core matches the pattern as a substring of every counter name.
+      const pattern = userInboundTags.length > 0 ? '>>>traffic>>>' : directTag ? 'outbound>>>' : `outbound>>>${tag}>>>traffic>>>`;
+      const counters = await this.options.source.query(pattern, 1000);
       if (!this.running) return;
       const read = (outbound: string): TrafficCounters => ({
         up: counters.get(`outbound>>>${outbound}>>>traffic>>>uplink`) ?? 0,
@@ -73,11 +80,15 @@ export class TrafficMeter {
       const delta = trafficDelta(this.previous, current);
       const now = this.options.clock.now();
       const sample: TrafficSample = { at: now, intervalMs: now - this.lastAt, upBytes: delta.up, downBytes: delta.down };
-      if (directTag) {
-        const direct = read(directTag);
-        const directDelta = trafficDelta(this.previousDirect, direct);
-        sample.direct = { upBytes: directDelta.up, downBytes: directDelta.down };
-        this.previousDirect = direct;
+      // The direct outbound carries bytes only where routing sends some there; its counter is read either way.
+      const direct = read(directTag ?? 'direct');
+      const directDelta = trafficDelta(this.previousDirect, direct);
+      if (directTag) sample.direct = { upBytes: directDelta.up, downBytes: directDelta.down };
+      this.previousDirect = direct;
+      if (userInboundTags.length > 0) {
+        const userUp = userInboundTags.reduce((sum, t) => sum + (counters.get(`inbound>>>${t}>>>traffic>>>uplink`) ?? 0), 0);
+        sample.upBytes = sentTowardsServer({ proxyUp: delta.up, userInboundUp: counterDelta(this.previousUserUp, userUp), directUp: directDelta.up });
+        this.previousUserUp = userUp;
       }
       this.options.onSample(sample);
       this.previous = current;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterDelta, trafficDelta } from './traffic-delta';
+import { counterDelta, sentTowardsServer, trafficDelta } from './traffic-delta';
 
 describe('stats diffing', () => {
   it.each([
@@ -26,3 +26,18 @@ describe('stats diffing', () => {
     expect(sum).toBe(900 + 1000);
   });
 });
+
+describe('sentTowardsServer', () => {
+  it.each([
+    // name, proxy outbound uplink, user inbounds' uplink, direct outbound uplink, sent to the server
+    ['v2ray counts the proxy uplink itself (encrypted bytes, more than the plain request)', 184, 120, 0, 184],
+    ['Xray 26 leaves its proxy uplink at zero: the inbounds stand in (a blackholed server still shows sending)', 0, 124, 0, 124],
+    ['bytes the direct outbound sent on are not the server’s', 0, 5000, 4880, 120],
+    ['only direct traffic: nothing was sent to the server', 0, 3000, 3000, 0],
+    ['direct counted ahead of its inbound bytes never makes the figure negative', 0, 100, 400, 0],
+    ['idle', 0, 0, 0, 0],
+  ])('%s', (_name, proxyUp, userInboundUp, directUp, sent) => {
+    expect(sentTowardsServer({ proxyUp, userInboundUp, directUp })).toBe(sent);
+  });
+});
+
