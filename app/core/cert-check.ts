@@ -41,7 +41,8 @@ export function certificateCheck(security: Security, features: ReadonlySet<strin
   const notes: string[] = [];
 
   if (pins.length && canPin) {
-    // Xray's config splits the field on `,` (its share links use `~`).
+    // Xray's config splits the field on `,` (infra/conf/transport_internet.go); the `~` of its
+    // share links is refused there as bad hex (both proven in cert-pin-xray.int.test.ts).
     fields.pinnedPeerCertSha256 = pins.join(',');
   } else if (pins.length) {
     if (!(security.allowInsecure && canSkip)) {

@@ -1,8 +1,8 @@
 /**
  * Pinned servers (`pcs`, `vcn`) against Debian's real v2ray 4.34, which cannot pin: what the app
  * writes for it passes the binary's config test, and a self-signed server whose link also allows
- * skipping verification is reached, from the link to traffic. (Xray is not installed here; its
- * fields are covered by cert-check.test.ts from the capability table.)
+ * skipping verification is reached, from the link to traffic. (Xray's own pin and name checks
+ * run against real servers in cert-pin-xray.int.test.ts.)
  */
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';

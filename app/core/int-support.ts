@@ -1,5 +1,5 @@
 /**
- * Helpers for the core adapter's integration tests (real v2ray on loopback): free ports, a core
+ * Helpers for the core adapter's integration tests (real cores on loopback): free ports, a core
  * process whose output is captured, waiting for a port to accept, and curl through a proxy.
  * Not used by the app.
  */
@@ -24,8 +24,9 @@ export interface RunningCore {
   stop: () => Promise<void>;
 }
 
-export function startCore(binary: string, args: string[]): RunningCore {
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `env` is added to this process's environment (e.g. SSL_CERT_FILE: the roots Go's TLS trusts). */
+export function startCore(binary: string, args: string[], env: Record<string, string> = {}): RunningCore {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
