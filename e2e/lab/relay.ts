@@ -50,6 +50,8 @@ export interface RelayOptions {
   /** Tells the service behind the relay who really called (keyed by the relay's outgoing port). */
   onUpstreamOpen?: (localPort: number, source: string) => void;
   onUpstreamClose?: (localPort: number) => void;
+  /** Observation only: every chunk a client sends, as it is read (wire-watch.ts records them). */
+  onClientData?: (client: Socket, chunk: Buffer) => void;
 }
 
 interface Connection {
@@ -162,6 +164,8 @@ export class Relay {
 
   private accept(client: Socket): void {
     client.on('error', () => undefined);
+    const observe = this.options.onClientData;
+    if (observe) client.on('data', (chunk: Buffer) => observe(client, chunk));
     const source = normalizeAddress(client.remoteAddress);
     this.counters.connections += 1;
     const c: Connection = { client, source, upstream: null, up: null, down: null, swallowed: false, stalled: false };

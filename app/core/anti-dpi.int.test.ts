@@ -1,0 +1,147 @@
+/**
+ * Xray's anti-DPI options seen where a censor sees them, on the wire in front of the server: the
+ * app's settings → each server's options (antiDpiFor) → the prober's and the tunnel's configs →
+ * a real Xray. The TLS ClientHello reaches the server's relay in pieces of the configured
+ * lengths, spaced by the configured interval, or whole when the options are off for that server;
+ * UDP noise datagrams come before a Hysteria2 server's first QUIC packet.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LabNetwork } from '../../e2e/lab/network';
+import { Relay } from '../../e2e/lab/relay';
+import { type Arrival, ClientChunkLog, clientHelloRecords, clientHelloServerName } from '../../e2e/lab/wire-watch';
+import type { Server } from '../../shared/domain/server';
+import { antiDpiSettingsSchema } from '../../shared/settings';
+import { parseLinkList } from '../subscriptions/parse/links';
+import { antiDpiFor } from './anti-dpi';
+import { curlThrough, freePorts, startCore, waitForPort } from './int-support';
+import { type CoreProfile, detectCore, proberConfig, writeConfigFile } from './index';
+import { coreRunArgs } from './run-core';
+import { labCore } from './testing/cores';
+import { type Certificate, selfSigned, TlsFront } from './testing/tls-front';
+
+const PASSWORD = 'anti-dpi-pw';
+const SNI = 'hidden.lab.test';
+let core: CoreProfile;
+let dir: string;
+let targetUrl: string;
+let front: TlsFront;
+let cert: Certificate;
+const network = new LabNetwork();
+const stops: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'anti-dpi-int-'));
+  core = await detectCore(labCore('xray'));
+  cert = selfSigned(SNI);
+
+  const target: HttpServer = createServer((_req, res) => res.writeHead(204).end());
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  stops.push(() => new Promise((resolve) => target.close(() => resolve())));
+  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/generate_204`;
+
+  const [trojanPort] = (await freePorts(1)) as [number];
+  const trojan = {
+    log: { loglevel: 'warning', access: 'none' },
+    inbounds: [{ protocol: 'trojan', listen: '127.0.0.1', port: trojanPort, settings: { clients: [{ password: PASSWORD }] } }],
+    outbounds: [{ protocol: 'freedom', settings: {} }],
+  };
+  const server = startCore(labCore('v2ray'), ['-config', await writeConfigFile(dir, 'trojan-server', trojan)]);
+  stops.push(server.stop);
+  await waitForPort(trojanPort);
+  front = await new TlsFront(cert, trojanPort).start();
+  stops.push(() => front.stop());
+});
+
+afterAll(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A relay in front of the TLS server that records what each client sends. */
+async function watchedRelay(): Promise<{ relay: Relay; log: ClientChunkLog }> {
+  const log = new ClientChunkLog();
+  const relay = new Relay({ frontAddress: '127.0.0.1', upstream: { host: '127.0.0.1', port: front.port }, network, onClientData: log.hook });
+  await relay.start();
+  stops.push(() => relay.stop());
+  return { relay, log };
+}
+
+function trojanServer(id: string, relay: Relay): Server {
+  const link = `trojan://${PASSWORD}@${relay.address}?security=tls&sni=${SNI}&pcs=${cert.sha256}#${id}`;
+  const parsed = parseLinkList(link);
+  if (!parsed.servers[0]) throw new Error(`${link}: ${parsed.rejected[0]?.reason}`);
+  return { ...parsed.servers[0], id, subscriptionId: 's' } as Server;
+}
+
+function describeHello(chunks: readonly Arrival[]) {
+  const found = clientHelloRecords(chunks);
+  if (!found) return null;
+  const start = chunks[0]!.atMs;
+  return {
+    serverName: clientHelloServerName(found.hello),
+    helloBytes: found.hello.length,
+    records: found.records.map((r) => ({ length: r.length, chunk: r.chunk, atMs: Math.round(r.completedAtMs - start) })),
+  };
+}
+
+const range = (text: string) => {
+  const [low, high = low] = text.split('-').map(Number) as [number, number?];
+  return { low, high: high ?? low };
+};
+
+/**
+ * The ClientHello's pieces as the server received them, checked against the fragment options:
+ * each piece its own TLS record and its own read at the server, every one but the last within
+ * the length range (the last is what is left), the pause before each within the interval.
+ */
+function expectFragmented(chunks: readonly Arrival[], fragment: { length: string; interval: string }, label: string) {
+  const hello = describeHello(chunks);
+  expect(hello?.serverName, label).toBe(SNI);
+  const pieces = hello!.records;
+  const length = range(fragment.length);
+  const interval = range(fragment.interval);
+  expect(pieces.length, label).toBeGreaterThanOrEqual(Math.ceil(hello!.helloBytes / length.high));
+  expect(new Set(pieces.map((p) => p.chunk)).size, `${label}: one piece per read`).toBe(pieces.length);
+  for (const piece of pieces.slice(0, -1)) expect(piece.length, label).toSatisfy((n: number) => n >= length.low && n <= length.high);
+  expect(pieces.at(-1)!.length, label).toSatisfy((n: number) => n >= 1 && n <= length.high);
+  const gaps = pieces.slice(1).map((p, i) => p.atMs - pieces[i]!.atMs);
+  // Xray sleeps at least the interval's low end after each piece; a read delayed on a busy machine
+  // can take a few milliseconds off the next gap, and a slow wake-up add some to it.
+  for (const gap of gaps) expect(gap, `${label}: gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(interval.low - 5);
+  const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+  expect(mean, `${label}: gaps ${gaps.join(', ')} ms`).toBeLessThanOrEqual(interval.high + 15);
+}
+
+describe('TLS ClientHello fragment, at the server', () => {
+  it('on: pieces of the configured lengths and interval; a server set to off gets it whole; one with its own values gets those, and every server still answers', async () => {
+    const global = { enabled: true, packets: 'tlshello', length: '100-200', interval: '20-30' };
+    const own = { enabled: true, packets: 'tlshello', length: '300-400', interval: '40-50' };
+    const settings = antiDpiSettingsSchema.parse({
+      fragment: global,
+      servers: { whole: 'off', own: { fragment: own, noise: { enabled: false, type: 'rand', packet: '10-20', delay: '10-16' } } },
+    });
+    const ids = ['global', 'whole', 'own'] as const;
+    const relays = await Promise.all(ids.map(() => watchedRelay()));
+    const ports = (await freePorts(ids.length)) as number[];
+    // One prober carries the three, each with the options the settings give it, as the monitor would.
+    const entries = ids.map((id, i) => ({ server: trojanServer(id, relays[i]!.relay), port: ports[i]!, antiDpi: antiDpiFor(settings, id) }));
+    const file = await writeConfigFile(dir, 'prober', proberConfig({ entries, core, listen: '127.0.0.1' }));
+    const prober = startCore(core.path, coreRunArgs(core, file));
+    stops.push(prober.stop);
+    await Promise.all(ports.map((p) => waitForPort(p)));
+
+    const outcomes = await Promise.all(ports.map((p) => curlThrough(`http://127.0.0.1:${p}`, targetUrl)));
+    expect(outcomes).toEqual(['204', '204', '204']);
+    const [fragmented, whole, ownValues] = relays.map((r) => r.log.connections[0]!.chunks);
+    expectFragmented(fragmented!, global, 'global options');
+    expectFragmented(ownValues!, own, 'the server’s own options');
+    const unfragmented = describeHello(whole!);
+    expect(unfragmented?.serverName).toBe(SNI);
+    expect(unfragmented?.records).toEqual([{ length: unfragmented!.helloBytes, chunk: 0, atMs: 0 }]);
+  });
+});
