@@ -13,14 +13,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabNetwork } from '../../e2e/lab/network';
 import { Relay } from '../../e2e/lab/relay';
-import { type Arrival, ClientChunkLog, clientHelloRecords, clientHelloServerName } from '../../e2e/lab/wire-watch';
+import { type Arrival, ClientChunkLog, clientHelloRecords, clientHelloServerName, type Datagram, DatagramLog, isQuicInitial } from '../../e2e/lab/wire-watch';
 import type { Server } from '../../shared/domain/server';
-import { antiDpiSettingsSchema } from '../../shared/settings';
+import { type AntiDpiSettings, antiDpiSettingsSchema } from '../../shared/settings';
 import { parseLinkList } from '../subscriptions/parse/links';
 import { antiDpiFor } from './anti-dpi';
 import { curlThrough, freePorts, startCore, waitForPort } from './int-support';
 import { type CoreProfile, detectCore, proberConfig, writeConfigFile } from './index';
 import { coreRunArgs } from './run-core';
+import { tunnelConfig } from './tunnel-config';
+import { waitFor } from '../testing/wait';
 import { labCore } from './testing/cores';
 import { type Certificate, selfSigned, TlsFront } from './testing/tls-front';
 
@@ -143,5 +145,55 @@ describe('TLS ClientHello fragment, at the server', () => {
     const unfragmented = describeHello(whole!);
     expect(unfragmented?.serverName).toBe(SNI);
     expect(unfragmented?.records).toEqual([{ length: unfragmented!.helloBytes, chunk: 0, atMs: 0 }]);
+  });
+});
+
+describe('UDP noise, at a Hysteria2 server', () => {
+  const hysteria2 = (id: string, port: number): Server => {
+    const link = `hysteria2://hy-pw@127.0.0.1:${port}?sni=${SNI}&pcs=${cert.sha256}#${id}`;
+    const parsed = parseLinkList(link);
+    if (!parsed.servers[0]) throw new Error(`${link}: ${parsed.rejected[0]?.reason}`);
+    return { ...parsed.servers[0], id, subscriptionId: 's' } as Server;
+  };
+
+  /** The tunnel's own config for one server, a request through it, and what its UDP listener heard first. */
+  async function firstDatagrams(id: string, settings: AntiDpiSettings): Promise<Datagram[]> {
+    const listener = await new DatagramLog().start();
+    stops.push(() => listener.stop());
+    const [httpPort, socksPort, apiPort] = (await freePorts(3)) as [number, number, number];
+    const config = tunnelConfig({ server: hysteria2(id, listener.port), core, listen: '127.0.0.1', httpPort, socksPort, apiPort, antiDpi: antiDpiFor(settings, id) });
+    const tunnel = startCore(core.path, coreRunArgs(core, await writeConfigFile(dir, `tunnel-${id}`, config)));
+    stops.push(tunnel.stop);
+    await waitForPort(httpPort);
+    // Nothing answers the QUIC handshake: the request fails, and what it sent first is recorded.
+    const request = curlThrough(`http://127.0.0.1:${httpPort}`, targetUrl, 2);
+    await waitFor('a QUIC Initial at the listener', () => listener.firstFlow().some((d) => isQuicInitial(d.data)), 5000, 20);
+    await tunnel.stop();
+    await request;
+    return listener.firstFlow();
+  }
+
+  it('on: the configured noise datagram, then the pause, then the QUIC Initial; off for a server: the Initial comes first', async () => {
+    const noise = { enabled: true, type: 'rand', packet: '50-60', delay: '80-100' } as const;
+    const settings = antiDpiSettingsSchema.parse({ noise, servers: { quiet: 'off' } });
+    const [noisy, quiet] = await Promise.all([firstDatagrams('noisy', settings), firstDatagrams('quiet', settings)]);
+
+    // One noise entry is written, so exactly one datagram comes before the handshake.
+    expect(noisy.findIndex((d) => isQuicInitial(d.data))).toBe(1);
+    const [first, second] = noisy;
+    expect(first!.data.length).toSatisfy((n: number) => n >= 50 && n <= 60);
+    expect(isQuicInitial(second!.data)).toBe(true);
+    const pause = second!.atMs - first!.atMs;
+    expect(pause).toBeGreaterThanOrEqual(80 - 5);
+    expect(pause).toBeLessThanOrEqual(100 + 50);
+
+    expect(isQuicInitial(quiet[0]!.data)).toBe(true);
+  });
+
+  it('a text noise arrives as written, before the Initial', async () => {
+    const settings = antiDpiSettingsSchema.parse({ noise: { enabled: true, type: 'str', packet: 'GET / HTTP/1.1', delay: '10-16' } });
+    const [first, second] = await firstDatagrams('text', settings);
+    expect(first!.data.toString()).toBe('GET / HTTP/1.1');
+    expect(isQuicInitial(second!.data)).toBe(true);
   });
 });
