@@ -74,3 +74,13 @@ export function coreRunArgs(core: { family: CoreFamily; version: string }, file:
       return ['run', '-c', file];
   }
 }
+
+/**
+ * Environment the core runs with, beside the app's own. Xray's `freedom` outbound splices a plain
+ * TCP connection to a plain inbound (zero-copy) and adds the bytes to its traffic counters only
+ * when the connection ends, so a direct download read 0 bytes for as long as it lasted (found with
+ * Xray 26.3.27, routing.int.test.ts); without splicing it counts every buffer, as v2ray does.
+ */
+export function coreRunEnvironment(core: { family: CoreFamily }): Record<string, string> {
+  return core.family === 'xray' ? { XRAY_BUF_SPLICE: 'disable' } : {};
+}

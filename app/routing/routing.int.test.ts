@@ -1,7 +1,9 @@
 /**
- * Routing for real through v2ray 4.34 against the lab: direct, block, hosts with a region preset,
- * the LAN bypass, direct bytes kept apart from the server's, and no DNS leak. The lab lives on
- * loopback, which bypassLan sends direct, so these tests turn it off unless they test it.
+ * Routing for real through each client core (v2ray 4.34 and Xray) against the lab: direct, block,
+ * hosts with each region preset, the LAN bypass, direct bytes kept apart from the server's, and no
+ * DNS leak. The same checks run on every core; where the cores differ (v2ray 4.34 has no DNS
+ * `skipFallback`), the test says what each must do. The lab lives on loopback, which bypassLan
+ * sends direct, so these tests turn it off unless they test it.
  */
 import { createServer, request as httpRequest, type Server as HttpServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,6 +17,7 @@ import type { TrafficSample } from '../../shared/domain/connection';
 import type { Server } from '../../shared/domain/server';
 import { dnsSettingsSchema, routingSettingsSchema } from '../../shared/routing';
 import { type CoreProfile, detectCore } from '../core';
+import { type LabCoreName, labCore } from '../core/testing/cores';
 import { memoryLogger } from '../log/logger';
 import { TunnelController } from '../tunnel/controller';
 import { freePorts } from '../tunnel/ports';
@@ -29,7 +32,9 @@ const BODY_BYTES = 256 * 1024;
 let lab: InProcessLab;
 let server: Server;
 let exitIp: string;
-let core: CoreProfile;
+/** The client cores every check runs on. */
+const CORES = ['v2ray', 'xray'] as const satisfies readonly LabCoreName[];
+const cores = new Map<LabCoreName, CoreProfile>();
 let runtimeDir: string;
 let listener: HttpServer;
 let listenerPort: number;
@@ -42,7 +47,7 @@ beforeAll(async () => {
   const first = lab.info.servers[0]!;
   server = serversFromLinks([first.shareLink])[0]!;
   exitIp = first.exitIp;
-  core = await detectCore('/usr/bin/v2ray');
+  for (const name of CORES) cores.set(name, await detectCore(labCore(name)));
   runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-routing-'));
   listener = createServer((req, res) => {
     res.setHeader('content-type', 'text/plain');
@@ -64,7 +69,8 @@ afterAll(async () => {
   await rm(runtimeDir, { recursive: true, force: true });
 });
 
-async function connectWith(routing: unknown, dns: unknown = {}) {
+async function connectWith(coreName: LabCoreName, routing: unknown, dns: unknown = {}) {
+  const core = cores.get(coreName)!;
   const plan = routingPlan(routingSettingsSchema.parse(routing), dnsSettingsSchema.parse(dns), shippedRegions());
   const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
   const log = memoryLogger('debug');
@@ -100,14 +106,25 @@ function plainGet(proxy: string, url: string): Promise<number> {
 }
 
 const firstLine = (body: string) => body.split('\n')[0];
+
+/**
+ * Names each region preset sends direct, as a user there would visit them: under its country
+ * TLD, under its TLD in the country's script (sent as xn--), and one of its sourced services.
+ */
+const PRESETS = [
+  { preset: 'ir', domestic: ['shop.ir', 'news.xn--mgba3a4f16a', 'www.digikala.com'] },
+  { preset: 'ru', domestic: ['shop.ru', 'news.xn--p1ai', 'mail.yandex.com'] },
+  { preset: 'cn', domestic: ['shop.cn', 'news.xn--fiqs8s', 'www.baidu.com'] },
+] as const;
+const isDomestic = (name: string) => PRESETS.some((p) => p.domestic.some((d) => name === d));
 const direct = `http://${DIRECT_HOST}`;
 const sum = (samples: TrafficSample[], pick: (s: TrafficSample) => number) => samples.reduce((n, s) => n + pick(s), 0);
 /** Two stats intervals, so the samples hold what the request moved. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 350));
 
-describe('routing through the core', () => {
+describe.each(CORES)('routing through %s', (coreName) => {
   it('a direct rule: the listener sees the user’s own address, the IP-info stand-in still sees the server’s exit; direct bytes are not the server’s', async () => {
-    const { proxy, samples } = await connectWith({ bypassLan: false, rules: [{ ip: [`${DIRECT_HOST}/32`], outbound: 'direct' }] });
+    const { proxy, samples } = await connectWith(coreName, { bypassLan: false, rules: [{ ip: [`${DIRECT_HOST}/32`], outbound: 'direct' }] });
     await settle();
     samples.length = 0;
     const big = await get(proxy, `${direct}:${listenerPort}/big`);
@@ -124,7 +141,7 @@ describe('routing through the core', () => {
   });
 
   it('block fails at once: a plain request gets the core’s own 403, a tunnelled one an error (no waiting for a timeout)', async () => {
-    const { proxy } = await connectWith({ bypassLan: false, rules: [{ domain: [`full:ads.${lab.info.zone}`], outbound: 'block' }] });
+    const { proxy } = await connectWith(coreName, { bypassLan: false, rules: [{ domain: [`full:ads.${lab.info.zone}`], outbound: 'block' }] });
     expect(await plainGet(proxy, `http://ads.${lab.info.zone}:${listenerPort}/`)).toBe(403);
     const tunnelled = await get(proxy, `http://ads.${lab.info.zone}:${listenerPort}/`).then(
       () => null,
@@ -137,56 +154,66 @@ describe('routing through the core', () => {
     expect((await get(proxy, `http://www.${lab.info.zone}:${target.port}/generate_204`)).status).toBe(204);
   });
 
-  it('hosts with preset ir: a .ir name mapped to the listener goes direct', async () => {
-    const { proxy, samples } = await connectWith({ preset: 'ir', bypassLan: false, hosts: { 'bank.ir': DIRECT_HOST } });
-    const answer = await get(proxy, `http://bank.ir:${listenerPort}/big`);
+  it.each(PRESETS)('hosts with preset $preset: a domestic name mapped to the listener goes direct', async ({ preset, domestic }) => {
+    const bank = `bank.${domestic[0].split('.').at(-1)}`;
+    const { proxy, samples } = await connectWith(coreName, { preset, bypassLan: false, hosts: { [bank]: DIRECT_HOST } });
+    const answer = await get(proxy, `http://${bank}:${listenerPort}/big`);
     expect(firstLine(answer.body)).toBe('127.0.0.1');
     await settle();
     expect(sum(samples, (s) => s.direct?.downBytes ?? 0)).toBeGreaterThanOrEqual(BODY_BYTES);
   });
 
   it('bypassLan: on, the listener is reached directly without a rule; off, through the server', async () => {
-    const on = await connectWith({ bypassLan: true });
+    const on = await connectWith(coreName, { bypassLan: true });
     expect(firstLine((await get(on.proxy, `${direct}:${listenerPort}/`)).body)).toBe('127.0.0.1');
     await tunnel?.disconnect();
-    const off = await connectWith({ bypassLan: false });
+    const off = await connectWith(coreName, { bypassLan: false });
     expect(firstLine((await get(off.proxy, `${direct}:${listenerPort}/`)).body)).toBe(exitIp);
   });
 });
 
-describe('no DNS leak', () => {
+describe.each(CORES)('no DNS leak on %s', (coreName) => {
   /**
-   * Iranian names lead to the listener; any other name to a documentation address nobody dials;
-   * `slow.*` is never answered, as a resolver behind a bad link: the moment a core falls back to
-   * its other resolvers.
+   * The presets' domestic names lead to the listener; any other name to a documentation address
+   * nobody dials; `slow.*` is never answered, as a resolver behind a bad link: the moment a core
+   * without skipFallback falls back to its other resolvers.
    */
-  const zone = (name: string) => (name.startsWith('slow.') ? 'silent' : name.endsWith('.ir') ? DIRECT_HOST : '198.51.100.7');
+  const zone = (name: string) => (name.startsWith('slow.') ? 'silent' : isDomestic(name) ? DIRECT_HOST : '198.51.100.7');
 
-  async function session(strategy: 'AsIs' | 'IPIfNonMatch') {
+  async function session(preset: (typeof PRESETS)[number], strategy: 'AsIs' | 'IPIfNonMatch') {
     const isp = await new DnsResolverStandIn(zone).start();
     const publicResolver = await new DnsResolverStandIn(zone).start();
     stopAfter.push(() => isp.stop(), () => publicResolver.stop());
     const { proxy } = await connectWith(
-      { preset: 'ir', bypassLan: false, domainStrategy: strategy },
+      coreName,
+      { preset: preset.preset, bypassLan: false, domainStrategy: strategy },
       { remote: publicResolver.address(), domestic: isp.address() },
     );
     const target = new URL(lab.info.target);
-    for (const name of ['shop.ir', 'news.ir']) expect(firstLine((await get(proxy, `http://${name}:${listenerPort}/`)).body)).toBe('127.0.0.1');
+    for (const name of preset.domestic) expect(firstLine((await get(proxy, `http://${name}:${listenerPort}/`)).body), name).toBe('127.0.0.1');
     for (const name of ['www', 'mail', 'slow']) expect((await get(proxy, `http://${name}.${lab.info.zone}:${target.port}/generate_204`)).status).toBe(204);
     return { isp, publicResolver };
   }
 
-  it('AsIs: the ISP’s resolver hears only the direct names; proxied names leave unresolved', async () => {
-    const { isp, publicResolver } = await session('AsIs');
-    expect(isp.namesFrom()).toEqual(['news.ir', 'shop.ir']);
+  it.each(PRESETS)('AsIs, preset $preset: the ISP’s resolver hears only the direct names; proxied names leave unresolved', async (preset) => {
+    const { isp, publicResolver } = await session(preset, 'AsIs');
+    expect(isp.namesFrom()).toEqual([...preset.domestic].sort());
     expect(publicResolver.namesFrom().filter((n) => n.endsWith(lab.info.zone))).toEqual([]);
   });
 
-  it('IPIfNonMatch on v2ray 4.34: proxied names are resolved only through the server; the ISP’s resolver hears nothing', async () => {
-    const { isp, publicResolver } = await session('IPIfNonMatch');
-    expect(isp.questions).toEqual([]);
+  it.each(PRESETS)('IPIfNonMatch, preset $preset: proxied names are resolved only through the server', async (preset) => {
+    const core = cores.get(coreName)!;
+    const { isp, publicResolver } = await session(preset, 'IPIfNonMatch');
     // Everything the public resolver heard came through the server's exit, none from this machine.
     expect(publicResolver.namesFrom((from) => from !== exitIp)).toEqual([]);
     expect(publicResolver.namesFrom((from) => from === exitIp)).toEqual(expect.arrayContaining([`www.${lab.info.zone}`, `slow.${lab.info.zone}`]));
+    if (core.capabilities.features.has('dns-skip-fallback')) {
+      // The domestic resolver with skipFallback: asked about the direct names, never a proxied one,
+      // not even when the remote resolver stays silent (slow.*).
+      expect(isp.namesFrom()).toEqual([...preset.domestic].sort());
+    } else {
+      // v2ray 4.34 would fall back to every resolver: the ISP's is left out, and the app says so.
+      expect(isp.questions).toEqual([]);
+    }
   });
 });

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { coreRunArgs } from '../core';
+import { coreRunArgs, coreRunEnvironment } from '../core';
 import type { CoreProfile } from '../core';
 import type { Logger } from '../log/logger';
 import { spawnSupervised, stopSupervised } from '../process/supervised';
@@ -114,7 +114,7 @@ export class CoreProcess {
     const began = performance.now();
     // Its own process group: a Ctrl-C in the terminal goes to the app, which stops the core in
     // order, instead of killing the core behind the app's back (which would look like a crash).
-    const child = spawnSupervised(options.core.path, args, { detached: process.platform !== 'win32' });
+    const child = spawnSupervised(options.core.path, args, { detached: process.platform !== 'win32', env: { ...process.env, ...coreRunEnvironment(options.core) } });
     const core = new CoreProcess(child, options);
     child.stdin?.on('error', () => undefined);
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
