@@ -175,6 +175,27 @@ describe('TLS ClientHello fragment, at the server', () => {
   });
 });
 
+describe('TLS ClientHello fragment, chained server', () => {
+  it('the first hop, the connection the network sees, is fragmented; the server reached through it gets its ClientHello whole', async () => {
+    const [upstream, server] = [await watchedRelay(), await watchedRelay()];
+    const via = trojanServer('first-hop', upstream.relay);
+    const chained = { ...trojanServer('chained', server.relay), via: via.id };
+    const fragment = { enabled: true, packets: 'tlshello', length: '100-200', interval: '10-20' };
+    const settings = antiDpiSettingsSchema.parse({ fragment });
+    const [httpPort, socksPort, apiPort] = (await freePorts(3)) as [number, number, number];
+    const config = tunnelConfig({ server: chained, via, core, listen: '127.0.0.1', httpPort, socksPort, apiPort, antiDpi: antiDpiFor(settings, chained.id) });
+    const tunnel = startCore(core.path, coreRunArgs(core, await writeConfigFile(dir, 'tunnel-chained', config)));
+    stops.push(tunnel.stop);
+    await waitForPort(httpPort);
+
+    expect(await curlThrough(`http://127.0.0.1:${httpPort}`, targetUrl)).toBe('204');
+    expectFragmented(upstream.log.connections[0]!.chunks, fragment, 'the first hop');
+    // The second hop's handshake travels inside the first hop's TLS, out of the censor's sight.
+    const inner = describeHello(server.log.connections[0]!.chunks);
+    expect(inner?.records).toEqual([{ length: inner!.helloBytes, chunk: 0, atMs: 0 }]);
+  });
+});
+
 describe('UDP noise, at a Hysteria2 server', () => {
   const hysteria2 = (id: string, port: number): Server => {
     const link = `hysteria2://hy-pw@127.0.0.1:${port}?sni=${SNI}&pcs=${cert.sha256}#${id}`;
