@@ -46,6 +46,13 @@ export const CORE_FEATURES = [
   'hysteria2-salamander',
   /** Hysteria2 port hopping, `hysteriaSettings.udphop` (Xray's Hysteria transport; confirmed by the binary). */
   'hysteria2-port-hopping',
+  /**
+   * The Hysteria transport's port hopping and bandwidth (`udpHop`, `brutalUp`, `brutalDown`) in
+   * `finalmask.quicParams` (Xray PR 5772, March 2026; 26.3.27 has it). Such a core ignores them in
+   * `hysteriaSettings` with only a warning: it dialled a hopping server's first port alone.
+   * Confirmed by the binary: it refuses a hop interval under 5 s, a core without it ignores it.
+   */
+  'hysteria2-quic-params',
   /** VLESS Encryption, `encryption: "mlkem768x25519plus.…"` (Xray 25.9 and later; confirmed by the binary). */
   'vless-encryption',
   /** TLS ClientHello fragment, the `freedom` outbound's `fragment` (Xray; confirmed by the binary). */
@@ -193,6 +200,8 @@ function xray(version: string): CoreCapabilities {
   if (atLeast(version, '26.1.13')) features.push('hysteria2-salamander');
   // Port hopping is part of the same Hysteria transport (`udphop`); the binary check has the last word.
   if (atLeast(version, '26.1.13')) features.push('hysteria2-port-hopping');
+  // Moved to finalmask.quicParams in March 2026; the binary check has the last word.
+  if (atLeast(version, '26.3.27')) features.push('hysteria2-quic-params');
   // SplitHTTP (1.8.16) was renamed XHTTP in the 24.11 releases.
   if (atLeast(version, '1.8.16') && !atLeast(version, '24.11.0')) features.push('splithttp-name');
   const methods: string[] = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS];

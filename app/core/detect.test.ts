@@ -41,8 +41,8 @@ async function standIn(name: string, opts: { versionArgs: string; banner: string
   return { path, calls: async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean) };
 }
 
-/** What a real Xray's config test refuses in the freedom checks' invalid configs. */
-const FREEDOM_CHECKS_REFUSED = ['not-a-packet-range', 'not-a-noise-type'];
+/** What a real Xray's config test refuses in the feature checks' invalid configs (freedom options, a hop interval under 5 s). */
+const FREEDOM_CHECKS_REFUSED = ['not-a-packet-range', 'not-a-noise-type', '"interval":"1"'];
 
 describe('detectCore with stand-in binaries', () => {
   it('Xray: `-version`, then `run -test -c FILE` per check; a refused check removes the claim', async () => {
@@ -88,7 +88,7 @@ describe('detectCore with stand-in binaries', () => {
     expect(withThem.capabilities.features.has('freedom-noises')).toBe(true);
     expect(withThem.verified.confirmed).toEqual(expect.arrayContaining(['feature:freedom-fragment', 'feature:freedom-noises']));
     // A core that ignores fields it does not know passes any config: that confirms nothing.
-    const lax = await standIn('xray-ignores-freedom', { versionArgs: '-version', banner: 'Xray 25.3.6 (Xray, Penetrates Everything.) 1a2b3c4 (go1.24.1 linux/amd64)', testArgs: 'run -test -c', refuse: ['not-a-noise-type'] });
+    const lax = await standIn('xray-ignores-freedom', { versionArgs: '-version', banner: 'Xray 25.3.6 (Xray, Penetrates Everything.) 1a2b3c4 (go1.24.1 linux/amd64)', testArgs: 'run -test -c', refuse: ['not-a-noise-type', '"interval":"1"'] });
     const without = await detectCore(lax.path);
     expect(without.capabilities.features.has('freedom-fragment')).toBe(false);
     expect(without.capabilities.features.has('freedom-noises')).toBe(true);
@@ -120,6 +120,19 @@ describe('detectCore with stand-in binaries', () => {
     expect(core.capabilities.features.has('hysteria2-salamander')).toBe(true);
     expect(core.verified.refuted).toEqual(['feature:hysteria2-port-hopping']);
   });
+
+  it('Hysteria2 bandwidth and hopping in quicParams: only a binary that refuses a hop interval under 5 s reads them there', async () => {
+    const banner = 'Xray 26.3.27 (Xray, Penetrates Everything.) Custom (go1.26.8 linux/amd64)';
+    const reading = await standIn('xray-quic-params', { versionArgs: '-version', banner, testArgs: 'run -test -c', refuse: FREEDOM_CHECKS_REFUSED });
+    const withThem = await detectCore(reading.path);
+    expect(withThem.capabilities.features.has('hysteria2-quic-params')).toBe(true);
+    expect(withThem.verified.confirmed).toContain('feature:hysteria2-quic-params');
+    // The same version that ignores the field (its config test passes anything there) keeps the older form.
+    const ignoring = await standIn('xray-no-quic-params', { versionArgs: '-version', banner, testArgs: 'run -test -c', refuse: ['not-a-packet-range', 'not-a-noise-type'] });
+    const without = await detectCore(ignoring.path);
+    expect(without.capabilities.features.has('hysteria2-quic-params')).toBe(false);
+    expect(without.verified.refuted).toEqual(['feature:hysteria2-quic-params']);
+  }, 15_000);
 
   it('VLESS Encryption is whatever the binary says: an Xray that insists on "none" loses it, an older one that takes it gains it', async () => {
     const refusing = await standIn('xray-no-enc', {

@@ -117,6 +117,24 @@ function checksFor(family: CoreProfile['family']): Check[] {
       server: sampleServer('hysteria2', 'tcp', { portHopping: '443,20000-30000' } as Partial<Server>),
       apply: (c, ok) => toggle(c.features, 'hysteria2-port-hopping', ok),
     });
+    // A hop interval under 5 s is refused by a core that reads quicParams, ignored by one that does not.
+    const hopping = (interval: string) => ({
+      protocol: 'hysteria',
+      settings: { version: 2, address: '127.0.0.1', port: 443 },
+      streamSettings: {
+        network: 'hysteria',
+        security: 'tls',
+        tlsSettings: { serverName: 'example.com', alpn: ['h3'] },
+        hysteriaSettings: { version: 2, auth: 'sample-password' },
+        finalmask: { quicParams: { udpHop: { ports: '443,20000-30000', interval } } },
+      },
+    });
+    checks.push({
+      id: 'feature:hysteria2-quic-params',
+      server: sampleServer('hysteria2'),
+      outbounds: { valid: hopping('30'), invalid: hopping('1') },
+      apply: (c, ok) => toggle(c.features, 'hysteria2-quic-params', ok),
+    });
     checks.push({
       id: 'feature:vless-encryption',
       server: sampleServer('vless', 'tcp', { encryption: SAMPLE_VLESS_ENCRYPTION } as Partial<Server>),
@@ -159,15 +177,21 @@ function featuresChecked(family: CoreProfile['family']): string[] {
     .map((c) => c.id.slice('feature:'.length));
 }
 
-/** A profile that claims everything, so the generator writes each sample as it would if supported. */
+/**
+ * A profile that claims everything, so the generator writes each sample as it would if supported;
+ * Hysteria2 samples in the transport's older form, which every Xray with it accepts (the newer
+ * `quicParams` form has its own check).
+ */
 function permissive(profile: CoreProfile): CoreProfile {
+  const features = new Set([...profile.capabilities.features, ...featuresChecked(profile.family)]);
+  features.delete('hysteria2-quic-params');
   return {
     ...profile,
     capabilities: {
       protocols: new Set(PROTOCOLS),
       networks: new Set(NETWORKS),
       securities: profile.capabilities.securities,
-      features: new Set([...profile.capabilities.features, ...featuresChecked(profile.family)]),
+      features,
       shadowsocksMethods: new Set(checksFor(profile.family).filter((c) => c.id.startsWith('shadowsocks:')).map((c) => c.id.slice('shadowsocks:'.length))),
     },
   };

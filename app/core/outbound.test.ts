@@ -96,6 +96,18 @@ describe('protocol settings', () => {
     expect(out(sampleServer('hysteria2'), xray26).streamSettings.hysteriaSettings.udphop).toBeUndefined();
   });
 
+  it('hysteria2 bandwidth and hopping go to finalmask.quicParams for an Xray that reads them there (26.3.27 ignores them in hysteriaSettings)', () => {
+    const xray2603 = profileFromTable('xray', '26.3.27');
+    const hy2 = sampleServer('hysteria2', 'tcp', { upMbps: 20, downMbps: 100, portHopping: '443,20000-30000', obfs: { type: 'salamander', password: 'gawrgura' } } as Partial<Server>);
+    const stream = out(hy2, xray2603).streamSettings;
+    expect(stream.hysteriaSettings).toEqual({ version: 2, auth: 'sample-password' });
+    expect(stream.finalmask).toEqual({
+      udp: [{ type: 'salamander', settings: { password: 'gawrgura' } }],
+      quicParams: { brutalUp: '20 mbps', brutalDown: '100 mbps', udpHop: { ports: '443,20000-30000' } },
+    });
+    expect(out(sampleServer('hysteria2'), xray2603).streamSettings.finalmask).toBeUndefined();
+  });
+
   it('vless vision flow is written for Xray', () => {
     const vision = sampleServer('vless', 'tcp', { flow: 'xtls-rprx-vision', security: { type: 'tls', sni: 'example.com' } } as Partial<Server>);
     expect(out(vision, xray25).settings.vnext[0].users[0]).toEqual({ id: '0b3f5b5e-7a52-4f4e-9b0c-2f1c4c8e9a11', encryption: 'none', flow: 'xtls-rprx-vision' });

@@ -103,12 +103,23 @@ function hysteriaStreamSettings(server: Extract<Server, { protocol: 'hysteria2' 
   // As tlsSettings in stream.ts: the pin, the name to verify by, or allowInsecure where the core takes it.
   Object.assign(tls, certificateCheck(security, core.capabilities.features).fields);
   const hysteria: Json = { version: 2, auth: server.password };
-  if (server.upMbps) hysteria.up = `${server.upMbps} mbps`;
-  if (server.downMbps) hysteria.down = `${server.downMbps} mbps`;
+  // Xray since March 2026 reads bandwidth and hopping only from finalmask.quicParams and ignores
+  // them here (with a warning); older ones only here.
+  const quicParams: Json = {};
+  const moved = core.capabilities.features.has('hysteria2-quic-params');
+  const transport = moved ? quicParams : hysteria;
+  if (server.upMbps) transport[moved ? 'brutalUp' : 'up'] = `${server.upMbps} mbps`;
+  if (server.downMbps) transport[moved ? 'brutalDown' : 'down'] = `${server.downMbps} mbps`;
   // unsupportedReason lets a range through only for a core whose transport hops ports.
-  if (server.portHopping) hysteria.udphop = { port: server.portHopping };
+  if (server.portHopping) {
+    if (moved) quicParams.udpHop = { ports: server.portHopping };
+    else hysteria.udphop = { port: server.portHopping };
+  }
   const stream: Json = { network: 'hysteria', security: 'tls', tlsSettings: tls, hysteriaSettings: hysteria };
+  const finalmask: Json = {};
   // unsupportedReason lets obfuscation through only as salamander, for a core that masks with it.
-  if (server.obfs) stream.finalmask = { udp: [{ type: 'salamander', settings: { password: server.obfs.password } }] };
+  if (server.obfs) finalmask.udp = [{ type: 'salamander', settings: { password: server.obfs.password } }];
+  if (Object.keys(quicParams).length) finalmask.quicParams = quicParams;
+  if (Object.keys(finalmask).length) stream.finalmask = finalmask;
   return stream;
 }
