@@ -41,6 +41,22 @@ describe('Xray anti-DPI options in the generated config', () => {
     expect(tagged(config, 'proxy-via')!.streamSettings.sockopt).toEqual({ dialerProxy: 'anti-dpi' });
   });
 
+  it('writes nothing for a Hysteria2 server that hops ports (Xray hops only from the outermost dialer), in the tunnel and the prober, and says why', () => {
+    const xray26 = profileFromTable('xray', '26.3.27');
+    const hopping: Server = { ...sampleServer('hysteria2', 'tcp', { portHopping: '443,20000-30000' } as Partial<Server>), name: 'HY hop' };
+    const tunnel = tunnelConfig({ ...base, server: hopping, core: xray26, antiDpi: both }) as Json;
+    const prober = proberConfig({ entries: [{ server: hopping, port: 20001, antiDpi: both }], core: xray26, listen: '127.0.0.1' }) as Json;
+    for (const config of [tunnel, prober]) expect(JSON.stringify(config)).not.toContain('dialerProxy');
+    expect(antiDpiUnavailable(both, xray26, hopping)).toBe('Xray 26.3.27 cannot hop the ports of a Hysteria2 server (HY hop) through the anti-DPI options');
+    // The same server on one port keeps them; a server chained behind a hopping one does not, since
+    // its first hop is the hopping one.
+    const single = sampleServer('hysteria2');
+    expect(JSON.stringify(tunnelConfig({ ...base, server: single, core: xray26, antiDpi: both }))).toContain('"dialerProxy":"anti-dpi"');
+    const chained: Server = { ...sampleServer('vmess'), via: hopping.id };
+    expect(JSON.stringify(tunnelConfig({ ...base, server: chained, via: hopping, core: xray26, antiDpi: both }))).not.toContain('anti-dpi');
+    expect(antiDpiUnavailable(both, xray26, single)).toBeNull();
+  });
+
   it('writes nothing without options, or for a core that lacks them, and says why', () => {
     for (const config of [
       tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray25 }) as Json,

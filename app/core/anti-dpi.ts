@@ -9,6 +9,7 @@
  * `freedom-fragment`, `freedom-noises`): the part it lacks is left out and `antiDpiUnavailable`
  * says why. v2ray has neither.
  */
+import type { Server } from '../../shared/domain/server';
 import type { AntiDpiSettings } from '../../shared/settings';
 import type { CoreProfile } from './capabilities';
 
@@ -43,10 +44,23 @@ export function antiDpiActive(options: AntiDpiOptions | null | undefined): optio
   return !!options && (options.fragment !== null || options.noise !== null);
 }
 
-/** Why these options cannot all be written for this core, for the log (null: they can). */
-export function antiDpiUnavailable(options: AntiDpiOptions, core: CoreProfile): string | null {
+/**
+ * Xray hops a Hysteria2 server's ports only from the outermost dialer ("udphop requires being at
+ * the outermost level"): dialled through the anti-DPI outbound, every connection to such a server
+ * failed (found with Xray 26.3.27). The options are left out for it.
+ */
+function hopsPorts(firstHop: Server | undefined): boolean {
+  return firstHop?.protocol === 'hysteria2' && !!firstHop.portHopping;
+}
+
+/**
+ * Why these options cannot all be written for this core (and the server's first hop, the
+ * connection they apply to), for the log (null: they can).
+ */
+export function antiDpiUnavailable(options: AntiDpiOptions, core: CoreProfile, firstHop?: Server): string | null {
   const features = core.capabilities.features;
   const name = core.family === 'xray' ? `Xray ${core.version}` : `${core.family} ${core.version}`;
+  if (hopsPorts(firstHop)) return `${name} cannot hop the ports of a Hysteria2 server (${firstHop!.name}) through the anti-DPI options`;
   if (options.fragment && !features.has('freedom-fragment')) return `TLS ClientHello fragment is not available with ${name} (it needs Xray)`;
   if (options.noise && !features.has('freedom-noises')) return `UDP noise is not available with ${name} (it needs a recent Xray)`;
   if (!features.has('dialerProxy')) return `${name} cannot dial a server through another outbound`;
@@ -55,10 +69,11 @@ export function antiDpiUnavailable(options: AntiDpiOptions, core: CoreProfile): 
 
 /**
  * The part of the options this core can write: one it lacks is left out and the other kept (Xray
- * 1.8 splits the ClientHello without noise); null when nothing is left.
+ * 1.8 splits the ClientHello without noise); null when nothing is left, or when the first hop (the
+ * connection the options apply to) is a Hysteria2 server that hops ports.
  */
-export function writableAntiDpi(options: AntiDpiOptions | null | undefined, core: CoreProfile): AntiDpiOptions | null {
-  if (!antiDpiActive(options)) return null;
+export function writableAntiDpi(options: AntiDpiOptions | null | undefined, core: CoreProfile, firstHop?: Server): AntiDpiOptions | null {
+  if (!antiDpiActive(options) || hopsPorts(firstHop)) return null;
   const can = antiDpiAbilities(core);
   const kept = { fragment: can.fragment ? options.fragment : null, noise: can.noise ? options.noise : null };
   return antiDpiActive(kept) ? kept : null;

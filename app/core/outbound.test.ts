@@ -103,7 +103,7 @@ describe('protocol settings', () => {
     expect(stream.hysteriaSettings).toEqual({ version: 2, auth: 'sample-password' });
     expect(stream.finalmask).toEqual({
       udp: [{ type: 'salamander', settings: { password: 'gawrgura' } }],
-      quicParams: { brutalUp: '20 mbps', brutalDown: '100 mbps', udpHop: { ports: '443,20000-30000' } },
+      quicParams: { brutalUp: '20 mbps', brutalDown: '100 mbps', udpHop: { ports: '443,20000-30000', interval: 30 } },
     });
     expect(out(sampleServer('hysteria2'), xray2603).streamSettings.finalmask).toBeUndefined();
   });

@@ -96,6 +96,9 @@ function protocolPart(server: Server, core: CoreProfile): Json {
   }
 }
 
+/** How often a hopping Hysteria2 connection moves to another port (seconds): Hysteria's default. */
+const HOP_INTERVAL_S = 30;
+
 /** Xray's Hysteria2 transport: QUIC with TLS (always), auth = the server's password. */
 function hysteriaStreamSettings(server: Extract<Server, { protocol: 'hysteria2' }>, core: CoreProfile): Json {
   const security = server.security;
@@ -112,7 +115,9 @@ function hysteriaStreamSettings(server: Extract<Server, { protocol: 'hysteria2' 
   if (server.downMbps) transport[moved ? 'brutalDown' : 'down'] = `${server.downMbps} mbps`;
   // unsupportedReason lets a range through only for a core whose transport hops ports.
   if (server.portHopping) {
-    if (moved) quicParams.udpHop = { ports: server.portHopping };
+    // Without an interval Xray 26.3.27 panics on the first dial ("non-positive interval for
+    // NewTicker") and takes every connection down with it: Hysteria's own default, 30 s.
+    if (moved) quicParams.udpHop = { ports: server.portHopping, interval: HOP_INTERVAL_S };
     else hysteria.udphop = { port: server.portHopping };
   }
   const stream: Json = { network: 'hysteria', security: 'tls', tlsSettings: tls, hysteriaSettings: hysteria };

@@ -56,7 +56,7 @@ export function proberConfig(o: ProberConfigOptions): Record<string, unknown> {
     inbounds.push({ tag: probeInboundTag(i), listen: o.listen, port: entry.port, protocol: 'http', settings: {} });
     const own: Record<string, unknown>[] = [outboundFor(entry.server, o.core, probeOutboundTag(i), entry.via ? { viaTag: probeViaTag(i) } : {})];
     if (entry.via) own.push(outboundFor(entry.via, o.core, probeViaTag(i)));
-    const antiDpi = writableAntiDpi(entry.antiDpi, o.core);
+    const antiDpi = writableAntiDpi(entry.antiDpi, o.core, entry.via ?? entry.server);
     if (antiDpi) {
       // Each server's own options: the tests measure the path the tunnel would take.
       own[own.length - 1] = dialThroughAntiDpi(own.at(-1)!, probeAntiDpiTag(i));

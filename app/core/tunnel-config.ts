@@ -85,7 +85,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbounds: Record<string, unknown>[] = [outboundFor(server, core, TUNNEL_TAGS.proxy, via ? { viaTag: TUNNEL_TAGS.via } : {})];
   if (via) outbounds.push(outboundFor(via, core, TUNNEL_TAGS.via));
-  const antiDpi = writableAntiDpi(o.antiDpi, core);
+  const antiDpi = writableAntiDpi(o.antiDpi, core, via ?? server);
   if (antiDpi) {
     // The connection the network sees is the first hop's: that one dials through the options.
     const first = outbounds.length - 1;

@@ -221,7 +221,7 @@ export class TunnelController {
     const transparent = (await this.options.transparent?.()) ?? undefined;
     const apiPort = await freePort();
     const antiDpi = this.options.antiDpi?.(session.server.id) ?? null;
-    const unavailable = antiDpiActive(antiDpi) ? antiDpiUnavailable(antiDpi, this.options.core) : null;
+    const unavailable = antiDpiActive(antiDpi) ? antiDpiUnavailable(antiDpi, this.options.core, session.via ?? session.server) : null;
     if (unavailable) this.options.logger.warn(TAG, `${session.server.name}: ${unavailable}; connecting without it`);
     const certificate = certificateNotApplied(session.server, this.options.core);
     if (certificate) this.options.logger.warn(TAG, `${session.server.name}: ${certificate}`);
