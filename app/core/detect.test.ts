@@ -44,7 +44,8 @@ async function standIn(name: string, opts: { versionArgs: string; banner: string
 /** What a real Xray's config test refuses in the feature checks' invalid configs (freedom options, a hop interval under 5 s). */
 const FREEDOM_CHECKS_REFUSED = ['not-a-packet-range', 'not-a-noise-type', '"interval":"1"'];
 
-describe('detectCore with stand-in binaries', () => {
+// Each detection runs every check's config test through a shell script: seconds on a busy machine.
+describe('detectCore with stand-in binaries', { timeout: 20_000 }, () => {
   it('Xray: `-version`, then `run -test -c FILE` per check; a refused check removes the claim', async () => {
     const xray = await standIn('xray', {
       versionArgs: '-version',
@@ -132,7 +133,7 @@ describe('detectCore with stand-in binaries', () => {
     const without = await detectCore(ignoring.path);
     expect(without.capabilities.features.has('hysteria2-quic-params')).toBe(false);
     expect(without.verified.refuted).toEqual(['feature:hysteria2-quic-params']);
-  }, 15_000);
+  });
 
   it('VLESS Encryption is whatever the binary says: an Xray that insists on "none" loses it, an older one that takes it gains it', async () => {
     const refusing = await standIn('xray-no-enc', {

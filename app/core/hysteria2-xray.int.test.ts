@@ -48,7 +48,7 @@ describe('Xray Hysteria2 port hopping', () => {
     const link = `hysteria2://hy-pw@127.0.0.1:${first.port}?sni=hy.lab.test&mport=${hop.port}-${hop.port}&pcs=${'ab'.repeat(32)}#hop`;
     const parsed = parseLinkList(link);
     const server = { ...parsed.servers[0]!, id: 'hop', subscriptionId: 's' } as Server;
-    expect(server.portHopping).toBeDefined();
+    expect(server).toMatchObject({ protocol: 'hysteria2', portHopping: `${hop.port}-${hop.port}` });
     const [httpPort, socksPort, apiPort] = (await freePorts(3)) as [number, number, number];
     const config = tunnelConfig({ server, core, listen: '127.0.0.1', httpPort, socksPort, apiPort, antiDpi });
     const tunnel = startCore(core.path, coreRunArgs(core, await writeConfigFile(dir, `hop-${antiDpi ? 'noise' : 'plain'}`, config)));
