@@ -157,7 +157,7 @@ describe('TLS ClientHello fragment, at the server', () => {
     expectFragmented(ownValues!, own, 'the server’s own options');
     const unfragmented = describeHello(whole!);
     expect(unfragmented?.serverName).toBe(SNI);
-    expect(unfragmented?.records).toEqual([{ length: unfragmented!.helloBytes, chunk: 0, atMs: 0 }]);
+    expect(unfragmented?.records.map((r) => r.length)).toEqual([unfragmented!.helloBytes]);
 
     // Packet 1 cut as it is: one ClientHello record spread over reads of the configured lengths.
     const raw = describeHello(rawPieces!);
@@ -192,7 +192,7 @@ describe('TLS ClientHello fragment, chained server', () => {
     expectFragmented(upstream.log.connections[0]!.chunks, fragment, 'the first hop');
     // The second hop's handshake travels inside the first hop's TLS, out of the censor's sight.
     const inner = describeHello(server.log.connections[0]!.chunks);
-    expect(inner?.records).toEqual([{ length: inner!.helloBytes, chunk: 0, atMs: 0 }]);
+    expect(inner?.records.map((r) => r.length)).toEqual([inner!.helloBytes]);
   });
 });
 
