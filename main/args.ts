@@ -36,3 +36,17 @@ export function portOption(flag: string, raw: string | undefined): number | unde
   if (!/^\d+$/.test(raw) || n < 1 || n > 65535) throw new UsageError(`${flag} needs a port number (1-65535), got "${raw}"`);
   return n;
 }
+
+/**
+ * `--core NAME|PATH`: the main core, by name (`xray`, `v2ray`: wherever it is found) or as the path
+ * of its program. sing-box is refused by name: it carries servers beside a main core, never instead
+ * of one; any other bare word is taken for a misspelt name rather than looked for as a file.
+ */
+export function coreOption(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim();
+  if (value === 'xray' || value === 'v2ray') return value;
+  if (value === 'sing-box') throw new UsageError('--core sing-box: sing-box carries servers beside a main core (xray or v2ray), it cannot be the main core');
+  if (value === '' || !/[/\\]/.test(value)) throw new UsageError(`--core is xray, v2ray or the path of a core program, got "${raw}"`);
+  return value;
+}
