@@ -37,4 +37,13 @@ describe('the headless host’s --settings FILE', () => {
     await expect(readHeadlessArgs(['--settings', '/nonexistent/settings.json'])).rejects.toThrow(/cannot read the settings file .*ENOENT/);
     await expect(readHeadlessArgs(['--settings'])).rejects.toThrow(/--settings needs a value/);
   });
+
+  it('--core chooses the main core for the start, over the file’s corePath; sing-box or a misspelt name is refused', async () => {
+    const path = fileWith(JSON.stringify({ corePath: '/opt/xray/xray' }));
+    expect((await readHeadlessArgs(['--settings', path])).settingsOverrides).toEqual({ corePath: '/opt/xray/xray' });
+    expect((await readHeadlessArgs(['--settings', path, '--core', 'v2ray'])).settingsOverrides).toEqual({ corePath: 'v2ray' });
+    expect((await readHeadlessArgs(['--core', '/usr/bin/v2ray'])).settingsOverrides).toEqual({ corePath: '/usr/bin/v2ray' });
+    await expect(readHeadlessArgs(['--core', 'sing-box'])).rejects.toThrow(/sing-box carries servers beside a main core/);
+    await expect(readHeadlessArgs(['--core', 'xrya'])).rejects.toThrow('--core is xray, v2ray or the path of a core program, got "xrya"');
+  });
 });

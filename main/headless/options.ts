@@ -1,11 +1,12 @@
 /**
  * The headless host's command line. `--settings FILE` is the same validated settings patch
  * `connect --auto` takes (main/settings-file.ts): the monitor's test, IP-info and transfer-test
- * URLs, say, pointed at the lab. `--test-url` wins over the file's test URLs.
+ * URLs, say, pointed at the lab. `--test-url` wins over the file's test URLs, `--core` (the main
+ * core: xray, v2ray or a path, as Settings → Core stores it) over the file's `corePath`.
  */
 import type { SettingsPatch } from '../../shared/settings';
 import { defaultDataDir } from '../../app/paths';
-import { portOption, readOptions, UsageError } from '../args';
+import { coreOption, portOption, readOptions, UsageError } from '../args';
 import { readSettingsFile, SettingsFileError } from '../settings-file';
 
 export interface HeadlessArgs {
@@ -18,7 +19,7 @@ export interface HeadlessArgs {
 }
 
 export const HEADLESS_USAGE =
-  'usage: npm run headless -- [--subscription URL …] [--open LINK …] [--port N] [--data-dir DIR] [--test-url URL …] [--settings FILE]';
+  'usage: npm run headless -- [--subscription URL …] [--open LINK …] [--port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--settings FILE]';
 
 /** Reads the options and the settings file; a bad option or file throws a UsageError saying which. */
 export async function readHeadlessArgs(argv: readonly string[]): Promise<HeadlessArgs> {
@@ -30,6 +31,7 @@ export async function readHeadlessArgs(argv: readonly string[]): Promise<Headles
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       'test-url': { type: 'string', multiple: true },
+      core: { type: 'string' },
       settings: { type: 'string' },
     },
     HEADLESS_USAGE,
@@ -45,7 +47,12 @@ export async function readHeadlessArgs(argv: readonly string[]): Promise<Headles
     }
   }
   const testUrls = values['test-url'] ?? [];
-  const overrides: SettingsPatch = testUrls.length > 0 ? { ...fromFile, monitor: { ...fromFile.monitor, urls: testUrls } } : fromFile;
+  const corePath = coreOption(values.core);
+  const overrides: SettingsPatch = {
+    ...fromFile,
+    ...(testUrls.length > 0 ? { monitor: { ...fromFile.monitor, urls: testUrls } } : {}),
+    ...(corePath !== undefined ? { corePath } : {}),
+  };
   return {
     subscriptions: values.subscription ?? [],
     port,

@@ -1,6 +1,6 @@
 /**
  * `npm run cli -- connect --auto --subscription URL [--subscription URL …] [--http-port N]
- * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--routing FILE] [--settings FILE] [--verbose]`: the whole engine (tunnel, monitor, Auto,
+ * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--routing FILE] [--settings FILE] [--verbose]`: the whole engine (tunnel, monitor, Auto,
  * reachability) without a UI. The subscriptions are put first in the order given (that order
  * defines Auto's neighbours), Auto is turned on for the first one and the VPN connects to its
  * pick. Prints the local proxy addresses on their own lines, then every `AUTO` line as Auto
@@ -8,7 +8,9 @@
  *
  * `--routing FILE` (routing-file.ts) replaces the profile's routing and DNS settings for the run
  * and is saved with them, as a change in the UI would be. `--settings FILE` (main/settings-file.ts) is a
- * settings patch for the run (the monitor's URLs, say); the flags win over it.
+ * settings patch for the run (the monitor's URLs, say); the flags win over it. `--core` chooses the
+ * main core (a name or a path) as Settings → Core does; without it (or the file's `corePath`) the
+ * run takes Xray where it is found, else v2ray, whatever an earlier run chose.
  *
  * The CLI keeps its own profile (`<app data>/cli` unless `--data-dir`), so the monitor's cache and
  * Auto's marks carry over between runs without touching the desktop app's subscriptions.
@@ -18,7 +20,7 @@ import type { SubscriptionId } from '../../../shared/domain/server';
 import { createEngine, type Engine } from '../../../app/engine';
 import { type LogLevel, Logger } from '../../../app/log/logger';
 import { untilStopped } from '../../../app/process/until-stopped';
-import { portOption, readOptions, UsageError } from '../../args';
+import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 import { type RoutingFile, readRoutingFile } from './routing-file';
@@ -26,7 +28,7 @@ import { readSettingsFile } from '../../settings-file';
 import type { SettingsPatch } from '../../../shared/settings';
 
 const USAGE =
-  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--mode proxy|system-wide] [--routing FILE] [--settings FILE] [--verbose]';
+  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--routing FILE] [--settings FILE] [--verbose]';
 
 export interface AutoArgs {
   subscriptions: string[];
@@ -37,6 +39,8 @@ export interface AutoArgs {
   testUrls: string[];
   /** `system-wide` captures the machine's traffic (Linux, root); default `proxy`. */
   mode: 'proxy' | 'system-wide';
+  /** The main core, by name or path (`--core`). */
+  corePath?: string;
   routingFile?: string;
   settingsFile?: string;
   verbose: boolean;
@@ -52,6 +56,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
       'socks-port': { type: 'string' },
       'data-dir': { type: 'string' },
       'test-url': { type: 'string', multiple: true },
+      core: { type: 'string' },
       mode: { type: 'string' },
       routing: { type: 'string' },
       settings: { type: 'string' },
@@ -64,6 +69,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
   const httpPort = portOption('--http-port', values['http-port']);
   const socksPort = portOption('--socks-port', values['socks-port']);
   if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
+  const corePath = coreOption(values.core);
   return {
     subscriptions,
     ...(httpPort !== undefined ? { httpPort } : {}),
@@ -71,6 +77,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
     ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
     testUrls: values['test-url'] ?? [],
     mode: values.mode === undefined ? 'proxy' : cliMode(values.mode, USAGE),
+    ...(corePath !== undefined ? { corePath } : {}),
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
     verbose: values.verbose === true,
@@ -134,8 +141,9 @@ export async function run(argv: readonly string[]): Promise<number> {
       captureHelper: checkoutHelperLaunch,
       settingsOverrides: {
         ...fromFile,
-        // The CLI's mode is what its flags say, whatever an earlier run stored.
+        // The CLI's mode and core are what its flags (or its settings file) say, whatever an earlier run stored.
         mode: args.mode,
+        corePath: args.corePath ?? fromFile.corePath ?? null,
         ...(args.httpPort !== undefined ? { httpPort: args.httpPort } : {}),
         ...(args.socksPort !== undefined ? { socksPort: args.socksPort } : {}),
         ...(args.testUrls.length > 0 ? { monitor: { ...fromFile.monitor, urls: args.testUrls } } : {}),

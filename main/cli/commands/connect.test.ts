@@ -3,6 +3,7 @@ import { profileFromTable } from '../../../app/core/testing/profile';
 import type { Server } from '../../../shared/domain/server';
 import type { UsageError } from '../../args';
 import { chooseServer, parseArgs } from './connect';
+import { parseAutoArgs } from './connect-auto';
 
 const core = profileFromTable('v2ray', '4.34.0');
 const base = { transport: { network: 'tcp' }, security: { type: 'none' }, subscriptionId: 'cli', port: 443, address: '10.0.0.1' } as const;
@@ -22,6 +23,23 @@ describe('connect options', () => {
       probe: true,
       verbose: false,
     });
+  });
+
+  it('--core: a core by name (wherever it is found) or a program by path', () => {
+    expect(parseArgs(['--subscription', 's', '--core', 'v2ray']).corePath).toBe('v2ray');
+    expect(parseArgs(['--subscription', 's', '--core', 'xray']).corePath).toBe('xray');
+    expect(parseArgs(['--subscription', 's', '--core', '/opt/xray/xray']).corePath).toBe('/opt/xray/xray');
+    expect(parseAutoArgs(['--auto', '--subscription', 's', '--core', 'v2ray']).corePath).toBe('v2ray');
+    expect(parseAutoArgs(['--auto', '--subscription', 's']).corePath).toBeUndefined();
+  });
+
+  it.each([
+    [['--subscription', 'x', '--core', 'sing-box'], /sing-box carries servers beside a main core \(xray or v2ray\), it cannot be the main core/],
+    [['--subscription', 'x', '--core', 'Xray-core'], /--core is xray, v2ray or the path of a core program, got "Xray-core"/],
+    [['--subscription', 'x', '--core', ' '], /--core is xray, v2ray or the path/],
+  ])('refuses %j for connect and connect --auto alike', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(message);
+    expect(() => parseAutoArgs(['--auto', ...argv])).toThrow(message);
   });
 
   it.each([

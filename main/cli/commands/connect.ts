@@ -1,6 +1,6 @@
 /**
  * `npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N]
- * [--socks-port N] [--core PATH] [--routing FILE] [--probe] [--verbose]`: fetches and parses the subscription,
+ * [--socks-port N] [--core xray|v2ray|PATH] [--routing FILE] [--probe] [--verbose]`: fetches and parses the subscription,
  * connects through the first server the core can run (or the named one), prints the local proxy
  * addresses on their own lines, then the tunnel's events, until Ctrl-C or SIGTERM disconnects
  * cleanly (no core left behind). `--routing FILE` routes as the file's `routing` (and `dns`)
@@ -28,21 +28,21 @@ import { CoreProber } from '../../../app/tunnel/prober';
 import type { SystemWide } from '../../../app/system-wide/for-platform';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
-import { portOption, readOptions, UsageError } from '../../args';
+import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { appFetcher } from '../../../app/subscriptions/app-fetcher';
 import { CliError, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 import { RoutingService } from '../../../app/routing/service';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 
 const USAGE =
-  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core PATH] [--mode proxy|system-wide] [--routing FILE] [--probe] [--verbose]';
+  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--routing FILE] [--probe] [--verbose]';
 
 export interface HeadlessOptions {
   /** A subscription URL or a file holding one's body. */
   subscription: string;
   httpPort?: number;
   socksPort?: number;
-  /** The core binary; default: bundled resources, then PATH. */
+  /** The main core: a name (`xray`, `v2ray`) or a path; default: Xray, else v2ray, bundled first, then PATH. */
   corePath?: string | null;
   /** Where configs are written (default: the app data folder's `runtime`). */
   runtimeDir?: string;
@@ -195,7 +195,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(values.server !== undefined ? { server: values.server } : {}),
     ...(httpPort !== undefined ? { httpPort } : {}),
     ...(socksPort !== undefined ? { socksPort } : {}),
-    ...(values.core !== undefined ? { corePath: values.core } : {}),
+    ...(values.core !== undefined ? { corePath: coreOption(values.core) } : {}),
     ...(values.mode !== undefined ? { mode: cliMode(values.mode, USAGE) } : {}),
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     probe: values.probe === true,
