@@ -41,6 +41,8 @@ import type { ImportRequest } from '../../shared/domain/import-request';
 import { connectionHandlers, connectionStateOf } from './connection';
 import type { ContractHandlers } from './contract-handlers';
 import { captureFollowedTunnel, findCore, probeOutboundMark, startCapture } from './core-pieces';
+import { coreListOf } from './core-list';
+import { surveyCores } from './core-survey';
 import { measurementOperations, StatusView } from './measurements';
 import { forwardNetworkChange } from './network-changes';
 import { NetworkLossPort } from './network-loss';
@@ -315,8 +317,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     routing: routing.view(),
   });
 
+  // The cores as found at start: a core chosen in Settings since then takes a restart, as the tunnel's does.
+  const coresWanted = { corePath: settings().corePath, resourcesDir: options.resourcesDir };
   const handlers: ContractHandlers = {
     getSnapshot: async () => snapshot(),
+    listCores: async () => coreListOf(await surveyCores(coresWanted), catalog.index.all()).list,
     ...connectionHandlers({ driver, auto, catalog, delayOf: (id) => monitor.status(id).delayMs, testConnected: (id) => void monitor.testNow([id], 'selection'), state: connectionState }),
     ...subscriptionOperations({ subscriptions, auto, index: catalog.index, imports }),
     ...measurementOperations(monitor, statuses, catalog.index, reachability),

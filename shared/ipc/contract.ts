@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { AutoSnapshot } from '../domain/auto';
 import type { ConnectionState, CoreSummary, TrafficSample } from '../domain/connection';
+import type { CoreList } from '../domain/cores';
 import type { DirectTestOutcome, Measurement } from '../domain/measurement';
 import type { ImportRequest } from '../domain/import-request';
 import type { AppProblem } from '../domain/problem';
@@ -63,6 +64,8 @@ export const invokeSchemas = {
   measureDirect: z.object({ serverId: id, method: z.enum(['tcp', 'icmp']) }).strict(),
   getHistory: z.object({ serverId: id }).strict(),
   exportObservation: z.object({}).strict(),
+  /** Every core on this machine, its role and abilities, and how many servers each carries (as `cli cores`). */
+  listCores: z.object({}).strict(),
   setSettings: settingsPatchSchema,
   dismissProblem: z.object({ id }).strict(),
   /** Text the UI found (a QR code in a picture): it becomes an import request the user confirms. */
@@ -138,6 +141,7 @@ export interface InvokeResponses {
   measureDirect: { outcome: DirectTestOutcome; status: ServerStatus };
   getHistory: Measurement[];
   exportObservation: ObservationExport;
+  listCores: CoreList;
   setSettings: Settings;
   labControl: null;
   dismissProblem: null;

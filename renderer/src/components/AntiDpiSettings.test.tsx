@@ -28,7 +28,7 @@ describe('Settings → Anti-censorship', () => {
     await userEvent.click(within(dialog).getByRole('tab', { name: 'Anti-censorship' }));
     const page = within(dialog).getByRole('tabpanel', { name: 'Anti-censorship' });
     expect(within(page).getByRole('note').textContent).toBe(
-      'Not available with \u2068v2ray 4.34.0\u2069: these options need Xray (choose its program under General → Core path). What you set here is kept and used once the core can.',
+      'Not available with \u2068v2ray 4.34.0\u2069: these options need Xray (choose it on the Cores page). What you set here is kept and used once the core can.',
     );
     await userEvent.click(within(page).getByRole('checkbox', { name: 'Split the first packet of each connection' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));

@@ -10,16 +10,16 @@ import { type RoutingDraft, routingDraftOf, routingPatchFromDraft, RoutingSettin
 import { type AntiDpiErrors, type AntiDpiValues, checkAntiDpiValues, globalAntiDpiChange, globalValuesOf } from './anti-dpi-form';
 import { AntiDpiSettings } from './AntiDpiSettings';
 import { FormError, FormFooter } from './FormParts';
+import { type CoreDraft, coreDraftOf, corePathOf, CoreSettings } from './CoreSettings';
 
-const PAGES = ['general', 'routing', 'antiDpi'] as const;
+const PAGES = ['general', 'routing', 'antiDpi', 'cores'] as const;
 type Page = (typeof PAGES)[number];
-const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page' };
+const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page', cores: 'cores.page' };
 
 /** The form's own view of the settings: what the inputs hold, as text. */
-interface Draft extends StartupDraft {
+interface Draft extends StartupDraft, CoreDraft {
   language: Settings['language'];
   theme: Settings['theme'];
-  corePath: string;
   stallThresholdS: string;
   testUrls: string;
   ipInfoUrl: string;
@@ -38,7 +38,7 @@ function draftOf(settings: Settings): Draft {
   return {
     language: settings.language,
     theme: settings.theme,
-    corePath: settings.corePath ?? '',
+    ...coreDraftOf(settings.corePath),
     stallThresholdS: trim(settings.stallThresholdMs / 1000),
     testUrls: settings.monitor.urls.join('\n'),
     ipInfoUrl: settings.monitor.ipInfoUrl,
@@ -75,7 +75,7 @@ export function patchFromDraft(draft: Draft, settings: Settings): { patch: Setti
   };
   if (draft.language !== settings.language) patch.language = draft.language;
   if (draft.theme !== settings.theme) patch.theme = draft.theme;
-  const corePath = draft.corePath.trim() === '' ? null : draft.corePath.trim();
+  const corePath = corePathOf(draft);
   if (corePath !== settings.corePath) patch.corePath = corePath;
   const stall = num(draft.stallThresholdS, 1000, 'stallThresholdMs');
   if (stall !== undefined && stall !== settings.stallThresholdMs) patch.stallThresholdMs = stall;
@@ -182,6 +182,7 @@ export function SettingsDialog() {
     const firstPath = Object.keys(result.fieldErrors)[0] ?? '';
     if (firstPath.startsWith('routing') || firstPath.startsWith('dns')) setPage('routing');
     if (firstPath.startsWith('antiDpi')) setPage('antiDpi');
+    if (firstPath === 'corePath') setPage('cores');
     setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
   };
 
@@ -213,6 +214,9 @@ export function SettingsDialog() {
         <div className="settings-body" role="tabpanel" id="settings-page-antiDpi" aria-labelledby="settings-tab-antiDpi" hidden={page !== 'antiDpi'}>
           <AntiDpiSettings values={antiDpiValues} errors={antiDpiErrors} overrides={Object.keys(settings.antiDpi.servers).length} onChange={setAntiDpiValues} />
         </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-cores" aria-labelledby="settings-tab-cores" hidden={page !== 'cores'}>
+          {page === 'cores' && <CoreSettings draft={draft} error={errors.corePath} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />}
+        </div>
         <div className="settings-body" role="tabpanel" id="settings-page-general" aria-labelledby="settings-tab-general" hidden={page !== 'general'}>
           <fieldset>
             <legend>{t('settings.general')}</legend>
@@ -236,9 +240,6 @@ export function SettingsDialog() {
           </fieldset>
           <fieldset>
             <legend>{t('settings.connection')}</legend>
-            <Field label={t('settings.corePath')} hint={t('settings.corePathHint')} path="corePath" errors={errors}>
-              <input type="text" dir="ltr" spellCheck={false} value={draft.corePath} aria-invalid={invalid('corePath')} onChange={(e) => set('corePath', e.target.value)} />
-            </Field>
             <Field label={t('settings.stallThreshold')} hint={t('settings.stallThresholdHint')} path="stallThresholdMs" errors={errors}>
               <input type="number" min={1} step={0.5} value={draft.stallThresholdS} aria-invalid={invalid('stallThresholdMs')} onChange={(e) => set('stallThresholdS', e.target.value)} />
             </Field>

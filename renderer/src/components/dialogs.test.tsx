@@ -64,6 +64,8 @@ describe('the settings dialog', () => {
     client.failNext('setSettings', 'core not found at /nope');
     act(() => store.getState().openDialog({ kind: 'settings' }));
     const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Cores' }));
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: /Main core/ }), 'path');
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Core path/ }), '/nope');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByRole('alert').textContent).toBe('The app refused the settings: core not found at /nope');

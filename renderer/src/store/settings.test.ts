@@ -50,4 +50,24 @@ describe('settings slice', () => {
   it('validates a patch without applying defaults to it', () => {
     expect(validateSettingsPatch({ monitor: { workers: 3 } })).toEqual({ ok: true, patch: { monitor: { workers: 3 } } });
   });
+
+  it('asks the host for the cores; a list on screen stays while it is asked again, a failure keeps the host’s words', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    expect(store.getState().coreList).toEqual({ state: 'idle' });
+    const first = store.getState().loadCores();
+    expect(store.getState().coreList).toEqual({ state: 'loading' });
+    await first;
+    const ready = store.getState().coreList;
+    expect(ready.state === 'ready' && ready.list.cores.map((c) => [c.name, c.role])).toEqual([
+      ['v2ray', 'main'],
+      ['sing-box', 'carrier'],
+      ['xray', 'available'],
+    ]);
+    client.failNext('listCores', 'the engine is stopping');
+    const again = store.getState().loadCores();
+    expect(store.getState().coreList.state).toBe('ready');
+    await again;
+    expect(store.getState().coreList).toEqual({ state: 'failed', error: 'the engine is stopping' });
+    expect(client.callsTo('listCores')).toEqual([{}, {}]);
+  });
 });

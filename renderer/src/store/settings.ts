@@ -1,4 +1,8 @@
-/** The app's settings as the host holds them; changes are validated here before they are sent. */
+/**
+ * The app's settings as the host holds them; changes are validated here before they are sent. Also
+ * the cores on the machine (Settings → Cores), asked for when that page is shown.
+ */
+import type { CoreList } from '../../../shared/domain/cores';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema } from '../../../shared/settings';
 import { request, type SliceDeps } from './types';
 
@@ -6,13 +10,19 @@ export type SaveSettingsResult =
   | { ok: true; value: Settings }
   | { ok: false; error: string; /** Field path ("monitor.workers") → message, for inline errors. */ fieldErrors: Record<string, string> };
 
+/** The cores as last asked: not yet, being asked, the list, or the host's words why not. */
+export type CoreListState = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; list: CoreList } | { state: 'failed'; error: string };
+
 export interface SettingsSlice {
   settings: Settings;
+  coreList: CoreListState;
   setSettingsState(settings: Settings): void;
   saveSettings(patch: SettingsPatch): Promise<SaveSettingsResult>;
+  /** Asks the host for the cores on the machine (each identified by its own binary: it may take seconds). */
+  loadCores(): Promise<void>;
 }
 
-export const settingsInitialState: Pick<SettingsSlice, 'settings'> = { settings: DEFAULT_SETTINGS };
+export const settingsInitialState: Pick<SettingsSlice, 'settings' | 'coreList'> = { settings: DEFAULT_SETTINGS, coreList: { state: 'idle' } };
 
 /** Checks a patch against the contract's schema; field path → message for each problem. */
 export function validateSettingsPatch(patch: unknown): { ok: true; patch: SettingsPatch } | { ok: false; fieldErrors: Record<string, string> } {
@@ -39,6 +49,12 @@ export function createSettingsSlice(deps: SliceDeps): SettingsSlice {
       if (!result.ok) return { ...result, fieldErrors: {} };
       set({ settings: result.value });
       return result;
+    },
+    loadCores: async () => {
+      // A list on screen stays while it is asked again; only a first ask shows "looking".
+      if (deps.get().coreList.state !== 'ready') set({ coreList: { state: 'loading' } });
+      const result = await request(deps, 'settings', () => client.listCores({}), { notify: false });
+      set({ coreList: result.ok ? { state: 'ready', list: result.value } : { state: 'failed', error: result.error } });
     },
   };
 }

@@ -18,7 +18,7 @@ import {
 } from '../../../shared/ipc/contract';
 import { refusalFromWire } from '../../../shared/ipc/answer';
 import { settingsSchema } from '../../../shared/settings';
-import { measurementsFor, server as makeServer, status as makeStatus, subscription as makeSubscription } from './sample-world';
+import { measurementsFor, sampleCoreList, server as makeServer, status as makeStatus, subscription as makeSubscription } from './sample-world';
 
 export interface RecordedCall {
   channel: InvokeChannel;
@@ -152,6 +152,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     }),
     getHistory: (request: { serverId: string }) => measurementsFor(request.serverId.length, now()),
     exportObservation: () => ({ exportedAt: now(), servers: [], batch: { confirmedFailures: 0, overturnedFailures: 0 } }),
+    listCores: () => sampleCoreList(snapshot),
     setSettings: (patch: Record<string, unknown>) => {
       const settings = settingsSchema.parse({
         ...snapshot.settings,

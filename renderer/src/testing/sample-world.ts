@@ -4,6 +4,7 @@
  * the product.
  */
 import type { TimelineEntry } from '../../../shared/domain/auto';
+import type { CoreAbilities, CoreEntry, CoreList, CoreName } from '../../../shared/domain/cores';
 import type { IpInfo, Measurement } from '../../../shared/domain/measurement';
 import type { Server } from '../../../shared/domain/server';
 import type { ServerStatus } from '../../../shared/domain/status';
@@ -187,4 +188,53 @@ export function largeSnapshot(now: number, count: number, subscriptions = 5): Ap
     subs.push(subscription(`S${s}`, `Subscription ${s + 1}`, servers));
   }
   return { ...base, subscriptions: subs, statuses, unsupported: {}, auto: { ...base.auto, subscriptionId: null, excluded: {}, timeline: [] } };
+}
+
+/**
+ * The cores a host would list for `snapshot`: its core as the main one, sing-box beside it, and
+ * the other main core available (Xray 26.3.27 and v2ray 4.34.0, as on this project's machines).
+ */
+export function sampleCoreList(snapshot: AppSnapshot): CoreList {
+  const servers = snapshot.subscriptions.reduce((n, s) => n + s.servers.length, 0);
+  const cannot = Object.keys(snapshot.unsupported).length;
+  const abilities = (protocols: string[], transports: string[], securities: string[], refuted: string[] = []): CoreAbilities => ({
+    protocols,
+    transports,
+    securities,
+    features: [],
+    shadowsocksMethods: ['aes-128-gcm', 'chacha20-ietf-poly1305'],
+    confirmed: protocols.map((p) => `protocol:${p}`),
+    refuted,
+  });
+  const xray: CoreEntry = {
+    name: 'xray',
+    version: '26.3.27',
+    path: '/opt/steadfast-vpn/resources/core/xray',
+    source: 'bundled',
+    role: 'available',
+    abilities: abilities(['http', 'hysteria2', 'shadowsocks', 'socks', 'trojan', 'vless', 'vmess', 'wireguard'], ['grpc', 'httpupgrade', 'tcp', 'ws', 'xhttp'], ['none', 'reality', 'tls'], ['network:quic']),
+    problem: null,
+    carries: 0,
+  };
+  const v2ray: CoreEntry = {
+    name: 'v2ray',
+    version: '4.34.0',
+    path: '/usr/bin/v2ray',
+    source: 'path',
+    role: 'available',
+    abilities: abilities(['http', 'shadowsocks', 'socks', 'trojan', 'vless', 'vmess'], ['h2', 'kcp', 'quic', 'tcp', 'ws'], ['none', 'tls'], ['network:grpc']),
+    problem: null,
+    carries: 0,
+  };
+  const singBox: CoreEntry = { name: 'sing-box', version: '1.14.1', path: '/opt/steadfast-vpn/resources/core/sing-box', source: 'bundled', role: 'carrier', abilities: abilities([], [], []), problem: null, carries: 0 };
+  const core = snapshot.core;
+  if (!core) return { main: null, problem: 'No core found: neither xray nor v2ray is in PATH.', cores: [{ ...singBox, role: 'available' }], serverCount: servers, uncarried: servers };
+  const [main, other] = core.family === 'xray' ? [xray, v2ray] : [v2ray, xray];
+  return {
+    main: main.name as CoreName,
+    problem: null,
+    cores: [{ ...main, version: core.version, path: core.path, role: 'main', carries: servers - cannot }, singBox, other],
+    serverCount: servers,
+    uncarried: cannot,
+  };
 }
