@@ -149,17 +149,53 @@ describe('npm run fetch-cores', () => {
     await expect(readPins(path)).resolves.toBeDefined();
   });
 
-  it('the repository’s pin file: both releases, every target pinned with a digest and where it came from, file names of the pinned version', async () => {
+  it('the repository’s pin file: both releases, every target, each digest with where it came from, file names of the pinned version', async () => {
     const repo = await readPins(join(import.meta.dirname, '..', '..', '..', 'resources', 'core', 'pins.json'));
-    expect(repo.cores.map((c) => c.name)).toEqual(['xray', 'sing-box']);
+    expect(repo.cores.map((c) => [c.name, c.version])).toEqual([
+      ['xray', '26.3.27'],
+      ['sing-box', '1.14.1'],
+    ]);
     for (const core of repo.cores) {
       expect(Object.keys(core.assets).sort()).toEqual(['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']);
-      for (const asset of Object.values(core.assets)) {
-        expect(asset.sha256).toMatch(/^[0-9a-f]{64}$/);
-        expect(asset.source).toMatch(/^[\w.-]+\/[\w.-]+ \S+ @ [0-9a-f]{40}/);
-      }
     }
-    const singBox = repo.cores[1]!;
+    const [xray, singBox] = repo.cores as [CorePins['cores'][number], CorePins['cores'][number]];
+    for (const asset of Object.values(xray.assets)) {
+      expect(asset.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(asset.source).toMatch(/^[\w.-]+\/[\w.-]+ \S+ @ [0-9a-f]{40}/);
+    }
     for (const asset of Object.values(singBox.assets)) expect(asset.file).toContain(`sing-box-${singBox.version}-`);
+    // No published digest of the Windows ARM64 archive was found: that one target is refused, the rest are pinned.
+    const unpinned = Object.entries(singBox.assets).filter(([, asset]) => asset.sha256 === null).map(([target]) => target);
+    expect(unpinned).toEqual(['win32-arm64']);
+    for (const [target, asset] of Object.entries(singBox.assets)) {
+      if (target === 'win32-arm64') continue;
+      expect(asset.sha256, target).toMatch(/^[0-9a-f]{64}$/);
+      expect(asset.source, target).toMatch(/sing-box 1\.14\.1/);
+    }
+    await expect(fetchCores({ pins: repo, target: 'win32-arm64', coreDir: coreDir(), baseUrl: 'http://127.0.0.1:1/' })).rejects.toThrow(
+      'sing-box 1.14.1 sing-box-1.14.1-windows-arm64.zip: no SHA-256 pin in resources/core/pins.json',
+    );
+  });
+
+  it('the repository’s pin file says how setup builds each core from its module: the same version, the release’s tags but those not served', async () => {
+    const repo = await readPins(join(import.meta.dirname, '..', '..', '..', 'resources', 'core', 'pins.json'));
+    const [xray, singBox] = repo.cores as [CorePins['cores'][number], CorePins['cores'][number]];
+    expect(xray).toMatchObject({ module: 'github.com/xtls/xray-core', moduleVersion: 'v1.260327.0', package: './main', tags: [] });
+    expect(singBox).toMatchObject({ module: 'github.com/sagernet/sing-box', moduleVersion: `v${singBox.version}`, package: './cmd/sing-box' });
+    expect(singBox.ldflags).toContain(`constant.Version=${singBox.version}`);
+    expect(singBox.tags).toEqual(expect.arrayContaining(['with_gvisor', 'with_quic', 'with_utls', 'with_clash_api']));
+    expect(Object.keys(singBox.omittedTags ?? {}).sort()).toEqual(['with_naive_outbound', 'with_openconnect', 'with_tailscale', 'with_wireguard']);
+    for (const tag of Object.keys(singBox.omittedTags ?? {})) expect(singBox.tags).not.toContain(tag);
+  });
+
+  it('a module without how to build it, or a tag both built and omitted: the pin file is refused', async () => {
+    const path = join(work, 'build-pins.json');
+    const write = (core: Record<string, unknown>) => writeFileSync(path, JSON.stringify({ cores: [{ ...pins().cores[1], ...core }] }));
+    write({ module: 'github.com/sagernet/sing-box', moduleVersion: 'v1.12.0', package: './cmd/sing-box', tags: ['with_quic'] });
+    await expect(readPins(path)).rejects.toThrow('a core built from its module needs moduleVersion, package, tags and ldflags');
+    write({ module: 'github.com/sagernet/sing-box', moduleVersion: 'v1.12.0', package: './cmd/sing-box', tags: ['with_wireguard'], ldflags: '-s -w', omittedTags: { with_wireguard: 'not served' } });
+    await expect(readPins(path)).rejects.toThrow('a tag cannot be both built and omitted');
+    write({ module: 'github.com/sagernet/sing-box', moduleVersion: 'v1.12.0', package: './cmd/sing-box', tags: ['with_quic'], ldflags: '-s -w', omittedTags: { with_wireguard: 'not served' } });
+    await expect(readPins(path)).resolves.toBeDefined();
   });
 });

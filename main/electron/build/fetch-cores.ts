@@ -27,15 +27,35 @@ const assetSchema = z
   })
   .refine((asset) => asset.sha256 === null || !!asset.source, { message: 'a filled sha256 must name its source' });
 
+/**
+ * How setup builds the same version from its Go module (scripts/build-cores.mjs reads these
+ * fields): the module at its version, the main package, the build tags and linker flags, and the
+ * release's tags left out because their modules cannot be had, each with why.
+ */
+const buildFields = {
+  module: z.string().regex(/^[a-z0-9.-]+(\/[A-Za-z0-9._-]+)+$/).optional(),
+  moduleVersion: z.string().regex(/^v\d+\.\d+\.\d+[0-9A-Za-z.+-]*$/).optional(),
+  package: z.string().regex(/^\.\/[A-Za-z0-9._/-]*$/).optional(),
+  tags: z.array(z.string().regex(/^[A-Za-z0-9_]+$/)).optional(),
+  ldflags: z.string().optional(),
+  omittedTags: z.record(z.string().regex(/^[A-Za-z0-9_]+$/), z.string().trim().min(1)).optional(),
+};
+
 const pinsSchema = z.object({
   cores: z.array(
-    z.object({
-      name: z.string().regex(/^[a-z0-9-]+$/),
-      version: z.string().regex(/^[0-9][0-9A-Za-z.+-]*$/),
-      url: z.url({ protocol: /^https$/ }),
-      binary: z.string().regex(/^[a-z0-9-]+$/),
-      assets: z.record(z.string(), assetSchema),
-    }),
+    z
+      .object({
+        name: z.string().regex(/^[a-z0-9-]+$/),
+        version: z.string().regex(/^[0-9][0-9A-Za-z.+-]*$/),
+        url: z.url({ protocol: /^https$/ }),
+        binary: z.string().regex(/^[a-z0-9-]+$/),
+        assets: z.record(z.string(), assetSchema),
+        ...buildFields,
+      })
+      .refine((core) => core.module === undefined || (core.moduleVersion !== undefined && core.package !== undefined && core.tags !== undefined && core.ldflags !== undefined), {
+        message: 'a core built from its module needs moduleVersion, package, tags and ldflags',
+      })
+      .refine((core) => !core.tags?.some((tag) => core.omittedTags?.[tag] !== undefined), { message: 'a tag cannot be both built and omitted' }),
   ),
 });
 export type CorePins = z.infer<typeof pinsSchema>;
