@@ -55,4 +55,10 @@ describe('settings schemas', () => {
     expect(storedSettingsSchema('proxy').safeParse({ mode: 'tun' }).success).toBe(false);
     expect(DEFAULT_SETTINGS.mode).toBe('proxy');
   });
+
+  it('system-wide capture on Linux: TPROXY unless the TUN is chosen; anything else is refused', () => {
+    expect(DEFAULT_SETTINGS.systemWideCapture).toBe('tproxy');
+    expect(storedSettingsSchema('proxy').parse({ systemWideCapture: 'tun' }).systemWideCapture).toBe('tun');
+    expect(storedSettingsSchema('proxy').safeParse({ systemWideCapture: 'redirect' }).success).toBe(false);
+  });
 });

@@ -122,6 +122,15 @@ export type Language = (typeof LANGUAGES)[number];
 export const CONNECTION_MODES = ['proxy', 'system-proxy', 'system-wide'] as const;
 export type ConnectionMode = (typeof CONNECTION_MODES)[number];
 
+/**
+ * How system-wide mode captures traffic on Linux (Windows and macOS always use sing-box's TUN):
+ * - `tproxy`: nftables TPROXY rules and policy routing hand every connection to the core;
+ * - `tun`: sing-box's TUN device takes it and hands it to the core's SOCKS5 inbound, as on
+ *   Windows and macOS.
+ */
+export const SYSTEM_WIDE_CAPTURES = ['tproxy', 'tun'] as const;
+export type SystemWideCaptureMethod = (typeof SYSTEM_WIDE_CAPTURES)[number];
+
 export const settingsSchema = z.object({
   /** A core binary chosen by the user; null = bundled resources, then PATH. */
   corePath: z.string().min(1).nullable().default(null),
@@ -140,6 +149,8 @@ export const settingsSchema = z.object({
 
   /** What Connect changes on the machine (see CONNECTION_MODES). */
   mode: z.enum(CONNECTION_MODES).default('proxy'),
+  /** Linux: how system-wide mode captures (see SYSTEM_WIDE_CAPTURES). */
+  systemWideCapture: z.enum(SYSTEM_WIDE_CAPTURES).default('tproxy'),
 
   /** Start the desktop app when the user logs in, minimised to the tray (off unless asked). */
   startAtLogin: z.boolean().default(false),
