@@ -8,7 +8,7 @@ const TAG = 'SYSWIDE';
 
 export interface CaptureStatus {
   active: boolean;
-  /** Linux's nftables method, or `tun` (sing-box's TUN device on Windows and macOS). */
+  /** Linux's nftables method, or `tun` (sing-box's TUN device; on Linux the other choice). */
   method: CaptureMethod | 'tun' | null;
   /** What was applied, in words (for the CLI and the log). */
   detail: string | null;

@@ -1,7 +1,8 @@
 /**
- * System-wide mode on Windows and macOS: sing-box's TUN device in front of the same core (see
- * policy/sing-box-tun.ts), run by an elevated watchdog (policy/elevation.ts). It plays the part
- * the Linux capture plays for the tunnel:
+ * System-wide mode through sing-box's TUN device in front of the same core (see
+ * policy/sing-box-tun.ts), run by an elevated watchdog (policy/elevation.ts): on Windows and
+ * macOS, and on Linux when the user chooses it over TPROXY. It plays the part the nftables
+ * capture plays for the tunnel:
  *
  * - before every core start the tunnel asks `transparentFor()`: in system-wide mode sing-box is
  *   found and version-checked, and the watchdog is started (the system's dialog, once per
@@ -26,8 +27,9 @@ import { freePort } from '../../tunnel/ports';
 import type { TunnelController } from '../../tunnel/controller';
 import { CaptureRecordFile } from '../record';
 import { Capture, type CaptureOptions, type CaptureStatus } from '../capture';
-import { stopLeftoverCommand } from './policy/elevation';
-import { singBoxTunConfig } from './policy/sing-box-tun';
+import { linuxTunLeftoverRemoval, stopLeftoverCommand, type TunElevation, type TunPlatform } from './policy/elevation';
+import { LINUX_TUN, singBoxTunConfig } from './policy/sing-box-tun';
+import { linuxTunLeftoversPresent } from './linux-leftovers';
 import { findTunEngine, type TunEngine, type TunEngineSearch } from './tun-engine';
 import { poll, readPid, systemTunHost, tunFiles, type TunHost, TunSession } from './tun-session';
 import { followTunnel } from '../follow-tunnel';
@@ -35,7 +37,7 @@ import { followTunnel } from '../follow-tunnel';
 const TAG = 'SYSWIDE';
 
 export interface TunCaptureOptions extends CaptureOptions {
-  platform: 'win32' | 'darwin';
+  platform: TunPlatform;
   dataDir: string;
   /** Where sing-box's config, its log and the watchdog's files live. */
   runtimeDir: string;
@@ -49,6 +51,12 @@ export interface TunCaptureOptions extends CaptureOptions {
   /** How long sing-box may take to bring its device up. */
   readyTimeoutMs?: number;
   watchIntervalMs?: number;
+  /** The settings' remote resolver, which sing-box asks through the core for captured DNS. */
+  remoteDns?: () => string;
+  /** Linux: the app's effective uid (root starts the watchdog without pkexec). */
+  euid?: number;
+  /** Linux, injected for tests; default: sing-box's rules or device seen on this machine. */
+  leftoversPresent?: () => Promise<boolean>;
 }
 
 interface Running {
@@ -73,6 +81,19 @@ export class TunCapture extends Capture {
     super(options);
     this.host = options.host ?? systemTunHost;
     this.record = new CaptureRecordFile(options.dataDir);
+  }
+
+  private get linux(): boolean {
+    return this.options.platform === 'linux';
+  }
+
+  private get elevation(): TunElevation {
+    return { platform: this.options.platform, asRoot: (this.options.euid ?? process.geteuid?.() ?? -1) === 0 };
+  }
+
+  /** Linux: what sing-box cannot take back when it is killed, removed by the watchdog as root. */
+  private get afterEngine(): readonly string[] | undefined {
+    return this.linux ? linuxTunLeftoverRemoval(LINUX_TUN) : undefined;
   }
 
   status(): CaptureStatus {
@@ -120,9 +141,11 @@ export class TunCapture extends Capture {
       const living = pids.filter((pid) => this.host.alive(pid));
       return living.length === 0 ? [] : null;
     }, 3000);
-    if (left === null) {
-      this.options.logger.warn(TAG, 'the last run left the TUN engine running; stopping it (the system asks for administrator rights)');
-      const outcome = await this.host.run(stopLeftoverCommand(this.options.platform, { pids: pids.filter((pid) => this.host.alive(pid)), configPath: files.configPath }));
+    // Linux: a sing-box killed together with its watchdog also left its rules.
+    const leftovers = this.linux && (await (this.options.leftoversPresent ?? linuxTunLeftoversPresent)());
+    if (left === null || leftovers) {
+      this.options.logger.warn(TAG, `the last run left ${left === null ? 'the TUN engine running' : "the TUN engine's routing rules"}; removing it (the system asks for administrator rights)`);
+      const outcome = await this.host.run(stopLeftoverCommand(this.elevation, { pids: pids.filter((pid) => this.host.alive(pid)), configPath: files.configPath, ...(this.afterEngine ? { afterEngine: this.afterEngine } : {}) }));
       if (outcome.code !== 0) {
         this.options.logger.error(TAG, `could not stop the TUN engine a previous run left (exit ${String(outcome.code)}); the record is kept for the next try`);
         return false;
@@ -151,7 +174,9 @@ export class TunCapture extends Capture {
       const pids = [session.watchdogPid, (await session.enginePid()) ?? 0].filter((pid) => pid > 0);
       if (!(await session.stop())) {
         this.options.logger.error(TAG, 'the TUN watchdog did not stop in time; stopping it with administrator rights');
-        const outcome = await this.host.run(stopLeftoverCommand(this.options.platform, { pids: pids.filter((pid) => this.host.alive(pid)), configPath: session.files.configPath }));
+        const outcome = await this.host.run(
+          stopLeftoverCommand(this.elevation, { pids: pids.filter((pid) => this.host.alive(pid)), configPath: session.files.configPath, ...(this.afterEngine ? { afterEngine: this.afterEngine } : {}) }),
+        );
         // Not stopped: the record stays, and the next start tries again.
         if (outcome.code !== 0) return this.emit();
       }
@@ -175,7 +200,8 @@ export class TunCapture extends Capture {
   private async openSession(engine: TunEngine): Promise<TunSession> {
     if (this.session?.alive) return this.session;
     if (this.opening) return this.opening;
-    const pending: Promise<TunSession> = TunSession.open(this.options.platform, tunFiles(this.options.runtimeDir, engine.path), this.host).then(
+    const afterEngine = this.afterEngine;
+    const pending: Promise<TunSession> = TunSession.open(this.elevation, tunFiles(this.options.runtimeDir, engine.path), this.host, afterEngine ? { afterEngine } : {}).then(
       async (session) => {
         if (this.opening !== pending) {
           await session.stop();
@@ -204,10 +230,19 @@ export class TunCapture extends Capture {
     const socksPort = Number(socks.port);
     // sing-box matches the core by the path the OS reports for its process: the real one.
     const corePath = await realpath(this.options.corePath).catch(() => this.options.corePath as string);
-    const key = JSON.stringify([socksHost, socksPort, corePath, this.bypassLan()]);
+    const remoteDns = this.options.remoteDns?.();
+    const key = JSON.stringify([socksHost, socksPort, corePath, this.bypassLan(), remoteDns ?? null]);
     if (this.running?.key === key) return;
     const directPort = await freePort();
-    const config = singBoxTunConfig({ platform: this.options.platform, socksHost, socksPort, directPort, corePath, bypassLan: this.bypassLan() });
+    const config = singBoxTunConfig({
+      platform: this.options.platform,
+      socksHost,
+      socksPort,
+      directPort,
+      corePath,
+      bypassLan: this.bypassLan(),
+      ...(remoteDns !== undefined ? { remoteDns } : {}),
+    });
     const written = await writeConfigFile(this.options.runtimeDir, 'sing-box-tun', config);
     const check = await runCore(engine.path, ['check', '-c', written], this.options.runtimeDir, 10_000);
     if (written !== session.files.configPath || check.code !== 0) {
@@ -223,7 +258,8 @@ export class TunCapture extends Capture {
     const restarted = this.running !== null;
     this.running = { key, directPort };
     this.error = null;
-    this.detail = `sing-box ${engine.version} TUN: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct; ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core`;
+    const device = this.linux ? ` ${LINUX_TUN.device}` : '';
+    this.detail = `sing-box ${engine.version} TUN${device}: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct (by its path); ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core`;
     this.options.logger.info(TAG, `system-wide TUN ${restarted ? 'restarted on a new config' : 'up'}: ${this.detail}`);
     this.emit();
   }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ElevatedCommand, elevationRefused, startTunCommand, type TunFiles } from './policy/elevation';
+import { type ElevatedCommand, elevationRefused, startTunCommand, type TunElevation, type TunFiles } from './policy/elevation';
 import { processAlive } from '../../process/alive';
 
 /** What the app needs of the machine to run the TUN engine: injected, so tests elevate nothing. */
@@ -73,11 +73,13 @@ export class TunSession {
   ) {}
 
   /** Starts the watchdog lifted (sing-box not yet running); throws when the user says no. */
-  static async open(platform: 'win32' | 'darwin', files: TunFiles, host: TunHost, startTimeoutMs = 15_000): Promise<TunSession> {
+  static async open(elevation: TunElevation, files: TunFiles, host: TunHost, o: { afterEngine?: readonly string[]; startTimeoutMs?: number } = {}): Promise<TunSession> {
+    const { platform } = elevation;
+    const startTimeoutMs = o.startTimeoutMs ?? 15_000;
     await mkdir(join(files.controlFile, '..'), { recursive: true, mode: 0o700 });
     await Promise.all([files.enginePidFile, files.watchdogPidFile, files.logFile].map((file) => rm(file, { force: true })));
     await writeFile(files.controlFile, 'lift', { mode: 0o600 });
-    const outcome = await host.run(startTunCommand(platform, { ...files, appPid: host.appPid }));
+    const outcome = await host.run(startTunCommand(elevation, { ...files, appPid: host.appPid, ...(o.afterEngine ? { afterEngine: o.afterEngine } : {}) }));
     if (elevationRefused(platform, outcome.code, outcome.stderr)) {
       await rm(files.controlFile, { force: true });
       throw new Error('administrator rights were not granted (the system’s dialog was dismissed or refused): system-wide mode needs them to create its network device; use system-proxy mode to connect without them');

@@ -6,8 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakeSingBox } from '../testing/fake-sing-box';
 import { processAlive } from '../../../process/alive';
 import { waitFor } from '../../../testing/wait';
+import { LINUX_TUN } from './sing-box-tun';
 import {
   elevationRefused,
+  linuxTunLeftoverRemoval,
   posixWatchdogScript,
   powerShellQuote,
   shellQuote,
@@ -51,7 +53,7 @@ const winFiles: TunWatchdog = {
 };
 
 describe('Windows: one UAC prompt starts the elevated watchdog', () => {
-  const command = startTunCommand('win32', winFiles);
+  const command = startTunCommand({ platform: 'win32' }, winFiles);
   const outer = outerScript(command.args);
   const watchdog = innerScript(outer);
 
@@ -87,12 +89,12 @@ describe('Windows: one UAC prompt starts the elevated watchdog', () => {
   it('fits a Windows command line even with long paths', () => {
     const long = 'C:\\' + 'a-rather-long-folder-name\\'.repeat(8);
     const files = Object.fromEntries(Object.entries(winFiles).map(([k, v]) => [k, typeof v === 'string' ? long + v.slice(3) : v])) as unknown as TunWatchdog;
-    const { args } = startTunCommand('win32', files);
+    const { args } = startTunCommand({ platform: 'win32' }, files);
     expect(['powershell.exe', ...args].join(' ').length).toBeLessThan(32_767);
   });
 
   it('stops a leftover only while its command line still names our config, and waits for it', () => {
-    const stop = outerScript(stopLeftoverCommand('win32', { pids: [300, 301], configPath: winFiles.configPath }).args);
+    const stop = outerScript(stopLeftoverCommand({ platform: 'win32' }, { pids: [300, 301], configPath: winFiles.configPath }).args);
     expect(stop).toContain('-Verb RunAs -WindowStyle Hidden -Wait');
     const script = innerScript(stop);
     expect(script).toContain(`$p = Get-CimInstance Win32_Process -Filter 'ProcessId = 300'; if ($p -and $p.CommandLine -and $p.CommandLine.Contains('C:\\Users\\O''Brien\\AppData\\Roaming\\steadfast-vpn\\runtime\\sing-box-tun.json')) { Stop-Process -Id 300 -Force }`);
@@ -104,21 +106,52 @@ describe('macOS: the system’s authorisation dialog starts the watchdog', () =>
   const files: TunWatchdog = { ...winFiles, singBoxPath: '/Applications/Steadfast VPN.app/Contents/Resources/core/sing-box', configPath: "/Users/o'brien/tun.json" };
 
   it('as root, in the background (do shell script would wait for it otherwise)', () => {
-    const command = startTunCommand('darwin', files);
+    const command = startTunCommand({ platform: 'darwin' }, files);
     expect(command.file).toBe('/usr/bin/osascript');
     expect(command.args[0]).toBe('-e');
     expect(command.args[1]).toMatch(/^do shell script "\/bin\/sh -c '.*' > \/dev\/null 2>&1 &" with administrator privileges$/s);
   });
 
   it('a leftover is killed only while it still runs our config', () => {
-    expect(stopLeftoverCommand('darwin', { pids: [77], configPath: '/Users/me/tun.json' }).args[1]).toBe(
+    expect(stopLeftoverCommand({ platform: 'darwin' }, { pids: [77], configPath: '/Users/me/tun.json' }).args[1]).toBe(
       `do shell script "if ps -p 77 -o command= | grep -qF -- '/Users/me/tun.json'; then kill 77; fi" with administrator privileges`,
     );
   });
 
   it('refuses a pid that is not one', () => {
-    expect(() => stopLeftoverCommand('darwin', { pids: [0], configPath: '/x' })).toThrow('invalid process id');
-    expect(() => startTunCommand('darwin', { ...files, appPid: Number.NaN })).toThrow('invalid process id');
+    expect(() => stopLeftoverCommand({ platform: 'darwin' }, { pids: [0], configPath: '/x' })).toThrow('invalid process id');
+    expect(() => startTunCommand({ platform: 'darwin' }, { ...files, appPid: Number.NaN })).toThrow('invalid process id');
+  });
+});
+
+describe('Linux: root starts the watchdog directly, anyone else through pkexec', () => {
+  const files: TunWatchdog = { ...winFiles, appPid: 77, singBoxPath: '/opt/Steadfast VPN/resources/core/sing-box', configPath: '/home/me/.config/steadfast-vpn/runtime/sing-box-tun.json' };
+
+  it.each([
+    [true, '/bin/sh', ['-c']],
+    [false, 'pkexec', ['/bin/sh', '-c']],
+  ] as const)('as root %s: %s, the watchdog in a session of its own, in the background, holding none of the app’s pipes', (asRoot, file, prefix) => {
+    const command = startTunCommand({ platform: 'linux', asRoot }, { ...files, afterEngine: ['echo cleaned'] });
+    expect(command.file).toBe(file);
+    expect(command.args.slice(0, prefix.length)).toEqual(prefix);
+    const shell = command.args[prefix.length]!;
+    expect(shell).toMatch(/^setsid \/bin\/sh -c '.*' > \/dev\/null 2>&1 < \/dev\/null &$/s);
+    expect(shell).toContain('echo cleaned');
+  });
+
+  it('a leftover is stopped only while it runs our config, and what sing-box left is removed after it', () => {
+    const command = stopLeftoverCommand({ platform: 'linux', asRoot: false }, { pids: [77], configPath: files.configPath, afterEngine: ['echo cleaned'] });
+    expect(command.file).toBe('pkexec');
+    expect(command.args[2]).toMatch(/^if ps -p 77 -o command= \| grep -qF -- '\/home\/me\/.*sing-box-tun.json'; then kill 77; fi; for i in .*; do kill -0 77 .*; echo cleaned; true$/);
+  });
+
+  it('the removal names only sing-box’s objects, by the numbers it was given', () => {
+    const lines = linuxTunLeftoverRemoval(LINUX_TUN);
+    expect(lines[0]).toBe(`for p in ${Array.from({ length: LINUX_TUN.ruleSpan }, (_, i) => LINUX_TUN.ruleIndex + i).join(' ')}; do for f in -4 -6; do while ip $f rule del priority $p 2>/dev/null; do :; done; done; done`);
+    expect(lines).toContain(`ip -4 route flush table ${LINUX_TUN.table} 2>/dev/null`);
+    expect(lines).toContain(`ip link delete ${LINUX_TUN.device} 2>/dev/null`);
+    expect(() => linuxTunLeftoverRemoval({ ...LINUX_TUN, device: 'x; reboot' })).toThrow('invalid device name');
+    expect(() => linuxTunLeftoverRemoval({ ...LINUX_TUN, table: 0 })).toThrow('invalid routing number');
   });
 });
 
@@ -130,6 +163,10 @@ describe('the user saying no is told apart from a failure', () => {
     ['darwin', 1, '0:103: execution error: User canceled. (-128)', true],
     ['darwin', 1, '0:103: execution error: The administrator user name or password was incorrect. (-60007)', false],
     ['darwin', 0, '', false],
+    ['linux', 126, 'Error executing command as another user: Not authorized', true],
+    ['linux', 127, 'Error executing command as another user: No authentication agent found.', true],
+    ['linux', 1, '', false],
+    ['linux', 0, '', false],
   ] as const)('%s exit %s %j: refused %s', (platform, code, stderr, refused) => {
     expect(elevationRefused(platform, code, stderr)).toBe(refused);
   });
@@ -143,8 +180,9 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
     for (const child of started.splice(0)) child.kill('SIGKILL');
   });
 
-  function launch() {
+  function launch(o: { afterEngine?: boolean } = {}) {
     const dir = mkdtempSync(join(tmpdir(), "tun watchdog '"));
+    const marker = join(dir, 'after-engine');
     const engine = fakeSingBox();
     const configPath = join(dir, 'sing-box-tun.json');
     writeFileSync(configPath, JSON.stringify({ inbounds: [{ type: 'mixed', listen: '127.0.0.1', listen_port: 0 }] }));
@@ -158,18 +196,20 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
       enginePidFile: join(dir, 'tun-engine.pid'),
       watchdogPidFile: join(dir, 'tun-watchdog.pid'),
       logFile: join(dir, 'sing-box.log'),
+      ...(o.afterEngine ? { afterEngine: [`echo after >> ${shellQuote(marker)}`] } : {}),
     };
     writeFileSync(files.controlFile, 'lift');
     const watchdog = spawn(shell, ['-c', posixWatchdogScript(files)], { stdio: 'ignore' });
     started.push(watchdog);
     const exited = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
     const enginePid = () => (existsSync(files.enginePidFile) ? Number(readFileSync(files.enginePidFile, 'utf8')) : null);
-    return { dir, engine, app, files, watchdog, exited, enginePid, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    return { dir, marker, engine, app, files, watchdog, exited, enginePid, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   }
 
   it('waits lifted, runs sing-box on `run`, stops it on `lift`, and restarts it on a new `run` without being started again', async () => {
     const w = launch();
-    await waitFor('existsSync(w.files.watchdogPidFile)', () => existsSync(w.files.watchdogPidFile), 5000, 25);
+    // Written by `echo $$ >`: there (created) a moment before it holds the pid.
+    await waitFor('the watchdog pid file written', () => existsSync(w.files.watchdogPidFile) && readFileSync(w.files.watchdogPidFile, 'utf8').trim() !== '', 5000, 25);
     expect(Number(readFileSync(w.files.watchdogPidFile, 'utf8'))).toBe(w.watchdog.pid);
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(w.engine.runs()).toEqual([]);
@@ -230,6 +270,19 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
     await w.exited;
     expect(existsSync(w.files.enginePidFile)).toBe(false);
     expect(readFileSync(w.files.logFile, 'utf8')).toContain('configure tun interface: operation not permitted');
+    w.cleanup();
+  });
+
+  it('runs what must follow sing-box (Linux: removing what a killed one left) before the first start and after every stop', async () => {
+    const w = launch({ afterEngine: true });
+    const runs = () => (existsSync(w.marker) ? readFileSync(w.marker, 'utf8').split('\n').filter(Boolean).length : 0);
+    await waitFor('runs() === 1', () => runs() === 1, 5000, 25);
+    writeFileSync(w.files.controlFile, 'run 1');
+    await waitFor('w.enginePid() !== null', () => w.enginePid() !== null, 5000, 25);
+    expect(runs()).toBe(2);
+    process.kill(w.enginePid()!, 'SIGKILL');
+    await w.exited;
+    expect(runs()).toBe(3);
     w.cleanup();
   });
 

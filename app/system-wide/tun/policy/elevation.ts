@@ -1,8 +1,8 @@
 /**
- * How the TUN engine (sing-box) gets administrator rights on Windows and macOS, as data the app
- * runs without a shell of its own. The app itself never runs elevated: one system dialog per
- * connection (UAC on Windows, the authorisation dialog on macOS) starts a small elevated watchdog,
- * and the watchdog runs sing-box. sing-box has no Windows service mode of its own (a service
+ * How the TUN engine (sing-box) gets administrator rights, as data the app runs without a shell
+ * of its own. The app itself never runs elevated: one system dialog per connection (UAC on
+ * Windows, the authorisation dialog on macOS, pkexec's polkit prompt on Linux — none when the app
+ * already runs as root there) starts a small elevated watchdog, and the watchdog runs sing-box. sing-box has no Windows service mode of its own (a service
  * binary must answer the service manager), so no service is installed.
  *
  * The watchdog's whole interface is a few files in the app's runtime folder:
@@ -33,6 +33,48 @@ export interface TunFiles {
 export interface TunWatchdog extends TunFiles {
   /** The app's process: the watchdog stops sing-box when it is gone. */
   appPid: number;
+  /**
+   * Shell lines run whenever sing-box has stopped, however it stopped, and before each start (the
+   * watchdog starts lifted): on Linux, removing what a killed sing-box cannot take back itself
+   * (linuxTunLeftoverRemoval).
+   */
+  afterEngine?: readonly string[];
+}
+
+export type TunPlatform = 'win32' | 'darwin' | 'linux';
+
+/** How the elevated side is reached: Linux needs no prompt when the app already runs as root. */
+export interface TunElevation {
+  platform: TunPlatform;
+  /** Linux: the app runs as root (the CLI under sudo): the watchdog is started directly. */
+  asRoot?: boolean;
+}
+
+/** What sing-box's auto_route puts on a Linux machine, by the numbers it was given. */
+export interface LinuxTunObjects {
+  device: string;
+  table: number;
+  ruleIndex: number;
+  ruleSpan: number;
+}
+
+/**
+ * Shell lines (root) removing what sing-box's TUN leaves when it is killed with -9 and cannot
+ * take back its own: its policy-routing rules (by their priorities, which are ours alone) and its
+ * route table; the device goes with its last file descriptor, and is deleted here in case it did
+ * not. Every line succeeds when its object is already gone.
+ */
+export function linuxTunLeftoverRemoval(o: LinuxTunObjects): string[] {
+  for (const n of [o.table, o.ruleIndex, o.ruleSpan]) if (!Number.isInteger(n) || n < 1) throw new Error(`invalid routing number ${String(n)}`);
+  if (!/^[A-Za-z0-9_.-]{1,15}$/.test(o.device)) throw new Error(`invalid device name ${o.device}`);
+  const priorities = Array.from({ length: o.ruleSpan }, (_, i) => o.ruleIndex + i).join(' ');
+  return [
+    `for p in ${priorities}; do for f in -4 -6; do while ip $f rule del priority $p 2>/dev/null; do :; done; done; done`,
+    `ip -4 route flush table ${o.table} 2>/dev/null`,
+    `ip -6 route flush table ${o.table} 2>/dev/null`,
+    `ip link delete ${o.device} 2>/dev/null`,
+    'true',
+  ];
 }
 
 /** How often the watchdog looks at the app, the control file and sing-box. */
@@ -63,9 +105,10 @@ function assertPid(pid: number): void {
   if (!Number.isInteger(pid) || pid < 1) throw new Error(`invalid process id ${String(pid)}`);
 }
 
-/** The macOS watchdog, a POSIX shell script (run as root; tested here under dash and bash). */
+/** The macOS and Linux watchdog, a POSIX shell script (run as root; tested here under dash and bash). */
 export function posixWatchdogScript(o: TunWatchdog): string {
   assertPid(o.appPid);
+  const afterEngine = o.afterEngine ?? [];
   return [
     `app=${o.appPid}`,
     `control=${shellQuote(o.controlFile)}`,
@@ -83,6 +126,7 @@ export function posixWatchdogScript(o: TunWatchdog): string {
     `    kill "$guard" 2>/dev/null`,
     `    engine=''`,
     `  fi`,
+    ...afterEngine.map((line) => `  ${line}`),
     `  rm -f "$engine_pid_file"`,
     `}`,
     `trap 'stop_engine; rm -f "$watchdog_pid_file"; exit 0' TERM INT HUP`,
@@ -173,11 +217,24 @@ function withAdministratorPrivileges(shell: string): ElevatedCommand {
   return { file: '/usr/bin/osascript', args: ['-e', `do shell script ${appleScriptString(shell)} with administrator privileges`] };
 }
 
+/**
+ * Linux: `shell` as root — directly when the app is root, else through pkexec (polkit's prompt;
+ * it runs only an absolute path, and /bin/sh is one).
+ */
+function linuxElevated(shell: string, asRoot: boolean): ElevatedCommand {
+  return asRoot ? { file: '/bin/sh', args: ['-c', shell] } : { file: 'pkexec', args: ['/bin/sh', '-c', shell] };
+}
+
 /** Starts the watchdog elevated; it returns once the user has answered the system's dialog. */
-export function startTunCommand(platform: 'win32' | 'darwin', o: TunWatchdog): ElevatedCommand {
+export function startTunCommand(elevation: TunElevation, o: TunWatchdog): ElevatedCommand {
+  const { platform } = elevation;
   if (platform === 'win32') return windowsElevated(powerShellWatchdogScript(o), false);
+  const watchdog = `/bin/sh -c ${shellQuote(posixWatchdogScript(o))} > /dev/null 2>&1`;
+  // Linux: in a session of its own, so a Ctrl-C in the app's terminal reaches the app (which
+  // disconnects in order), not the watchdog; holding none of the app's pipes.
+  if (platform === 'linux') return linuxElevated(`setsid ${watchdog} < /dev/null &`, elevation.asRoot === true);
   // In the background with its output elsewhere, or `do shell script` would wait for it.
-  return withAdministratorPrivileges(`/bin/sh -c ${shellQuote(posixWatchdogScript(o))} > /dev/null 2>&1 &`);
+  return withAdministratorPrivileges(`${watchdog} &`);
 }
 
 /**
@@ -185,7 +242,8 @@ export function startTunCommand(platform: 'win32' | 'darwin', o: TunWatchdog): E
  * the app): each pid only if its command line still names our config, so a pid reused since by
  * another program is left alone.
  */
-export function stopLeftoverCommand(platform: 'win32' | 'darwin', o: { pids: readonly number[]; configPath: string }): ElevatedCommand {
+export function stopLeftoverCommand(elevation: TunElevation, o: { pids: readonly number[]; configPath: string; afterEngine?: readonly string[] }): ElevatedCommand {
+  const { platform } = elevation;
   o.pids.forEach(assertPid);
   if (platform === 'win32') {
     const needle = powerShellQuote(o.configPath);
@@ -195,11 +253,21 @@ export function stopLeftoverCommand(platform: 'win32' | 'darwin', o: { pids: rea
     return windowsElevated(script, true);
   }
   const needle = shellQuote(o.configPath);
-  return withAdministratorPrivileges(o.pids.map((pid) => `if ps -p ${pid} -o command= | grep -qF -- ${needle}; then kill ${pid}; fi`).join('; '));
+  const stops = o.pids.map((pid) => `if ps -p ${pid} -o command= | grep -qF -- ${needle}; then kill ${pid}; fi`);
+  if (platform === 'linux') {
+    // sing-box takes its rules back on TERM; what a killed one left goes after it.
+    const settle = o.pids.map((pid) => `for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 ${pid} 2>/dev/null || break; sleep 0.5; done`);
+    return linuxElevated([...stops, ...settle, ...(o.afterEngine ?? []), 'true'].join('; '), elevation.asRoot === true);
+  }
+  return withAdministratorPrivileges(stops.join('; '));
 }
 
-/** The user said no to the system's dialog (UAC's ERROR_CANCELLED; osascript's -128). */
-export function elevationRefused(platform: 'win32' | 'darwin', code: number | null, stderr: string): boolean {
+/** pkexec's "not authorised" and "dialog dismissed" (pkexec(1)). */
+const PKEXEC_REFUSED = [126, 127];
+
+/** The user said no to the system's dialog (UAC's ERROR_CANCELLED; osascript's -128; pkexec's 126). */
+export function elevationRefused(platform: TunPlatform, code: number | null, stderr: string): boolean {
   if (platform === 'win32') return code === UAC_CANCELLED;
+  if (platform === 'linux') return code !== null && PKEXEC_REFUSED.includes(code);
   return code !== 0 && /\(-128\)/.test(stderr);
 }

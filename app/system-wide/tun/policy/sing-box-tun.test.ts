@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { singBoxTunConfig, tunEngineRefusal, tunEngineVersion } from './sing-box-tun';
+import { LINUX_TUN, singBoxTunConfig, tunDnsServers, tunEngineRefusal, tunEngineVersion } from './sing-box-tun';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -69,7 +69,27 @@ describe('sing-box TUN front end', () => {
     expect(() => singBoxTunConfig({ ...base, corePath: ' ' })).toThrow('the core path is needed');
   });
 
+  it.each([
+    ['none set: plain DNS over TCP to 1.1.1.1', undefined, [{ type: 'tcp', tag: 'through-core', server: '1.1.1.1', server_port: 53, detour: 'core' }]],
+    ['a resolver address: UDP to it', '203.0.113.53', [{ type: 'udp', tag: 'through-core', server: '203.0.113.53', detour: 'core' }]],
+    ['with a port', '203.0.113.53:5353', [{ type: 'udp', tag: 'through-core', server: '203.0.113.53', server_port: 5353, detour: 'core' }]],
+    ['IPv6 with a port', '[2606:4700::1111]:53', [{ type: 'udp', tag: 'through-core', server: '2606:4700::1111', server_port: 53, detour: 'core' }]],
+    ['DoH by address', 'https://1.1.1.1/dns-query', [{ type: 'https', tag: 'through-core', server: '1.1.1.1', detour: 'core' }]],
+    ['DoH on another path and port', 'https://9.9.9.9:8443/resolve', [{ type: 'https', tag: 'through-core', server: '9.9.9.9', server_port: 8443, path: '/resolve', detour: 'core' }]],
+    [
+      'DoH by name: the name itself resolved through the core',
+      'https://dns.google/dns-query',
+      [
+        { type: 'https', tag: 'through-core', server: 'dns.google', detour: 'core', domain_resolver: 'bootstrap-through-core' },
+        { type: 'tcp', tag: 'bootstrap-through-core', server: '1.1.1.1', server_port: 53, detour: 'core' },
+      ],
+    ],
+  ])('captured DNS asks the remote resolver through the core — %s', (_what, remote, servers) => {
+    expect(tunDnsServers(remote)).toEqual(servers);
+  });
+
   it('reads the version sing-box prints, and nothing from another program', () => {
+
     const windows = 'sing-box version 1.14.2\n\nEnvironment: go1.24.4 windows/amd64\nTags: with_gvisor,with_quic,with_dhcp,with_wireguard,with_utls,with_acme,with_clash_api\nRevision: 0123abc\nCGO: disabled\n';
     expect(tunEngineVersion(windows)).toBe('1.14.2');
     expect(tunEngineVersion('sing-box version 1.10.0-alpha.28\n\nEnvironment: go1.22.5 windows/amd64\n')).toBe('1.10.0-alpha.28');
@@ -83,5 +103,31 @@ describe('sing-box TUN front end', () => {
     ['1.13.0-beta.2', false],
   ])('sing-box %s too old: %s', (version, refused) => {
     expect(tunEngineRefusal(version) !== null).toBe(refused);
+  });
+});
+
+describe('sing-box TUN on Linux', () => {
+  const linux = singBoxTunConfig({ ...base, platform: 'linux', corePath: '/usr/lib/steadfast-vpn/core/xray', remoteDns: '203.0.113.53' }) as Json;
+  const tun = linux.inbounds[0];
+
+  it('a named device taking the default route strictly, on policy-routing numbers of our own', () => {
+    expect(tun).toMatchObject({ type: 'tun', interface_name: LINUX_TUN.device, auto_route: true, strict_route: true, iproute2_table_index: LINUX_TUN.table, iproute2_rule_index: LINUX_TUN.ruleIndex });
+    // Not the TPROXY capture's table: both may be chosen on one machine, one after the other.
+    expect(LINUX_TUN.table).not.toBe(5346);
+    expect(LINUX_TUN.device.length).toBeLessThanOrEqual(15);
+  });
+
+  it('no auto_redirect: it cannot run without its nfqueue pre-match, which kernels without nft_queue refuse whole', () => {
+    expect(tun.auto_redirect).toBeUndefined();
+  });
+
+  it('the core’s own connections leave direct, matched by its executable, as on Windows and macOS', () => {
+    expect(linux.route.rules[0]).toEqual({ process_path: ['/usr/lib/steadfast-vpn/core/xray'], outbound: 'direct' });
+    expect(linux.route.auto_detect_interface).toBe(true);
+  });
+
+  it('DNS is answered by sing-box and asked of the user’s remote resolver through the core', () => {
+    expect(linux.dns.servers).toEqual([{ type: 'udp', tag: 'through-core', server: '203.0.113.53', detour: 'core' }]);
+    expect(linux.route.rules).toContainEqual({ protocol: 'dns', action: 'hijack-dns' });
   });
 });

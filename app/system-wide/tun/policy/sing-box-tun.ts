@@ -1,15 +1,22 @@
 /**
- * System-wide mode on Windows and macOS: sing-box's `tun` inbound in front of the same core, as
- * v2rayN does — the TUN device takes every program's traffic, sing-box hands it to the core's
- * local SOCKS5 inbound (UDP included), and the core carries it to the server as in proxy mode.
+ * System-wide mode through sing-box's `tun` inbound (Windows and macOS, and Linux when the user
+ * chooses it over TPROXY) in front of the same core, as v2rayN does — the TUN device takes every
+ * program's traffic, sing-box hands it to the core's local SOCKS5 inbound (UDP included), and the
+ * core carries it to the server as in proxy mode.
  * Written from sing-box's documented fields (configuration/inbound/tun, route rule actions of
  * 1.11, the typed DNS servers and `route.default_domain_resolver` of 1.12), so it needs sing-box
  * 1.12 or later; the installers bundle 1.14 (resources/core/pins.json):
  * - the core's own connections (to servers, and its direct ones) must not enter the TUN: they are
  *   matched by the core's executable path and sent `direct` (auto_detect_interface binds them to
- *   the real interface);
+ *   the real interface). On Linux too: sing-box's kernel-side exemption is the socket mark of
+ *   auto_redirect, and auto_redirect cannot be had without its nfqueue pre-match (sing-tun turns
+ *   the nft `queue` rule on whenever the queue opens, and a kernel without nft_queue then refuses
+ *   the whole ruleset), so the process rule, which needs nothing of the kernel, is the one used.
+ *   Linux gets a named device and policy-routing numbers of our own, so what a killed sing-box
+ *   leaves is found and removed (linuxTunLeftoverRemoval);
  * - private ranges stay out of the TUN when bypassLan is on (route_exclude_address);
- * - DNS to any address is answered by sing-box (hijack-dns), which asks through the core;
+ * - DNS to any address is answered by sing-box (hijack-dns), which asks the user's remote
+ *   resolver through the core;
  * - a loopback `mixed` inbound leads straight out (`direct`): the monitor asks "is the network
  *   there" through it, of the network and not of the tunnel, and its first answer tells the app
  *   sing-box is up (it is listed after the tun inbound, which starts first);
@@ -17,7 +24,9 @@
  *   sing-box 1.12 deprecated dialling a domain without one named, 1.13 refuses to start that way
  *   and 1.14 removed the fallback.
  */
+import { isIpAddress } from '../../../../shared/routing';
 import { atLeast, parseCoreVersion } from '../../../core/version';
+import type { TunPlatform } from './elevation';
 
 export const TUN_ENGINE_MIN_VERSION = '1.12.0';
 
@@ -31,10 +40,25 @@ export interface TunConfigOptions {
   /** The core's executable, whose own connections go direct. */
   corePath: string;
   bypassLan: boolean;
-  platform: 'win32' | 'darwin';
-  /** The resolver asked through the tunnel for captured DNS (default 1.1.1.1). */
-  dnsServer?: string;
+  platform: TunPlatform;
+  /**
+   * The resolver asked through the tunnel for captured DNS: the settings' remote resolver
+   * (`https://…` or an address with an optional port); default plain DNS over TCP to 1.1.1.1.
+   */
+  remoteDns?: string;
 }
+
+/**
+ * Linux: the device name and the policy-routing numbers sing-box is told to use, ours alone (the
+ * TPROXY capture uses table 5346), so leftovers are found by number after a crash.
+ */
+export const LINUX_TUN = {
+  device: 'steadfast0',
+  table: 5348,
+  ruleIndex: 5350,
+  /** sing-box's rules take the priorities from ruleIndex up to ruleIndex + 10 (its `nop` target). */
+  ruleSpan: 11,
+} as const;
 
 const LAN_EXCLUDED = ['10.0.0.0/8', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10'];
 
@@ -57,26 +81,57 @@ export function tunEngineRefusal(version: string): string | null {
     : null;
 }
 
+const DNS_TAG = 'through-core';
+const BOOTSTRAP_DNS_TAG = 'bootstrap-through-core';
+
+/**
+ * sing-box's DNS servers for the user's remote resolver, all dialled through the core: an
+ * address becomes plain UDP DNS to it, a DoH URL an `https` server (one named by a host name is
+ * itself resolved through the core, by 1.1.1.1 over TCP).
+ */
+export function tunDnsServers(remote: string | undefined): Record<string, unknown>[] {
+  if (remote === undefined) return [{ type: 'tcp', tag: DNS_TAG, server: '1.1.1.1', server_port: 53, detour: 'core' }];
+  if (remote.startsWith('https://')) {
+    const url = new URL(remote);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const named = !isIpAddress(host);
+    return [
+      {
+        type: 'https',
+        tag: DNS_TAG,
+        server: host,
+        ...(url.port ? { server_port: Number(url.port) } : {}),
+        ...(url.pathname !== '/dns-query' ? { path: url.pathname } : {}),
+        detour: 'core',
+        ...(named ? { domain_resolver: BOOTSTRAP_DNS_TAG } : {}),
+      },
+      ...(named ? [{ type: 'tcp', tag: BOOTSTRAP_DNS_TAG, server: '1.1.1.1', server_port: 53, detour: 'core' }] : []),
+    ];
+  }
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(remote);
+  const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : remote.split(':').length === 2 ? (remote.split(':') as [string, string]) : [remote, undefined];
+  return [{ type: 'udp', tag: DNS_TAG, server: host, ...(port !== undefined ? { server_port: Number(port) } : {}), detour: 'core' }];
+}
+
 export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
   if (!Number.isInteger(o.socksPort) || o.socksPort < 1 || o.socksPort > 65535) throw new Error(`invalid SOCKS port ${String(o.socksPort)}`);
   if (!Number.isInteger(o.directPort) || o.directPort < 1 || o.directPort > 65535 || o.directPort === o.socksPort) throw new Error(`invalid direct port ${String(o.directPort)}`);
   if (o.corePath.trim() === '') throw new Error('the core path is needed: its own connections must bypass the TUN');
+  const linux = o.platform === 'linux';
   return {
     log: { level: 'warn' },
-    dns: {
-      servers: [{ type: 'tcp', tag: 'through-core', server: o.dnsServer ?? '1.1.1.1', server_port: 53, detour: 'core' }],
-      final: 'through-core',
-    },
+    dns: { servers: tunDnsServers(o.remoteDns), final: DNS_TAG },
     inbounds: [
       {
         type: 'tun',
         tag: 'tun-in',
-        // macOS names its TUN devices utunN itself; Windows (wintun) takes the given name.
-        ...(o.platform === 'win32' ? { interface_name: 'Steadfast VPN' } : {}),
+        // macOS names its TUN devices utunN itself; Windows (wintun) and Linux take the given name.
+        ...(o.platform === 'win32' ? { interface_name: 'Steadfast VPN' } : linux ? { interface_name: LINUX_TUN.device } : {}),
         address: ['172.19.0.1/30', 'fdfe:dcba:9876::1/126'],
         mtu: 9000,
         auto_route: true,
         strict_route: true,
+        ...(linux ? { iproute2_table_index: LINUX_TUN.table, iproute2_rule_index: LINUX_TUN.ruleIndex } : {}),
         stack: 'mixed',
         ...(o.bypassLan ? { route_exclude_address: LAN_EXCLUDED } : {}),
       },
