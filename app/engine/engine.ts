@@ -137,7 +137,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // The tunnel, with system-wide capture following it, on the routing of the settings.
   const capture = await startCapture(
     // The LAN is left out of the capture exactly when the routing sends it direct.
-    { dataDir, runtimeDir, resourcesDir: options.resourcesDir, logger, launch: options.captureHelper ?? noCaptureHelper, corePath: profile?.path, bypassLan: () => settings().routing.bypassLan },
+    {
+      dataDir,
+      runtimeDir,
+      resourcesDir: options.resourcesDir,
+      logger,
+      launch: options.captureHelper ?? noCaptureHelper,
+      corePath: profile?.path,
+      bypassLan: () => settings().routing.bypassLan,
+      linuxCapture: () => settings().systemWideCapture,
+      remoteDns: () => settings().dns.remote,
+    },
     settings().mode,
   );
   // System-proxy mode: what a crashed run left pointed at the app is put back first too.

@@ -21,6 +21,8 @@ describe('settingsEffects', () => {
     ['proxy → system-wide: the core gets its transparent inbound', { mode: 'proxy' }, { mode: 'system-wide' }, { mode: 'system-wide', restartTunnel: true }],
     ['system-wide → system-proxy: the transparent inbound goes', { mode: 'system-wide' }, { mode: 'system-proxy' }, { mode: 'system-proxy', restartTunnel: true }],
     ['proxy → system-proxy: the same local proxy, no restart', { mode: 'proxy' }, { mode: 'system-proxy' }, { mode: 'system-proxy' }],
+    ['Linux capture TPROXY → TUN while system-wide: the core starts again under the other capture', { mode: 'system-wide' }, { mode: 'system-wide', systemWideCapture: 'tun' }, { restartTunnel: true }],
+    ['Linux capture changed in proxy mode: nothing runs it yet', { mode: 'proxy' }, { systemWideCapture: 'tun' }, {}],
     ['the fragment turned on: the tunnel and the probes carry it', {}, { antiDpi: fragmentOn }, { rewriteProbes: true, restartTunnel: true }],
     ['a server told to use anti-DPI on its own', {}, { antiDpi: { ...base.antiDpi, servers: { a: 'on' } } }, { rewriteProbes: true, restartTunnel: true }],
     ['a new HTTP port', {}, { httpPort: 18080 }, { ports: loopbackPorts(18080, base.socksPort), restartTunnel: true }],

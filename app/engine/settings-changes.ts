@@ -38,7 +38,10 @@ export function settingsEffects(previous: Settings, next: Settings, tunnelAntiDp
   const portsChanged = before.httpPort !== after.httpPort || before.socksPort !== after.socksPort || before.listen !== after.listen;
   // Only system-wide mode gives the core inbounds of its own (the transparent one); the system
   // proxy points the OS at the same local proxy as proxy mode does.
-  const captureChanged = (previous.mode === 'system-wide') !== (next.mode === 'system-wide');
+  // A change of Linux's capture method while system-wide puts the other capture in place, which
+  // gives the core other inbounds: the core starts again.
+  const captureChanged =
+    (previous.mode === 'system-wide') !== (next.mode === 'system-wide') || (next.mode === 'system-wide' && previous.systemWideCapture !== next.systemWideCapture);
   const antiDpiChanged = JSON.stringify(previous.antiDpi) !== JSON.stringify(next.antiDpi);
   const tunnelAntiDpiChanged = antiDpiChanged && JSON.stringify(tunnelAntiDpi(previous)) !== JSON.stringify(tunnelAntiDpi(next));
   return {

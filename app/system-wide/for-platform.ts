@@ -1,3 +1,5 @@
+import type { SystemWideCaptureMethod } from '../../shared/settings';
+import { ChosenCapture } from './chosen-capture';
 import { SystemWideCapture, type SystemWideOptions } from './system-wide';
 import { TunCapture } from './tun/tun-capture';
 
@@ -9,18 +11,23 @@ export interface SystemWideForOptions extends SystemWideOptions {
   runtimeDir: string;
   /** The folder holding `core/`, where the bundled sing-box is found beside the core. */
   resourcesDir?: string;
+  /** Linux: the capture the settings choose (default nftables TPROXY). */
+  linuxCapture?: () => SystemWideCaptureMethod;
+  /** The settings' remote resolver: sing-box's TUN answers captured DNS through the core with it. */
+  remoteDns?: () => string;
 }
 
 /**
- * Linux captures with nftables through its privileged helper; Windows and macOS put sing-box's
- * TUN device in front of the core. Any other system gets the Linux capture, which refuses the
- * mode there with the reason.
+ * Windows and macOS put sing-box's TUN device in front of the core. Linux captures with nftables
+ * through its privileged helper, or with the same sing-box TUN when the settings choose it. Any
+ * other system gets the nftables capture, which refuses the mode there with the reason.
  */
 export function systemWideFor(options: SystemWideForOptions): SystemWide {
   const platform = options.platform ?? process.platform;
-  if (platform === 'win32' || platform === 'darwin') {
-    const { dataDir, runtimeDir, logger, corePath, bypassLan, resourcesDir } = options;
-    return new TunCapture({ platform, dataDir, runtimeDir, logger, corePath, bypassLan, search: { resourcesDir, platform } });
-  }
+  const { dataDir, runtimeDir, logger, corePath, bypassLan, resourcesDir, remoteDns } = options;
+  const tun = (tunPlatform: 'win32' | 'darwin' | 'linux') =>
+    new TunCapture({ platform: tunPlatform, dataDir, runtimeDir, logger, corePath, bypassLan, remoteDns, search: { resourcesDir, platform: tunPlatform } });
+  if (platform === 'win32' || platform === 'darwin') return tun(platform);
+  if (platform === 'linux') return new ChosenCapture({ tproxy: new SystemWideCapture(options), tun: tun('linux') }, options.linuxCapture ?? (() => 'tproxy'), dataDir);
   return new SystemWideCapture(options);
 }
