@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SystemWide } from '../../app/system-wide/for-platform';
-import type { ConnectionMode } from '../../shared/settings';
+import { type ConnectionMode, SYSTEM_WIDE_CAPTURES, type SystemWideCaptureMethod } from '../../shared/settings';
 import { UsageError } from '../args';
 import { defaultDataDir } from '../../app/paths';
 
@@ -31,6 +31,12 @@ export function cliMode(raw: string, usage: string): Extract<ConnectionMode, 'pr
   if (raw === 'system-proxy') throw new UsageError("--mode system-proxy is the desktop app's; the CLI runs proxy or system-wide");
   if (raw !== 'proxy' && raw !== 'system-wide') throw new UsageError(`--mode is proxy or system-wide, got "${raw}"\n${usage}`);
   return raw;
+}
+
+/** `--capture`: how system-wide mode captures on Linux (nftables TPROXY, or sing-box's TUN). */
+export function cliCapture(raw: string, usage: string): SystemWideCaptureMethod {
+  if (!(SYSTEM_WIDE_CAPTURES as readonly string[]).includes(raw)) throw new UsageError(`--capture is ${SYSTEM_WIDE_CAPTURES.join(' or ')}, got "${raw}"\n${usage}`);
+  return raw as SystemWideCaptureMethod;
 }
 
 /** Says what system-wide mode applied once it is in (the rules follow the core's start). */

@@ -1,6 +1,6 @@
 /**
  * `npm run cli -- connect --auto --subscription URL [--subscription URL …] [--http-port N]
- * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--routing FILE] [--settings FILE] [--verbose]`: the whole engine (tunnel, monitor, Auto,
+ * [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--settings FILE] [--verbose]`: the whole engine (tunnel, monitor, Auto,
  * reachability) without a UI. The subscriptions are put first in the order given (that order
  * defines Auto's neighbours), Auto is turned on for the first one and the VPN connects to its
  * pick. Prints the local proxy addresses on their own lines, then every `AUTO` line as Auto
@@ -22,13 +22,13 @@ import { type LogLevel, Logger } from '../../../app/log/logger';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
-import { cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
+import { cliCapture, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 import { readSettingsFile } from '../../settings-file';
-import type { SettingsPatch } from '../../../shared/settings';
+import type { SettingsPatch, SystemWideCaptureMethod } from '../../../shared/settings';
 
 const USAGE =
-  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--routing FILE] [--settings FILE] [--verbose]';
+  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--settings FILE] [--verbose]';
 
 export interface AutoArgs {
   subscriptions: string[];
@@ -41,6 +41,8 @@ export interface AutoArgs {
   mode: 'proxy' | 'system-wide';
   /** The main core, by name or path (`--core`). */
   corePath?: string;
+  /** Linux: how system-wide mode captures (`--capture`); absent: as the profile's settings say. */
+  capture?: SystemWideCaptureMethod;
   routingFile?: string;
   settingsFile?: string;
   verbose: boolean;
@@ -58,6 +60,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
       'test-url': { type: 'string', multiple: true },
       core: { type: 'string' },
       mode: { type: 'string' },
+      capture: { type: 'string' },
       routing: { type: 'string' },
       settings: { type: 'string' },
       verbose: { type: 'boolean' },
@@ -78,6 +81,7 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
     testUrls: values['test-url'] ?? [],
     mode: values.mode === undefined ? 'proxy' : cliMode(values.mode, USAGE),
     ...(corePath !== undefined ? { corePath } : {}),
+    ...(values.capture !== undefined ? { capture: cliCapture(values.capture, USAGE) } : {}),
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
     verbose: values.verbose === true,
@@ -144,6 +148,7 @@ export async function run(argv: readonly string[]): Promise<number> {
         // The CLI's mode and core are what its flags (or its settings file) say, whatever an earlier run stored.
         mode: args.mode,
         corePath: args.corePath ?? fromFile.corePath ?? null,
+        ...(args.capture !== undefined ? { systemWideCapture: args.capture } : {}),
         ...(args.httpPort !== undefined ? { httpPort: args.httpPort } : {}),
         ...(args.socksPort !== undefined ? { socksPort: args.socksPort } : {}),
         ...(args.testUrls.length > 0 ? { monitor: { ...fromFile.monitor, urls: args.testUrls } } : {}),

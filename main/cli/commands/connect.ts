@@ -8,7 +8,9 @@
  * a usage error.
  *
  * `--mode system-wide` (Linux, as root) also captures every program's traffic into the tunnel and
- * prints what it applied; Ctrl-C or SIGTERM removes it before the command exits.
+ * prints what it applied; Ctrl-C or SIGTERM removes it before the command exits. `--capture tun`
+ * captures with sing-box's TUN device instead of nftables TPROXY (`--capture tproxy`, the default);
+ * its DNS is asked of the routing file's remote resolver.
  *
  * (`connect --auto` runs the whole engine instead: connect-auto.ts.)
  */
@@ -16,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Server } from '../../../shared/domain/server';
 import { DEFAULT_DNS } from '../../../shared/routing';
-import { type ConnectionMode, DEFAULT_SETTINGS } from '../../../shared/settings';
+import { type ConnectionMode, DEFAULT_SETTINGS, type SystemWideCaptureMethod } from '../../../shared/settings';
 import { type CoreProfile, coreLabel, unsupportedReason } from '../../../app/core';
 import { captureFollowedTunnel, findCore, probeOutboundMark, startCapture } from '../../../app/engine/core-pieces';
 import { type LogLevel, Logger, stderrSink } from '../../../app/log/logger';
@@ -30,12 +32,12 @@ import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { appFetcher } from '../../../app/subscriptions/app-fetcher';
-import { CliError, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
+import { CliError, cliCapture, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 import { RoutingService } from '../../../app/routing/service';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 
 const USAGE =
-  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--routing FILE] [--probe] [--verbose]';
+  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--probe] [--verbose]';
 
 export interface HeadlessOptions {
   /** A subscription URL or a file holding one's body. */
@@ -52,6 +54,8 @@ export interface HeadlessOptions {
   mode?: ConnectionMode;
   /** Routing for the tunnel (`--routing FILE`); absent = everything through the server. */
   routing?: RoutingFile;
+  /** Linux: how system-wide mode captures (`--capture`); default nftables TPROXY. */
+  capture?: SystemWideCaptureMethod;
 }
 
 export interface Headless {
@@ -83,6 +87,8 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
       launch: checkoutHelperLaunch,
       corePath: core.path,
       bypassLan: () => options.routing?.routing.bypassLan ?? true,
+      linuxCapture: () => options.capture ?? 'tproxy',
+      remoteDns: () => options.routing?.dns?.remote ?? DEFAULT_DNS.remote,
     },
     options.mode ?? 'proxy',
   );
@@ -168,6 +174,7 @@ interface ParsedArgs {
   probe: boolean;
   verbose: boolean;
   mode?: ConnectionMode;
+  capture?: SystemWideCaptureMethod;
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -180,6 +187,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       'socks-port': { type: 'string' },
       core: { type: 'string' },
       mode: { type: 'string' },
+      capture: { type: 'string' },
       routing: { type: 'string' },
       probe: { type: 'boolean' },
       verbose: { type: 'boolean' },
@@ -197,6 +205,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(socksPort !== undefined ? { socksPort } : {}),
     ...(values.core !== undefined ? { corePath: coreOption(values.core) } : {}),
     ...(values.mode !== undefined ? { mode: cliMode(values.mode, USAGE) } : {}),
+    ...(values.capture !== undefined ? { capture: cliCapture(values.capture, USAGE) } : {}),
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     probe: values.probe === true,
     verbose: values.verbose === true,
