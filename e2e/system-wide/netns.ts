@@ -103,3 +103,35 @@ export async function captureTraces(ns: string): Promise<string[]> {
   }
   return traces;
 }
+
+/**
+ * What a namespace has of sing-box's TUN capture (app/system-wide/tun/policy/sing-box-tun.ts,
+ * LINUX_TUN): its device, its policy-routing rules (by their priorities), its route table, and
+ * any nftables table of sing-box's.
+ */
+export async function tunTraces(ns: string, o: { device: string; table: number; priorities: readonly number[] }): Promise<string[]> {
+  const traces: string[] = [];
+  const run = async (...args: string[]) => (await exec(args[0] as string, args.slice(1))).stdout;
+  const links = await run('ip', '-n', ns, '-o', 'link', 'show');
+  if (new RegExp(`^\\d+: ${o.device}[:@]`, 'm').test(links)) traces.push(`device ${o.device}`);
+  for (const family of ['-4', '-6']) {
+    const rules = await run('ip', '-n', ns, family, 'rule', 'show');
+    const ours = rules.split('\n').filter((line) => o.priorities.includes(Number(line.split(':')[0])));
+    if (ours.length > 0) traces.push(`ip ${family} rules ${[...new Set(ours.map((line) => line.split(':')[0]))].join(',')}`);
+    const routes = await run('ip', '-n', ns, family, 'route', 'show', 'table', String(o.table)).catch(() => '');
+    if (routes.trim() !== '') traces.push(`ip ${family} route table ${o.table}`);
+  }
+  const ruleset = await run('ip', 'netns', 'exec', ns, 'nft', 'list', 'tables');
+  if (ruleset.split('\n').some((line) => line.trim() === 'table inet sing-box')) traces.push('nftables table sing-box');
+  return traces;
+}
+
+/** The interface index of a device in a namespace, or null: the same index means the same device. */
+export async function deviceIndex(ns: string, device: string): Promise<number | null> {
+  const out = await exec('ip', ['-n', ns, '-o', 'link', 'show', 'dev', device]).then(
+    (r) => r.stdout,
+    () => '',
+  );
+  const index = /^(\d+):/.exec(out);
+  return index ? Number(index[1]) : null;
+}
