@@ -14,7 +14,7 @@ export const captureRecordSchema = z
   .object({
     version: z.literal(1),
     appliedAt: z.number(),
-    /** `tun`: sing-box's TUN device (Windows, macOS), its pids in the runtime folder's pid files. */
+    /** `tun`: sing-box's TUN device (Windows, macOS, and Linux's other capture), its pids in the runtime folder's pid files. */
     method: z.enum(['tproxy', 'redirect', 'tun']),
     /** The core inbound traffic was sent to (the transparent one; the SOCKS5 one for `tun`). */
     port: z.number().int(),
