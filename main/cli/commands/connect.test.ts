@@ -42,12 +42,17 @@ describe('connect options', () => {
     expect(() => parseAutoArgs(['--auto', ...argv])).toThrow(message);
   });
 
+  it('--capture tun chooses sing-box’s TUN for system-wide mode', () => {
+    expect(parseArgs(['--subscription', 'x', '--mode', 'system-wide', '--capture', 'tun'])).toMatchObject({ mode: 'system-wide', capture: 'tun' });
+  });
+
   it.each([
     [[], /usage/],
     [['--subscription'], /needs a value/],
     [['--subscription', 'x', '--http-port', '70000'], /port number/],
     [['--subscription', 'x', '--http-port', '1080', '--socks-port', '1080'], /must differ/],
     [['--subscription', 'x', '--auto-magic'], /unknown option --auto-magic/],
+    [['--subscription', 'x', '--mode', 'system-wide', '--capture', 'redirect'], /--capture is tproxy or tun, got "redirect"/],
   ])('refuses %j with a usage error', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
     try {
