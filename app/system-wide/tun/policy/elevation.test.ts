@@ -176,14 +176,18 @@ describe('the user saying no is told apart from a failure', () => {
 // under both shells it may meet, dash and bash.
 describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell) => {
   const started: ChildProcess[] = [];
+  const engines: ReturnType<typeof fakeSingBox>[] = [];
   afterEach(() => {
     for (const child of started.splice(0)) child.kill('SIGKILL');
+    // A watchdog killed with -9 cannot stop its sing-box: the stand-ins it ran go too.
+    for (const engine of engines.splice(0)) for (const { pid } of engine.runs()) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   });
 
   function launch(o: { afterEngine?: boolean } = {}) {
     const dir = mkdtempSync(join(tmpdir(), "tun watchdog '"));
     const marker = join(dir, 'after-engine');
     const engine = fakeSingBox();
+    engines.push(engine);
     const configPath = join(dir, 'sing-box-tun.json');
     writeFileSync(configPath, JSON.stringify({ inbounds: [{ type: 'mixed', listen: '127.0.0.1', listen_port: 0 }] }));
     const app = spawn('sleep', ['60']);
