@@ -8,17 +8,24 @@
  * - `first_byte_after_ready`: the request alone (one round trip to the server and the target).
  * The lab's latency is fixed (`--latency`, default 20 ms each way) so the request part is known.
  * Servers are taken in turn, so every switch changes server and protocol.
+ * `--cores xray,v2ray` (default: every main core this machine has) runs the same trials through
+ * each core in one run, on one lab, keyed by core name, with the core process's resident memory
+ * after the trials (`core_rss_mb`): Xray is what users run, v2ray 4.34 the control.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ProxyAgent, request } from 'undici';
-import { detectCore } from '../../app/core';
+import { readFileSync } from 'node:fs';
+import { detectCore, isCoreName } from '../../app/core';
+import { findLabCore, labCore } from '../../app/core/testing/cores';
+import { processesOf } from '../../app/tunnel/testing/processes';
 import { Logger } from '../../app/log/logger';
 import { TunnelController } from '../../app/tunnel/controller';
 import { freePorts } from '../../app/tunnel/ports';
 import { serversFromLinks } from '../../app/tunnel/testing/lab-servers';
+import type { Server } from '../../shared/domain/server';
 import { startLab } from '../lab/index';
 import { type Benchmark, median, option, quantile, round } from './harness';
 
@@ -50,46 +57,77 @@ export const switchBenchmark: Benchmark = {
     const trials = option(args, 'trials', 30);
     const latencyMs = option(args, 'latency', 20);
     const serverCount = option(args, 'servers', 8);
+    const cores = option(args, 'cores', option(args, 'core', ['xray', 'v2ray'].filter((c) => findLabCore(c as 'xray' | 'v2ray')).join(',')))
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
     const lab = await startLab({ servers: serverCount, latency: [latencyMs, latencyMs] });
-    const runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-bench-switch-'));
-    const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
-    const core = await detectCore(option(args, 'core', '/usr/bin/v2ray'));
-    const tunnel = new TunnelController({ core, runtimeDir, logger: new Logger({ level: 'error' }), httpPort, socksPort });
     try {
       const servers = serversFromLinks(lab.info.servers.map((s) => s.shareLink));
-      const proxy = `http://127.0.0.1:${httpPort}`;
-      await tunnel.connect(servers[0]!);
-      await firstByte(proxy, lab.info.target);
-      const total: number[] = [];
-      const call: number[] = [];
-      const start: number[] = [];
-      const request: number[] = [];
-      for (let i = 1; i <= trials; i++) {
-        const server = servers[i % servers.length]!;
-        const began = performance.now();
-        await tunnel.switch(server);
-        const ready = performance.now();
-        const byte = await firstByte(proxy, lab.info.target);
-        total.push(ready - began + byte);
-        call.push(ready - began);
-        start.push(tunnel.lastStartMs);
-        request.push(byte);
-      }
+      const perCore: Record<string, unknown> = {};
+      for (const name of cores) perCore[name] = await trialsThrough(isCoreName(name) ? labCore(name) : name, servers, lab.info.target, trials);
       return {
         trials,
         lab_latency_each_way_ms: latencyMs,
         servers: servers.length,
         protocols: [...new Set(servers.map((s) => `${s.protocol}/${s.transport.network}/${s.security.type}`))],
-        core: `${core.family} ${core.version}`,
-        ...stats('switch_to_first_byte', total),
-        ...stats('switch_call', call),
-        ...stats('core_start', start),
-        ...stats('first_byte_after_ready', request),
+        cores: perCore,
       };
     } finally {
-      await tunnel.disconnect();
       await lab.stop();
-      await rm(runtimeDir, { recursive: true, force: true });
     }
   },
 };
+
+/** The switch trials through one main core; its figures and memory. */
+async function trialsThrough(corePath: string, servers: Server[], target: string, trials: number): Promise<Record<string, unknown>> {
+  const runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-bench-switch-'));
+  const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+  const core = await detectCore(corePath);
+  const tunnel = new TunnelController({ core, runtimeDir, logger: new Logger({ level: 'error' }), httpPort, socksPort });
+  try {
+    const proxy = `http://127.0.0.1:${httpPort}`;
+    await tunnel.connect(servers[0]!);
+    await firstByte(proxy, target);
+    const total: number[] = [];
+    const call: number[] = [];
+    const start: number[] = [];
+    const request: number[] = [];
+    for (let i = 1; i <= trials; i++) {
+      const server = servers[i % servers.length]!;
+      const began = performance.now();
+      await tunnel.switch(server);
+      const ready = performance.now();
+      const byte = await firstByte(proxy, target);
+      total.push(ready - began + byte);
+      call.push(ready - began);
+      start.push(tunnel.lastStartMs);
+      request.push(byte);
+    }
+    return {
+      core: `${core.family} ${core.version}`,
+      ...stats('switch_to_first_byte', total),
+      ...stats('switch_call', call),
+      ...stats('core_start', start),
+      ...stats('first_byte_after_ready', request),
+      core_rss_mb: residentMb(processesOf(core.path, runtimeDir)),
+    };
+  } finally {
+    await tunnel.disconnect();
+    await rm(runtimeDir, { recursive: true, force: true });
+  }
+}
+
+/** Resident memory of these processes, in MB (Linux /proc), or null where it cannot be read. */
+export function residentMb(pids: number[]): number | null {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      kb += Number(line?.match(/(\d+)/)?.[1] ?? 0);
+    } catch {
+      return null;
+    }
+  }
+  return pids.length > 0 ? round(kb / 1024, 1) : null;
+}
