@@ -7,7 +7,7 @@ import type { IpInfoService } from '../../shared/settings';
 import { describeIssues, faultSchema, ipInfoSchema, networkSchema, subscriptionChangeSchema } from './control-schema';
 import { LAB_IP_INFO_SERVICES } from './ipinfo-formats';
 import type { LabNetwork } from './network';
-import type { Relay } from './relay';
+import type { FaultRelay } from './fault-relay';
 import type { SubscriptionServer } from './subscription-server';
 import type { IpInfoMode, Target } from './target';
 import type { LabCounters, LabState, ServerState } from './types';
@@ -30,7 +30,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 export interface RunningServer {
   spec: ServerSpec;
-  relay: Relay;
+  relay: FaultRelay;
 }
 
 export class LabController {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  FAULT_MODES,
   type FaultMode,
   type FaultState,
   USER_ADDRESS,
@@ -11,7 +12,9 @@ import {
   normalizeAddress,
   pieceSize,
   scheduleChunk,
+  scheduleDatagram,
   shapingFor,
+  udpPortOpen,
   verdictFor,
 } from './relay-policy';
 
@@ -151,5 +154,60 @@ describe('shaping', () => {
   it('normalises IPv4-mapped addresses', () => {
     expect(normalizeAddress('::ffff:127.0.0.1')).toBe('127.0.0.1');
     expect(normalizeAddress(undefined)).toBe('');
+  });
+});
+
+describe('scheduleDatagram: a datagram is delivered whole, late, or not at all', () => {
+  const never = () => 0;
+  const free = { latencyMs: 20, jitterMs: 0, bandwidthKbps: null };
+
+  it('delays each datagram by the latency, like a chunk', () => {
+    expect(scheduleDatagram(newLaneClock(), 100, 1200, 0, free, null, never)?.at).toBe(120);
+  });
+
+  it('keeps the order of datagrams under jitter', () => {
+    const draws = [0.9, 0];
+    let i = 0;
+    let clock = newLaneClock();
+    const times: number[] = [];
+    for (let k = 0; k < 2; k += 1) {
+      const r = scheduleDatagram(clock, k, 100, 0, { latencyMs: 0, jitterMs: 100, bandwidthKbps: null }, null, () => draws[i++] as number);
+      clock = r!.clock;
+      times.push(r!.at);
+    }
+    expect(times[1]).toBeGreaterThanOrEqual(times[0]!);
+  });
+
+  it.each([
+    // delivered so far, datagram bytes, budget, delivered?
+    [0, 1200, null, true],
+    [15_000, 1200, 16_384, true],
+    [15_500, 1200, 16_384, false], // would cross the freeze: dropped whole, never cut
+    [16_384, 1, 16_384, false],
+    [0, 1, 0, false],
+  ] as const)('freeze: %d bytes delivered, a %d-byte datagram, budget %s: delivered %s', (delivered, bytes, budget, ok) => {
+    expect(scheduleDatagram(newLaneClock(), 0, bytes, delivered, free, budget, never) !== null).toBe(ok);
+  });
+
+  it('tail-drops what would wait longer than the queue limit for a capped wire, leaving the clock as it was', () => {
+    const capped = { latencyMs: 0, jitterMs: 0, bandwidthKbps: 100 }; // 100 bits per ms: 1250 bytes = 100 ms
+    let clock = newLaneClock();
+    const fates: (number | null)[] = [];
+    for (let k = 0; k < 8; k += 1) {
+      const r = scheduleDatagram(clock, 0, 1250, 0, capped, null, never, 500);
+      if (r) clock = r.clock;
+      fates.push(r ? r.at : null);
+    }
+    // 100, 200, … 600 ms: the seventh would start after 600 ms of queue, more than 500
+    expect(fates).toEqual([100, 200, 300, 400, 500, 600, null, null]);
+    expect(clock.wireFreeAt).toBe(600);
+    // once the queue drains, datagrams pass again
+    expect(scheduleDatagram(clock, 200, 1250, 0, capped, null, never, 500)?.at).toBe(700);
+  });
+});
+
+describe('udpPortOpen', () => {
+  it.each(FAULT_MODES.map((f) => [f, f !== 'reset' && f !== 'refuse'] as const))('%s: port open %s', (fault, open) => {
+    expect(udpPortOpen(fault)).toBe(open);
   });
 });

@@ -157,3 +157,40 @@ export function pieceSize(shaping: Shaping): number {
   if (!shaping.bandwidthKbps || shaping.bandwidthKbps <= 0) return Number.POSITIVE_INFINITY;
   return Math.max(512, Math.floor((shaping.bandwidthKbps * 1000) / 8 / 50));
 }
+
+/**
+ * How long a datagram may wait for a capped wire before the relay drops it, as a router's queue
+ * does: a UDP sender is not slowed by back-pressure, so without a limit a `slow` or `throttle`
+ * relay would only grow its queue. Half a second is a deep buffer on a real link.
+ */
+export const DATAGRAM_QUEUE_LIMIT_MS = 500;
+
+/**
+ * When a datagram of `bytes` arriving at `now` may be delivered, or null when it is dropped: it
+ * would wait longer than `queueLimitMs` for the capped wire (tail drop; the clock is unchanged),
+ * or it no longer fits the direction's delivery budget (`freeze`: a datagram is never cut). The
+ * order of delivered datagrams is kept, as on one path.
+ */
+export function scheduleDatagram(
+  clock: LaneClock,
+  now: number,
+  bytes: number,
+  delivered: number,
+  shaping: Shaping,
+  budget: number | null,
+  random: () => number,
+  queueLimitMs = DATAGRAM_QUEUE_LIMIT_MS,
+): { at: number; clock: LaneClock } | null {
+  if (budget !== null && delivered + bytes > budget) return null;
+  if (shaping.bandwidthKbps !== null && shaping.bandwidthKbps > 0 && clock.wireFreeAt - now > queueLimitMs) return null;
+  return scheduleChunk(clock, now, bytes, shaping, random);
+}
+
+/**
+ * UDP has no connection to reset. A `reset` or `refuse` server's UDP port is closed, so the kernel
+ * answers each datagram with ICMP port unreachable, which a client's connected UDP socket reports
+ * as ECONNREFUSED at once: the datagram form of both. Every other fault keeps the port open.
+ */
+export function udpPortOpen(fault: FaultMode): boolean {
+  return fault !== 'reset' && fault !== 'refuse';
+}

@@ -5,6 +5,7 @@
  */
 import { type Server, type Socket, createConnection, createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { FaultRelay } from './fault-relay';
 import { Lane } from './lane';
 import type { LabNetwork } from './network';
 import {
@@ -65,7 +66,7 @@ interface Connection {
   stalled: boolean;
 }
 
-export class Relay {
+export class Relay implements FaultRelay {
   private server: Server | null = null;
   private port = 0;
   private readonly connections = new Set<Connection>();
