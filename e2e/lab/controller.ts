@@ -10,7 +10,7 @@ import type { LabNetwork } from './network';
 import type { FaultRelay } from './fault-relay';
 import type { SubscriptionServer } from './subscription-server';
 import type { IpInfoMode, Target } from './target';
-import type { LabCounters, LabState, ServerState } from './types';
+import type { LabCounters, LabServerProtocol, LabState, ServerState } from './types';
 import type { ServerSpec } from './world';
 
 export class LabError extends Error {
@@ -28,8 +28,11 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   return result.data;
 }
 
+/** What the control operations read of a server, whichever core hosts it. */
+export type ControlledSpec = Pick<ServerSpec, 'id' | 'subscription' | 'name' | 'exitIp' | 'place'> & { protocol: LabServerProtocol };
+
 export interface RunningServer {
-  spec: ServerSpec;
+  spec: ControlledSpec;
   relay: FaultRelay;
 }
 

@@ -15,6 +15,11 @@ import type { Lab, LabInfo, LabOptions } from './types';
 import { LAB_ZONE, startServers } from './v2ray-server';
 import { DnsResolverStandIn } from './dns-resolver';
 import { type World, buildWorld } from './world';
+import { findLabCore } from '../../app/core/testing/cores';
+import { modernShareLink } from './modern-links';
+import { type ModernServers, startModernServers } from './modern-servers';
+import { MODERN_SUBSCRIPTION, type ModernServerSpec, buildModernServers } from './modern-world';
+import type { LinkServed } from './subscription-formats';
 
 export const DEFAULT_LAB_OPTIONS = { servers: 12, subscriptions: 3, seed: 1, latency: [20, 300] as [number, number] };
 
@@ -25,6 +30,14 @@ export interface InProcessLab extends Lab {
   v2rayPid: number;
   /** The world as data (credentials included), e.g. for building a client with client.ts. */
   world: World;
+  /** The modern block as data (credentials and keys included), when `modern` was asked for; [] otherwise. */
+  modern: ModernServerSpec[];
+  /** Pids of the Xray and sing-box server processes of the modern block. */
+  modernPids: number[];
+  /** SHA-256 of the certificate the modern block's TLS servers present ('' without the block). */
+  modernPin: string;
+  /** SHA-256 (hex) of what the target served for `/bytes/N?tag=…`, once served whole. */
+  servedDigest(tag: string): string | undefined;
 }
 
 export async function startLab(options: LabOptions = {}): Promise<InProcessLab> {
@@ -66,18 +79,44 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
     });
     await Promise.all(relays.map((r) => r.start()));
 
-    const places = new Map<string, Place>(world.servers.map((s) => [s.exitIp, s.place]));
+    let modern: ModernServers | null = null;
+    if (options.modern) {
+      modern = await startModernServers({
+        specs: buildModernServers(world.seed, options.latency ?? DEFAULT_LAB_OPTIONS.latency),
+        cores: { xray: options.xrayPath ?? findLabCore('xray'), 'sing-box': options.singBoxPath ?? findLabCore('sing-box') },
+        resolver: resolver.address(),
+        network,
+        seed: world.seed,
+      });
+      cleanups.push((modern as ModernServers).stop);
+      for (const r of modern.running) servers.set(r.spec.id, { spec: r.spec, relay: r.relay });
+    }
+    const modernLinks = new Map(
+      (modern?.running ?? []).map((r) => {
+        const [host, port] = splitAddress(r.relay.address);
+        return [r.spec.id, modernShareLink(r.spec, { host, port, ports: r.frontPorts }, (modern as ModernServers).pin)];
+      }),
+    );
+
+    const places = new Map<string, Place>([...servers.values()].map(({ spec }) => [spec.exitIp, spec.place]));
     const target = new Target(network, (source) => places.get(source) ?? HOME);
     cleanups.push(() => target.stop());
     await target.start();
 
+    const v2raySpecs = new Map(world.servers.map((spec) => [spec.id, spec]));
     const dialOf = (id: string) => {
+      const link = modernLinks.get(id);
+      if (link) return { link } satisfies LinkServed;
       const server = servers.get(id);
-      if (!server) return undefined;
+      const spec = v2raySpecs.get(id);
+      if (!server || !spec) return undefined;
       const [host, port] = splitAddress(server.relay.address);
-      return { spec: server.spec, dial: { host, port } };
+      return { spec, dial: { host, port } };
     };
-    const subscriptions = new SubscriptionServer(world.subscriptions, dialOf, network, world.seed);
+    const subscriptionSpecs = modern
+      ? [...world.subscriptions, { id: MODERN_SUBSCRIPTION, title: 'Lab real cores 🧪', serverIds: modern.running.map((r) => r.spec.id) }]
+      : world.subscriptions;
+    const subscriptions = new SubscriptionServer(subscriptionSpecs, dialOf, network, world.seed);
     cleanups.push(() => subscriptions.stop());
     await subscriptions.start();
 
@@ -89,7 +128,7 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
     const ipinfoUrls = target.ipInfoUrls();
     const info: LabInfo = {
       control: control.url,
-      subscriptions: world.subscriptions.map((s) => ({ id: s.id, url: subscriptions.url(s.id) })),
+      subscriptions: subscriptionSpecs.map((s) => ({ id: s.id, url: subscriptions.url(s.id) })),
       target: `${target.base}/generate_204`,
       targetIpv6: target.ipv6Base ? `${target.ipv6Base}/generate_204` : null,
       targetByName: `${target.baseByName}/generate_204`,
@@ -99,27 +138,52 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
       ipinfoUrls,
       download: `${target.base}/download`,
       bytes: `${target.base}/bytes`,
-      servers: world.servers.map((spec) => {
-        const relay = (servers.get(spec.id) as RunningServer).relay;
-        const [host, port] = splitAddress(relay.address);
-        return {
+      servers: [
+        ...world.servers.map((spec) => {
+          const relay = (servers.get(spec.id) as RunningServer).relay;
+          const [host, port] = splitAddress(relay.address);
+          return {
+            id: spec.id,
+            subscription: spec.subscription,
+            protocol: spec.protocol,
+            hostedBy: 'v2ray' as const,
+            relay: relay.address,
+            carrier: 'tcp' as const,
+            exitIp: spec.exitIp,
+            country: spec.place.code,
+            latencyMs: spec.latencyMs,
+            ipv6: spec.ipv6,
+            shareLink: shareLink(spec, { host, port }),
+          };
+        }),
+        ...(modern?.running ?? []).map(({ spec, relay, frontPorts }) => ({
           id: spec.id,
           subscription: spec.subscription,
           protocol: spec.protocol,
+          kind: spec.kind,
+          hostedBy: spec.core,
           relay: relay.address,
+          ...(frontPorts.length > 1 ? { relayPorts: [...frontPorts] } : {}),
+          carrier: spec.carrier,
           exitIp: spec.exitIp,
           country: spec.place.code,
           latencyMs: spec.latencyMs,
-          ipv6: spec.ipv6,
-          shareLink: shareLink(spec, { host, port }),
-        };
-      }),
+          // The modern servers leave only from their IPv4 exit address.
+          ipv6: false,
+          shareLink: modernLinks.get(spec.id) as string,
+        })),
+      ],
+      ...(modern ? { modern: { subscription: MODERN_SUBSCRIPTION, leftOut: modern.leftOut } } : {}),
     };
     let stopping: Promise<void> | null = null;
     return {
       info,
       controller,
       world,
+      modern: modern?.running.map((r) => r.spec) ?? [],
+      modernPids: Object.values(modern?.pids ?? {}),
+      modernPin: modern?.pin ?? '',
+      servedDigest: (tag) => target.servedDigest(tag),
       v2rayPid: v2ray.pid,
       setFault: async (id, f) => {
         await controller.setFault(id, f);

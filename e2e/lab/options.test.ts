@@ -9,6 +9,10 @@ describe('parseLabArgs', () => {
     });
   });
 
+  it('asks for the modern block, with its cores where given', () => {
+    expect(parseLabArgs(['--modern', '--xray', '/x/xray', '--sing-box', '/x/sing-box']).options).toEqual({ modern: true, xrayPath: '/x/xray', singBoxPath: '/x/sing-box' });
+  });
+
   it('leaves defaults to the lab', () => {
     expect(parseLabArgs([])).toEqual({ options: {}, selftest: false });
   });
@@ -18,6 +22,7 @@ describe('parseLabArgs', () => {
     [['--servers', 'ten'], /--servers needs a whole number, got "ten"/],
     [['--latency', '300'], /--latency needs a range like 20-300/],
     [['--bogus'], /unknown option "--bogus"/],
+    [['--xray'], /--xray needs the path of a xray binary/],
   ])('%j: a clear error', (argv, message) => {
     expect(() => parseLabArgs(argv)).toThrow(message);
   });

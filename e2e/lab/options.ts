@@ -1,4 +1,4 @@
-/** `npm run lab -- [--servers 12] [--subscriptions 3] [--seed 1] [--latency 20-300] [--v2ray PATH] [--selftest]` */
+/** `npm run lab -- [--servers 12] [--subscriptions 3] [--seed 1] [--latency 20-300] [--v2ray PATH] [--modern [--xray PATH] [--sing-box PATH]] [--selftest]` */
 import type { LabOptions } from './types';
 
 export interface LabCommand {
@@ -45,8 +45,19 @@ export function parseLabArgs(argv: readonly string[]): LabCommand {
       case '--selftest':
         selftest = true;
         break;
+      case '--modern':
+        options.modern = true;
+        break;
+      case '--xray':
+      case '--sing-box': {
+        if (!value) throw new Error(`${flag} needs the path of a ${flag.slice(2)} binary`);
+        if (flag === '--xray') options.xrayPath = value;
+        else options.singBoxPath = value;
+        i += 1;
+        break;
+      }
       default:
-        throw new Error(`unknown option "${flag}"; usage: npm run lab -- [--servers 12] [--subscriptions 3] [--seed 1] [--latency 20-300] [--v2ray PATH] [--selftest]`);
+        throw new Error(`unknown option "${flag}"; usage: npm run lab -- [--servers 12] [--subscriptions 3] [--seed 1] [--latency 20-300] [--v2ray PATH] [--modern [--xray PATH] [--sing-box PATH]] [--selftest]`);
     }
   }
   return { options, selftest };

@@ -9,13 +9,28 @@ import { TLS_SERVER_NAME, WS_HOST, type ServerSpec } from './world';
 
 export type SubscriptionFormat = 'base64' | 'plain' | 'json' | 'clash';
 
-export interface ServedServer {
+export interface V2rayServed {
   spec: ServerSpec;
   dial: Dial;
 }
 
+/** A server of the modern block (Xray / sing-box hosted): served as its share link only. */
+export interface LinkServed {
+  link: string;
+}
+
+export type ServedServer = V2rayServed | LinkServed;
+
+const isLinkOnly = (s: ServedServer): s is LinkServed => 'link' in s;
+
 export function plainLinks(servers: ServedServer[]): string {
-  return servers.map((s) => shareLink(s.spec, s.dial)).join('\n') + (servers.length > 0 ? '\n' : '');
+  return servers.map((s) => (isLinkOnly(s) ? s.link : shareLink(s.spec, s.dial))).join('\n') + (servers.length > 0 ? '\n' : '');
+}
+
+/** Why `format` cannot be served for these servers, or null. */
+export function unservableFormat(format: SubscriptionFormat, servers: ServedServer[]): string | null {
+  if (format === 'base64' || format === 'plain' || !servers.some(isLinkOnly)) return null;
+  return `format ${format} is not served for servers hosted by Xray or sing-box; ask for base64 or plain share links\n`;
 }
 
 /** Standard, padded base64 of the plain list: what most providers serve. */
@@ -31,7 +46,7 @@ function singBoxTransport(spec: ServerSpec): Record<string, unknown> | undefined
   return spec.network === 'ws' ? { type: 'ws', path: spec.wsPath, headers: { Host: WS_HOST } } : undefined;
 }
 
-export function singBoxOutbound({ spec, dial }: ServedServer): Record<string, unknown> {
+export function singBoxOutbound({ spec, dial }: V2rayServed): Record<string, unknown> {
   const base = { tag: spec.name, server: dial.host, server_port: dial.port };
   const layers = { tls: singBoxTls(spec), transport: singBoxTransport(spec) };
   switch (spec.protocol) {
@@ -46,7 +61,7 @@ export function singBoxOutbound({ spec, dial }: ServedServer): Record<string, un
   }
 }
 
-export function singBoxConfig(servers: ServedServer[]): string {
+export function singBoxConfig(servers: V2rayServed[]): string {
   const outbounds = servers.map(singBoxOutbound);
   const selector = { type: 'selector', tag: 'proxy', outbounds: outbounds.map((o) => o.tag) };
   // JSON.stringify drops the undefined tls/transport keys of plain-TCP servers.
@@ -58,7 +73,7 @@ function clashPin(spec: ServerSpec): Record<string, string> {
   return spec.certificatePin ? { fingerprint: spec.certificatePin } : {};
 }
 
-export function clashProxy({ spec, dial }: ServedServer): Record<string, unknown> {
+export function clashProxy({ spec, dial }: V2rayServed): Record<string, unknown> {
   const base: Record<string, unknown> = { name: spec.name, type: spec.protocol === 'shadowsocks' ? 'ss' : spec.protocol, server: dial.host, port: dial.port, udp: true };
   const transport: Record<string, unknown> =
     spec.network === 'ws' ? { network: 'ws', 'ws-opts': { path: spec.wsPath, headers: { Host: WS_HOST } } } : { network: 'tcp' };
@@ -82,7 +97,7 @@ export function clashProxy({ spec, dial }: ServedServer): Record<string, unknown
   }
 }
 
-export function clashConfig(servers: ServedServer[]): string {
+export function clashConfig(servers: V2rayServed[]): string {
   const proxies = servers.map(clashProxy);
   return stringify({
     'mixed-port': 7890,
@@ -99,9 +114,10 @@ export function renderSubscription(format: SubscriptionFormat, servers: ServedSe
       return { body: base64Links(servers), contentType: 'text/plain; charset=utf-8' };
     case 'plain':
       return { body: plainLinks(servers), contentType: 'text/plain; charset=utf-8' };
+    // unservableFormat keeps link-only servers away from these two.
     case 'json':
-      return { body: singBoxConfig(servers), contentType: 'application/json; charset=utf-8' };
+      return { body: singBoxConfig(servers.filter((s): s is V2rayServed => !isLinkOnly(s))), contentType: 'application/json; charset=utf-8' };
     case 'clash':
-      return { body: clashConfig(servers), contentType: 'text/yaml; charset=utf-8' };
+      return { body: clashConfig(servers.filter((s): s is V2rayServed => !isLinkOnly(s))), contentType: 'text/yaml; charset=utf-8' };
   }
 }

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatedHttpServer } from './gated-http';
 import type { LabNetwork } from './network';
 import { randomInt, seeded } from '../../app/testing/random';
-import { type ServedServer, type SubscriptionFormat, base64Links, renderSubscription } from './subscription-formats';
+import { type ServedServer, type SubscriptionFormat, base64Links, renderSubscription, unservableFormat } from './subscription-formats';
 import type { SubscriptionSpec } from './world';
 
 /** `blocked-here`: the provider is blocked on the user's network (its connections are reset) but answers anyone coming through a lab server. */
@@ -105,6 +105,11 @@ export class SubscriptionServer {
       return;
     }
     const served = sub.serverIds.map((id) => this.serve(id)).filter((s): s is ServedServer => s !== undefined);
+    const unservable = unservableFormat(format, served);
+    if (unservable) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(unservable);
+      return;
+    }
     switch (sub.mode) {
       case 'hang':
         return; // accept, never answer

@@ -6,7 +6,7 @@
  * the same port, with the same handler: a host like the real test URLs', reachable over IPv4 and
  * IPv6, so the monitor's IPv6 check has something real to reach through IPv6-capable servers.
  */
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IpInfoService } from '../../shared/settings';
 import type { Place } from './geo';
@@ -106,7 +106,7 @@ export class Target {
     }
     const bytes = /^\/bytes\/([^/]*)$/.exec(url.pathname);
     if (bytes) {
-      this.download(bytes[1] as string, res, true);
+      this.download(bytes[1] as string, res, true, url.searchParams.get('tag'));
       return;
     }
     const service = this.routes.get(url.pathname);
@@ -117,8 +117,18 @@ export class Target {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   }
 
+  /**
+   * SHA-256 (hex) of what `/bytes/N?tag=T` served, once it was all written: a test compares what
+   * arrived through a server with what left the target. The last 256 tags are kept.
+   */
+  servedDigest(tag: string): string | undefined {
+    return this.digests.get(tag);
+  }
+
+  private readonly digests = new Map<string, string>();
+
   /** `random`: every byte fresh from the CSPRNG, so nothing can compress it. */
-  private download(raw: string, res: ServerResponse, random: boolean): void {
+  private download(raw: string, res: ServerResponse, random: boolean, tag: string | null = null): void {
     const requested = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(requested)) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end(`bytes must be a whole number, got "${raw}"\n`);
@@ -128,16 +138,22 @@ export class Target {
     this.counters.downloads += 1;
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(total), 'cache-control': 'no-store' });
     let left = total;
+    const digest = random && tag ? createHash('sha256') : null;
     const pump = (): void => {
       while (left > 0) {
         const size = Math.min(left, CHUNK.length);
         const piece = random ? randomFillSync(Buffer.allocUnsafe(size)) : CHUNK.subarray(0, size);
         left -= piece.length;
         this.counters.downloadBytes += piece.length;
+        digest?.update(piece);
         if (!res.write(piece)) {
           res.once('drain', pump);
           return;
         }
+      }
+      if (digest && tag) {
+        this.digests.set(tag, digest.digest('hex'));
+        if (this.digests.size > 256) this.digests.delete(this.digests.keys().next().value as string);
       }
       res.end();
     };

@@ -3,9 +3,13 @@ import type { IpInfoService } from '../../shared/settings';
 import type { FaultMode } from './relay-policy';
 import type { SubscriptionMode } from './subscription-server';
 import type { IpInfoMode } from './target';
+import type { ModernCore, ModernKind, ModernProtocol } from './modern-world';
 import type { LabProtocol } from './world';
 
-export type { FaultMode, IpInfoMode, IpInfoService, LabProtocol, SubscriptionMode };
+export type { FaultMode, IpInfoMode, IpInfoService, LabProtocol, ModernKind, SubscriptionMode };
+
+/** Any lab server's protocol: the v2ray world's four, and the modern block's. */
+export type LabServerProtocol = LabProtocol | ModernProtocol;
 
 export interface LabOptions {
   /** Default 12. */
@@ -18,15 +22,32 @@ export interface LabOptions {
   latency?: [number, number];
   /** Default `v2ray` on PATH. */
   v2rayPath?: string;
+  /**
+   * Also start the modern block (modern-world.ts): servers hosted by real Xray and sing-box
+   * processes, listed by their own subscription `RC`. Off by default: the v2ray world stays
+   * exactly as it is, and a machine without those cores still runs the lab.
+   */
+  modern?: boolean;
+  /** Default: the bundled core (resources/core), then PATH. */
+  xrayPath?: string;
+  singBoxPath?: string;
 }
 
 export interface LabServerInfo {
   /** "A1" = subscription A, server 1. */
   id: string;
   subscription: string;
-  protocol: LabProtocol;
+  protocol: LabServerProtocol;
+  /** The modern block's kind ("vless-reality-vision", …); absent for the v2ray world. */
+  kind?: ModernKind;
+  /** Which server core hosts it. */
+  hostedBy: 'v2ray' | ModernCore;
   /** "127.0.x.y:PORT": what the client dials (the fault relay). */
   relay: string;
+  /** The relay's front ports, when it listens on a hopping range (a UDP server's). */
+  relayPorts?: number[];
+  /** Whether the relay carries UDP (QUIC-based protocols, WireGuard) rather than TCP. */
+  carrier: 'tcp' | 'udp';
   exitIp: string;
   country: string;
   latencyMs: number;
@@ -70,6 +91,8 @@ export interface LabInfo {
   /** http://127.0.0.1:P/bytes: append "/N" for N incompressible bytes. */
   bytes: string;
   servers: LabServerInfo[];
+  /** Present when the modern block was asked for: its subscription and what it left out (a missing core). */
+  modern?: { subscription: string; leftOut: { id: string; kind: string; reason: string }[] };
 }
 
 export interface FaultSettings {
@@ -107,7 +130,7 @@ export interface LabCounters {
 export interface ServerState {
   id: string;
   subscription: string;
-  protocol: LabProtocol;
+  protocol: LabServerProtocol;
   name: string;
   relay: string;
   exitIp: string;
