@@ -6,7 +6,7 @@ import { LAB_IP_INFO_SERVICES } from './ipinfo-formats';
 import { type Check, type SelftestContext, round } from './selftest-context';
 import { HUGE_BYTES } from './subscription-server';
 
-const SCHEMES = /^(vmess|vless|trojan|ss):\/\//;
+const SCHEMES = /^(vmess|vless|trojan|ss|hysteria2|tuic|wireguard):\/\//;
 
 /** Each stand-in answers in its format for the calling server, rate-limits in its way, and can time out. */
 export async function checkIpInfo(ctx: SelftestContext, through: string): Promise<Check> {
@@ -52,6 +52,11 @@ export async function checkSubscriptions(ctx: SelftestContext): Promise<Check> {
     const b64Text = Buffer.from(b64?.body.toString('utf8') ?? '', 'base64').toString('utf8');
     if (count(b64Text) !== expected) problems.push(`${sub.id} base64: ${count(b64Text)} links, want ${expected}`);
     if (count(plain?.body.toString('utf8') ?? '') !== expected) problems.push(`${sub.id} plain: wrong link count`);
+    if (sub.id === ctx.lab.info.modern?.subscription) {
+      // The modern block is served as share links only; the other formats say so.
+      if (json?.status !== 400 || clash?.status !== 400) problems.push(`${sub.id}: json/clash answered ${json?.status}/${clash?.status}, want 400`);
+      continue;
+    }
     try {
       const outbounds = (JSON.parse(json?.body.toString('utf8') ?? '') as { outbounds: { type: string }[] }).outbounds;
       const proxies = outbounds.filter((o) => ['vmess', 'vless', 'trojan', 'shadowsocks'].includes(o.type));

@@ -10,6 +10,8 @@ import { type InProcessLab, splitAddress, startLab } from './lab';
 import { type Check, guarded, makeContext, round } from './selftest-context';
 import { checkBlackhole, checkBlockedHere, checkExitIps, checkFailFast, checkFlap, checkJitter, checkLatency, checkOffline, checkSlow } from './selftest-faults';
 import { checkIpv6 } from './selftest-ipv6';
+import { checkModernServers, checkUdpFaults, withModernClient } from './selftest-modern';
+import { findLabCore } from '../../app/core/testing/cores';
 import { checkControlValidation, checkIpInfo, checkSubscriptions } from './selftest-services';
 import type { LabOptions } from './types';
 import type { ServerSpec } from './world';
@@ -67,15 +69,19 @@ function refused(address: string): Promise<boolean> {
 }
 
 async function checkCleanup(lab: InProcessLab): Promise<Check> {
-  const relays = lab.info.servers.map((s) => s.relay);
+  // A UDP relay's closed port answers ICMP, not a TCP refusal: only the TCP relays are dialled.
+  const relays = lab.info.servers.filter((s) => s.carrier === 'tcp').map((s) => s.relay);
   const others = [new URL(lab.info.control).host, new URL(lab.info.target).host, new URL(lab.info.subscriptions[0]?.url ?? lab.info.target).host];
   if (lab.info.targetIpv6) others.push(new URL(lab.info.targetIpv6).host);
   const closed = await Promise.all([...relays, ...others].map(refused));
   const open = [...relays, ...others].filter((_, i) => !closed[i]);
-  return { ok: open.length === 0 && !processAlive(lab.v2rayPid), still_listening: open, v2ray_alive: processAlive(lab.v2rayPid) };
+  const modernAlive = lab.modernPids.filter((pid) => processAlive(pid));
+  return { ok: open.length === 0 && !processAlive(lab.v2rayPid) && modernAlive.length === 0, still_listening: open, v2ray_alive: processAlive(lab.v2rayPid), modern_cores_alive: modernAlive };
 }
 
-export async function runSelftest(options: LabOptions): Promise<{ ok: boolean } & Record<string, unknown>> {
+/** The selftest checks the modern block too unless told otherwise (`modern: false`). */
+export async function runSelftest(given: LabOptions): Promise<{ ok: boolean } & Record<string, unknown>> {
+  const options = { ...given, modern: given.modern ?? true };
   const t0 = performance.now();
   const lab = await startLab(options);
   const startMs = performance.now() - t0;
@@ -129,6 +135,21 @@ export async function runSelftest(options: LabOptions): Promise<{ ok: boolean } 
     Object.assign(checks, { blackhole, reset, refuse, slow, flap, blocked_here: blocked, ipinfo });
     checks.subscriptions = await guarded(() => checkSubscriptions(ctx));
     checks.network_offline = await guarded(() => checkOffline(ctx, r.via));
+    if (lab.info.modern) {
+      const leftOut = lab.info.modern.leftOut;
+      checks.modern_block = { ok: true, hosted: lab.modern.length, left_out: leftOut };
+      if (lab.modern.length > 0) {
+        const cores = { xray: options.xrayPath ?? findLabCore('xray'), 'sing-box': options.singBoxPath ?? findLabCore('sing-box') };
+        const udp = lab.modern.find((s) => s.kind === 'hysteria2-salamander-hopping') ?? lab.modern.find((s) => s.carrier === 'udp');
+        Object.assign(
+          checks,
+          await withModernClient(lab, cores, async (modernClient) => ({
+            modern_servers: await guarded(() => checkModernServers(lab, modernClient)),
+            ...(udp ? { udp_faults: await guarded(() => checkUdpFaults(lab, modernClient, udp)) } : {}),
+          })).catch((error: unknown) => ({ modern_servers: { ok: false, error: error instanceof Error ? error.message : String(error) } })),
+        );
+      }
+    }
   } catch (error) {
     checks.setup = { ok: false, error: error instanceof Error ? error.message : String(error) };
   } finally {
