@@ -1,6 +1,7 @@
 /**
  * Lab start-up and stop times for 12 and 200 servers: in-process (`startLab` resolves) and as a
- * child process (`npm run lab`'s JSON line, tsx start-up included). Median of `--runs` (default 5).
+ * child process (`npm run lab`'s JSON line, tsx start-up included), and 12 with the modern block
+ * (`--modern`: the Xray and sing-box servers). Median of `--runs` (default 5).
  */
 import { performance } from 'node:perf_hooks';
 import { spawnLab, startLab } from '../lab/index';
@@ -23,7 +24,7 @@ async function timeRuns(runs: number, start: () => Promise<{ stop(): Promise<voi
 
 export const labBenchmark: Benchmark = {
   name: 'lab',
-  description: 'lab start-up and stop time for 12 and 200 servers (in-process and as `npm run lab`)',
+  description: 'lab start-up and stop time for 12 and 200 servers (in-process and as `npm run lab`), and 12 with the modern block',
   async run(args) {
     const runs = option(args, 'runs', 5);
     const figures: Record<string, unknown> = { runs };
@@ -37,6 +38,12 @@ export const labBenchmark: Benchmark = {
       figures[`spawn_${servers}_json_line_max_ms`] = round(Math.max(...spawned.start));
       figures[`spawn_${servers}_stop_median_ms`] = round(median(spawned.stop));
     }
+    // The modern block (Xray and sing-box servers, --modern) beside the 12: what it adds.
+    const modern = await timeRuns(runs, () => startLab({ servers: 12, modern: true }));
+    figures.start_12_modern_median_ms = round(median(modern.start));
+    figures.start_12_modern_max_ms = round(Math.max(...modern.start));
+    figures.stop_12_modern_median_ms = round(median(modern.stop));
+    figures.modern_adds_start_median_ms = round(median(modern.start) - (figures.start_12_median_ms as number));
     return figures;
   },
 };
