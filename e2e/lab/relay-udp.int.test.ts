@@ -224,3 +224,15 @@ describe('UDP relay', () => {
     expect(r.counters.connections).toBe(1);
   });
 });
+
+describe('UDP relay: datagrams in flight', () => {
+  it('a datagram still delayed when a blackhole starts is lost, not delivered late', async () => {
+    const r = await relay({ latencyMs: 150 });
+    const c = await client(r);
+    c.send('in-flight');
+    await new Promise((res) => setTimeout(res, 50));
+    await r.setFault({ fault: 'blackhole' });
+    expect((await c.receive(1, 500)).messages).toEqual([]);
+    expect(r.counters.bytesDown).toBe(0);
+  });
+});

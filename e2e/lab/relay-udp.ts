@@ -186,7 +186,7 @@ export class UdpRelay implements FaultRelay {
     this.counters.bytesUp += message.length;
     if (verdictFor(this.state, source, this.options.network.offline, now) !== 'pass') return; // swallowed
     const s = session;
-    this.deliver(s.up, message, now, () => {
+    this.deliver(s, s.up, message, now, () => {
       if (this.sessions.get(s.key) === s) this.upstreamOf(s).send(message, this.options.upstream.port, this.options.upstream.host);
     });
   }
@@ -195,7 +195,7 @@ export class UdpRelay implements FaultRelay {
     const now = performance.now();
     session.lastSeen = now;
     if (verdictFor(this.state, session.source, this.options.network.offline, now) !== 'pass') return;
-    this.deliver(session.down, message, now, () => {
+    this.deliver(session, session.down, message, now, () => {
       if (this.sessions.get(session.key) !== session) return;
       session.front.send(message, session.sourcePort, session.source, (error) => {
         if (!error) this.counters.bytesDown += message.length;
@@ -203,8 +203,11 @@ export class UdpRelay implements FaultRelay {
     });
   }
 
-  /** Sends `message` now or after its delay, unless the policy drops it. */
-  private deliver(direction: Session['up'], message: Buffer, now: number, send: () => void): void {
+  /**
+   * Sends `message` now or after its delay, unless the policy drops it. A datagram still in flight
+   * when the path goes dark (blackhole, flap down, offline) is lost, as on a real link.
+   */
+  private deliver(session: Session, direction: Session['up'], message: Buffer, now: number, send: () => void): void {
     const fate = scheduleDatagram(direction.clock, now, message.length, direction.delivered, shapingFor(this.state), deliveryBudget(this.state), this.random);
     if (!fate) return;
     direction.clock = fate.clock;
@@ -216,7 +219,7 @@ export class UdpRelay implements FaultRelay {
     }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      if (!this.stopped) send();
+      if (!this.stopped && verdictFor(this.state, session.source, this.options.network.offline, performance.now()) === 'pass') send();
     }, Math.ceil(wait));
     this.timers.add(timer);
   }
@@ -225,6 +228,8 @@ export class UdpRelay implements FaultRelay {
     if (session.upstream) return session.upstream;
     const socket = createSocket({ type: 'udp4' });
     socket.on('error', () => undefined);
+    // On loopback, as every lab socket is (sends wait until the bind is done).
+    socket.bind({ address: '127.0.0.1', port: 0 });
     const { port } = this.options.upstream;
     socket.on('message', (message, remote) => {
       if (remote.port === port) this.fromServer(session, message);
