@@ -105,6 +105,56 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
+export interface UdpSocket extends Listener {
+  /** The connected peer ("0.0.0.0" / "0:0:…" and port 0 when unconnected). */
+  remoteAddress: string;
+  remotePort: number;
+}
+
+/** Every UDP socket on this machine (this network namespace): UDP has no LISTEN, a bound socket receives. */
+export function udpSockets(): UdpSocket[] {
+  const out: UdpSocket[] = [];
+  for (const [file, family] of [
+    ['/proc/net/udp', 4],
+    ['/proc/net/udp6', 6],
+  ] as const) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.trim().split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      const [addrHex, portHex] = (cols[1] ?? ':').split(':');
+      const [remoteHex, remotePortHex] = (cols[2] ?? ':').split(':');
+      const decode = (hex: string) => (family === 4 ? ipv4FromHex(hex) : ipv6FromHex(hex));
+      out.push({
+        address: decode(addrHex ?? ''),
+        port: parseInt(portHex ?? '0', 16),
+        remoteAddress: decode(remoteHex ?? ''),
+        remotePort: parseInt(remotePortHex ?? '0', 16),
+        inode: cols[9] ?? '',
+        family,
+      });
+    }
+  }
+  return out;
+}
+
+/** UDP sockets held by any of `pids`. */
+export function udpSocketsOf(pids: number[]): UdpSocket[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) for (const inode of socketInodes(pid)) inodes.add(inode);
+  return udpSockets().filter((s) => inodes.has(s.inode));
+}
+
+/** A UDP socket that only loopback can reach: bound to loopback, or connected to a loopback peer. */
+export function udpOnLoopback(s: UdpSocket): boolean {
+  const peer = { ...s, address: s.remoteAddress };
+  return isLoopback(s) || (s.remotePort !== 0 && isLoopback(peer));
+}
+
 /** Listening sockets held by any of `pids`. */
 export function listenersOf(pids: number[]): Listener[] {
   const inodes = new Set<string>();

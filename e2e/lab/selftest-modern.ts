@@ -41,8 +41,11 @@ async function checkServer(lab: InProcessLab, client: ModernClient, spec: Modern
   const direct = await fetchVia(null, `${lab.info.download}?bytes=${DOWNLOAD_BYTES}`, 10_000);
   const hash = (b: Buffer) => createHash('sha256').update(b).digest('hex');
   const exact = download.ok && download.body.length === DOWNLOAD_BYTES && hash(download.body) === hash(direct.body);
+  // A name of the lab's zone, sent unresolved: the server resolves it with the lab's resolver.
+  // (A WireGuard client resolves names itself, and the user's side cannot: that one is skipped.)
+  const byName = spec.kind === 'wireguard' ? null : await fetchVia(port, `http://www.${lab.info.zone}:${new URL(lab.info.target).port}/generate_204`, 10_000);
   return {
-    ok: parsed.query === spec.exitIp && parsed.countryCode === spec.place.code && exact,
+    ok: parsed.query === spec.exitIp && parsed.countryCode === spec.place.code && exact && (byName === null || byName.status === 204),
     kind: spec.kind,
     core: spec.core,
     exit_ip: parsed.query ?? null,
@@ -50,6 +53,7 @@ async function checkServer(lab: InProcessLab, client: ModernClient, spec: Modern
     download_bytes: download.body.length,
     download_exact: exact,
     download_ms: round(performance.now() - started, 0),
+    lab_name_status: byName === null ? 'not asked (WireGuard)' : (byName.status ?? byName.error),
     ...(info.error || download.error ? { error: info.error ?? download.error } : {}),
   };
 }

@@ -1,0 +1,125 @@
+/**
+ * The modern block keeps the lab's contract: every socket of the lab and of its Xray and sing-box
+ * server processes on loopback (UDP included), the block's servers under the same control API and
+ * counters, nothing left after a stop or a SIGKILL, and a machine without one of the cores still
+ * gets the servers of the other, told which were left out.
+ */
+import { createSocket } from 'node:dgram';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findLabCore } from '../../app/core/testing/cores';
+import { type InProcessLab, startLab } from './lab';
+import { startModernServers } from './modern-servers';
+import { KIND_SHAPES, MODERN_KINDS, buildModernServers } from './modern-world';
+import { LabNetwork } from './network';
+import { descendants, isAlive, isLoopback, listenersOf, tcpListeners, udpOnLoopback, udpSockets, udpSocketsOf } from './proc-net';
+import { spawnLab } from './spawn';
+import type { LabState } from './types';
+
+async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (predicate()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return predicate();
+}
+
+const udpBound = (address: string, port: number) => udpSockets().some((s) => s.address === address && s.port === port);
+const tcpListening = (address: string, port: number) => tcpListeners().some((l) => l.address === address && l.port === port);
+
+describe('the lab with its modern block', () => {
+  let lab: InProcessLab;
+
+  beforeAll(async () => {
+    lab = await startLab({ servers: 4, subscriptions: 1, modern: true });
+  });
+
+  afterAll(async () => {
+    await lab?.stop();
+  });
+
+  it('lists the eleven servers after the v2ray world, in subscription RC, each with its own exit and relay address', () => {
+    const modern = lab.info.servers.filter((s) => s.subscription === 'RC');
+    expect(lab.info.servers.slice(0, 4).map((s) => s.id)).toEqual(['A1', 'A2', 'A3', 'A4']);
+    expect(modern.map((s) => s.kind)).toEqual([...MODERN_KINDS]);
+    expect(modern.map((s) => s.carrier)).toEqual(MODERN_KINDS.map((k) => KIND_SHAPES[k].carrier));
+    expect(new Set(lab.info.servers.map((s) => s.exitIp)).size).toBe(15);
+    expect(lab.info.subscriptions.map((s) => s.id)).toEqual(['A', 'RC']);
+    expect(lab.info.modern).toEqual({ subscription: 'RC', leftOut: [] });
+    expect(lab.info.servers.find((s) => s.kind === 'hysteria2-salamander-hopping')?.relayPorts).toHaveLength(4);
+  });
+
+  it('holds every TCP listener and every UDP socket of the lab, Xray and sing-box on loopback', () => {
+    const pids = [process.pid, ...descendants(process.pid)];
+    expect(lab.modernPids.every((pid) => pids.includes(pid))).toBe(true);
+    expect(listenersOf(pids).filter((l) => !isLoopback(l))).toEqual([]);
+    const udp = udpSocketsOf(pids);
+    // the UDP relays' front ports at least (Hysteria2's four, TUIC, WireGuard) and the cores' UDP inbounds
+    expect(udp.length).toBeGreaterThanOrEqual(6 + 3);
+    expect(udp.filter((s) => !udpOnLoopback(s))).toEqual([]);
+  });
+
+  it('puts the block under the same control API and counters: a UDP server is reset, its port closed, then reopened', async () => {
+    const tuic = lab.info.servers.find((s) => s.kind === 'tuic-v5')!;
+    const port = Number(tuic.relay.split(':')[1]);
+    expect(udpBound('127.3.0.8', port)).toBe(true);
+    await lab.setFault(tuic.id, { fault: 'reset' });
+    expect(udpBound('127.3.0.8', port)).toBe(false);
+    const state = (await lab.state()) as LabState;
+    expect(state.servers.find((s) => s.id === tuic.id)).toMatchObject({ fault: 'reset', protocol: 'tuic', exitIp: tuic.exitIp });
+    await lab.setFault(tuic.id, { fault: 'none' });
+    expect(udpBound('127.3.0.8', port)).toBe(true);
+
+    const before = (await lab.counters()).servers[tuic.id]!;
+    const socket = createSocket('udp4');
+    await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
+    await new Promise<void>((r) => socket.send('not quic', port, '127.3.0.8', () => r()));
+    socket.close();
+    let after = (await lab.counters()).servers[tuic.id]!;
+    for (let i = 0; i < 40 && after.bytesUp === before.bytesUp; i += 1) {
+      await new Promise((r) => setTimeout(r, 50));
+      after = (await lab.counters()).servers[tuic.id]!;
+    }
+    expect(after.connections).toBe(before.connections + 1);
+    expect(after.bytesUp).toBe(before.bytesUp + 8);
+    await expect(lab.setFault(tuic.id, { fault: 'sideways' } as never)).rejects.toThrow(/fault/);
+  });
+
+  it('stops with no Xray or sing-box left and no TCP or UDP port bound', async () => {
+    const pids = [...lab.modernPids];
+    const fronts = lab.info.servers
+      .filter((s) => s.subscription === 'RC')
+      .flatMap((s) => (s.relayPorts ?? [Number(s.relay.split(':')[1])]).map((port) => ({ host: s.relay.split(':')[0]!, port, carrier: s.carrier })));
+    await lab.stop();
+    expect(await waitFor(() => pids.every((pid) => !isAlive(pid)), 5000)).toBe(true);
+    expect(fronts.filter((f) => (f.carrier === 'udp' ? udpBound(f.host, f.port) : tcpListening(f.host, f.port)))).toEqual([]);
+  });
+});
+
+describe('the modern block on a machine with only one of the cores', () => {
+  it('hosts the kinds of the core it has and names the others with the reason', async () => {
+    const specs = buildModernServers(1, [5, 10]);
+    const started = await startModernServers({ specs, cores: { xray: null, 'sing-box': findLabCore('sing-box') }, resolver: '127.0.0.1:9', network: new LabNetwork(), seed: 1 });
+    try {
+      expect(started.running.map((r) => r.spec.kind)).toEqual(['hysteria2-salamander-hopping', 'tuic-v5', 'shadowtls-v3']);
+      expect(started.leftOut.map((l) => l.kind)).toEqual(specs.filter((s) => s.core === 'xray').map((s) => s.kind));
+      expect(new Set(started.leftOut.map((l) => l.reason))).toEqual(new Set(['the xray core is not on this machine']));
+    } finally {
+      await started.stop();
+    }
+  });
+});
+
+describe('npm run lab -- --modern', () => {
+  it('leaves no Xray, sing-box or port behind when SIGKILLed', async () => {
+    const lab = await spawnLab(['--servers', '4', '--subscriptions', '1', '--modern']);
+    const children = descendants(lab.pid);
+    const udpFronts = lab.info.servers.filter((s) => s.carrier === 'udp').map((s) => ({ host: s.relay.split(':')[0]!, port: Number(s.relay.split(':')[1]) }));
+    expect(lab.info.servers).toHaveLength(15);
+    expect(children.length).toBeGreaterThanOrEqual(6); // v2ray, Xray and sing-box, each with its guard
+    process.kill(lab.pid, 'SIGKILL');
+    await lab.stop();
+    expect(await waitFor(() => children.every((pid) => !isAlive(pid)), 5000)).toBe(true);
+    expect(await waitFor(() => udpFronts.every((f) => !udpBound(f.host, f.port)), 3000)).toBe(true);
+  });
+});
