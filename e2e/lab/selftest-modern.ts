@@ -66,9 +66,10 @@ export async function checkModernServers(lab: InProcessLab, client: ModernClient
 
 /**
  * A UDP server's relay under blackhole and reset, through a real QUIC client: blackhole swallows
- * (a request does not complete and the relay counts the datagrams it dropped), reset answers at
- * once with ICMP port unreachable (the request fails, well before the blackhole's deadline), and
- * after lifting each the server carries traffic again.
+ * (a request does not complete and the relay counts the datagrams it dropped, none delivered),
+ * reset closes the port and drops every session (the kernel answers ICMP port unreachable, which
+ * quic-go never hears on its unconnected socket, so the request fails by the client's own
+ * timeout), and after lifting both the server carries traffic again.
  */
 export async function checkUdpFaults(lab: InProcessLab, client: ModernClient, spec: ModernServerSpec): Promise<Check> {
   const port = client.proxies[spec.id] as number;
@@ -80,6 +81,7 @@ export async function checkUdpFaults(lab: InProcessLab, client: ModernClient, sp
   const after = (await lab.counters()).servers[spec.id];
   await lab.setFault(spec.id, { fault: 'reset' });
   const reset = await fetchVia(port, url, 3_000);
+  const sessionsDuringReset = (await lab.counters()).servers[spec.id]?.active ?? -1;
   await lab.setFault(spec.id, { fault: 'none' });
   let healed = await fetchVia(port, url, 10_000);
   for (let attempt = 0; !healed.ok && attempt < 3; attempt += 1) {
@@ -88,12 +90,12 @@ export async function checkUdpFaults(lab: InProcessLab, client: ModernClient, sp
   }
   const datagramsDropped = (after?.bytesUp ?? 0) > (before?.bytesUp ?? 0) && (after?.bytesDown ?? 0) === (before?.bytesDown ?? 0);
   return {
-    ok: healthy.status === 204 && !swallowed.ok && datagramsDropped && !reset.ok && healed.status === 204,
+    ok: healthy.status === 204 && !swallowed.ok && datagramsDropped && !reset.ok && sessionsDuringReset === 0 && healed.status === 204,
     server: spec.id,
     kind: spec.kind,
     healthy_status: healthy.status,
     blackhole: { ok: swallowed.ok, ms: round(swallowed.ms, 0), bytes_up_swallowed: (after?.bytesUp ?? 0) - (before?.bytesUp ?? 0) },
-    reset: { ok: reset.ok, ms: round(reset.ms, 0), error: reset.error ?? reset.status },
+    reset: { ok: reset.ok, ms: round(reset.ms, 0), error: reset.error ?? reset.status, sessions: sessionsDuringReset },
     healed_status: healed.status,
   };
 }
