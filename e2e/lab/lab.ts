@@ -17,7 +17,7 @@ import { DnsResolverStandIn } from './dns-resolver';
 import { type World, buildWorld } from './world';
 import { findLabCore } from '../../app/core/testing/cores';
 import { modernShareLink } from './modern-links';
-import { type ModernServers, startModernServers } from './modern-servers';
+import { startModernServers } from './modern-servers';
 import { MODERN_SUBSCRIPTION, type ModernServerSpec, buildModernServers } from './modern-world';
 import type { LinkServed } from './subscription-formats';
 
@@ -58,6 +58,22 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
     // the machine's resolver.
     const resolver = await new DnsResolverStandIn((name) => (name === LAB_ZONE || name.endsWith(`.${LAB_ZONE}`) ? '127.0.0.1' : null)).start();
     cleanups.push(() => resolver.stop());
+    // The modern block starts beside the v2ray world: its cores take most of a second to be ready.
+    const modernStarting = options.modern
+      ? startModernServers({
+          specs: buildModernServers(world.seed, options.latency ?? DEFAULT_LAB_OPTIONS.latency),
+          cores: { xray: options.xrayPath ?? findLabCore('xray'), 'sing-box': options.singBoxPath ?? findLabCore('sing-box') },
+          resolver: resolver.address(),
+          network,
+          seed: world.seed,
+        })
+      : null;
+    if (modernStarting) {
+      // Handled here so a failure while the v2ray world starts is no unhandled rejection; the
+      // await below still throws it.
+      modernStarting.catch(() => undefined);
+      cleanups.push(async () => (await modernStarting.catch(() => null))?.stop());
+    }
     const v2ray = await startServers(world.servers, options.v2rayPath ?? 'v2ray', resolver.address());
     cleanups.push(() => v2ray.stop());
     for (const spec of world.servers) spec.certificatePin = spec.security === 'tls' ? v2ray.certificatePin : null;
@@ -79,22 +95,12 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
     });
     await Promise.all(relays.map((r) => r.start()));
 
-    let modern: ModernServers | null = null;
-    if (options.modern) {
-      modern = await startModernServers({
-        specs: buildModernServers(world.seed, options.latency ?? DEFAULT_LAB_OPTIONS.latency),
-        cores: { xray: options.xrayPath ?? findLabCore('xray'), 'sing-box': options.singBoxPath ?? findLabCore('sing-box') },
-        resolver: resolver.address(),
-        network,
-        seed: world.seed,
-      });
-      cleanups.push((modern as ModernServers).stop);
-      for (const r of modern.running) servers.set(r.spec.id, { spec: r.spec, relay: r.relay });
-    }
+    const modern = modernStarting ? await modernStarting : null;
+    for (const r of modern?.running ?? []) servers.set(r.spec.id, { spec: r.spec, relay: r.relay });
     const modernLinks = new Map(
       (modern?.running ?? []).map((r) => {
         const [host, port] = splitAddress(r.relay.address);
-        return [r.spec.id, modernShareLink(r.spec, { host, port, ports: r.frontPorts }, (modern as ModernServers).pin)];
+        return [r.spec.id, modernShareLink(r.spec, { host, port, ports: r.frontPorts }, modern?.pin ?? '')];
       }),
     );
 

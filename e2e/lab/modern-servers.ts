@@ -66,19 +66,21 @@ export async function startModernServers(options: ModernStartOptions): Promise<M
     const ports = new Map<string, number>();
     const pids: ModernServers['pids'] = {};
     const xraySpecs = hosted.filter((s) => s.core === 'xray');
-    if (xraySpecs.length > 0) {
-      const running = await startXray(options.cores.xray as string, xraySpecs, cert, site, options.resolver, dir);
-      stops.push(running.stop);
-      pids.xray = running.pid;
-      xraySpecs.forEach((s, i) => ports.set(s.id, running.ports[i] as number));
-    }
     const singBoxSpecs = hosted.filter((s) => s.core === 'sing-box');
-    if (singBoxSpecs.length > 0) {
-      const running = await startSingBox(options.cores['sing-box'] as string, singBoxSpecs, cert, site, options.resolver, dir);
-      stops.push(running.stop);
-      pids['sing-box'] = running.pid;
-      singBoxSpecs.forEach((s, i) => ports.set(s.id, running.ports[i] as number));
+    // Side by side: each core's start-up is mostly waiting for it to be ready.
+    const [xray, singBox] = await Promise.allSettled([
+      xraySpecs.length > 0 ? startXray(options.cores.xray as string, xraySpecs, cert, site, options.resolver, dir) : null,
+      singBoxSpecs.length > 0 ? startSingBox(options.cores['sing-box'] as string, singBoxSpecs, cert, site, options.resolver, dir) : null,
+    ]);
+    for (const [core, result, specs] of [['xray', xray, xraySpecs], ['sing-box', singBox, singBoxSpecs]] as const) {
+      if (result.status === 'fulfilled' && result.value) {
+        const running = result.value;
+        stops.push(running.stop);
+        pids[core] = running.pid;
+        specs.forEach((s, i) => ports.set(s.id, running.ports[i] as number));
+      }
     }
+    for (const result of [xray, singBox]) if (result.status === 'rejected') throw result.reason;
     // Both cores have read their keys and certificate: nothing secret stays in /tmp.
     await rm(dir, { recursive: true, force: true });
 
