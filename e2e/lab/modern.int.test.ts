@@ -7,9 +7,11 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLabCore } from '../../app/core/testing/cores';
-import { type InProcessLab, startLab } from './lab';
+import { fetchVia } from './client';
+import { type InProcessLab, splitAddress, startLab } from './lab';
+import { type ModernClient, startModernClient } from './modern-client';
 import { startModernServers } from './modern-servers';
-import { KIND_SHAPES, MODERN_KINDS, buildModernServers } from './modern-world';
+import { KIND_SHAPES, MODERN_KINDS, buildModernServers, urlThrough } from './modern-world';
 import { LabNetwork } from './network';
 import { descendants, isAlive, isLoopback, listenersOf, tcpListeners, udpOnLoopback, udpSockets, udpSocketsOf } from './proc-net';
 import { spawnLab } from './spawn';
@@ -121,5 +123,62 @@ describe('npm run lab -- --modern', () => {
     await lab.stop();
     expect(await waitFor(() => children.every((pid) => !isAlive(pid)), 5000)).toBe(true);
     expect(await waitFor(() => udpFronts.every((f) => !udpBound(f.host, f.port)), 3000)).toBe(true);
+  });
+});
+
+describe('the UDP relay’s faults through real QUIC and WireGuard clients', () => {
+  let lab: InProcessLab;
+  let client: ModernClient;
+  const hy2 = 'RC7';
+  const wg = 'RC9';
+
+  beforeAll(async () => {
+    lab = await startLab({ servers: 4, subscriptions: 1, modern: true, latency: [0, 0] });
+    const routes = lab.modern
+      .filter((s) => s.id === hy2 || s.id === wg)
+      .map((spec) => {
+        const info = lab.info.servers.find((s) => s.id === spec.id)!;
+        const [host, port] = splitAddress(info.relay);
+        return { spec, dial: { host, port, ports: info.relayPorts } };
+      });
+    client = await startModernClient(routes, lab.modernPin, { xray: findLabCore('xray'), 'sing-box': findLabCore('sing-box') });
+  });
+
+  afterAll(async () => {
+    await client?.stop();
+    await lab?.stop();
+  });
+
+  const spec = (id: string) => lab.modern.find((s) => s.id === id)!;
+  const via = (id: string, url: string, timeoutMs: number) => fetchVia(client.proxies[id]!, urlThrough(spec(id), url), timeoutMs);
+
+  it.each([hy2, wg])('%s: latency is added to each datagram each way, so a request on a warm tunnel costs a round trip more', async (id) => {
+    expect((await via(id, lab.info.target, 10_000)).status).toBe(204); // the tunnel is up
+    const quick = await via(id, lab.info.target, 10_000);
+    await lab.setFault(id, { latencyMs: 150 });
+    const slow = await via(id, lab.info.target, 10_000);
+    await lab.setFault(id, { latencyMs: 0 });
+    expect(slow.status).toBe(204);
+    expect(slow.ms - quick.ms).toBeGreaterThanOrEqual(280);
+  });
+
+  it.each([hy2, wg])('%s: throttle caps a download near bytesPerSecond, and it still completes', async (id) => {
+    await lab.setFault(id, { fault: 'throttle', bytesPerSecond: 128 * 1024 });
+    const download = await via(id, `${lab.info.download}?bytes=${512 * 1024}`, 30_000);
+    await lab.setFault(id, { fault: 'none' });
+    expect(download.body.length).toBe(512 * 1024);
+    const rate = download.body.length / (download.ms / 1000);
+    expect(rate).toBeLessThan(128 * 1024 * 1.3);
+  });
+
+  it('freeze: a QUIC session that already carried more than afterBytes goes silent, the download stalls; lifting it lets the tunnel work again', async () => {
+    await lab.setFault(hy2, { fault: 'freeze', afterBytes: 64 * 1024 });
+    const frozen = await via(hy2, `${lab.info.download}?bytes=${1024 * 1024}`, 4_000);
+    await lab.setFault(hy2, { fault: 'none' });
+    expect(frozen.ok).toBe(false);
+    expect(frozen.body.length).toBeLessThan(1024 * 1024);
+    let healed = await via(hy2, lab.info.target, 10_000);
+    for (let i = 0; i < 3 && healed.status !== 204; i += 1) healed = await via(hy2, lab.info.target, 10_000);
+    expect(healed.status).toBe(204);
   });
 });
