@@ -20,6 +20,8 @@ export type {
   LabOptions,
   LabProtocol,
   LabServerInfo,
+  LabServerProtocol,
+  ModernKind,
   LabState,
   ServerCounters,
   ServerState,
@@ -28,4 +30,6 @@ export type {
 } from './types';
 export { type ClientRoute, type FetchResult, fetchVia, startClient } from './client';
 export { buildWorld, type ServerSpec, type World } from './world';
+export { type ModernClient, startModernClient } from './modern-client';
+export { MODERN_KINDS, MODERN_SUBSCRIPTION, type ModernServerSpec, buildModernServers, urlThrough } from './modern-world';
 export { labRouting } from './routing';

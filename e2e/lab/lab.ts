@@ -1,5 +1,6 @@
 /**
- * Starts the whole lab in this process: the v2ray servers, a fault relay in front of each, the
+ * Starts the whole lab in this process: the v2ray servers, with `modern` also the Xray- and
+ * sing-box-hosted block (modern-servers.ts), a fault relay in front of each (TCP or UDP), the
  * target, the subscription server and the control API. `stop()` takes every piece down again.
  */
 import { ControlServer } from './control-server';
