@@ -76,7 +76,12 @@ export class LabController {
   counters(): LabCounters {
     const t = this.target.counters;
     return {
-      servers: Object.fromEntries([...this.servers.values()].map(({ spec, relay }) => [spec.id, { ...relay.counters }])),
+      servers: Object.fromEntries(
+        [...this.servers.values()].map(({ spec, relay }) => {
+          const { datagramsByPort, ...counts } = relay.counters;
+          return [spec.id, datagramsByPort ? { ...counts, datagramsByPort: { ...datagramsByPort } } : counts];
+        }),
+      ),
       ipinfo: { ...t.ipinfo },
       target: { connections: this.target.connections, generate204: t.generate204, downloads: t.downloads, downloadBytes: t.downloadBytes },
       subscriptions: this.subscriptions.requests(),

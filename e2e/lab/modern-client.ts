@@ -23,6 +23,9 @@ import { TLS_SERVER_NAME } from './world';
 
 type Json = Record<string, unknown>;
 
+/** How often the lab's Hysteria2 client moves to another port of the range (Hysteria's minimum). */
+export const HOP_INTERVAL_S = 5;
+
 export interface ModernRoute {
   spec: ModernServerSpec;
   dial: ModernDial;
@@ -66,8 +69,10 @@ function xrayOutbound({ spec: s, dial }: ModernRoute, pin: string): Json {
           network: 'hysteria',
           security: 'tls',
           tlsSettings: { serverName: TLS_SERVER_NAME, alpn: ['h3'], pinnedPeerCertSha256: pin },
-          hysteriaSettings: { version: 2, auth: s.password, udphop: { port: ports } },
-          finalmask: { udp: [{ type: 'salamander', settings: { password: s.obfsPassword } }] },
+          hysteriaSettings: { version: 2, auth: s.password },
+          // Since Xray 26.3.23 the hopping range lives in finalmask.quicParams: the old
+          // hysteriaSettings.udphop is still accepted, with a warning, and no longer hops.
+          finalmask: { udp: [{ type: 'salamander', settings: { password: s.obfsPassword } }], quicParams: { udpHop: { ports, interval: HOP_INTERVAL_S } } },
         },
       };
     }

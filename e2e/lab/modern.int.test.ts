@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLabCore } from '../../app/core/testing/cores';
 import { fetchVia } from './client';
 import { type InProcessLab, splitAddress, startLab } from './lab';
-import { type ModernClient, startModernClient } from './modern-client';
+import { HOP_INTERVAL_S, type ModernClient, startModernClient } from './modern-client';
 import { startModernServers } from './modern-servers';
 import { KIND_SHAPES, MODERN_KINDS, buildModernServers, urlThrough } from './modern-world';
 import { LabNetwork } from './network';
@@ -169,6 +169,18 @@ describe('the UDP relay’s faults through real QUIC and WireGuard clients', () 
     expect(download.body.length).toBe(512 * 1024);
     const rate = download.body.length / (download.ms / 1000);
     expect(rate).toBeLessThan(128 * 1024 * 1.3);
+  });
+
+  it('Hysteria2 port hopping: the client moves across the relay’s range and the one server keeps serving', async () => {
+    const started = Date.now();
+    let answered = 0;
+    while (Date.now() - started < 3 * HOP_INTERVAL_S * 1000) {
+      if ((await via(hy2, lab.info.target, 5_000)).status === 204) answered += 1;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const byPort = (await lab.counters()).servers[hy2]!.datagramsByPort!;
+    expect(Object.values(byPort).filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+    expect(answered).toBeGreaterThanOrEqual(20);
   });
 
   it('freeze: a QUIC session that already carried more than afterBytes goes silent, the download stalls; lifting it lets the tunnel work again', async () => {

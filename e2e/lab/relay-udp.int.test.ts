@@ -222,6 +222,7 @@ describe('UDP relay', () => {
     }
     expect(from).toEqual(ports);
     expect(r.counters.connections).toBe(1);
+    expect(r.counters.datagramsByPort).toEqual(Object.fromEntries(ports.map((p) => [p, 1])));
   });
 });
 

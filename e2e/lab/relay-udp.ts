@@ -111,6 +111,7 @@ export class UdpRelay implements FaultRelay {
       if (ok) {
         this.fronts = sockets;
         this.ports = sockets.map((_, k) => first.port + k);
+        if (count > 1) this.counters.datagramsByPort = Object.fromEntries(this.ports.map((p) => [p, 0]));
         this.sweeper = setInterval(() => this.sweep(), 5_000);
         this.sweeper.unref();
         return;
@@ -164,8 +165,13 @@ export class UdpRelay implements FaultRelay {
       socket.bind({ address: this.options.frontAddress, port, exclusive: true }, () => {
         socket.off('error', reject);
         socket.on('error', () => undefined);
-        socket.on('message', (message, remote) => this.fromClient(socket, message, remote.address, remote.port));
-        resolve({ socket, port: socket.address().port });
+        const bound = socket.address().port;
+        socket.on('message', (message, remote) => {
+          const byPort = this.counters.datagramsByPort;
+          if (byPort) byPort[bound] = (byPort[bound] ?? 0) + 1;
+          this.fromClient(socket, message, remote.address, remote.port);
+        });
+        resolve({ socket, port: bound });
       });
     });
   }

@@ -38,6 +38,8 @@ export interface RelayCounters {
   active: number;
   bytesUp: number;
   bytesDown: number;
+  /** A UDP relay on a port range: datagrams received on each front port (did a client hop?). */
+  datagramsByPort?: Record<number, number>;
 }
 
 export interface RelayOptions {

@@ -118,6 +118,8 @@ export interface ServerCounters {
   bytesUp: number;
   /** Bytes delivered to clients. */
   bytesDown: number;
+  /** A UDP server on a hopping port range: datagrams received on each of its front ports. */
+  datagramsByPort?: Record<number, number>;
 }
 
 export interface LabCounters {
