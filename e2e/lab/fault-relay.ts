@@ -2,8 +2,26 @@
  * What the lab's control operations need of a server's fault relay, whether it carries TCP
  * (relay.ts) or datagrams (relay-udp.ts): the same faults, the same counters.
  */
-import type { FaultChange, RelayCounters } from './relay';
-import type { FaultState } from './relay-policy';
+import type { FaultMode, FaultState } from './relay-policy';
+
+export interface FaultChange {
+  fault?: FaultMode;
+  latencyMs?: number;
+  jitterMs?: number;
+  periodMs?: number;
+  bandwidthKbps?: number;
+  afterBytes?: number;
+  bytesPerSecond?: number;
+}
+
+export interface RelayCounters {
+  connections: number;
+  active: number;
+  bytesUp: number;
+  bytesDown: number;
+  /** A UDP relay on a port range: datagrams received on each front port (did a client hop?). */
+  datagramsByPort?: Record<number, number>;
+}
 
 export interface FaultRelay {
   /** "127.0.x.y:PORT": what the client dials or sends to. */

@@ -10,9 +10,8 @@
  */
 import { type Socket, createSocket } from 'node:dgram';
 import { performance } from 'node:perf_hooks';
-import type { FaultRelay } from './fault-relay';
+import type { FaultChange, FaultRelay, RelayCounters } from './fault-relay';
 import type { LabNetwork } from './network';
-import type { FaultChange, RelayCounters } from './relay';
 import {
   DEFAULT_BANDWIDTH_KBPS,
   DEFAULT_FREEZE_AFTER_BYTES,

@@ -5,7 +5,7 @@
  */
 import { type Server, type Socket, createConnection, createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { FaultRelay } from './fault-relay';
+import type { FaultChange, FaultRelay, RelayCounters } from './fault-relay';
 import { Lane } from './lane';
 import type { LabNetwork } from './network';
 import {
@@ -13,7 +13,6 @@ import {
   DEFAULT_FREEZE_AFTER_BYTES,
   DEFAULT_PERIOD_MS,
   DEFAULT_THROTTLE_BYTES_PER_SECOND,
-  type FaultMode,
   type FaultState,
   type Verdict,
   deliveryBudget,
@@ -22,25 +21,6 @@ import {
   shapingFor,
   verdictFor,
 } from './relay-policy';
-
-export interface FaultChange {
-  fault?: FaultMode;
-  latencyMs?: number;
-  jitterMs?: number;
-  periodMs?: number;
-  bandwidthKbps?: number;
-  afterBytes?: number;
-  bytesPerSecond?: number;
-}
-
-export interface RelayCounters {
-  connections: number;
-  active: number;
-  bytesUp: number;
-  bytesDown: number;
-  /** A UDP relay on a port range: datagrams received on each front port (did a client hop?). */
-  datagramsByPort?: Record<number, number>;
-}
 
 export interface RelayOptions {
   frontAddress: string;
