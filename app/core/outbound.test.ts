@@ -54,7 +54,7 @@ describe('protocol settings', () => {
     expect(out(sampleServer('trojan', 'tcp', { address: '[2001:db8::1]' })).settings.servers[0].address).toBe('2001:db8::1');
   });
 
-  it('wireguard (Xray): keys, local addresses, bracketed IPv6 endpoint, reserved, mtu; no stream settings', () => {
+  it('wireguard (Xray): keys, local addresses, bracketed IPv6 endpoint, reserved, mtu, the userspace stack; no stream settings', () => {
     const wg = sampleServer('wireguard', 'tcp', { address: '2001:db8::7', port: 51820, reserved: [1, 2, 3], mtu: 1280, preSharedKey: 'psk' } as Partial<Server>);
     expect(out(wg, xray25)).toEqual({
       tag: 'proxy',
@@ -65,6 +65,7 @@ describe('protocol settings', () => {
         peers: [{ publicKey: 'xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', endpoint: '[2001:db8::7]:51820', preSharedKey: 'psk' }],
         reserved: [1, 2, 3],
         mtu: 1280,
+        noKernelTun: true,
       },
     });
   });

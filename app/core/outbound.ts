@@ -86,6 +86,9 @@ function protocolPart(server: Server, core: CoreProfile): Json {
       const settings: Json = { secretKey: server.privateKey, address: server.localAddresses, peers: [peer] };
       if (server.reserved?.length) settings.reserved = server.reserved;
       if (server.mtu) settings.mtu = server.mtu;
+      // Xray run as root (system-wide mode) otherwise makes a kernel wg device, whose routes
+      // carry some destinations past the tunnel; the userspace stack keeps every packet in the core.
+      if (core.family === 'xray') settings.noKernelTun = true;
       return { protocol: 'wireguard', settings };
     }
     case 'hysteria2':
