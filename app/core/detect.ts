@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { NETWORKS, type Network, PROTOCOLS, type Protocol, type Server } from '../../shared/domain/server';
+import { NETWORKS, type Network, PROTOCOLS, type Protocol, SECURITIES, type Server } from '../../shared/domain/server';
 import {
   AEAD_METHODS,
   applySemanticLimits,
   capabilitiesFromTable,
   type CoreCapabilities,
+  type CoreFeature,
   type CoreProfile,
   LEGACY_STREAM_METHODS,
   PLAIN_METHODS,
@@ -15,7 +16,15 @@ import { antiDpiOutbound } from './anti-dpi';
 import { outboundFor } from './outbound';
 import { runCore, testConfig, withScratchDir } from './run-core';
 import { sampleServer, ss2022Key } from './samples';
-import { parseCoreVersion, type ParsedCoreVersion } from './version';
+import { parseBuildTags, SING_BOX_MINIMUM } from './sing-box/capabilities';
+import { singBoxOutbound } from './sing-box/outbound';
+import { atLeast, parseCoreVersion, type ParsedCoreVersion } from './version';
+
+/** A config holding only the server's outbounds (or endpoint), for `sing-box check`. */
+function singBoxCheckConfig(server: Server, writer: CoreProfile): Record<string, unknown> {
+  const pieces = singBoxOutbound(server, writer, 'check');
+  return { log: { level: 'error' }, outbounds: pieces.outbounds, ...(pieces.endpoints.length ? { endpoints: pieces.endpoints } : {}) };
+}
 
 export interface DetectOptions {
   /** Skip asking the binary (tests of the table; a core that cannot run here). */
@@ -47,24 +56,28 @@ export async function detectCore(path: string, opts: DetectOptions = {}): Promis
 
 async function detectUncached(path: string, opts: DetectOptions): Promise<CoreProfile> {
   return withScratchDir(async (dir) => {
-    const parsed = await readVersion(path, dir);
-    const capabilities = capabilitiesFromTable(parsed.family, parsed.version);
-    const profile: CoreProfile = { ...parsed, path, capabilities, verified: { confirmed: [], refuted: [] } };
-    if (opts.verify === false || parsed.family === 'sing-box') return profile;
+    const { parsed, output } = await readVersion(path, dir);
+    // sing-box's abilities depend on its build tags, which `sing-box version` prints.
+    const buildTags = parsed.family === 'sing-box' ? parseBuildTags(output) : null;
+    const capabilities = capabilitiesFromTable(parsed.family, parsed.version, buildTags);
+    const profile: CoreProfile = { ...parsed, path, capabilities, verified: { confirmed: [], refuted: [] }, ...(buildTags ? { buildTags } : {}) };
+    if (opts.verify === false) return profile;
+    // A sing-box too old to be driven runs nothing; there is nothing for its checker to confirm.
+    if (parsed.family === 'sing-box' && !atLeast(parsed.version, SING_BOX_MINIMUM)) return profile;
     await verifyWithBinary(profile, dir, opts.concurrency ?? 4);
     applySemanticLimits(profile.family, profile.version, profile.capabilities);
     return profile;
   });
 }
 
-async function readVersion(path: string, dir: string): Promise<ParsedCoreVersion> {
+async function readVersion(path: string, dir: string): Promise<{ parsed: ParsedCoreVersion; output: string }> {
   // `-version` first: v2ray 4 would treat the bare word `version` as "run" and look for a config.
   const attempts = path.toLowerCase().includes('sing-box') ? [['version'], ['-version']] : [['-version'], ['version']];
   let lastOutput = '';
   for (const args of attempts) {
     const result = await runCore(path, args, dir, 3000);
     const parsed = parseCoreVersion(result.output);
-    if (parsed) return parsed;
+    if (parsed) return { parsed, output: result.output };
     lastOutput = result.output;
   }
   const firstLine = lastOutput.split('\n').find((l) => l.trim()) ?? '(no output)';
@@ -96,9 +109,10 @@ const SAMPLE_VLESS_ENCRYPTION = `mlkem768x25519plus.native.0rtt.${Buffer.from([9
 
 /** Each check is a tiny config the binary's own config test accepts only if it has the feature. */
 function checksFor(family: CoreProfile['family']): Check[] {
+  if (family === 'sing-box') return singBoxChecks();
   const checks: Check[] = [];
-  // TUIC has no v2ray-family config at all; Hysteria2 is written only in Xray's form.
-  const refutable: Protocol[] = PROTOCOLS.filter((p) => p !== 'tuic' && (p !== 'hysteria2' || family === 'xray'));
+  // TUIC, Hysteria v1, AnyTLS and Naive have no v2ray-family config at all; Hysteria2 is written only in Xray's form.
+  const refutable: Protocol[] = PROTOCOLS.filter((p) => !['tuic', 'hysteria', 'anytls', 'naive'].includes(p) && (p !== 'hysteria2' || family === 'xray'));
   for (const protocol of refutable) {
     checks.push({ id: `protocol:${protocol}`, server: sampleServer(protocol), apply: (c, ok) => toggle(c.protocols, protocol, ok) });
   }
@@ -170,6 +184,50 @@ function checksFor(family: CoreProfile['family']): Check[] {
   return checks;
 }
 
+/**
+ * sing-box's checker refuses unknown fields and outbounds its build lacks ("naive outbound is not
+ * included in this build"), so every protocol, transport, security and plugin is asked about.
+ * XHTTP and mKCP have no sing-box form at all and are not asked.
+ */
+function singBoxChecks(): Check[] {
+  const checks: Check[] = [];
+  for (const protocol of PROTOCOLS) {
+    checks.push({ id: `protocol:${protocol}`, server: sampleServer(protocol), apply: (c, ok) => toggle(c.protocols, protocol, ok) });
+  }
+  for (const network of NETWORKS) {
+    if (network === 'tcp' || network === 'xhttp' || network === 'kcp') continue;
+    // The QUIC transport runs only under TLS.
+    const extra = network === 'quic' ? ({ security: { type: 'tls', sni: 'example.com' } } as Partial<Server>) : {};
+    checks.push({ id: `network:${network}`, server: sampleServer('vmess', network as Network, extra), apply: (c, ok) => toggle(c.networks, network, ok) });
+  }
+  const reality = { type: 'reality', sni: 'example.com', publicKey: SAMPLE_REALITY_KEY, shortId: '01' } as const;
+  checks.push({ id: 'security:reality', server: sampleServer('vless', 'tcp', { security: reality, flow: 'xtls-rprx-vision' } as Partial<Server>), apply: (c, ok) => toggle(c.securities, 'reality', ok) });
+  const feature = (name: CoreFeature, server: Server): Check => ({ id: `feature:${name}`, server, apply: (c, ok) => toggle(c.features, name, ok) });
+  checks.push(
+    feature('tls-fingerprint', sampleServer('trojan', 'tcp', { security: { type: 'tls', sni: 'example.com', fingerprint: 'chrome' } } as Partial<Server>)),
+    feature('hysteria2-salamander', sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'sample-obfs' } } as Partial<Server>)),
+    feature('hysteria2-port-hopping', sampleServer('hysteria2', 'tcp', { portHopping: '443,20000-30000' } as Partial<Server>)),
+    feature('shadowtls', sampleServer('shadowsocks', 'tcp', { plugin: { name: 'shadow-tls', options: 'host=example.com;password=sample;version=3' } } as Partial<Server>)),
+    feature('ss-plugin-obfs', sampleServer('shadowsocks', 'tcp', { plugin: { name: 'obfs-local', options: 'obfs=http;obfs-host=example.com' } } as Partial<Server>)),
+    feature('ss-plugin-v2ray', sampleServer('shadowsocks', 'tcp', { plugin: { name: 'v2ray-plugin', options: 'mode=websocket;host=example.com;path=/sample' } } as Partial<Server>)),
+  );
+  for (const method of [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS, ...SS2022_METHODS, ...LEGACY_STREAM_METHODS]) {
+    const password = method.startsWith('2022-') ? ss2022Key(method) : 'sample-password';
+    checks.push({
+      id: `shadowsocks:${method}`,
+      server: sampleServer('shadowsocks', 'tcp', { method, password } as Partial<Server>),
+      apply: (c, ok) => {
+        toggle(c.shadowsocksMethods, method, ok);
+        if (method.startsWith('2022-') && ok) c.features.add('ss2022');
+      },
+    });
+  }
+  return checks;
+}
+
+/** An X25519 public key in REALITY's base64url form (any 32 bytes pass the checker). */
+const SAMPLE_REALITY_KEY = Buffer.alloc(32, 9).toString('base64url');
+
 /** The optional features the binary is asked about (the `feature:` checks). */
 function featuresChecked(family: CoreProfile['family']): string[] {
   return checksFor(family)
@@ -190,7 +248,7 @@ function permissive(profile: CoreProfile): CoreProfile {
     capabilities: {
       protocols: new Set(PROTOCOLS),
       networks: new Set(NETWORKS),
-      securities: profile.capabilities.securities,
+      securities: profile.family === 'sing-box' ? new Set(SECURITIES) : profile.capabilities.securities,
       features,
       shadowsocksMethods: new Set(checksFor(profile.family).filter((c) => c.id.startsWith('shadowsocks:')).map((c) => c.id.slice('shadowsocks:'.length))),
     },
@@ -207,7 +265,12 @@ async function verifyWithBinary(profile: CoreProfile, dir: string, concurrency: 
       const index = next++;
       const check = checks[index]!;
       const run = (outbound: Record<string, unknown>, name: string) => testConfig(profile, { log: { loglevel: 'none' }, outbounds: [outbound] }, dir, name);
-      if (check.outbounds) {
+      if (profile.family === 'sing-box') {
+        results[index] = await testConfig(profile, singBoxCheckConfig(check.server, writer), dir, `check-${index}`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      } else if (check.outbounds) {
         results[index] = (await run(check.outbounds.valid, `check-${index}`)).ok && !(await run(check.outbounds.invalid, `check-${index}-invalid`)).ok;
       } else {
         results[index] = (await run(outboundFor(check.server, writer, 'check'), `check-${index}`)).ok;

@@ -95,6 +95,9 @@ function protocolPart(server: Server, core: CoreProfile): Json {
       // Xray splits Hysteria2 into a proxy part (`hysteria`) and its QUIC transport (hysteriaStreamSettings).
       return { protocol: 'hysteria', settings: { version: 2, address, port } };
     case 'tuic':
+    case 'hysteria':
+    case 'anytls':
+    case 'naive':
       throw new UnsupportedServerError(server.name, `${server.protocol} configs are not generated for ${core.family} ${core.version}`);
   }
 }

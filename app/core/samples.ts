@@ -31,6 +31,9 @@ export function sampleServer(protocol: Protocol, network: Network = 'tcp', extra
     },
     socks: { ...base, protocol: 'socks' },
     http: { ...base, protocol: 'http' },
+    hysteria: { ...base, protocol: 'hysteria', auth: 'sample-auth', upMbps: 10, downMbps: 50, security: { type: 'tls', sni: 'example.com' } },
+    anytls: { ...base, protocol: 'anytls', password: 'sample-password', security: { type: 'tls', sni: 'example.com' } },
+    naive: { ...base, protocol: 'naive', username: 'sample', password: 'sample-password', security: { type: 'tls', sni: 'example.com' } },
   };
   return { ...byProtocol[protocol], ...extra } as Server;
 }

@@ -76,7 +76,7 @@ describe('unsupportedReason', () => {
     ['Hysteria2 with salamander', sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'obfs-pass' } } as Partial<Server>), xray26, null],
     ['Hysteria2 with a 3-byte salamander password', sampleServer('hysteria2', 'tcp', { obfs: { type: 'salamander', password: 'abc' } } as Partial<Server>), xray26, 'not supported by Xray 26.1.18: the Hysteria2 salamander password is shorter than 4 bytes'],
     ['Hysteria2 with another obfuscation', sampleServer('hysteria2', 'tcp', { obfs: { type: 'gecko', password: 'obfs-pass' } } as Partial<Server>), xray26, 'not supported by Xray 26.1.18: Hysteria2 obfuscation (gecko) is not supported by this core'],
-    ['TUIC on Xray', sampleServer('tuic'), xray26, 'not supported by Xray 26.1.18: TUIC needs a core this app does not drive yet (no v2ray or Xray version has TUIC)'],
+    ['TUIC on Xray', sampleServer('tuic'), xray26, 'not supported by Xray 26.1.18: TUIC needs sing-box (no v2ray or Xray version has TUIC)'],
     // Shadowsocks ciphers and plugins.
     ['ss2022 on v2ray 4.34', sampleServer('shadowsocks', 'tcp', { method: '2022-blake3-aes-128-gcm' } as Partial<Server>), v2ray434, 'not supported by v2ray 4.34.0: Shadowsocks 2022 (2022-blake3-aes-128-gcm) needs Xray ≥ 1.6.0'],
     ['ss2022 on Xray 1.8', sampleServer('shadowsocks', 'tcp', { method: '2022-blake3-aes-128-gcm' } as Partial<Server>), xray18, null],
@@ -91,7 +91,9 @@ describe('unsupportedReason', () => {
     ['alterId 64 on Xray', sampleServer('vmess', 'tcp', { alterId: 64 } as Partial<Server>), xray25, 'not supported by Xray 25.3.6: VMess with alterId > 0 (legacy MD5 authentication) was removed from Xray; the server must offer alterId 0 (AEAD)'],
     ['odd tcp header', sampleServer('vmess', 'tcp', { transport: { network: 'tcp', headerType: 'srtp' } }), v2ray434, 'not supported by v2ray 4.34.0: the TCP header type "srtp" is unknown'],
     // sing-box is detected but not driven.
-    ['anything on sing-box', sampleServer('vmess'), singBox, 'not supported by sing-box 1.10.1: sing-box configs are not generated yet'],
+    ['anything on a sing-box too old to drive', sampleServer('vmess'), singBox, 'not supported by sing-box 1.10.1: this app drives sing-box 1.12.0 or later'],
+    ['AnyTLS on Xray', sampleServer('anytls'), xray26, 'not supported by Xray 26.1.18: AnyTLS needs sing-box ≥ 1.12'],
+    ['Hysteria v1 on Xray', sampleServer('hysteria'), xray26, 'not supported by Xray 26.1.18: Hysteria (v1) needs sing-box (Xray has only Hysteria2)'],
   ])('%s', (_label, server, core, expected) => {
     expect(unsupportedReason(server, core)).toBe(expected);
   });

@@ -1,6 +1,10 @@
 import type { Network, Protocol, SecurityType, Server } from '../../shared/domain/server';
 import { type CoreProfile, coreLabel, LEGACY_STREAM_METHODS, SS2022_METHODS } from './capabilities';
 import { certificateCheck } from './cert-check';
+import { needs, NETWORK_NAMES, pluginOptions, PROTOCOL_NAMES, SECURITY_NAMES } from './support-names';
+import { singBoxProblem } from './sing-box/support';
+
+export { pluginOptions } from './support-names';
 
 /** VMess body ciphers every v2ray-family core knows; anything else is refused rather than guessed. */
 export const VMESS_CIPHERS = new Set(['auto', 'aes-128-gcm', 'chacha20-poly1305', 'none', 'zero']);
@@ -13,36 +17,16 @@ export const TCP_HEADER_TYPES = new Set(['none', 'http']);
 export const PACKET_HEADER_TYPES = new Set(['none', 'srtp', 'utp', 'wechat-video', 'dtls', 'wireguard']);
 export const QUIC_SECURITIES = new Set(['none', 'aes-128-gcm', 'chacha20-poly1305']);
 
-const NETWORK_NAMES: Record<Network, string> = {
-  tcp: 'TCP',
-  ws: 'WebSocket',
-  grpc: 'gRPC',
-  h2: 'HTTP/2 transport',
-  httpupgrade: 'HTTPUpgrade',
-  xhttp: 'XHTTP',
-  kcp: 'mKCP',
-  quic: 'QUIC transport',
-};
-const PROTOCOL_NAMES: Record<Protocol, string> = {
-  vmess: 'VMess',
-  vless: 'VLESS',
-  trojan: 'Trojan',
-  shadowsocks: 'Shadowsocks',
-  hysteria2: 'Hysteria2',
-  tuic: 'TUIC',
-  wireguard: 'WireGuard',
-  socks: 'SOCKS',
-  http: 'HTTP proxy',
-};
-const SECURITY_NAMES: Record<SecurityType, string> = { none: 'plain', tls: 'TLS', reality: 'REALITY' };
-
 /** Which cores do run a thing this core lacks: the hint after "needs". */
 const PROTOCOL_HINTS: Partial<Record<Protocol, string>> = {
   vless: 'v2ray ≥ 4.27 or Xray',
   trojan: 'v2ray ≥ 4.31 or Xray',
   wireguard: 'Xray',
   hysteria2: 'Xray ≥ 26.1.13',
-  tuic: 'a core this app does not drive yet (no v2ray or Xray version has TUIC)',
+  tuic: 'sing-box (no v2ray or Xray version has TUIC)',
+  hysteria: 'sing-box (Xray has only Hysteria2)',
+  anytls: 'sing-box ≥ 1.12',
+  naive: 'sing-box ≥ 1.13 built with NaiveProxy',
 };
 const NETWORK_HINTS: Partial<Record<Network, string>> = {
   grpc: 'v2ray ≥ 4.36, v2ray 5 or Xray',
@@ -72,7 +56,7 @@ export function unsupportedReason(server: Server, core: CoreProfile, via?: Serve
 }
 
 function endpointProblem(server: Server, core: CoreProfile): string | null {
-  if (core.family === 'sing-box') return 'sing-box configs are not generated yet';
+  if (core.family === 'sing-box') return singBoxProblem(server, core);
   const caps = core.capabilities;
   if (!caps.protocols.has(server.protocol)) {
     return needs(PROTOCOL_NAMES[server.protocol], PROTOCOL_HINTS[server.protocol]);
@@ -92,9 +76,6 @@ function certificateProblem(server: Server, core: CoreProfile): string | null {
   return certificateCheck(server.security, core.capabilities.features).unsupported;
 }
 
-function needs(what: string, hint: string | undefined): string {
-  return hint ? `${what} needs ${hint}` : `${what} is not available in this core`;
-}
 
 function protocolProblem(server: Server, core: CoreProfile): string | null {
   const caps = core.capabilities;
@@ -157,23 +138,6 @@ export function isV2rayPluginAsWebSocket(plugin: { name: string; options: string
   return mode === 'websocket';
 }
 
-/**
- * "mode=websocket;tls;host=a.com;path=/x" → Map { mode → websocket, tls → '', host → a.com, path → /x }.
- * SIP003 escapes `;`, `=` and `\` (v2ray-plugin also `,`) with a backslash: v2rayN writes the path
- * `/ws?ed=2048` as `path=/ws?ed\=2048`, which means the path with its `=`.
- */
-export function pluginOptions(options: string): Map<string, string> {
-  const map = new Map<string, string>();
-  const unescape = (text: string) => text.replace(/\\(.)/g, '$1').trim();
-  for (const part of options.split(/(?<!\\);/)) {
-    if (!part.trim()) continue;
-    const eq = part.search(/(?<!\\)=/);
-    if (eq < 0) map.set(unescape(part), '');
-    else map.set(unescape(part.slice(0, eq)), unescape(part.slice(eq + 1)));
-  }
-  return map;
-}
-
 function transportProblem(server: Server, core: CoreProfile): string | null {
   const t = server.transport;
   switch (t.network) {
@@ -210,7 +174,7 @@ function securityProblem(server: Server): string | null {
  */
 function chainProblem(server: Server, core: CoreProfile): string | null {
   const f = core.capabilities.features;
-  if (f.has('dialerProxy') || f.has('proxySettings-transportLayer')) return null;
+  if (f.has('dialerProxy') || f.has('proxySettings-transportLayer') || f.has('detour')) return null;
   if (!f.has('proxySettings')) return 'chained servers are not supported';
   const plain = server.transport.network === 'tcp' && (server.transport.headerType ?? 'none') === 'none' && server.security.type === 'none';
   return plain ? null : `chaining a server over ${NETWORK_NAMES[server.transport.network]}${server.security.type === 'none' ? '' : ` with ${SECURITY_NAMES[server.security.type]}`} needs v2ray ≥ 4.35 or Xray (this core drops the transport of a chained server)`;

@@ -12,7 +12,10 @@ export function serverForUi(server: Server): Server {
     case 'vless':
       return { ...server, uuid: '' };
     case 'trojan':
+    case 'anytls':
       return { ...server, password: '' };
+    case 'hysteria':
+      return { ...server, ...(server.auth !== undefined ? { auth: '' } : {}), ...(server.obfs !== undefined ? { obfs: '' } : {}) };
     case 'shadowsocks':
       return { ...server, password: '', ...(server.plugin ? { plugin: { name: server.plugin.name, options: '' } } : {}) };
     case 'hysteria2':
@@ -23,6 +26,7 @@ export function serverForUi(server: Server): Server {
       return { ...server, privateKey: '', ...(server.preSharedKey ? { preSharedKey: '' } : {}) };
     case 'socks':
     case 'http':
+    case 'naive':
       return { ...server, ...(server.password !== undefined ? { password: '' } : {}) };
   }
 }

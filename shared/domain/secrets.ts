@@ -9,7 +9,10 @@ export function secretsOf(server: Server): string[] {
     case 'tuic':
       return [server.uuid, server.password];
     case 'trojan':
+    case 'anytls':
       return [server.password];
+    case 'hysteria':
+      return [server.auth ?? '', server.obfs ?? ''];
     case 'hysteria2':
       return [server.password, server.obfs?.password ?? ''];
     case 'shadowsocks':
@@ -18,6 +21,7 @@ export function secretsOf(server: Server): string[] {
       return [server.privateKey, server.preSharedKey ?? ''];
     case 'socks':
     case 'http':
+    case 'naive':
       return [server.password ?? '', server.username ?? ''];
   }
 }

@@ -14,6 +14,10 @@ export const PROTOCOLS = [
   'wireguard',
   'socks',
   'http',
+  /** Hysteria (v1), AnyTLS and NaiveProxy: carried by sing-box (no v2ray-family core has them). */
+  'hysteria',
+  'anytls',
+  'naive',
 ] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
@@ -136,6 +140,40 @@ export interface TuicEndpoint extends EndpointBase {
   udpRelayMode?: string;
 }
 
+/** Hysteria v1 (`hysteria://`, Clash `type: hysteria`): QUIC with TLS, its own congestion control. */
+export interface HysteriaEndpoint extends EndpointBase {
+  protocol: 'hysteria';
+  /** The auth string (`auth=` / `auth-str`); absent when the server asks for none. */
+  auth?: string;
+  /** The `xplus` obfuscation's password (`obfsParam=` / `obfs`), the only obfuscation Hysteria v1 has. */
+  obfs?: string;
+  /** Hysteria v1 needs both speeds: its congestion control starts from them. */
+  upMbps: number;
+  downMbps: number;
+  /** Port hopping (`mport=`): ports and ranges as `443,20000-30000`; `port` is the first. */
+  portHopping?: string;
+  /**
+   * How the QUIC packets travel (`protocol=`): `udp` is the only one a current client speaks;
+   * `faketcp` and `wechat-video` need the original Hysteria client.
+   */
+  carrier?: string;
+}
+
+/** AnyTLS (`anytls://`): a password over TLS, with its own padding against length fingerprints. */
+export interface AnytlsEndpoint extends EndpointBase {
+  protocol: 'anytls';
+  password: string;
+}
+
+/** NaiveProxy (`naive+https://user:pass@host:port`): HTTP/2 CONNECT through Chromium's network stack. */
+export interface NaiveEndpoint extends EndpointBase {
+  protocol: 'naive';
+  username?: string;
+  password?: string;
+  /** `naive+quic://`: HTTP/3 instead of HTTP/2. */
+  quic?: boolean;
+}
+
 export interface WireguardEndpoint extends EndpointBase {
   protocol: 'wireguard';
   privateKey: string;
@@ -169,7 +207,10 @@ export type Endpoint =
   | TuicEndpoint
   | WireguardEndpoint
   | SocksEndpoint
-  | HttpEndpoint;
+  | HttpEndpoint
+  | HysteriaEndpoint
+  | AnytlsEndpoint
+  | NaiveEndpoint;
 
 /** What a subscription entry parses to, before the app gives it an identity. */
 export type ParsedServer = Endpoint & {
@@ -208,13 +249,17 @@ export function credentialOf(endpoint: Endpoint): string {
       return `${endpoint.uuid}:${endpoint.password}`;
     case 'trojan':
     case 'hysteria2':
+    case 'anytls':
       return endpoint.password;
+    case 'hysteria':
+      return endpoint.auth ?? '';
     case 'shadowsocks':
       return `${endpoint.method}:${endpoint.password}`;
     case 'wireguard':
       return endpoint.publicKey;
     case 'socks':
     case 'http':
+    case 'naive':
       return `${endpoint.username ?? ''}:${endpoint.password ?? ''}`;
   }
 }

@@ -151,5 +151,34 @@ export function shareLink(server: Server): string {
       const tls: Params = server.protocol === 'socks' && server.security.type === 'tls' ? [['tls', '1'], ...securityParams(server.security).filter(([key]) => key !== 'security')] : [];
       return `${scheme}://${user}${at}${query(tls)}${fragment(server.name)}`;
     }
+    case 'hysteria':
+      // Hysteria v1's own URI scheme: the auth in the query, `peer` for the SNI, `mport` for hopping.
+      return `hysteria://${at}${query([
+        ['protocol', server.carrier],
+        ['auth', server.auth],
+        ['peer', server.security.sni],
+        ['alpn', server.security.alpn?.join(',')],
+        ['insecure', server.security.allowInsecure ? '1' : undefined],
+        ...certificateCheckParams(server.security),
+        ['upmbps', String(server.upMbps)],
+        ['downmbps', String(server.downMbps)],
+        ['obfs', server.obfs === undefined ? undefined : 'xplus'],
+        ['obfsParam', server.obfs],
+        ['mport', server.portHopping],
+        ...ipv6Param(server),
+      ])}${fragment(server.name)}`;
+    case 'anytls':
+      return `anytls://${userinfo(server.password)}@${at}/${query([
+        ['sni', server.security.sni],
+        ['alpn', server.security.alpn?.join(',')],
+        ['fp', server.security.fingerprint],
+        ['insecure', server.security.allowInsecure ? '1' : undefined],
+        ...certificateCheckParams(server.security),
+        ...ipv6Param(server),
+      ])}${fragment(server.name)}`;
+    case 'naive': {
+      const user = server.username !== undefined || server.password !== undefined ? `${userinfo(server.username ?? '')}:${userinfo(server.password ?? '')}@` : '';
+      return `naive+${server.quic ? 'quic' : 'https'}://${user}${at}${query([['sni', server.security.sni], ...ipv6Param(server)])}${fragment(server.name)}`;
+    }
   }
 }

@@ -80,13 +80,17 @@ export function redactCredentials(server: ParsedServer): ParsedServer {
       return { ...server, uuid: MASK, password: MASK };
     case 'trojan':
     case 'shadowsocks':
+    case 'anytls':
       return { ...server, password: MASK };
+    case 'hysteria':
+      return { ...server, ...(server.auth ? { auth: MASK } : {}), ...(server.obfs ? { obfs: MASK } : {}) };
     case 'hysteria2':
       return { ...server, password: MASK, ...(server.obfs ? { obfs: { ...server.obfs, password: MASK } } : {}) };
     case 'wireguard':
       return { ...server, privateKey: MASK, ...(server.preSharedKey ? { preSharedKey: MASK } : {}) };
     case 'socks':
     case 'http':
+    case 'naive':
       return { ...server, ...(server.username ? { username: MASK } : {}), ...(server.password ? { password: MASK } : {}) };
   }
 }
