@@ -24,6 +24,8 @@ export {
 export { locateCore, locateCores, isCoreName, type LocateOptions, type LocateResult, type CoreSource, type FoundCore, type CoreBinaryName, CORE_BINARY_NAMES, MAIN_CORE_NAMES } from './locate';
 export { detectCore, type DetectOptions } from './detect';
 export { unsupportedReason, splitRunnable } from './support';
+export { chooseCarrier, type CarrierChoice } from './carrier';
+export { singBoxCarrierConfig, singBoxProberConfig, CARRIER_TAGS, type SingBoxProberEntry } from './sing-box/config';
 export { certificateNotApplied } from './cert-check';
 export { outboundFor, type OutboundOptions } from './outbound';
 export {

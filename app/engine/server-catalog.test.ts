@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileFromTable } from '../core/testing/profile';
+import { profileFromTable, SING_BOX_HERE_TAGS } from '../core/testing/profile';
 import { ServerCatalog } from './server-catalog';
 import { subscriptionOf, vlessServer } from './testing/servers';
 
@@ -23,6 +23,18 @@ describe('ServerCatalog', () => {
     const onXray = new ServerCatalog(xray18);
     onXray.rebuild(list);
     expect(onXray.unsupported()).toEqual({});
+  });
+
+  it('a server only sing-box carries is not unsupported: it is carried, and its details say why the main core cannot', () => {
+    const singBox = profileFromTable('sing-box', '1.14.1', '/opt/sing-box', SING_BOX_HERE_TAGS);
+    const catalog = new ServerCatalog(v2ray434, [singBox]);
+    catalog.rebuild(list);
+    expect(catalog.unsupported()).toEqual({});
+    expect(catalog.carried()).toEqual({
+      r: 'carried by sing-box 1.14.1: not supported by v2ray 4.34.0: REALITY needs Xray ≥ 1.8.0',
+      c: expect.stringMatching(/^carried by sing-box 1.14.1: not supported by v2ray 4.34.0: its upstream server Server r cannot run/) as unknown as string,
+    });
+    expect(new ServerCatalog(xray18, [singBox]).carried()).toEqual({});
   });
 
   it('without a core marks no server (the missing core is said once, not per server)', () => {

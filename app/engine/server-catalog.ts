@@ -1,7 +1,7 @@
 import type { ServerId } from '../../shared/domain/server';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { SubscriptionServers } from '../auto/policy/world';
-import { type CoreProfile, unsupportedReason } from '../core';
+import { chooseCarrier, type CoreProfile } from '../core';
 import { ServerIndex } from './server-index';
 
 /**
@@ -12,15 +12,24 @@ export class ServerCatalog {
   readonly index = new ServerIndex();
   private forAuto: SubscriptionServers[] = [];
   private cannotRun: Record<ServerId, string> = {};
+  private carriedBy: Record<ServerId, string> = {};
 
-  /** `core`: null without one (then nothing runs, and the app says so once, not per server). */
-  constructor(private readonly core: CoreProfile | null) {}
+  /**
+   * `core`: null without one (then nothing runs, and the app says so once, not per server);
+   * `carriers`: the cores that carry what it cannot (sing-box).
+   */
+  constructor(
+    private readonly core: CoreProfile | null,
+    private readonly carriers: readonly CoreProfile[] = [],
+  ) {}
 
   rebuild(subscriptions: readonly Subscription[]): void {
     this.index.rebuild(subscriptions);
     // Auto reads the list on every step: its shape is kept ready instead of rebuilt each time.
     this.forAuto = subscriptions.map((s) => ({ id: s.id, serverIds: s.servers.map((server) => server.id) }));
-    this.cannotRun = this.core ? unsupportedOn(this.core, this.index) : {};
+    const split = this.core ? carriersOf(this.core, this.carriers, this.index) : { unsupported: {}, carried: {} };
+    this.cannotRun = split.unsupported;
+    this.carriedBy = split.carried;
   }
 
   /** The subscriptions in their order, each with its servers' ids in order. */
@@ -32,13 +41,20 @@ export class ServerCatalog {
   unsupported(): Record<ServerId, string> {
     return this.cannotRun;
   }
+
+  /** The servers a carrier runs for the main core, each with what its details say ("carried by sing-box 1.14.1: …"). */
+  carried(): Record<ServerId, string> {
+    return this.carriedBy;
+  }
 }
 
-function unsupportedOn(core: CoreProfile, index: ServerIndex): Record<ServerId, string> {
-  const out: Record<ServerId, string> = {};
+function carriersOf(core: CoreProfile, carriers: readonly CoreProfile[], index: ServerIndex): { unsupported: Record<ServerId, string>; carried: Record<ServerId, string> } {
+  const unsupported: Record<ServerId, string> = {};
+  const carried: Record<ServerId, string> = {};
   for (const server of index.all()) {
-    const reason = unsupportedReason(server, core, server.via ? index.get(server.via) : undefined);
-    if (reason) out[server.id] = reason;
+    const choice = chooseCarrier(server, server.via ? index.get(server.via) : undefined, core, carriers);
+    if (choice.kind === 'unsupported') unsupported[server.id] = choice.reason;
+    else if (choice.kind === 'carried') carried[server.id] = choice.note;
   }
-  return out;
+  return { unsupported, carried };
 }

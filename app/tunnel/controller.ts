@@ -4,6 +4,12 @@
  * tens of milliseconds) and `disconnect` run one at a time. A core that dies is restarted with
  * back-off (policy/restart-backoff.ts). Lower layers publish, never call up: Auto listens to
  * `state`, `traffic`, `dialFailure`, `coreExit` and `restarted`.
+ *
+ * A server the main core cannot run but a carrier (sing-box) can is carried: the carrier runs
+ * it behind a SOCKS5 inbound on loopback, and the main core's `proxy` outbound dials that inbound,
+ * so routing, DNS, counters and system-wide capture stay the main core's. Both start, stop and
+ * restart together; the carrier's log gives the server's dial failures (the main core only sees
+ * its loopback hop), reported as the main core's are.
  */
 import { antiDpiActive, type AntiDpiOptions, antiDpiUnavailable } from '../core/anti-dpi';
 import { rm } from 'node:fs/promises';
@@ -11,7 +17,20 @@ import { join } from 'node:path';
 import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
-import { certificateNotApplied, type CoreProfile, type CoreRouting, TRANSPARENT_TAGS, type TransparentOptions, TUNNEL_TAGS, tunnelConfig, unsupportedReason, writeConfigFile } from '../core';
+import {
+  type CarrierChoice,
+  certificateNotApplied,
+  chooseCarrier,
+  coreLabel,
+  type CoreProfile,
+  type CoreRouting,
+  singBoxCarrierConfig,
+  TRANSPARENT_TAGS,
+  type TransparentOptions,
+  TUNNEL_TAGS,
+  tunnelConfig,
+  writeConfigFile,
+} from '../core';
 import type { Logger } from '../log/logger';
 import { SerialQueue } from '../process/serial-queue';
 import { secretsOf } from '../../shared/domain/secrets';
@@ -79,6 +98,8 @@ export interface TunnelPorts {
 
 export interface TunnelControllerOptions extends TunnelPorts {
   core: CoreProfile;
+  /** Cores that carry what `core` cannot (sing-box), as a second process it dials on loopback. */
+  carriers?: readonly CoreProfile[];
   /** Where the 0600 config file is written (the app data folder's runtime directory). */
   runtimeDir: string;
   logger: Logger;
@@ -103,7 +124,14 @@ const TAG = 'TUNNEL';
 interface Session {
   server: Server;
   via?: Server;
+  /** Which core carries the server (the main core, or a carrier beside it). */
+  choice: Exclude<CarrierChoice, { kind: 'unsupported' }>;
   core: CoreProcess | null;
+  /** The carrier's process, for a carried server. */
+  carrier: CoreProcess | null;
+  carrierFile?: string;
+  /** The other process of a pair that lost one, while it stops. */
+  stopping: Promise<unknown> | null;
   meter: TrafficMeter | null;
   stats: StatsClient | null;
   restartTimer: TimerHandle | null;
@@ -191,11 +219,24 @@ export class TunnelController {
     const previous = this.session?.server.id ?? null;
     await this.close();
     this.options.logger.redactor.add(...secretsOf(server), ...(via ? secretsOf(via) : []));
-    const session: Session = { server, via, core: null, meter: null, stats: null, restartTimer: null, history: FRESH_HISTORY, exitedAt: null };
+    const choice = chooseCarrier(server, via, this.options.core, this.options.carriers ?? []);
+    const session: Session = {
+      server,
+      via,
+      choice: choice.kind === 'unsupported' ? { kind: 'main', core: this.options.core } : choice,
+      core: null,
+      carrier: null,
+      stopping: null,
+      meter: null,
+      stats: null,
+      restartTimer: null,
+      history: FRESH_HISTORY,
+      exitedAt: null,
+    };
     this.session = session;
     this.setState('connecting', server.id, null);
-    const reason = unsupportedReason(server, this.options.core, via);
-    if (reason) return this.fail(session, reason);
+    if (choice.kind === 'unsupported') return this.fail(session, choice.reason);
+    if (choice.kind === 'carried') this.options.logger.info(TAG, `${server.name}: ${choice.note}`);
     try {
       await this.startCore(session);
     } catch (error) {
@@ -213,22 +254,38 @@ export class TunnelController {
     throw new Error(message);
   }
 
-  /** Writes the config, starts the core and its traffic meter; the state becomes connected. */
+  /** Writes the config, starts the core (and its carrier) and its traffic meter; the state becomes connected. */
   private async startCore(session: Session): Promise<void> {
+    try {
+      await this.startPair(session);
+    } catch (error) {
+      // A carrier must not outlive a main core that did not come up.
+      await this.stopCarrier(session);
+      throw error;
+    }
+  }
+
+  private async startPair(session: Session): Promise<void> {
     const { listen, httpPort, socksPort } = this.ports;
     await assertPortFree(httpPort, listen, 'HTTP proxy');
     await assertPortFree(socksPort, listen, 'SOCKS5 proxy');
     const transparent = (await this.options.transparent?.()) ?? undefined;
     const apiPort = await freePort();
-    const antiDpi = this.options.antiDpi?.(session.server.id) ?? null;
+    const carried = session.choice.kind === 'carried' ? session.choice.core : null;
+    const antiDpi = carried ? null : (this.options.antiDpi?.(session.server.id) ?? null);
+    if (carried && antiDpiActive(this.options.antiDpi?.(session.server.id) ?? null)) {
+      this.options.logger.warn(TAG, `${session.server.name}: the anti-DPI options are not applied to a server ${coreLabel(carried)} carries; connecting without them`);
+    }
     const unavailable = antiDpiActive(antiDpi) ? antiDpiUnavailable(antiDpi, this.options.core, session.via ?? session.server) : null;
     if (unavailable) this.options.logger.warn(TAG, `${session.server.name}: ${unavailable}; connecting without it`);
-    const certificate = certificateNotApplied(session.server, this.options.core);
+    const certificate = certificateNotApplied(session.server, carried ?? this.options.core);
     if (certificate) this.options.logger.warn(TAG, `${session.server.name}: ${certificate}`);
+    // A carried server: the carrier first, then the main core with a SOCKS5 hop to it in the server's place.
+    const hop = carried ? await this.startCarrier(session, carried, transparent?.mark) : null;
     const config = tunnelConfig({
       antiDpi,
-      server: session.server,
-      via: session.via,
+      server: hop ?? session.server,
+      via: hop ? undefined : session.via,
       core: this.options.core,
       listen,
       httpPort,
@@ -264,7 +321,8 @@ export class TunnelController {
       { failure: (f) => this.onFailure(session, f), retry: (r) => this.onRetry(session, r) },
       TUNNEL_TAGS.proxy,
     );
-    core.onLine((line) => tracker.line(line));
+    // A carried server's failures are the carrier's to report: the main core sees only its loopback hop.
+    if (!carried) core.onLine((line) => tracker.line(line));
     core.onExit((exit) => this.onCoreExit(session, core, exit));
     session.stats = new StatsClient(`127.0.0.1:${apiPort}`, this.options.core.family === 'xray' ? 'xray' : 'v2ray');
     session.meter = new TrafficMeter({
@@ -281,6 +339,38 @@ export class TunnelController {
     this.setState('connected', session.server.id, null);
   }
 
+  /**
+   * Starts the carrier with the session's server behind a loopback SOCKS5 inbound; resolves with
+   * the stand-in the main core dials in the server's place.
+   */
+  private async startCarrier(session: Session, carrier: CoreProfile, mark: number | undefined): Promise<Server> {
+    const port = await freePort();
+    const config = singBoxCarrierConfig({ server: session.server, via: session.via, core: carrier, port, routingMark: mark, logLevel: 'info' });
+    session.carrierFile = await writeConfigFile(this.options.runtimeDir, 'carrier', config);
+    const carrierProcess = await CoreProcess.start({
+      core: carrier,
+      configPath: session.carrierFile,
+      readyPort: port,
+      readyTimeoutMs: this.options.readyTimeoutMs,
+      logger: this.options.logger,
+      logTag: TAG,
+      label: `carrier core (${coreLabel(carrier)})`,
+    });
+    session.carrier = carrierProcess;
+    const tracker = new OutboundFailureTracker({ failure: (f) => this.onFailure(session, f) }, TUNNEL_TAGS.proxy);
+    carrierProcess.onLine((line) => tracker.line(line));
+    carrierProcess.onExit((exit) => this.onCoreExit(session, carrierProcess, exit));
+    const { id, subscriptionId, name } = session.server;
+    return { id, subscriptionId, name, protocol: 'socks', address: '127.0.0.1', port, transport: { network: 'tcp' }, security: { type: 'none' } };
+  }
+
+  private async stopCarrier(session: Session): Promise<void> {
+    const carrier = session.carrier;
+    session.carrier = null;
+    if (carrier) await carrier.stop();
+    if (session.carrierFile) await rm(session.carrierFile, { force: true }).catch(() => undefined);
+  }
+
   /** Stops the current session's core, meter and pending restart. */
   private async close(): Promise<void> {
     const session = this.session;
@@ -289,6 +379,8 @@ export class TunnelController {
     session.restartTimer?.cancel();
     this.stopMeter(session);
     if (session.core) await session.core.stop();
+    await this.stopCarrier(session);
+    await session.stopping;
     await rm(session.configFile ?? join(this.options.runtimeDir, 'tunnel.json'), { force: true }).catch(() => undefined);
   }
 
@@ -300,10 +392,15 @@ export class TunnelController {
   }
 
   private onCoreExit(session: Session, core: CoreProcess, exit: CoreExit): void {
-    if (exit.expected || this.session !== session || session.core !== core) return;
+    if (exit.expected || this.session !== session || (session.core !== core && session.carrier !== core)) return;
+    // The pair starts again together: the one still running is stopped (before the restart reuses its ports).
+    const lostCarrier = session.carrier === core;
+    const other = lostCarrier ? session.core : session.carrier;
     session.core = null;
+    session.carrier = null;
+    session.stopping = other ? other.stop() : null;
     this.stopMeter(session);
-    this.scheduleRestart(session, exit.description);
+    this.scheduleRestart(session, lostCarrier ? `stopped: its carrier core ${exit.description}` : exit.description);
   }
 
   private scheduleRestart(session: Session, why: string): void {
@@ -323,6 +420,8 @@ export class TunnelController {
 
   private async restart(session: Session, attempt: number): Promise<void> {
     if (this.session !== session || session.core) return;
+    await session.stopping;
+    session.stopping = null;
     try {
       await this.startCore(session);
     } catch (error) {

@@ -161,3 +161,37 @@ describe('remoteAddressIn', () => {
     expect(remoteAddressIn(detail)).toBe(address);
   });
 });
+
+// Real lines written by sing-box 1.14.1 built here (loopback servers), colour codes as it writes them into a pipe.
+const ESC = String.fromCharCode(27);
+const SING_BOX_1141 = {
+  started: `${ESC}[36mINFO${ESC}[0m[0000] sing-box started (0.00s)`,
+  refused: `${ESC}[31mERROR${ESC}[0m[0000] [${ESC}[38;5;84m1556398227${ESC}[0m 1ms] connection: open connection to example.com:80 using outbound/trojan[proxy]: dial tcp 127.0.0.1:1: connect: connection refused`,
+  reset: '+0000 2026-12-01 22:36:58 ERROR [2268145303 8ms] connection: open connection to example.com:80 using outbound/trojan[reset]: read tcp 127.0.0.1:51496->127.0.0.1:18201: read: connection reset by peer',
+  timeout: '+0000 2026-12-01 22:37:13 ERROR [3276352496 15.1s] connection: open connection to example.com:80 using outbound/trojan[silent]: context deadline exceeded',
+  quicRefused: '+0000 2026-12-01 22:37:13 ERROR [538265710 2ms] connection: open connection to example.com:80 using outbound/tuic[tuic]: open connection: sendmsg: connection refused',
+  busy: `${ESC}[31mFATAL${ESC}[0m[0000] start service: start inbound/mixed[in]: listen tcp 127.0.0.1:18181: bind: address already in use`,
+  inbound: `${ESC}[36mINFO${ESC}[0m[0000] [${ESC}[38;5;84m1556398227${ESC}[0m 0ms] inbound/mixed[in]: inbound connection to example.com:80`,
+};
+
+describe('sing-box lines', () => {
+  it('reads the level and session through the colour codes', () => {
+    expect(parseCoreLogLine(SING_BOX_1141.refused)).toEqual({
+      level: 'error',
+      sessionId: '1556398227',
+      text: 'connection: open connection to example.com:80 using outbound/trojan[proxy]: dial tcp 127.0.0.1:1: connect: connection refused',
+    });
+  });
+
+  it.each<[string, string, ReturnType<typeof interpretCoreLine>]>([
+    ['started', SING_BOX_1141.started, { type: 'started', version: '' }],
+    ['a refused dial, with the outbound it names', SING_BOX_1141.refused, { type: 'outbound-failure', sessionId: '1556398227', kind: 'refused', address: '127.0.0.1:1', detail: expect.stringContaining('connection refused') as unknown as string, outboundTag: 'proxy' }],
+    ['a reset', SING_BOX_1141.reset, { type: 'outbound-failure', sessionId: '2268145303', kind: 'reset', address: '127.0.0.1:18201', detail: expect.any(String) as unknown as string, outboundTag: 'reset' }],
+    ['a TLS server that never answers', SING_BOX_1141.timeout, { type: 'outbound-failure', sessionId: '3276352496', kind: 'timeout', address: null, detail: 'context deadline exceeded', outboundTag: 'silent' }],
+    ['QUIC to a closed UDP port', SING_BOX_1141.quicRefused, { type: 'outbound-failure', sessionId: '538265710', kind: 'refused', address: null, detail: expect.any(String) as unknown as string, outboundTag: 'tuic' }],
+    ['a port already taken', SING_BOX_1141.busy, { type: 'listen-failed', address: '127.0.0.1:18181', detail: 'listen tcp 127.0.0.1:18181: bind: address already in use' }],
+    ['an ordinary connection line', SING_BOX_1141.inbound, null],
+  ])('%s', (_name, line, event) => {
+    expect(interpretCoreLine(line)).toEqual(event);
+  });
+});

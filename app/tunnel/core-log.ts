@@ -17,6 +17,13 @@
  *   only when the reset beats the request's write is it a Warning (trojan's `failed to flush
  *   payload > write tcp a->b: ... connection reset by peer`), so the cores we run log at `info`.
  * - `context canceled` closes are ours (the client went away), not the server's fault.
+ *
+ * sing-box (the carrier, app/core/sing-box/config.ts) writes its own format, coloured even into a
+ * pipe: `INFO[0000] sing-box started (0.00s)`; a failed dial is one ERROR line naming the
+ * outbound by tag, `ERROR[0000] [1556398227 1ms] connection: open connection to example.com:80
+ * using outbound/trojan[proxy]: dial tcp 127.0.0.1:1: connect: connection refused`, with the
+ * same Go error words (`connection refused`, `read: connection reset by peer`, `context deadline
+ * exceeded`) the v2ray family uses, so `outboundFailureKind` reads both.
  */
 import type { ProbeFailure } from '../../shared/domain/measurement';
 
@@ -37,16 +44,31 @@ export type CoreLogEvent =
   | { type: 'started'; version: string }
   | { type: 'route'; sessionId: string; outboundTag: string | null; destination: string }
   | { type: 'dialing'; sessionId: string; address: string }
-  | { type: 'outbound-failure'; sessionId: string | null; kind: OutboundFailureKind; address: string | null; detail: string }
+  /** `outboundTag`: the outbound the line itself names (sing-box); v2ray-family lines name none. */
+  | { type: 'outbound-failure'; sessionId: string | null; kind: OutboundFailureKind; address: string | null; detail: string; outboundTag?: string }
   | { type: 'listen-failed'; address: string | null; detail: string };
 
 const LINE = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? (?:\[(Debug|Info|Warning|Error)\] )?(?:\[(\d+)\] )?(.*)$/;
 const LEVELS: Record<string, CoreLogLevel> = { Debug: 'debug', Info: 'info', Warning: 'warning', Error: 'error' };
 
-export function parseCoreLogLine(line: string): CoreLogLine {
-  const match = LINE.exec(line.trimEnd());
-  if (!match) return { level: null, sessionId: null, text: line.trimEnd() };
-  return { level: match[1] ? (LEVELS[match[1]] ?? null) : null, sessionId: match[2] ?? null, text: match[3] ?? '' };
+/** sing-box: `LEVEL[0000] [session 12ms] text`, or with `timestamp: true` `+0000 2026-12-01 22:36:46 LEVEL [session 12ms] text`. */
+const SING_BOX_LINE = /^(?:[+-]\d{4} \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} )?(TRACE|DEBUG|INFO|WARN|ERROR|FATAL|PANIC)(?:\[\d+\])? (?:\[(\d+) [^\]]*\] )?(.*)$/;
+const SING_BOX_LEVELS: Record<string, CoreLogLevel> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warning', ERROR: 'error', FATAL: 'error', PANIC: 'error' };
+// Colour codes (ESC [ … m): built from the escape's code so the pattern holds no control character.
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
+/** The line without terminal colour codes (sing-box colours its levels even into a pipe). */
+export function withoutColours(line: string): string {
+  return line.includes(String.fromCharCode(27)) ? line.replace(ANSI, '') : line;
+}
+
+export function parseCoreLogLine(raw: string): CoreLogLine {
+  const line = withoutColours(raw).trimEnd();
+  const match = LINE.exec(line);
+  if (match) return { level: match[1] ? (LEVELS[match[1]] ?? null) : null, sessionId: match[2] ?? null, text: match[3] ?? '' };
+  const singBox = SING_BOX_LINE.exec(line);
+  if (singBox) return { level: SING_BOX_LEVELS[singBox[1] as string] ?? null, sessionId: singBox[2] ?? null, text: singBox[3] ?? '' };
+  return { level: null, sessionId: null, text: line };
 }
 
 const STARTED = /\b(?:V2Ray|Xray) (\d+\.\d+\.\d+\S*) started\b/;
@@ -56,6 +78,9 @@ const DEFAULT_ROUTE = /app\/dispatcher: default route for \[?([^\]\s]+)\]?/;
 const DIALING = /transport\/internet\/\w+: (?:dialing (?:TCP )?to|creating connection to) (?:tcp:|udp:)?(\S+)/;
 const OUTBOUND_FAILURE = /proxyman\/outbound: failed to process outbound traffic > (.*)$/;
 const LISTEN_FAILED = /failed to listen (?:TCP |UDP )?on (\S+) > (.*)$/;
+const SING_BOX_STARTED = /^sing-box started \(/;
+const SING_BOX_FAILURE = /^connection: open (?:packet )?connection (?:to \S+ )?using outbound\/[\w-]+\[([^\]]*)\]: (.*)$/;
+const SING_BOX_LISTEN_FAILED = /start inbound\/[\w-]+\[[^\]]*\]: (listen (?:tcp|udp)\d? (\S+?): .*)$/;
 
 /** The event a line stands for, or null when the line is only worth logging. */
 export function interpretCoreLine(raw: string): CoreLogEvent | null {
@@ -63,6 +88,16 @@ export function interpretCoreLine(raw: string): CoreLogEvent | null {
   const { text, sessionId } = line;
   let m = STARTED.exec(text);
   if (m) return { type: 'started', version: m[1] as string };
+  if (SING_BOX_STARTED.test(text)) return { type: 'started', version: '' };
+  m = SING_BOX_FAILURE.exec(text);
+  if (m) {
+    const detail = m[2] as string;
+    const kind = outboundFailureKind(detail);
+    if (!kind) return null;
+    return { type: 'outbound-failure', sessionId, kind, address: remoteAddressIn(detail), detail: shortDetail(detail), outboundTag: m[1] as string };
+  }
+  m = SING_BOX_LISTEN_FAILED.exec(text);
+  if (m) return { type: 'listen-failed', address: m[2] as string, detail: m[1] as string };
   if (sessionId) {
     m = DETOUR.exec(text);
     if (m) return { type: 'route', sessionId, outboundTag: m[1] as string, destination: m[2] as string };

@@ -11,7 +11,7 @@ import { coreRunArgs, coreRunEnvironment } from '../core';
 import type { CoreProfile } from '../core';
 import type { Logger } from '../log/logger';
 import { spawnSupervised, stopSupervised } from '../process/supervised';
-import { interpretCoreLine } from './core-log';
+import { interpretCoreLine, withoutColours } from './core-log';
 import { accepts } from './ports';
 import { listenerErrorsTo, Signal } from '../events';
 import { processAlive } from '../process/alive';
@@ -79,7 +79,8 @@ export class CoreProcess {
     this.exits = new Signal('core exit', onListenerError);
     for (const stream of [child.stdout, child.stderr]) {
       if (!stream) continue;
-      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
+      // sing-box colours its lines even into a pipe: the codes would only clutter the log.
+      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.onLine(withoutColours(line)));
     }
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {

@@ -68,7 +68,8 @@ export class OutboundFailureTracker {
         return;
       }
       case 'outbound-failure': {
-        const tag = event.sessionId ? (this.routes.get(event.sessionId) ?? null) : null;
+        // sing-box names the outbound in the failure itself; the v2ray family only in the session's route line.
+        const tag = event.outboundTag ?? (event.sessionId ? (this.routes.get(event.sessionId) ?? null) : null);
         if (event.sessionId) {
           this.routes.delete(event.sessionId);
           this.dials.delete(event.sessionId);

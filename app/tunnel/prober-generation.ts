@@ -6,7 +6,7 @@
 import type { AntiDpiOptions } from '../core/anti-dpi';
 import { performance } from 'node:perf_hooks';
 import type { Server, ServerId } from '../../shared/domain/server';
-import { type CoreProfile, probeOutboundTag, probeViaTag, proberConfig, writeConfigFile } from '../core';
+import { type CoreProfile, probeOutboundTag, probeViaTag, proberConfig, singBoxProberConfig, writeConfigFile } from '../core';
 import type { Logger } from '../log/logger';
 import { coreAddress, type OutboundFailureKind } from './core-log';
 import { type CoreExit, CoreProcess } from './core-process';
@@ -72,9 +72,13 @@ export class ProberGeneration {
     const ports = await freePorts(entries.length);
     const configEntries = entries.map((entry, i) => ({ ...entry, port: ports[i] as number }));
     entries.forEach((entry, i) => generation.map(entry, i, ports[i] as number));
-    const config = proberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info', outboundMark: o.outboundMark });
-    // The access log names every destination probed; nothing here needs it.
-    (config.log as Record<string, unknown>).access = 'none';
+    // sing-box's prober uses the same outbound tags (probe-<i>, probe-<i>-via); its log names them in each failure.
+    const config =
+      o.core.family === 'sing-box'
+        ? singBoxProberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info', outboundMark: o.outboundMark })
+        : proberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info', outboundMark: o.outboundMark });
+    // The access log names every destination probed; nothing here needs it (sing-box has none).
+    if (o.core.family !== 'sing-box') (config.log as Record<string, unknown>).access = 'none';
     generation.file = await writeConfigFile(o.runtimeDir, `${o.fileName ?? 'prober'}-${id}`, config);
     const tracker = new OutboundFailureTracker({ failure: (f) => generation.record(f) });
     generation.core = await CoreProcess.start({

@@ -46,6 +46,13 @@ export interface CoreProberOptions {
   drainMs?: number;
   /** SO_MARK on the probe core's outbounds (set where system-wide capture may run). */
   outboundMark?: number;
+  /**
+   * Why a server is not hosted here (default: `unsupportedReason` on `core`). Beside a carrier,
+   * each prober leaves out the servers the other core carries (carrier-prober.ts).
+   */
+  cannotHost?: (server: Server, via: Server | undefined) => string | null;
+  /** The config file's name before `-<id>.json`: each prober sharing a runtime folder needs its own. */
+  fileName?: string;
 }
 
 export interface ProberEvents {
@@ -84,7 +91,7 @@ export class CoreProber implements ServerProber {
   private closed = false;
   private settledWaiters: (() => void)[] = [];
 
-  constructor(private readonly options: CoreProberOptions) {
+  constructor(readonly options: CoreProberOptions) {
     this.clock = options.clock ?? systemClock;
     this.emitter = new Emitter((error, event) => options.logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
   }
@@ -232,7 +239,7 @@ export class CoreProber implements ServerProber {
   private reasonUnrunnable(server: Server, byId: Map<ServerId, Server>): string | null {
     if (server.via && !byId.has(server.via)) return `dials through a server (${server.via}) that is not in the list`;
     const via = server.via ? byId.get(server.via) : undefined;
-    return unsupportedReason(server, this.options.core, via);
+    return this.options.cannotHost ? this.options.cannotHost(server, via) : unsupportedReason(server, this.options.core, via);
   }
 
   private entries(): ProberEntryInput[] {
@@ -267,6 +274,7 @@ export class CoreProber implements ServerProber {
         logger: this.options.logger,
         readyTimeoutMs: this.options.readyTimeoutMs,
         outboundMark: this.options.outboundMark,
+        fileName: this.options.fileName,
         onExit: (g, exit) => this.onExit(g, exit),
       });
       if (this.closed) {

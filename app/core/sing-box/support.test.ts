@@ -35,8 +35,8 @@ describe('unsupportedReason on sing-box (the carrier)', () => {
     ['REALITY without uTLS', with_('vless', { security: reality }), profileFromTable('sing-box', '1.14.1', '/opt/sing-box', ['with_quic']), 'not supported by sing-box 1.14.1: REALITY is not in this build (it was built without with_utls)'],
     // What sing-box has no form for.
     ['a certificate pin alone', with_('trojan', { security: { ...tls, pinnedCertSha256: [PIN] } }), here, expect.stringMatching(/^not supported by sing-box 1.14.1: the server pins its certificate \(pcs\) and this core cannot check a pin/) as unknown as string],
-    ['XHTTP', with_('vless', {}, 'xhttp'), here, 'not supported by sing-box 1.14.1: the XHTTP is not available in sing-box'],
-    ['mKCP', with_('vmess', {}, 'kcp'), here, 'not supported by sing-box 1.14.1: the mKCP is not available in sing-box'],
+    ['XHTTP', with_('vless', {}, 'xhttp'), here, 'not supported by sing-box 1.14.1: XHTTP is not available in sing-box'],
+    ['mKCP', with_('vmess', {}, 'kcp'), here, 'not supported by sing-box 1.14.1: mKCP is not available in sing-box'],
     ['TCP with an HTTP header', with_('vmess', { transport: { network: 'tcp', headerType: 'http' } }), here, 'not supported by sing-box 1.14.1: the TCP header obfuscation "http" is not available in sing-box'],
     ['VLESS Encryption', with_('vless', { encryption: 'mlkem768x25519plus.native.0rtt.AAAA' }), here, 'not supported by sing-box 1.14.1: VLESS Encryption (mlkem768x25519plus) needs Xray ≥ 25.9.5'],
     ['the udp443 Vision flow', with_('vless', { security: tls, flow: 'xtls-rprx-vision-udp443' }), here, 'not supported by sing-box 1.14.1: the VLESS flow "xtls-rprx-vision-udp443" is not one sing-box has (only xtls-rprx-vision)'],

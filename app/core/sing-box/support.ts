@@ -132,7 +132,7 @@ function streamProblem(server: Server, core: CoreProfile): string | null {
   if (!ridesTransport(server)) return null;
   const caps = core.capabilities;
   const t: Transport = server.transport;
-  if (!caps.networks.has(t.network)) return `the ${NETWORK_NAMES[t.network]} is not available in sing-box`;
+  if (!caps.networks.has(t.network)) return `${NETWORK_NAMES[t.network]} is not available in sing-box`;
   if (t.network === 'tcp' && t.headerType && t.headerType !== 'none') return `the TCP header obfuscation "${t.headerType}" is not available in sing-box`;
   if (t.network === 'quic') {
     if ((t.quicSecurity ?? 'none') !== 'none' || (t.headerType ?? 'none') !== 'none') return 'QUIC transport encryption and headers (v2ray\'s quicSettings) are not available in sing-box';
