@@ -63,6 +63,8 @@ export async function startCapture(options: SystemWideForOptions, mode: Connecti
 
 export interface TunnelPieceOptions {
   core: CoreProfile;
+  /** The cores that carry what `core` cannot (findCore's `carriers`). */
+  carriers?: readonly CoreProfile[];
   runtimeDir: string;
   logger: Logger;
   clock?: Clock;
@@ -78,6 +80,7 @@ export function captureFollowedTunnel(options: TunnelPieceOptions): { tunnel: Tu
   const { capture } = options;
   const tunnel = new TunnelController({
     core: options.core,
+    carriers: options.carriers,
     runtimeDir: options.runtimeDir,
     logger: options.logger,
     clock: options.clock,

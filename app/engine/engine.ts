@@ -36,7 +36,7 @@ import { type SystemProxyHost, SystemProxyMode } from '../system-proxy/mode';
 import type { LaunchCommand } from '../system-wide/linux/policy/elevation';
 import type { SystemWide } from '../system-wide/for-platform';
 import type { TunnelController } from '../tunnel/controller';
-import { CoreProber } from '../tunnel/prober';
+import { CarrierProber } from '../tunnel/carrier-prober';
 import type { ImportRequest } from '../../shared/domain/import-request';
 import { connectionHandlers, connectionStateOf } from './connection';
 import type { ContractHandlers } from './contract-handlers';
@@ -130,6 +130,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const core = await findCore({ corePath: settings().corePath, resourcesDir: options.resourcesDir }, logger);
   metAtStart('problem' in core ? core.problem : null);
   const profile = 'profile' in core ? core.profile : null;
+  const carriers = 'carriers' in core ? core.carriers : [];
   const noCoreReason = 'problem' in core ? core.problem.detail : '';
   const runtimeDir = join(dataDir, 'runtime');
   const antiDpi = (id: ServerId) => antiDpiFor(settings().antiDpi, id);
@@ -156,7 +157,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const initialRouting = routingService.stateFor(settings());
   for (const notice of initialRouting.view.notices) logger.warn(TAG, `routing: ${notice}`);
   const built = profile
-    ? captureFollowedTunnel({ core: profile, runtimeDir, logger, clock, ports: tunnelPorts(settings()), capture, routing: initialRouting.routing, antiDpi })
+    ? captureFollowedTunnel({ core: profile, carriers, runtimeDir, logger, clock, ports: tunnelPorts(settings()), capture, routing: initialRouting.routing, antiDpi })
     : null;
   const tunnel = built?.tunnel ?? null;
   const routing = new RoutingInForce(routingService, initialRouting, tunnel, logger);
@@ -166,13 +167,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher, clock, logger });
   await subscriptions.load();
   metAtStart(subscriptions.problem);
-  const catalog = new ServerCatalog(profile);
+  const catalog = new ServerCatalog(profile, carriers);
   catalog.rebuild(subscriptions.list());
 
   // The prober (a null object without a core, so the monitor can say why) and the monitor.
   const probeMark = profile ? await probeOutboundMark(profile) : undefined;
   const prober: ServerProber & { close?(): Promise<void>; setServers?(s: readonly Server[]): void } = profile
-    ? new CoreProber({ core: profile, runtimeDir, logger, clock, outboundMark: probeMark, antiDpi })
+    ? new CarrierProber({ core: profile, carriers, runtimeDir, logger, clock, outboundMark: probeMark, antiDpi })
     : new NoCoreProber(noCoreReason);
   prober.setServers?.(catalog.index.all());
   const driver = new TunnelDriver(() => tunnel, catalog.index, () => noCoreReason);

@@ -8,7 +8,7 @@ import type { ProbeOutcome } from '../../shared/domain/measurement';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { chooseCarrier, type CoreProfile } from '../core';
 import type { DownloadRequest, FetchThroughRequest, FetchThroughResult, ProbeRequest, Readiness, ServerProber, TransferCourse } from './probe-contract';
-import { CoreProber, type CoreProberOptions } from './prober';
+import { CoreProber, type CoreProberOptions, type ProberEvents } from './prober';
 import { tcpPing } from './tcp-ping';
 
 export class CarrierProber implements ServerProber {
@@ -39,6 +39,12 @@ export class CarrierProber implements ServerProber {
         },
       }),
     }));
+  }
+
+  /** Events of every prober (the main one's and each carrier's). */
+  on<K extends keyof ProberEvents>(event: K, listener: (payload: ProberEvents[K]) => void): () => void {
+    const offs = [this.main, ...this.carried.map((c) => c.prober)].map((p) => p.on(event, listener));
+    return () => offs.forEach((off) => off());
   }
 
   /** Every prober is given the whole list (a chained server needs its upstream); each hosts its own share. */

@@ -4,6 +4,7 @@
  */
 export { TunnelController } from './controller';
 export { CoreProber } from './prober';
+export { CarrierProber } from './carrier-prober';
 export { type ProberEntryInput, ProberGeneration } from './prober-generation';
 export { type ProxiedResult, requestThroughProxy } from './proxy-request';
 export type { OutboundFailureKind } from './core-log';

@@ -19,14 +19,14 @@ import { join } from 'node:path';
 import type { Server } from '../../../shared/domain/server';
 import { DEFAULT_DNS } from '../../../shared/routing';
 import { type ConnectionMode, DEFAULT_SETTINGS, type SystemWideCaptureMethod } from '../../../shared/settings';
-import { type CoreProfile, coreLabel, unsupportedReason } from '../../../app/core';
+import { chooseCarrier, type CoreProfile, coreLabel } from '../../../app/core';
 import { captureFollowedTunnel, findCore, probeOutboundMark, startCapture } from '../../../app/engine/core-pieces';
 import { type LogLevel, Logger, stderrSink } from '../../../app/log/logger';
 import { defaultDataDir } from '../../../app/paths';
 import { assignIds } from '../../../app/subscriptions/identity';
 import { parseSubscription } from '../../../app/subscriptions/parse';
 import type { TunnelController } from '../../../app/tunnel/controller';
-import { CoreProber } from '../../../app/tunnel/prober';
+import { CarrierProber } from '../../../app/tunnel/carrier-prober';
 import type { SystemWide } from '../../../app/system-wide/for-platform';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
@@ -60,9 +60,11 @@ export interface HeadlessOptions {
 
 export interface Headless {
   core: CoreProfile;
+  /** The cores beside it that carry what it cannot (sing-box). */
+  carriers: readonly CoreProfile[];
   servers: Server[];
   tunnel: TunnelController;
-  prober: CoreProber;
+  prober: CarrierProber;
   /** System-wide capture (present in every mode; it acts only in `system-wide`). */
   capture: SystemWide;
   logger: Logger;
@@ -75,6 +77,7 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
   const found = await findCore({ corePath: options.corePath ?? null, resourcesDir: repositoryResources() }, logger);
   if ('problem' in found) throw new CliError(found.problem.detail);
   const core = found.profile;
+  const carriers = found.carriers;
   const servers = await loadServers(options.subscription, logger);
   const runtimeDir = options.runtimeDir ?? join(defaultDataDir(), 'runtime');
   // A run killed together with its helper left capture behind: it is taken away before anything else.
@@ -94,11 +97,12 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
   );
   const routing = options.routing ? await routingFor(options.routing, core, logger) : undefined;
   const ports = { httpPort: options.httpPort ?? DEFAULT_SETTINGS.httpPort, socksPort: options.socksPort ?? DEFAULT_SETTINGS.socksPort };
-  const { tunnel, unbind } = captureFollowedTunnel({ core, runtimeDir, logger, ports, capture, routing });
-  const prober = new CoreProber({ core, runtimeDir, logger, outboundMark: await probeOutboundMark(core) });
+  const { tunnel, unbind } = captureFollowedTunnel({ core, carriers, runtimeDir, logger, ports, capture, routing });
+  const prober = new CarrierProber({ core, carriers, runtimeDir, logger, outboundMark: await probeOutboundMark(core) });
   if (options.probe) prober.setServers(servers);
   return {
     core,
+    carriers,
     servers,
     tunnel,
     prober,
@@ -149,7 +153,7 @@ export async function loadServers(source: string, logger: Logger): Promise<Serve
 }
 
 /** The named server (id, exact name, then a unique part of a name), or the first one the core can run. */
-export function chooseServer(servers: readonly Server[], core: CoreProfile, wanted?: string): Server {
+export function chooseServer(servers: readonly Server[], core: CoreProfile, wanted?: string, carriers: readonly CoreProfile[] = []): Server {
   const viaOf = (s: Server) => (s.via ? servers.find((v) => v.id === s.via) : undefined);
   if (wanted) {
     const exact = servers.find((s) => s.id === wanted) ?? servers.find((s) => s.name === wanted);
@@ -159,7 +163,7 @@ export function chooseServer(servers: readonly Server[], core: CoreProfile, want
     if (partial.length > 1) throw new UsageError(`"${wanted}" matches ${partial.length} servers: ${partial.map((s) => `${s.id} (${s.name})`).join(', ')}`);
     throw new UsageError(`no server "${wanted}" in the subscription; servers: ${servers.map((s) => `${s.id} (${s.name})`).join(', ')}`);
   }
-  const runnable = servers.find((s) => !unsupportedReason(s, core, viaOf(s)));
+  const runnable = servers.find((s) => chooseCarrier(s, viaOf(s), core, carriers).kind !== 'unsupported');
   if (!runnable) throw new CliError(`none of the ${servers.length} servers can run on ${coreLabel(core)}`);
   return runnable;
 }
@@ -233,7 +237,7 @@ export async function run(argv: string[]): Promise<number> {
       : undefined;
     headless = await buildHeadless({ ...args, probe: args.probe, routing }, logger);
     const { tunnel, core } = headless;
-    const server = chooseServer(headless.servers, core, args.server);
+    const server = chooseServer(headless.servers, core, args.server, headless.carriers);
     printEvents(headless);
     const state = await tunnel.connect(server, server.via ? headless.servers.find((s) => s.id === server.via) : undefined);
     console.log(`connected to ${server.name} [${server.id}] with ${coreLabel(core)}; Ctrl-C disconnects`);

@@ -7,6 +7,7 @@ import type { Note } from './common';
 import { parseHttpProxy, parseSocks, parseWireguard } from './plain-proxies';
 import { parseHysteria2, parseTuic } from './quic';
 import { parseShadowsocks } from './shadowsocks';
+import { parseAnytls, parseHysteria, parseNaive } from './sing-box-schemes';
 import { isInfoLine, isUnreadStatusLine, type SubscriptionInfo, subscriptionInfoOf } from '../info-lines';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
 import { schemeOf, splitLink } from './split';
@@ -29,15 +30,18 @@ const PARSERS: Record<string, LinkParser> = {
   socks5: parseSocks,
   http: parseHttpProxy,
   https: parseHttpProxy,
+  hysteria: parseHysteria,
+  hy: parseHysteria,
+  anytls: parseAnytls,
+  'naive+https': parseNaive,
+  'naive+quic': parseNaive,
 };
 
 const KNOWN_UNSUPPORTED: Record<string, string> = {
   ssr: 'ShadowsocksR is not supported by the v2ray family of cores',
-  hysteria: 'Hysteria v1 is not supported; only hysteria2',
   socks4: 'SOCKS4 proxies are not supported; only SOCKS5',
   socks4a: 'SOCKS4 proxies are not supported; only SOCKS5',
   snell: 'Snell is not supported by the v2ray family of cores',
-  anytls: 'AnyTLS is not supported by the v2ray family of cores',
 };
 
 /** One share link → a server, or an EntryError with the reason. */
@@ -100,7 +104,7 @@ export function parseLinkList(text: string): { servers: ParsedServer[]; rejected
 }
 
 /** Proxy schemes worth finding inside prose (web addresses are left alone: prose is full of them). */
-const EMBEDDED_LINK = /(?<![\w+./:=-])(?:vmess|vless|trojan|ss|ssr|hysteria2|hy2|hysteria|tuic|wireguard|wg|socks5?|anytls):\/\/[^\s<>"'`]+/gi;
+const EMBEDDED_LINK = /(?<![\w+./:=-])(?:vmess|vless|trojan|ss|ssr|hysteria2|hy2|hysteria|hy|tuic|wireguard|wg|socks5?|anytls|naive\+https|naive\+quic):\/\/[^\s<>"'`]+/gi;
 
 /**
  * Share links inside text, as users paste them from a channel post ("Server 1: vless://…",
