@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
 
 /**
  * Clash / Mihomo YAML `proxies:` (the document is already parsed): vmess, vless, trojan, ss,
- * hysteria2, tuic, wireguard, socks5, http, with ws-opts / grpc-opts / h2-opts / http-opts /
+ * hysteria2, tuic, wireguard, socks5, http, and anytls / hysteria (v1), which sing-box carries, with ws-opts / grpc-opts / h2-opts / http-opts /
  * reality-opts / plugin / plugin-opts; `dialer-proxy` is a chain (to another proxy, or to a
  * proxy group, which is refused). Item numbers are positions in `proxies`.
  */
@@ -155,6 +155,30 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
         ...(password ? { password } : {}),
         transport: noStreamTransport(),
         security: isTruthy(o.tls) ? tls(label, o, note, 'tls', str(o.sni)) : noSecurity(),
+      };
+    }
+    case 'anytls':
+      return { protocol: 'anytls', ...server(), password: checkSecret(label, 'password', o.password), transport: noStreamTransport(), security: tls(label, o, 'tls', str(o.sni)) };
+    case 'hysteria': {
+      const where = server();
+      const upMbps = mbps(o.up ?? o.up_mbps);
+      const downMbps = mbps(o.down ?? o.down_mbps);
+      if (upMbps === undefined || downMbps === undefined) return reject('hysteria: no up and down speeds, which Hysteria v1 needs');
+      // Mihomo takes the auth as `auth-str`, or base64 in `auth`.
+      const auth = str(o['auth-str'] ?? o.auth_str) || (str(o.auth) ? Buffer.from(str(o.auth), 'base64').toString('utf8') : '');
+      const obfs = str(o.obfs);
+      const carrier = str(o.protocol).toLowerCase();
+      return {
+        protocol: 'hysteria',
+        ...where,
+        upMbps,
+        downMbps,
+        ...(auth ? { auth } : {}),
+        ...(obfs ? { obfs } : {}),
+        ...(str(o.ports) ? { portHopping: checkPortHopping(label, str(o.ports)) } : {}),
+        ...(carrier ? { carrier } : {}),
+        transport: quicTransport(),
+        security: tls(label, o, 'tls', str(o.sni)),
       };
     }
     case '':

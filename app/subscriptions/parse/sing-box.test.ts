@@ -98,7 +98,7 @@ const CONFIG = {
       transport: { type: 'httpupgrade', path: '/up', host: 'exit.example.com' },
     },
     { type: 'vless', tag: 'via-group', server: 'g.example.com', server_port: 443, uuid: UUID_2, detour: 'auto' },
-    { type: 'naive', tag: 'naive', server: 'n.example.com', server_port: 443, username: 'x', password: 'y' },
+    { type: 'ssh', tag: 'ssh', server: 'n.example.com', server_port: 22, user: 'x', password: 'y' },
     { type: 'direct', tag: 'direct' },
     { type: 'block', tag: 'block' },
     { type: 'dns', tag: 'dns-out' },
@@ -161,7 +161,7 @@ describe('sing-box JSON configs', () => {
   it('rejects a detour through a group and an unsupported type, by item position', () => {
     expect(result.rejected.map((r) => [r.line, r.reason])).toEqual([
       [14, 'dials through "auto", a group of servers; chains through groups are not supported'],
-      [15, 'sing-box: outbound type "naive" is not supported'],
+      [15, 'sing-box: outbound type "ssh" is not supported'],
     ]);
     expect(result.rejected.map((r) => r.excerpt).join(' ')).not.toContain(UUID_2);
   });

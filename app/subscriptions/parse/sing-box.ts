@@ -20,8 +20,10 @@ const NON_SERVERS: Record<string, NonServerKind> = {
 
 /**
  * sing-box JSON: `outbounds` of type vmess, vless, trojan, shadowsocks, hysteria2, tuic,
- * wireguard, socks, http (and WireGuard `endpoints`, sing-box 1.11+), with `tls` and
- * `transport`; `detour` is a chain. selector / urltest / direct / block / dns are skipped. The
+ * wireguard, socks, http, anytls, hysteria (v1), naive (and WireGuard `endpoints`, sing-box
+ * 1.11+), with `tls` and `transport`; `detour` is a chain, except a shadowsocks outbound's detour
+ * to a `shadowtls` one: that pair is one ShadowTLS server (the `shadow-tls` plugin at the
+ * shadowtls outbound's address), and the shadowtls outbound's own detour the chain. selector / urltest / direct / block / dns are skipped. The
  * name is the tag. `experimental.monitoring.ipv6_declared` (tag → bool) declares servers' IPv6
  * support. Item numbers: position in `outbounds` (then `endpoints`), or the config's
  * position in an array of configs.
@@ -31,10 +33,15 @@ export function parseSingBoxConfigs(configs: Json[], isArray: boolean): FormatOu
   configs.forEach((config, configIndex) => {
     const items = [...asArray(config.outbounds), ...asArray(config.endpoints)];
     const scope: ConfigScope = { entries: [], others: new Map() };
+    const shadowTls = new Map(items.map(asObject).filter((o) => str(o.type).toLowerCase() === 'shadowtls' && str(o.tag)).map((o) => [str(o.tag), o]));
     items.forEach((raw, index) => {
-      const item = asObject(raw);
-      const type = str(item.type).toLowerCase();
-      const tag = str(item.tag);
+      const found = asObject(raw);
+      const type = str(found.type).toLowerCase();
+      const tag = str(found.tag);
+      // The shadowtls hop is read with the shadowsocks outbound that detours through it.
+      if (type === 'shadowtls') return;
+      const front = type === 'shadowsocks' ? shadowTls.get(str(found.detour)) : undefined;
+      const item = front ? withShadowTls(found, front) : found;
       const line = isArray ? configIndex + 1 : index + 1;
       const skipped = NON_SERVERS[type];
       if (skipped) {
@@ -171,11 +178,59 @@ function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): E
         security: type === 'http' ? tlsOf(label, asObject(o.tls), false, note) : noSecurity(),
       };
     }
+    case 'anytls':
+      return { protocol: 'anytls', ...server(), password: checkSecret(label, 'password', o.password), transport: noStreamTransport(), security: tlsOf(label, asObject(o.tls), true) };
+    case 'hysteria': {
+      const hopping = (typeof o.server_ports === 'string' ? [o.server_ports] : asArray(o.server_ports)).map(String).join(',');
+      const portHopping = hopping ? checkPortHopping(label, hopping) : undefined;
+      const upMbps = mbps(o.up_mbps ?? o.up);
+      const downMbps = mbps(o.down_mbps ?? o.down);
+      if (upMbps === undefined || downMbps === undefined) return reject('hysteria: no up_mbps and down_mbps, which Hysteria v1 needs');
+      const auth = str(o.auth_str) || (str(o.auth) ? Buffer.from(str(o.auth), 'base64').toString('utf8') : '');
+      const obfs = str(o.obfs);
+      return {
+        protocol: 'hysteria',
+        address: checkHost(label, o.server),
+        port: checkPort(label, o.server_port ?? (portHopping ? /^\d+/.exec(portHopping)?.[0] : undefined)),
+        upMbps,
+        downMbps,
+        ...(auth ? { auth } : {}),
+        ...(obfs ? { obfs } : {}),
+        ...(portHopping ? { portHopping } : {}),
+        transport: quicTransport(),
+        security: tlsOf(label, asObject(o.tls), true),
+      };
+    }
+    case 'naive': {
+      const username = str(o.username);
+      const password = str(o.password);
+      return {
+        protocol: 'naive',
+        ...server(),
+        ...(username ? { username } : {}),
+        ...(password ? { password } : {}),
+        ...(o.quic === true ? { quic: true } : {}),
+        transport: noStreamTransport(),
+        security: tlsOf(label, asObject(o.tls), true),
+      };
+    }
     case '':
       return reject('sing-box: outbound without a type');
     default:
       return reject(`sing-box: outbound type "${type.slice(0, 30)}" is not supported`);
   }
+}
+
+/**
+ * A shadowsocks outbound that detours through a shadowtls one, as one outbound: the ShadowTLS
+ * server's address, the `shadow-tls` plugin with its handshake host, password and version, and
+ * the shadowtls outbound's own detour as the chain.
+ */
+function withShadowTls(ss: Json, front: Json): Json {
+  const tls = asObject(front.tls);
+  const options = [`host=${str(tls.server_name)}`, str(front.password) ? `password=${str(front.password)}` : '', `version=${str(front.version) || '1'}`].filter(Boolean).join(';');
+  const { detour: _shadowTlsTag, ...rest } = ss;
+  return { ...rest, server: front.server, server_port: front.server_port, plugin: 'shadow-tls', plugin_opts: options, ...(str(front.detour) ? { detour: front.detour } : {}) };
 }
 
 /** The legacy wireguard outbound (server, peer_public_key, …) or the 1.11 endpoint (peers[]). */
