@@ -9,13 +9,13 @@ import type { ServerCatalog } from './server-catalog';
 import { subscriptionForUi } from './ui-view';
 
 export interface SubscriptionChangeTargets {
-  catalog: Pick<ServerCatalog, 'rebuild' | 'index' | 'unsupported'>;
+  catalog: Pick<ServerCatalog, 'rebuild' | 'index' | 'unsupported'> & Partial<Pick<ServerCatalog, 'carried'>>;
   /** The probe cores are given every server (where a core runs). */
   setProbedServers(servers: readonly Server[]): void;
   monitor: { serversChanged(): void };
   reachability: { refresh(): void };
   auto: { subscriptionsUpdated(): void };
-  publish: { subscriptions(list: Subscription[]): void; unsupported(reasons: Record<ServerId, string>): void };
+  publish: { subscriptions(list: Subscription[]): void; unsupported(reasons: Record<ServerId, string>): void; carried?(notes: Record<ServerId, string>): void };
 }
 
 export function followSubscriptions(list: readonly Subscription[], targets: SubscriptionChangeTargets): void {
@@ -26,4 +26,5 @@ export function followSubscriptions(list: readonly Subscription[], targets: Subs
   targets.auto.subscriptionsUpdated();
   targets.publish.subscriptions(list.map(subscriptionForUi));
   targets.publish.unsupported(targets.catalog.unsupported());
+  if (targets.catalog.carried) targets.publish.carried?.(targets.catalog.carried());
 }

@@ -32,5 +32,5 @@ export const INVOKE_CHANNELS = [
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 
-export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'unsupported', 'problems', 'importRequests', 'routing'] as const;
+export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'unsupported', 'carried', 'problems', 'importRequests', 'routing'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

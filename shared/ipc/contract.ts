@@ -98,6 +98,8 @@ export interface AppSnapshot {
   statuses: Record<ServerId, ServerStatus>;
   /** Servers the detected core cannot run: "not supported by v2ray 4.34.0: reason". */
   unsupported: Record<ServerId, string>;
+  /** Servers a second core carries for the main one: "carried by sing-box 1.14.1: not supported by Xray 26.3.27: …". */
+  carried?: Record<ServerId, string>;
   connection: ConnectionState;
   auto: AutoSnapshot;
   settings: Settings;
@@ -166,6 +168,7 @@ export interface EventPayloads {
   settings: Settings;
   testProgress: TestProgress;
   unsupported: Record<ServerId, string>;
+  carried: Record<ServerId, string>;
   /** The whole list of problems, whenever it changes. */
   problems: AppProblem[];
   /** The whole list of waiting import requests, whenever it changes. */

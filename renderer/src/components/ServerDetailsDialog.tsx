@@ -61,6 +61,8 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
   const now = useNow(30_000);
   const server = useAppStore((s) => selectServer(s, serverId));
   const status = useAppStore((s) => s.statuses[serverId]);
+  // Which core carries a server the main core cannot run, in the host's words (shown as they are, like core reasons).
+  const carried = useAppStore((s) => s.carried[serverId]);
   const history = useAppStore((s) => s.history[serverId]);
   const subscriptionName = useAppStore((s) => s.subscriptions.find((x) => x.id === server?.subscriptionId)?.name ?? '');
   const index = useAppStore(selectServerIndex);
@@ -106,6 +108,11 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
             <FlaggedName name={subscriptionName} />
           </bdi>
         </p>
+        {carried && (
+          <p className="muted carried-by" dir="ltr">
+            {carried}
+          </p>
+        )}
       </header>
       {/* What is known on the one side (it wraps), what can be done on the other (it stays whole). */}
       <div className="details-summary">

@@ -141,6 +141,16 @@ describe('the confirmations', () => {
 });
 
 describe('the server details dialog', () => {
+  it('says which core carries a server the main core cannot run, and why; a server the main core runs says nothing of it', () => {
+    const note = 'carried by sing-box 1.14.1: not supported by Xray 26.3.27: TUIC needs sing-box (no v2ray or Xray version has TUIC)';
+    const { store } = renderWithStore(<Dialogs />, { ...sampleSnapshot(NOW), carried: { de: note } });
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    expect(screen.getByRole('dialog', { name: 'Germany · Frankfurt' }).textContent).toContain(note);
+    act(() => store.getState().closeDialog());
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'fi' }));
+    expect(screen.getByRole('dialog').textContent).not.toContain('carried by');
+  });
+
   it('shows statistics, exit IP info and the verdict with its vantage points; measures throughput on request', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));

@@ -15,6 +15,8 @@ export interface ServersState {
   subscriptions: Subscription[];
   statuses: Record<ServerId, ServerStatus>;
   unsupported: Record<ServerId, string>;
+  /** Servers a second core (sing-box) carries, with the host's words for why. */
+  carried: Record<ServerId, string>;
   core: CoreSummary | null;
   /** Measurements fetched for the details dialog, per server. */
   history: Record<ServerId, Measurement[]>;
@@ -55,6 +57,7 @@ export const serversInitialState: ServersState = {
   subscriptions: [],
   statuses: {},
   unsupported: {},
+  carried: {},
   core: null,
   history: {},
 };

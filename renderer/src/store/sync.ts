@@ -34,6 +34,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
     c.on('settings', (settings) => set({ settings })),
     c.on('testProgress', (testProgress) => incoming.progress(testProgress)),
     c.on('unsupported', (unsupported) => set({ unsupported })),
+    c.on('carried', (carried) => set({ carried })),
     // The whole list each time: it replaces ours (a dismissed problem leaves here, not on the click).
     c.on('problems', (problems) => get().setProblems(problems)),
     c.on('importRequests', (requests) => get().setImportRequests(requests)),
@@ -48,6 +49,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
         subscriptions: snapshot.subscriptions,
         statuses: snapshot.statuses,
         unsupported: snapshot.unsupported,
+        carried: snapshot.carried ?? {},
         core: snapshot.core,
         auto: snapshot.auto,
         settings: snapshot.settings,
