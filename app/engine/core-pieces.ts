@@ -29,16 +29,28 @@ export interface CoreWanted {
  * cannot be used is logged and left out: the main core still carries everything it can.
  */
 export async function findCore(wanted: CoreWanted, logger: Logger): Promise<{ profile: CoreProfile; carriers: CoreProfile[] } | { problem: Problem }> {
+  // The carriers are asked about their abilities while the main core is: each check is a config
+  // test of its own, and sing-box's take seconds on a busy machine.
+  const carriersFound = findCarriers(wanted, logger);
   const found = await locateCore({ settingPath: wanted.corePath, resourcesDir: wanted.resourcesDir });
-  if ('error' in found) return { problem: { topic: { kind: 'no-core' }, detail: found.error } };
+  if ('error' in found) {
+    await carriersFound;
+    return { problem: { topic: { kind: 'no-core' }, detail: found.error } };
+  }
   let profile: CoreProfile;
   try {
     profile = await detectCore(found.path);
     logger.info('ENGINE', `core: ${coreLabel(profile)} at ${found.path} (${found.source})`);
   } catch (error) {
+    await carriersFound;
     const why = error instanceof Error ? error.message : String(error);
     return { problem: { topic: { kind: 'no-core' }, detail: `the core at ${found.path} could not be used: ${why}` } };
   }
+  return { profile, carriers: await carriersFound };
+}
+
+/** The sing-box cores found beside the main one, each understood; one that cannot be used is logged and left out. */
+async function findCarriers(wanted: CoreWanted, logger: Logger): Promise<CoreProfile[]> {
   const carriers: CoreProfile[] = [];
   for (const other of await locateCores({ resourcesDir: wanted.resourcesDir })) {
     if (other.name !== 'sing-box') continue;
@@ -50,7 +62,7 @@ export async function findCore(wanted: CoreWanted, logger: Logger): Promise<{ pr
       logger.warn('ENGINE', `the core at ${other.path} is not used: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { profile, carriers };
+  return carriers;
 }
 
 /** System-wide capture in `mode` (this platform's), with what a killed run left behind removed first. */
