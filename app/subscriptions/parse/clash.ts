@@ -158,7 +158,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
       };
     }
     case 'anytls':
-      return { protocol: 'anytls', ...server(), password: checkSecret(label, 'password', o.password), transport: noStreamTransport(), security: tls(label, o, 'tls', str(o.sni)) };
+      return { protocol: 'anytls', ...server(), password: checkSecret(label, 'password', o.password), transport: noStreamTransport(), security: tls(label, o, note, 'tls', str(o.sni)) };
     case 'hysteria': {
       const where = server();
       const upMbps = mbps(o.up ?? o.up_mbps);
@@ -178,7 +178,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
         ...(str(o.ports) ? { portHopping: checkPortHopping(label, str(o.ports)) } : {}),
         ...(carrier ? { carrier } : {}),
         transport: quicTransport(),
-        security: tls(label, o, 'tls', str(o.sni)),
+        security: tls(label, o, note, 'tls', str(o.sni)),
       };
     }
     case '':

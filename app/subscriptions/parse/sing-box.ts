@@ -179,7 +179,7 @@ function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): E
       };
     }
     case 'anytls':
-      return { protocol: 'anytls', ...server(), password: checkSecret(label, 'password', o.password), transport: noStreamTransport(), security: tlsOf(label, asObject(o.tls), true) };
+      return { protocol: 'anytls', ...server(), password: checkSecret(label, 'password', o.password), transport: noStreamTransport(), security: tlsOf(label, asObject(o.tls), true, note) };
     case 'hysteria': {
       const hopping = (typeof o.server_ports === 'string' ? [o.server_ports] : asArray(o.server_ports)).map(String).join(',');
       const portHopping = hopping ? checkPortHopping(label, hopping) : undefined;
@@ -198,7 +198,7 @@ function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): E
         ...(obfs ? { obfs } : {}),
         ...(portHopping ? { portHopping } : {}),
         transport: quicTransport(),
-        security: tlsOf(label, asObject(o.tls), true),
+        security: tlsOf(label, asObject(o.tls), true, note),
       };
     }
     case 'naive': {
@@ -211,7 +211,7 @@ function singBoxEndpoint(type: string, o: Json, note: (text: string) => void): E
         ...(password ? { password } : {}),
         ...(o.quic === true ? { quic: true } : {}),
         transport: noStreamTransport(),
-        security: tlsOf(label, asObject(o.tls), true),
+        security: tlsOf(label, asObject(o.tls), true, note),
       };
     }
     case '':
