@@ -7,10 +7,15 @@ const TRANSFER_NOTES = {
   throttled: ', throttled (its transfer test is slow)',
 } as const;
 
+/** "traffic freezes after 16 KB on A1" (the bytes that came before the silence, in whole KB). */
+function transferSaw(t: { server: string; verdict: 'freezes' | 'throttled'; bytes: number }): string {
+  return t.verdict === 'freezes' ? `traffic freezes after ${Math.round(t.bytes / 1024)} KB on ${t.server}` : `traffic on ${t.server} is throttled below 32 KB/s`;
+}
+
 export function describeDecision(d: AutoDecision): string {
   switch (d.type) {
     case 'check':
-      return `check (${d.trigger}${d.failure ? `: ${d.failure}` : ''}): probing ${d.probe.join(', ') || 'nothing'}${d.inHand?.length ? `; answers in hand: ${d.inHand.map((a) => `${a.id} ${a.delay} ms (${(a.ageMs / 1000).toFixed(1)} s ago)`).join(', ')}` : ''}`;
+      return `check (${d.trigger}${d.failure ? `: ${d.failure}` : ''}${d.transfer ? `: ${transferSaw(d.transfer)}` : ''}): probing ${d.probe.join(', ') || 'nothing'}${d.inHand?.length ? `; answers in hand: ${d.inHand.map((a) => `${a.id} ${a.delay} ms (${(a.ageMs / 1000).toFixed(1)} s ago)`).join(', ')}` : ''}`;
     case 'prepare':
       return `stalled for half the threshold: probing ${d.probe.join(', ') || 'nothing'} ahead of a check`;
     case 'probe-result':

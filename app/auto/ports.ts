@@ -8,7 +8,7 @@ import type { ServerId } from '../../shared/domain/server';
 import type { Verdict } from '../../shared/domain/status';
 import type { TransferVerdict } from '../../shared/domain/transfer';
 import type { PersistedAutoState } from './policy/state';
-import type { SubscriptionServers } from './policy/world';
+import type { SubscriptionServers, TransferSeen } from './policy/world';
 
 export interface AutoProbeResult {
   /** null: no answer within the timeout, or a failure. */
@@ -26,7 +26,8 @@ export interface AutoProbePort {
   probe(serverId: ServerId, timeoutMs: number): Promise<AutoProbeResult>;
   /**
    * The monitor's transfer test of the server, now (a check started by stalled traffic follows
-   * the current server's ping answer with it); its result becomes the server's latest. Resolves
+   * the current server's ping answer with it, a freeze check its candidates', and the watch tests
+   * the current server with it); its result becomes the server's latest. Resolves
    * with its verdict, null when it could not be made; never rejects. Absent: no transfer tests.
    */
   transferTest?(serverId: ServerId): Promise<TransferVerdict | null>;
@@ -46,6 +47,8 @@ export interface MeasurementPort {
   throughputBps(serverId: ServerId): number | null;
   /** The verdict of the server's latest transfer test, when one ran (absent: none are made). */
   transferVerdict?(serverId: ServerId): TransferVerdict | null;
+  /** The server's latest transfer test with its time and bytes, when one ran. */
+  transferResult?(serverId: ServerId): TransferSeen | null;
   record(serverId: ServerId, measurement: Measurement): void;
 }
 

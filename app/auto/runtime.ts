@@ -75,6 +75,7 @@ export class AutoRuntime {
       throughputBps: (id) => measurements.throughputBps(id),
       verdict: (id) => reachability?.verdict(id) ?? null,
       transferVerdict: (id) => measurements.transferVerdict?.(id) ?? null,
+      transferResult: (id) => measurements.transferResult?.(id) ?? null,
     };
     this.state = initialState(options.config, options.persisted ?? NOTHING_PERSISTED, options.clock.now());
     this.state = { ...this.state, current: options.tunnel.current() };
@@ -108,6 +109,14 @@ export class AutoRuntime {
   }
   tunnelConnected(serverId: ServerId): void {
     this.dispatch({ type: 'tunnel-connected', serverId });
+  }
+  /**
+   * A transfer test of the server ended (the monitor's, or one Auto asked for): its latest result
+   * is read from the measurements and given to the reducer (the current server's freeze is a trigger).
+   */
+  transferSeen(serverId: ServerId): void {
+    const result = this.options.measurements.transferResult?.(serverId) ?? null;
+    if (result) this.dispatch({ type: 'transfer-seen', serverId, result });
   }
   /** Only a real disconnect (the user's, or the core gone for good), not a reconnect in progress. */
   tunnelDisconnected(): void {
@@ -201,6 +210,9 @@ export class AutoRuntime {
       case 'event-test':
         this.options.probe.eventTest(command.serverId);
         return null;
+      case 'transfer-test':
+        void this.watchTest(command.serverId);
+        return null;
       case 'connect':
         if (this.state.connected) this.carrying = command.serverId;
         this.options.tunnel.switchTo(command.serverId).catch(() => this.dialFailure(command.serverId));
@@ -241,7 +253,15 @@ export class AutoRuntime {
     if (transferAfter && result.delayMs !== null) {
       const verdict = await (this.options.probe.transferTest?.(serverId) ?? Promise.resolve(null)).catch(() => null);
       this.dispatch({ type: 'transfer-result', checkId, serverId, verdict });
+      this.transferSeen(serverId);
     }
+  }
+
+  /** The watch's transfer test of the current server: its result goes to the reducer, then the watch may go on. */
+  private async watchTest(serverId: ServerId): Promise<void> {
+    await (this.options.probe.transferTest?.(serverId) ?? Promise.resolve(null)).catch(() => null);
+    this.transferSeen(serverId);
+    this.dispatch({ type: 'watch-ended', serverId });
   }
 
   private logDecision(decision: AutoDecision): void {

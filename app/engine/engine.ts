@@ -282,6 +282,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     reachability.onChange(({ serverId }) => verdicts.note(serverId)),
     monitor.onProgress(publish('testProgress')),
     auto.onChange(publish('auto')),
+    // The current server's transfer test freezing is one of Auto's triggers.
+    monitor.onTransfer((id) => auto.transferSeen(id)),
     reportSelections({ auto, subscriptions, monitor }),
     subscriptions.onChange((list) =>
       followSubscriptions(list, {

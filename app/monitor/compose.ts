@@ -166,6 +166,7 @@ export function composeMonitor(options: MonitorOptions) {
   // The ports the monitor serves.
   return {
     settings,
+    transferWritten: writer.transferWritten,
     activity,
     scheduler,
     publisher,

@@ -4,7 +4,7 @@
  */
 import type { Measurement } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
-import type { TransferVerdict } from '../../shared/domain/transfer';
+import type { TransferTest, TransferVerdict } from '../../shared/domain/transfer';
 import type { ServerRecords } from './records';
 import type { ResultWriter } from './results';
 import type { StatusView } from './status-view';
@@ -33,6 +33,12 @@ export class AutoMeasurements {
   /** The verdict of the server's latest transfer test (Auto's queue and checks read it). */
   transferVerdict(serverId: ServerId): TransferVerdict | null {
     return this.records.get(serverId)?.transfer?.verdict ?? null;
+  }
+
+  /** The server's latest transfer test, when one ran (a check asks whether it is fresh). */
+  transferResult(serverId: ServerId): TransferTest | null {
+    const test = this.records.get(serverId)?.transfer;
+    return test ? { ...test } : null;
   }
 
   /** Auto commits a measurement (a URL result becomes the server's latest result), stored once. */

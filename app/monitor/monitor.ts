@@ -25,7 +25,7 @@ import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/
 import type { Problem } from '../../shared/domain/problem';
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
-import type { TransferVerdict } from '../../shared/domain/transfer';
+import type { TransferTest, TransferVerdict } from '../../shared/domain/transfer';
 import type { ObservationExport, TestProgress } from '../../shared/ipc/contract';
 import type { MonitorSettings } from '../../shared/settings';
 import { composeMonitor, type MonitorOptions, type MonitorParts } from './compose';
@@ -167,6 +167,11 @@ export class Monitor {
     return this.parts.measurements.transferVerdict(serverId);
   }
 
+  /** The server's latest transfer test with its time and bytes (Auto: is it fresh, how much came before a freeze). */
+  transferResult(serverId: ServerId): TransferTest | null {
+    return this.parts.measurements.transferResult(serverId);
+  }
+
   /** A lowest-delay group's decision, logged as a LOWEST line. */
   reportSelection(report: SelectionReport): void {
     this.parts.selectionLog.report(report);
@@ -176,6 +181,11 @@ export class Monitor {
 
   subscribe(listener: StatusListener, options: SubscribeOptions = {}): () => void {
     return this.parts.publisher.subscribe(listener, options);
+  }
+
+  /** A server's transfer test ended and its result is the server's latest. */
+  onTransfer(listener: (serverId: ServerId) => void): () => void {
+    return this.parts.transferWritten.on(listener);
   }
 
   onProgress(listener: (progress: TestProgress) => void): () => void {

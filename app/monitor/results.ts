@@ -48,9 +48,12 @@ export type UrlResult = Omit<FlightResult, 'flight'> & { flight?: number };
 
 export class ResultWriter {
   readonly urlWritten: Signal<UrlWritten>;
+  /** A transfer result became the server's latest (Auto reads the current server's as a trigger). */
+  readonly transferWritten: Signal<ServerId>;
 
   constructor(private readonly deps: ResultWriterDeps) {
     this.urlWritten = new Signal('URL result', deps.onListenerError);
+    this.transferWritten = new Signal('transfer result', deps.onListenerError);
   }
 
   /** Writes a URL result and publishes it; false when it was older than one already written. */
@@ -111,6 +114,7 @@ export class ResultWriter {
     this.deps.log(`transfer test of ${this.name(id)}: ${describeTransfer(test)}`);
     this.deps.publisher.changed(id, { definite: true, immediate: false });
     this.deps.saver?.schedule();
+    this.transferWritten.emit(id);
   }
 
   /** An IPv6 check ended: its result is the server's IPv6 knowledge for this run. */

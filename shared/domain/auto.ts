@@ -4,6 +4,8 @@ import type { ProbeFailure } from './measurement';
 /** Why a check started (the contract of spec/scenario.md). */
 export const CHECK_TRIGGERS = [
   'stall',
+  /** The current server's transfer test froze (or was throttled below the floor) while its ping answers. */
+  'freeze',
   'dial-failure',
   'no-receive-30s',
   'scheduled',
@@ -40,6 +42,8 @@ export type AutoDecision =
       inHand?: { id: ServerId; delay: number; ageMs: number }[];
       /** A dial failure's check: how the core's dial failed, when it said ('reset', 'refused', 'timeout', …). */
       failure?: ProbeFailure;
+      /** A freeze check: what the current server's transfer test saw ("traffic freezes after 16 KB on A1"). */
+      transfer?: { server: ServerId; verdict: 'freezes' | 'throttled'; bytes: number };
     }
   /** A stall has lasted half the threshold: the servers the check would probe are probed ahead of it. */
   | { type: 'prepare'; at: number; probe: ServerId[] }

@@ -33,7 +33,7 @@ import { activeHold, isRateLimitedReason, quietAfter, rateLimitedUntil } from '.
 import { countedMeasurements, switchScore, upperMedian } from './score';
 import { log, mayTake, queueOf, type StepContext } from './state';
 import { switchTo } from './switching';
-import { transferMark, transferMarkOf } from './transfer';
+import { freshTransfer, passesGate, transferMark, transferMarkOf } from './transfer';
 import type { AutoState, CheckInFlight, ProbeAnswer } from './types';
 import { neighboursOf, subscriptionOf } from './world';
 
@@ -46,14 +46,16 @@ export function onProbeResult(
   if (!check || check.id !== event.checkId || !check.pending.includes(event.serverId)) return recordTrailing(state, ctx, event);
   if (check.results[event.serverId]) return state;
   const transfer = event.delayMs === null ? undefined : transferMarkOf(ctx.world, event.serverId);
+  const passed = event.delayMs === null ? undefined : gatePassedInHand(ctx, check, event.serverId);
   const answer: ProbeAnswer = {
     at: ctx.now,
     delayMs: event.delayMs,
     ...(event.error && event.delayMs === null ? { error: event.error } : {}),
     ...(transfer ? { transfer } : {}),
+    ...(passed !== undefined ? { passed } : {}),
   };
   // A ping answer that a transfer test follows counts once that test has said how the traffic went.
-  const awaitTransfer = check.transferOf === event.serverId && event.delayMs !== null;
+  const awaitTransfer = (check.transferOf?.includes(event.serverId) ?? false) && event.delayMs !== null;
   const updated: CheckInFlight = {
     ...check,
     pending: awaitTransfer ? check.pending : check.pending.filter((id) => id !== event.serverId),
@@ -67,16 +69,29 @@ export function onProbeResult(
 export function onTransferResult(state: AutoState, ctx: StepContext, event: { checkId: number; serverId: ServerId; verdict: TransferVerdict | null }): AutoState {
   const check = state.check;
   const answer = check?.results[event.serverId];
-  if (!check || check.id !== event.checkId || check.transferOf !== event.serverId || !answer || !check.pending.includes(event.serverId)) return state;
-  const { transfer: _before, ...rest } = answer;
+  if (!check || check.id !== event.checkId || !check.transferOf?.includes(event.serverId) || !answer || !check.pending.includes(event.serverId)) return state;
+  const { transfer: _before, passed: _unknown, ...rest } = answer;
   const mark = transferMark(event.verdict);
+  const passed = check.gate ? { passed: passesGate(event.verdict, check.gate) } : {};
   const updated: CheckInFlight = {
     ...check,
     pending: check.pending.filter((id) => id !== event.serverId),
-    results: { ...check.results, [event.serverId]: mark ? { ...rest, transfer: mark } : rest },
+    results: { ...check.results, [event.serverId]: { ...rest, ...(mark ? { transfer: mark } : {}), ...passed } },
     log: [...check.log, { kind: 'result', id: event.serverId }],
   };
   return continueCheck({ ...state, check: updated }, ctx, updated);
+}
+
+/**
+ * In a freeze check, whether a server's traffic passes as far as is known when its ping answers:
+ * the current server by its latest transfer, a candidate by a fresh result (undefined: its
+ * transfer test follows, and decides).
+ */
+function gatePassedInHand(ctx: StepContext, check: CheckInFlight, id: ServerId): boolean | undefined {
+  if (!check.gate) return undefined;
+  if (id === check.current) return passesGate(ctx.world.transferVerdict?.(id), check.gate);
+  if (check.transferOf?.includes(id)) return undefined;
+  return passesGate(freshTransfer(ctx.world, id, ctx.now)?.verdict, check.gate);
 }
 
 function continueCheck(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
@@ -132,13 +147,14 @@ export function concludeEarly(state: AutoState, ctx: StepContext): AutoState {
   // Answers in hand count once this check has an answer of its own: a fault that took the whole
   // subscription (or the user's network) with the current server must reach the neighbours'
   // question, not a switch to a server that answered seconds before.
-  if (!others.some((id) => counts(check.results[id]))) return state;
-  const best = Math.min(...others.map((id) => switchScore(answerOf(check, id)!.delayMs!, ctx.world.measurements(id), ctx.now)));
+  if (!others.some((id) => counts(check, check.results[id]))) return state;
+  const best = Math.min(...others.map((id) => targetRank(ctx, check, id, answerOf(check, id)!.delayMs!)));
   const elapsed = ctx.now - check.probedAt;
   const stillProbing = check.pending.filter((id) => id !== check.current);
   // A server whose answer is in hand has answered: its probe still running cannot beat the best.
+  // One whose ping answered and whose transfer test runs competes with the delay it answered in.
   const contenders = stillProbing.filter((id) => !check.inHand?.[id]);
-  if (contenders.some((id) => switchScore(elapsed, ctx.world.measurements(id), ctx.now) < best)) return state;
+  if (contenders.some((id) => targetRank(ctx, check, id, check.results[id]?.delayMs ?? elapsed) < best)) return state;
   // Nothing is invented for a current server that missed its deadline: its probe runs on to its
   // timeout, and what it returns is recorded then (recordTrailing).
   const updated: CheckInFlight = { ...check, pending: [] };
@@ -192,9 +208,12 @@ export function abandonCheck(state: AutoState, ctx: StepContext): AutoState {
   return { ...state, check: null };
 }
 
-/** An answer that counts: a ping answer from a server whose transfer test does not say it freezes. */
+/**
+ * An answer that counts: a ping answer from a server whose transfer test does not say it freezes,
+ * and in a freeze check one whose traffic passed the check's gate.
+ */
 function answered(check: CheckInFlight, id: ServerId): boolean {
-  return counts(answerOf(check, id));
+  return counts(check, answerOf(check, id));
 }
 
 /** The check's own result for a server, else its answer in hand. */
@@ -202,33 +221,83 @@ function answerOf(check: CheckInFlight, id: ServerId): ProbeAnswer | undefined {
   return check.results[id] ?? check.inHand?.[id];
 }
 
-function counts(r: ProbeAnswer | undefined): boolean {
-  return r !== undefined && r.delayMs !== null && r.transfer !== 'freezes';
+function counts(check: CheckInFlight, r: ProbeAnswer | undefined): boolean {
+  return r !== undefined && r.delayMs !== null && r.transfer !== 'freezes' && (!check.gate || r.passed === true);
 }
 
 export function concludeOwnPhase(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
   if (check.kind === 'own-sub-retry') return concludeOwnRetry(state, ctx, check);
   const answers = check.ownIds.filter((id) => answered(check, id));
   if (answers.length > 0) return concludeWithAnswers(state, ctx, check);
+  if (check.gate && !check.widenedWithin) {
+    const widened = widenWithin(state, ctx, check);
+    if (widened) return widened;
+  }
   const neighbourIds = neighbourProbeSet(state, ctx, check.current);
-  if (neighbourIds.length === 0) return concludeNetworkLost(state, ctx, check);
+  if (neighbourIds.length === 0) return check.gate && pingsAnswered(check) ? concludeNothingPasses(state, ctx, check) : concludeNetworkLost(state, ctx, check);
   const decision: AutoDecision = { type: 'check', at: ctx.now, trigger: 'neighbour-sub', probe: neighbourIds };
-  ctx.out.push({ kind: 'probe', checkId: check.id, ids: neighbourIds, timeoutMs: state.config.probeTimeoutMs, purpose: 'neighbours' });
+  const transferAfter = check.gate ? neighbourIds.filter((id) => freshTransfer(ctx.world, id, ctx.now) === null) : [];
+  ctx.out.push({ kind: 'probe', checkId: check.id, ids: neighbourIds, timeoutMs: state.config.probeTimeoutMs, purpose: 'neighbours', ...(transferAfter.length > 0 ? { transferAfter } : {}) });
   const next: CheckInFlight = {
     ...check,
     phase: 'neighbours',
     neighbourIds,
     pending: neighbourIds,
     log: [...check.log, { kind: 'line', decision }],
+    ...(transferAfter.length > 0 ? { transferOf: [...(check.transferOf ?? []), ...transferAfter] } : {}),
   };
   return { ...state, check: next };
 }
 
+/**
+ * A freeze check in which no candidate passed goes on, as a check does when the subscription is
+ * silent, to the rest of it: up to 30 servers in all, in queue order, their pings followed by
+ * transfer tests (a `check` line with trigger `widened`). Null when nothing is left to probe.
+ */
+function widenWithin(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState | null {
+  const home = subscriptionOf(ctx.world, check.current)?.id ?? state.subscriptionId;
+  const more = queueOf(state, ctx, home)
+    .filter((id) => !check.ownIds.includes(id))
+    .slice(0, Math.max(0, AUTO_RULES.widenedTotal - check.ownIds.length));
+  if (more.length === 0) return null;
+  const transferAfter = more.filter((id) => freshTransfer(ctx.world, id, ctx.now) === null);
+  const decision: AutoDecision = { type: 'check', at: ctx.now, trigger: 'widened', probe: more };
+  ctx.out.push({ kind: 'probe', checkId: check.id, ids: more, timeoutMs: state.config.probeTimeoutMs, purpose: 'widened', ...(transferAfter.length > 0 ? { transferAfter } : {}) });
+  const next: CheckInFlight = {
+    ...check,
+    widenedWithin: true,
+    ownIds: [...check.ownIds, ...more],
+    pending: more,
+    probedAt: ctx.now,
+    log: [...check.log, { kind: 'line', decision }],
+    transferOf: [...(check.transferOf ?? []), ...transferAfter],
+  };
+  return { ...state, check: next };
+}
+
+/** Some ping answered in this check (so the network was there), whatever the transfers said. */
+function pingsAnswered(check: CheckInFlight): boolean {
+  return Object.values(check.results).some((r) => r.delayMs !== null);
+}
+
+/**
+ * A freeze check found no server whose traffic passes, neighbours included: the user stays (a
+ * frozen server still carries the first 16 KB of each connection; nothing else carries more), the
+ * pings are recorded, and the next freeze of this server starts a check only after the quiet
+ * (AUTO_RULES.nothingPassesQuietMs), so a country that freezes everything is not re-tested each minute.
+ */
+function concludeNothingPasses(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
+  const stay: AutoDecision = { type: 'stay', at: ctx.now, id: check.current, reason: 'nothing-passes' };
+  const next = finish({ ...withStreaks(state, check), networkLoss: null }, ctx, check, true, false, [stay]);
+  return { ...next, freezeQuietUntil: ctx.now + AUTO_RULES.nothingPassesQuietMs };
+}
+
 function concludeNeighbourPhase(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
   const answers = check.neighbourIds.filter((id) => answered(check, id));
-  if (answers.length === 0) return concludeNetworkLost(state, ctx, check);
+  if (answers.length === 0) return check.gate && pingsAnswered(check) ? concludeNothingPasses(state, ctx, check) : concludeNetworkLost(state, ctx, check);
   const base = { ...withStreaks(state, check), networkLoss: null };
-  if (check.kind === 'widened') {
+  // A freeze check has already gone through its own subscription: a neighbour that passes is taken now.
+  if (check.kind === 'widened' || check.gate) {
     return finishWithSwitch(base, ctx, check, bestBySwitchScore(ctx, check, answers), 'neighbour-subscription');
   }
   const stay: AutoDecision = { type: 'stay', at: ctx.now, id: check.current, reason: 'own-subscription-silent' };
@@ -328,18 +397,33 @@ function flush(ctx: StepContext, check: CheckInFlight, recorded: boolean): void 
 /** Consecutive answers per server: an answer adds one, a silence starts over. */
 function withStreaks(state: AutoState, check: CheckInFlight): AutoState {
   const answerStreak = { ...state.answerStreak };
-  for (const [id, r] of Object.entries(check.results)) answerStreak[id] = counts(r) ? (answerStreak[id] ?? 0) + 1 : 0;
+  for (const [id, r] of Object.entries(check.results)) answerStreak[id] = counts(check, r) ? (answerStreak[id] ?? 0) + 1 : 0;
   return { ...state, answerStreak };
 }
 
-/** The answering server with the lowest S'; ties go to the earlier one (queue order). */
+/**
+ * The answering server with the lowest S', those with a fresh transfer result that passed (15 s)
+ * before those without (in a freeze check every target has one); ties go to the earlier one
+ * (queue order).
+ */
 function bestBySwitchScore(ctx: StepContext, check: CheckInFlight, ids: ServerId[]): ServerId {
-  let best: { id: ServerId; score: number } | null = null;
+  let best: { id: ServerId; rank: number } | null = null;
   for (const id of ids) {
-    const s = switchScore(answerOf(check, id)!.delayMs!, ctx.world.measurements(id), ctx.now);
-    if (!best || s < best.score) best = { id, score: s };
+    const rank = targetRank(ctx, check, id, answerOf(check, id)!.delayMs!);
+    if (!best || rank < best.rank) best = { id, rank };
   }
   return best!.id;
+}
+
+/** A switch target's order: S' with this delay, after every server with a fresh transfer that passed when it has none. */
+const UNTESTED_TRANSFER_RANK = 1e12;
+
+function targetRank(ctx: StepContext, check: CheckInFlight, id: ServerId, delayMs: number): number {
+  // Fresh, as the 15 s rule has it: an old pass says little about a server that may just have died,
+  // and would hold an early switch back for the whole probe timeout.
+  const fresh = freshTransfer(ctx.world, id, ctx.now);
+  const untested = !check.gate && !(fresh && (fresh.verdict === 'ok' || fresh.verdict === 'throttled'));
+  return switchScore(delayMs, ctx.world.measurements(id), ctx.now) + (untested ? UNTESTED_TRANSFER_RANK : 0);
 }
 
 /** The 2 best of the nearest subscription above and below the current server's. */

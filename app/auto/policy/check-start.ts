@@ -25,9 +25,10 @@ import { AUTO_RULES } from './constants';
 import { activeHold, sameHold } from './limits';
 import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './state';
 import { activeSince, restartSilence, trafficTrigger } from './traffic';
-import { checksTransfer } from './transfer';
+import { checksTransfer, freezesNow, freshTransfer } from './transfer';
 import { answersInHand } from './in-hand';
-import type { AutoState, CheckKind, ProbeAnswer } from './types';
+import type { AutoState, CheckKind, FrozenCurrent, ProbeAnswer } from './types';
+import { watchWakeAt } from './watch';
 
 export interface DueCheck {
   trigger: CheckTrigger;
@@ -36,6 +37,8 @@ export interface DueCheck {
   scheduled?: boolean;
   /** A dial failure's check: how the dial failed, when the core said. */
   failure?: ProbeFailure;
+  /** A freeze check: what the current server's transfer test saw. */
+  freeze?: FrozenCurrent;
 }
 
 /** Auto is watching: on, connected, with a network, and a server to watch. */
@@ -51,6 +54,8 @@ export function dueCheck(state: AutoState, now: number): DueCheck | null {
 
   const traffic = trafficTrigger(state.traffic, now, state.config.stallThresholdMs);
   if (traffic) return asWidened(traffic);
+  const frozen = freezeDue(state, now);
+  if (frozen) return { trigger: 'freeze', kind: widened ? 'widened' : 'ordinary', freeze: frozen };
   const away = state.away;
   if (away && now >= away.nextRetryAt && activeSince(state.traffic, away.lastRetryAt)) {
     return { trigger: 'own-sub-retry', kind: 'own-sub-retry' };
@@ -59,6 +64,18 @@ export function dueCheck(state: AutoState, now: number): DueCheck | null {
     return widened ? { trigger: 'widened', kind: 'widened', scheduled: true } : { trigger: 'scheduled', kind: 'scheduled', scheduled: true };
   }
   return null;
+}
+
+/**
+ * The current server's transfer test froze (or was throttled) and no check has answered it yet:
+ * due at once, as a stall is; after a freeze check that found nothing passing, not before
+ * `freezeQuietUntil`.
+ */
+function freezeDue(state: AutoState, now: number): FrozenCurrent | null {
+  const frozen = state.frozen;
+  if (!frozen || frozen.serverId !== state.current) return null;
+  if (state.freezeQuietUntil !== null && now < state.freezeQuietUntil) return null;
+  return frozen;
 }
 
 /** A check asked for by an event (a dial failure, the user) rather than by time or traffic. */
@@ -83,8 +100,9 @@ export function maybeStartCheck(state: AutoState, ctx: StepContext, requested?: 
     return { ...state, announcedHold: hold };
   }
   if (!state.check) return startCheck(state, ctx, due);
-  // An own-subscription check probes other servers than the stall's: the preparation gives way.
-  if (due.kind === 'own-sub-retry') return startCheck(dissolvePrepared(state, ctx), ctx, due);
+  // An own-subscription check, or a freeze check (whose candidates need transfer tests), probes
+  // otherwise than the stall's: the preparation gives way.
+  if (due.kind === 'own-sub-retry' || due.freeze) return startCheck(dissolvePrepared(state, ctx), ctx, due);
   return startPrepared(state, ctx, due);
 }
 
@@ -131,15 +149,45 @@ export function startCheck(state: AutoState, ctx: StepContext, due: DueCheck): A
   const inHand = due.trigger === 'dial-failure' && due.kind === 'ordinary' ? answersInHand(ctx, ids.slice(1)) : {};
   const held = Object.entries(inHand).map(([id, a]) => ({ id, delay: a.delayMs!, ageMs: ctx.now - a.at }));
   const failure = due.trigger === 'dial-failure' ? due.failure : undefined;
-  log(ctx, { type: 'check', at: ctx.now, trigger: due.trigger, probe: ids, ...(held.length > 0 ? { inHand: held } : {}), ...(failure ? { failure } : {}) });
-  return sendProbes(state, ctx, due, ids, 'own', inHand);
+  const transfer = due.freeze ? { server: due.freeze.serverId, verdict: due.freeze.verdict, bytes: due.freeze.bytes } : undefined;
+  log(ctx, {
+    type: 'check',
+    at: ctx.now,
+    trigger: due.trigger,
+    probe: ids,
+    ...(held.length > 0 ? { inHand: held } : {}),
+    ...(failure ? { failure } : {}),
+    ...(transfer ? { transfer } : {}),
+  });
+  // The freeze is answered by this check: the next one needs a new freeze.
+  const next = due.freeze ? { ...state, frozen: null } : state;
+  return sendProbes(next, ctx, due, ids, 'own', inHand);
+}
+
+/**
+ * The probed servers whose ping answer is followed by a transfer test: in a check started by the
+ * user's traffic, the current server; in a freeze check, every candidate without a fresh result
+ * (one younger than 15 s answers already); in any check, a return candidate whose latest transfer
+ * froze (its pings do not count until a transfer passes, and this is how one comes to pass).
+ */
+export function transferAfterOf(state: AutoState, ctx: StepContext, due: Pick<DueCheck, 'trigger' | 'freeze'>, ids: readonly ServerId[]): ServerId[] {
+  const current = state.current!;
+  const out: ServerId[] = [];
+  if (checksTransfer(due.trigger)) out.push(current);
+  if (due.freeze) out.push(...ids.filter((id) => id !== current && freshTransfer(ctx.world, id, ctx.now) === null));
+  const candidate = state.returnCandidate;
+  if (candidate !== null && candidate !== current && ids.includes(candidate) && freezesNow(ctx.world, candidate) && freshTransfer(ctx.world, candidate, ctx.now) === null) {
+    out.push(candidate);
+  }
+  return uniqueIds(out);
 }
 
 function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: ServerId[], phase: 'own' | 'prepared', inHand: Record<ServerId, ProbeAnswer> = {}): AutoState {
   const current = state.current!;
   const id = state.nextCheckId;
-  const transferOf = checksTransfer(due.trigger) ? current : undefined;
-  ctx.out.push({ kind: 'probe', checkId: id, ids, timeoutMs: state.config.probeTimeoutMs, purpose: due.kind, ...(transferOf ? { transferAfter: [transferOf] } : {}) });
+  const transferOf = transferAfterOf(state, ctx, due, ids);
+  const gate = due.freeze?.verdict;
+  ctx.out.push({ kind: 'probe', checkId: id, ids, timeoutMs: state.config.probeTimeoutMs, purpose: due.kind, ...(transferOf.length > 0 ? { transferAfter: transferOf } : {}) });
   const started = phase === 'own';
   const away =
     due.kind === 'own-sub-retry' && state.away
@@ -162,7 +210,8 @@ function sendProbes(state: AutoState, ctx: StepContext, due: DueCheck, ids: Serv
       results: {},
       ...(Object.keys(inHand).length > 0 ? { inHand } : {}),
       log: [],
-      ...(transferOf ? { transferOf } : {}),
+      ...(transferOf.length > 0 ? { transferOf } : {}),
+      ...(gate ? { gate } : {}),
     },
     away,
     lastScheduledAt: started && due.scheduled ? ctx.now : state.lastScheduledAt,
@@ -214,11 +263,16 @@ export function nextWake(state: AutoState, now: number, ctx?: StepContext): numb
   const raw = [
     state.lastScheduledAt + AUTO_RULES.scheduledIntervalMs,
     state.away?.nextRetryAt ?? null,
+    state.frozen && state.freezeQuietUntil !== null ? state.freezeQuietUntil : null,
   ];
   const hold = activeHold(state, now);
   const times = raw
     .filter((t): t is number => t !== null)
-    .map((t) => (hold ? Math.max(t, hold.until) : t))
-    .filter((t) => t > now);
-  return times.length ? Math.min(...times) : null;
+    .map((t) => (hold ? Math.max(t, hold.until) : t));
+  // A freeze waiting out a hold starts when it ends; the watch's periodic test is held by nothing.
+  if (state.frozen && hold) times.push(hold.until);
+  const watchAt = watchWakeAt(state.watch, now);
+  if (watchAt !== null) times.push(watchAt);
+  const future = times.filter((t) => t > now);
+  return future.length ? Math.min(...future) : null;
 }

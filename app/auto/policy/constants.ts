@@ -80,6 +80,28 @@ export const AUTO_RULES = {
   /** ... while the stall is still being fed: something was sent within the last second. */
   prepareRecentSendMs: 1000,
 
+  /**
+   * A transfer result younger than this answers a check's question about a server's traffic
+   * without a retest (the same 15 s after which spec/monitor.md retests a fresh selection).
+   */
+  transferFreshMs: 15_000,
+  /**
+   * The current server is watched for freezing while the connection is in use: its transfer test
+   * runs when the connection starts, on suspicion (./suspicion.ts) once its last result is at
+   * least `watchSuspicionRetestMs` old, and at least every `watchIntervalMs`. One test is 64 KB:
+   * 1 MB an hour of use on a quiet day, at most three times that while traffic keeps looking frozen.
+   */
+  watchIntervalMs: 60_000,
+  watchSuspicionRetestMs: 20_000,
+  /** A watch test that has not ended after this long is taken as lost (the port never rejects, but a lost promise must not stop the watch). */
+  watchLostAfterMs: 60_000,
+  /**
+   * A freeze check that found no server whose traffic passes leaves the user where they are; the
+   * next freeze of the same server starts a check no sooner than this (the scheduled interval):
+   * otherwise a country that freezes everything would cost every candidate's 64 KB each minute.
+   */
+  nothingPassesQuietMs: 5 * 60_000,
+
   /** At most 3 switches per 3 minutes. */
   switchLimit: 3,
   switchWindowMs: 3 * 60_000,

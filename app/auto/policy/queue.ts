@@ -15,12 +15,16 @@
  *   after every server that may answer, just before those whose latest measurement had no answer
  *   (its pings do answer); the freezing ones among themselves by score.
  *
+ * - Within a group, a server whose latest transfer test passed (`ok` or `throttled`) goes before
+ *   one with no transfer result yet: a ping says nothing about the 16 KB freeze, so an untested
+ *   server may be one (issue: a fresh start in a country that freezes foreign connections).
+ *
  * A server whose measurements are all older than 24 h (or of another method than its latest)
  * has nothing that counts: it queues with the never-tested ones unless its latest had no answer.
  */
 import type { ServerId } from '../../../shared/domain/server';
 import { latestOf, score } from './score';
-import { freezesNow } from './transfer';
+import { freezesNow, transferPassed } from './transfer';
 import type { AutoWorld } from './world';
 
 const Group = {
@@ -38,6 +42,8 @@ interface Ranked {
   id: ServerId;
   index: number;
   group: Group;
+  /** 0: its latest transfer test passed; 1: no transfer result yet (or one that could not be made). */
+  untested: 0 | 1;
   /** Score for scored groups, negative throughput for the throughput group, else 0. */
   key: number;
 }
@@ -48,7 +54,7 @@ export function queueOrder(world: AutoWorld, serverIds: readonly ServerId[], now
   const candidates = allowed.length > 0 ? allowed : serverIds;
   return candidates
     .map((id, index) => rank(world, id, index, now))
-    .sort((a, b) => a.group - b.group || a.key - b.key || a.index - b.index)
+    .sort((a, b) => a.group - b.group || a.untested - b.untested || a.key - b.key || a.index - b.index)
     .map((r) => r.id);
 }
 
@@ -58,6 +64,10 @@ export function queueScore(world: AutoWorld, id: ServerId, now: number): number 
 }
 
 function rank(world: AutoWorld, id: ServerId, index: number, now: number): Ranked {
+  return { ...grouped(world, id, index, now), untested: transferPassed(world, id) ? 0 : 1 };
+}
+
+function grouped(world: AutoWorld, id: ServerId, index: number, now: number): Omit<Ranked, 'untested'> {
   const verdict = world.verdict(id);
   const blockedHere = verdict === 'blocked-here' || verdict === 'blocked';
   const s = queueScore(world, id, now);

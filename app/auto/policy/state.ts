@@ -4,6 +4,7 @@ import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { AutoConfig } from './constants';
 import { queueOrder } from './queue';
 import { QUIET_TRACKER } from './traffic';
+import { watchOf } from './watch';
 import type { AutoCommand, AutoState } from './types';
 import { type AutoWorld, findSubscription, subscriptionOf } from './world';
 
@@ -39,6 +40,9 @@ export function initialState(config: AutoConfig, persisted: PersistedAutoState, 
     announcedHold: null,
     wakeAt: null,
     trailing: null,
+    frozen: null,
+    freezeQuietUntil: null,
+    watch: watchOf(null, now),
   };
 }
 
@@ -105,6 +109,7 @@ export function forgetEpisode(state: AutoState): AutoState {
     returnCandidate: null,
     answerStreak: {},
     announcedHold: null,
+    freezeQuietUntil: null,
   };
 }
 

@@ -30,24 +30,30 @@
  *   forgets the silence seen on the old network; a check running across it is abandoned.
  * - Data coming back through the current server during a network-loss pause ends it too: the
  *   network is evidently back, so a due check may run at once and the UI stops saying "lost".
+ * - The current server is watched for freezing (watch.ts): its transfer test when the connection
+ *   starts, on suspicion and every 60 s while in use; a result that freezes starts a freeze check
+ *   (check-start.ts), whose candidates need a fresh transfer that passes (check-end.ts).
  * - Marks are kept per subscription by server id. "Done" changes only marks of servers present;
  *   marks of servers absent after an update are kept for when they come back.
  */
 import type { TrafficSample } from '../../../shared/domain/connection';
 import { AUTO_RULES } from './constants';
 import { abandonCheck, concludeEarly, dissolvePrepared, onProbeResult, onTransferResult } from './check-end';
-import { maybeStartCheck, nextWake, requestedCheck } from './check-start';
+import { maybeStartCheck, nextWake, requestedCheck, watching } from './check-start';
 import type { AutoConfig } from './constants';
 import { forgetEpisode, homeOf, log, queueOf, snapshotChanged, type StepContext } from './state';
 import { connectManually, switchTo } from './switching';
 import { QUIET_TRACKER, observeSample, restartSilence } from './traffic';
 import type { AutoEvent, AutoState, StepResult } from './types';
-import { type AutoWorld, findSubscription, subscriptionOf } from './world';
+import { transferMark } from './transfer';
+import { watchDue, watchEnded, watchOf, watchResult, watchSample } from './watch';
+import { type AutoWorld, findSubscription, subscriptionOf, type TransferSeen } from './world';
 
 export function step(state: AutoState, event: AutoEvent, now: number, world: AutoWorld): StepResult {
   const ctx: StepContext = { now, world, out: [] };
   let next = apply(state, event, ctx);
   next = maybeStartCheck(next, ctx);
+  next = maybeWatch(next, ctx);
   const wakeAt = nextWake(next, now, ctx);
   if (wakeAt !== next.wakeAt) {
     ctx.out.push({ kind: 'wake', at: wakeAt });
@@ -69,6 +75,10 @@ function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState 
       return onProbeResult(state, ctx, event);
     case 'transfer-result':
       return onTransferResult(state, ctx, event);
+    case 'transfer-seen':
+      return onTransferSeen(state, event.serverId, event.result);
+    case 'watch-ended':
+      return event.serverId === state.watch.serverId ? { ...state, watch: watchEnded(state.watch, ctx.now) } : state;
     case 'wake':
       return concludeEarly({ ...state, wakeAt: null }, ctx);
     case 'network':
@@ -102,12 +112,34 @@ function onConfigure(state: AutoState, ctx: StepContext, config: AutoConfig): Au
 
 function onTraffic(state: AutoState, ctx: StepContext, sample: TrafficSample): AutoState {
   if (!state.connected) return state;
-  let next = { ...state, traffic: observeSample(state.traffic, sample, state.config.stallThresholdMs) };
+  let next = { ...state, traffic: observeSample(state.traffic, sample, state.config.stallThresholdMs), watch: watchSample(state.watch, sample) };
   // The stall a check was being prepared for is over (data came back, or the sending stopped).
   if (next.check?.phase === 'prepared' && next.traffic.stallSince === null) next = dissolvePrepared(next, ctx);
   // Data came back through the current server: the network is back, the loss pause is over.
   if (sample.downBytes > 0 && next.networkLoss) return { ...next, networkLoss: null, announcedHold: null };
   return next;
+}
+
+/**
+ * A transfer test of `serverId` ended. About the current server it is news for the watch (the
+ * periodic test counts from it) and, when it froze or was throttled, a freeze check falls due
+ * (check-start.ts); one that passes takes back a freeze no check has answered yet.
+ */
+function onTransferSeen(state: AutoState, serverId: string, result: TransferSeen): AutoState {
+  const { watch, news } = watchResult(state.watch, serverId, result.at);
+  if (!news || !state.connected || serverId !== state.current) return { ...state, watch };
+  const mark = transferMark(result.verdict);
+  if (mark) return { ...state, watch, frozen: { serverId, verdict: mark, bytes: result.bytes, at: result.at } };
+  return { ...state, watch, frozen: result.verdict === 'ok' ? null : state.frozen };
+}
+
+/** The watch's transfer test of the current server, when one is due (never while a check runs: it tests what it needs). */
+function maybeWatch(state: AutoState, ctx: StepContext): AutoState {
+  if (!watching(state) || state.check || state.watch.serverId !== state.current) return state;
+  const reason = watchDue(state.watch, state.traffic, ctx.now);
+  if (!reason) return state;
+  ctx.out.push({ kind: 'transfer-test', serverId: state.current!, reason });
+  return { ...state, watch: { ...state.watch, runningSince: ctx.now } };
 }
 
 function onNetwork(state: AutoState, ctx: StepContext, network: 'up' | 'none'): AutoState {
@@ -118,7 +150,14 @@ function onNetwork(state: AutoState, ctx: StepContext, network: 'up' | 'none'): 
 
 function onTunnelConnected(state: AutoState, ctx: StepContext, serverId: string): AutoState {
   if (state.connected && state.current === serverId) return state;
-  let next: AutoState = { ...abandonCheck(state, ctx), connected: true, current: serverId, traffic: restartSilence(state.traffic) };
+  let next: AutoState = {
+    ...abandonCheck(state, ctx),
+    connected: true,
+    current: serverId,
+    traffic: restartSilence(state.traffic),
+    watch: watchOf(serverId, ctx.now),
+    frozen: null,
+  };
   if (!state.connected) next = { ...next, lastScheduledAt: ctx.now, quiet: null };
   const own = next.subscriptionId;
   if (own === null || subscriptionOf(ctx.world, serverId)?.id === own || next.away) return next;

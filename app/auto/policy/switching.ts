@@ -19,6 +19,8 @@ import { AUTO_RULES } from './constants';
 import { isRateLimitedReason, quietAfter, recentSwitches } from './limits';
 import { log, type StepContext } from './state';
 import { restartSilence } from './traffic';
+import { freshTransfer } from './transfer';
+import { watchOf } from './watch';
 import type { AutoState, ConnectReason } from './types';
 import { subscriptionOf } from './world';
 
@@ -28,7 +30,7 @@ const PROBED_REASONS: ReadonlySet<SwitchReason> = new Set(['current-silent', 'ne
 export function switchTo(state: AutoState, ctx: StepContext, to: ServerId, reason: SwitchReason): AutoState {
   const from = state.current;
   ctx.out.push({ kind: 'connect', serverId: to, reason });
-  if (!state.connected) return { ...state, current: to, traffic: restartSilence(state.traffic) };
+  if (!state.connected) return { ...state, current: to, traffic: restartSilence(state.traffic), watch: watchOf(to, ctx.now), frozen: null };
   log(ctx, { type: 'switch', at: ctx.now, from, to, reason });
   if (!PROBED_REASONS.has(reason)) ctx.out.push({ kind: 'event-test', serverId: to });
 
@@ -52,6 +54,10 @@ export function switchTo(state: AutoState, ctx: StepContext, to: ServerId, reaso
     returnCandidate,
     away,
     widen: null,
+    // The new server is watched from its own start; the old one's freeze is no longer the user's.
+    watch: watchOf(to, ctx.now, freshTransfer(ctx.world, to, ctx.now)?.at ?? null),
+    frozen: null,
+    freezeQuietUntil: null,
     answerStreak: {},
     quiet: quietAfter(true, ctx.now),
     traffic: restartSilence(state.traffic),
@@ -62,5 +68,5 @@ export function switchTo(state: AutoState, ctx: StepContext, to: ServerId, reaso
 /** A connect that is not Auto's decision (the user's own choice): no line, no memory. */
 export function connectManually(state: AutoState, ctx: StepContext, to: ServerId, reason: ConnectReason): AutoState {
   ctx.out.push({ kind: 'connect', serverId: to, reason });
-  return { ...state, current: to, traffic: restartSilence(state.traffic) };
+  return { ...state, current: to, traffic: restartSilence(state.traffic), watch: watchOf(to, ctx.now), frozen: null, freezeQuietUntil: null };
 }

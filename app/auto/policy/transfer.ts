@@ -10,11 +10,19 @@
  * In a check started by the user's own traffic stalling, the current server's ping is followed
  * by a transfer test before the check concludes: a ping is exactly what a freezing server
  * passes, so without it a check would keep the user on the server whose traffic just froze.
+ *
+ * A freeze is a trigger of its own (check-start.ts, trigger `freeze`): the current server's
+ * transfer test saying `freezes` (or `throttled`, below the floor) starts a check at once. That
+ * check is gated: a switch target needs a transfer result that is fresh (15 s) and passes the
+ * gate, so its candidates' pings are followed by transfer tests unless a fresh result is in hand.
+ * In every other check a server whose latest transfer passed ranks above one without a result.
  */
 import type { CheckTrigger } from '../../../shared/domain/auto';
+import type { Measurement } from '../../../shared/domain/measurement';
 import type { ServerId } from '../../../shared/domain/server';
 import type { TransferVerdict } from '../../../shared/domain/transfer';
-import type { AutoWorld } from './world';
+import { AUTO_RULES } from './constants';
+import type { AutoWorld, TransferSeen } from './world';
 
 /** The marks a transfer verdict puts on a server's answers. */
 export type TransferMark = Extract<TransferVerdict, 'freezes' | 'throttled'>;
@@ -38,4 +46,33 @@ const TRAFFIC_TRIGGERS: ReadonlySet<CheckTrigger> = new Set(['stall', 'no-receiv
 /** Whether a check with this trigger follows the current server's ping with a transfer test. */
 export function checksTransfer(trigger: CheckTrigger): boolean {
   return TRAFFIC_TRIGGERS.has(trigger);
+}
+
+/**
+ * The verdicts a freeze check asks a switch target for (`gate`): after a freeze anything that does
+ * not freeze; after a throttled current server, a transfer at full speed (another throttled server
+ * is no better).
+ */
+export function passesGate(verdict: TransferVerdict | null | undefined, gate: TransferMark): boolean {
+  if (verdict === 'ok') return true;
+  return gate === 'freezes' && verdict === 'throttled';
+}
+
+/**
+ * The server's latest transfer passed (`ok` or `throttled`, cached or of this run) and its latest
+ * ping answered: in the queue it goes before one with no transfer result yet. A pass followed by
+ * silence says nothing about today's traffic, so it earns nothing.
+ */
+export function transferPassed(world: AutoWorld, id: ServerId): boolean {
+  const verdict = world.transferVerdict?.(id);
+  if (verdict !== 'ok' && verdict !== 'throttled') return false;
+  const latest = world.measurements(id).reduce<Measurement | null>((a, m) => (!a || m.at >= a.at ? m : a), null);
+  return latest === null || latest.delayMs !== null;
+}
+
+/** The server's transfer result if it is fresh: of this run and younger than 15 s (AUTO_RULES.transferFreshMs). */
+export function freshTransfer(world: AutoWorld, id: ServerId, now: number): TransferSeen | null {
+  const seen = world.transferResult?.(id) ?? null;
+  if (!seen || seen.fromCache || now - seen.at > AUTO_RULES.transferFreshMs || seen.at > now) return null;
+  return seen;
 }

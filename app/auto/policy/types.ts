@@ -11,6 +11,8 @@ import type { TransferVerdict } from '../../../shared/domain/transfer';
 import type { AutoConfig } from './constants';
 import type { TrafficTracker } from './traffic';
 import type { TransferMark } from './transfer';
+import type { WatchReason, WatchState } from './watch';
+import type { TransferSeen } from './world';
 
 /** What a check is for; decides which servers it probes and what its outcome means. */
 export type CheckKind = 'ordinary' | 'scheduled' | 'widened' | 'own-sub-retry';
@@ -30,6 +32,8 @@ export interface ProbeAnswer {
   error?: ProbeFailure;
   /** Its transfer test says it freezes (counted as not answering) or is throttled (marked only). */
   transfer?: TransferMark;
+  /** In a freeze check: its traffic passes the check's gate (a fresh transfer result that does). */
+  passed?: boolean;
 }
 
 /** A line of a check's account, kept until the check ends and it is known what was recorded. */
@@ -63,10 +67,27 @@ export interface CheckInFlight {
   inHand?: Record<ServerId, ProbeAnswer>;
   log: CheckLogEntry[];
   /**
-   * The server whose ping answer is followed by a transfer test before it counts (the current one
-   * in a check started by the user's traffic stalling); it stays pending until that result.
+   * The servers whose ping answer is followed by a transfer test before it counts (the current one
+   * in a check started by the user's traffic stalling; a freeze check's candidates without a fresh
+   * result; a return candidate whose traffic froze); each stays pending until that result.
    */
-  transferOf?: ServerId;
+  transferOf?: ServerId[];
+  /**
+   * A freeze check (trigger `freeze`): a switch target needs a fresh transfer result passing this
+   * gate (transfer.ts `passesGate`), and the current server counts only if its own now does.
+   */
+  gate?: TransferMark;
+  /** A freeze check in which no candidate passed has gone on to the rest of the subscription (up to 30). */
+  widenedWithin?: boolean;
+}
+
+/** The current server's transfer test failed in a way a check must answer; cleared when a check starts for it. */
+export interface FrozenCurrent {
+  serverId: ServerId;
+  verdict: TransferMark;
+  /** Bytes that came before the silence (or at all, when throttled). */
+  bytes: number;
+  at: number;
 }
 
 /** Auto moved to a neighbour subscription's server; the own subscription is retried once a minute. */
@@ -118,6 +139,12 @@ export interface AutoState {
    * they arrive, so a dead candidate carries its failure and a late current server its answer.
    */
   trailing: { checkId: number; current: ServerId; pending: ServerId[] } | null;
+  /** The current server's transfer test just froze (or was throttled): a freeze check is due. */
+  frozen: FrozenCurrent | null;
+  /** A freeze check found nothing that passes: the next freeze trigger waits until then. */
+  freezeQuietUntil: number | null;
+  /** The current server's transfer tests while the connection is in use (watch.ts). */
+  watch: WatchState;
 }
 
 export type AutoEvent =
@@ -137,6 +164,10 @@ export type AutoEvent =
   | { type: 'probe-result'; checkId: number; serverId: ServerId; delayMs: number | null; error?: ProbeFailure }
   /** The transfer test that followed a check's ping answer (null: it could not be made). */
   | { type: 'transfer-result'; checkId: number; serverId: ServerId; verdict: TransferVerdict | null }
+  /** A transfer test of the server ended and is its latest result (the monitor's, a check's, the watch's). */
+  | { type: 'transfer-seen'; serverId: ServerId; result: TransferSeen }
+  /** The watch's transfer test of the server ended (its result, if any, came as `transfer-seen`). */
+  | { type: 'watch-ended'; serverId: ServerId }
   | { type: 'wake' }
   /** The settings Auto runs by changed; they hold from this event on. */
   | { type: 'configure'; config: AutoConfig };
@@ -150,6 +181,8 @@ export type AutoCommand =
   | { kind: 'connect'; serverId: ServerId; reason: ConnectReason }
   | { kind: 'wake'; at: number | null }
   | { kind: 'record'; results: { serverId: ServerId; measurement: Measurement }[] }
+  /** The current server's transfer test, now, as the monitor runs and records it (the watch). */
+  | { kind: 'transfer-test'; serverId: ServerId; reason: WatchReason }
   /** The monitor tests the server now, as an ordinary event test it records (a switch made without a probe). */
   | { kind: 'event-test'; serverId: ServerId }
   | { kind: 'log'; decision: AutoDecision }

@@ -28,6 +28,19 @@ export interface AutoWorld {
   verdict(serverId: ServerId): Verdict | null;
   /** The verdict of the server's latest transfer test (the monitor's download after a ping), when one ran. */
   transferVerdict?(serverId: ServerId): TransferVerdict | null;
+  /** The server's latest transfer test with its time, when one ran (its freshness decides whether a check retests it). */
+  transferResult?(serverId: ServerId): TransferSeen | null;
+}
+
+/** A transfer test as Auto reads it. */
+export interface TransferSeen {
+  verdict: TransferVerdict;
+  /** When it ended (epoch ms). */
+  at: number;
+  /** Body bytes that came (for `freezes`: before the silence). */
+  bytes: number;
+  /** Loaded from the previous run's cache, not tested again in this one. */
+  fromCache: boolean;
 }
 
 /** A world made of plain data: for tests and the simulator. */
@@ -37,8 +50,11 @@ export interface WorldData {
   fromCache?: Record<ServerId, boolean>;
   throughputBps?: Record<ServerId, number>;
   verdicts?: Record<ServerId, Verdict>;
-  transfers?: Record<ServerId, TransferVerdict>;
+  /** Each server's latest transfer test: a bare verdict is one made long ago (never fresh). */
+  transfers?: Record<ServerId, TransferVerdict | TransferSeen>;
 }
+
+const LONG_AGO = 0;
 
 export function worldOf(data: WorldData): AutoWorld {
   return {
@@ -47,8 +63,15 @@ export function worldOf(data: WorldData): AutoWorld {
     fromCache: (id) => data.fromCache?.[id] ?? false,
     throughputBps: (id) => data.throughputBps?.[id] ?? null,
     verdict: (id) => data.verdicts?.[id] ?? null,
-    transferVerdict: (id) => data.transfers?.[id] ?? null,
+    transferVerdict: (id) => transferOfData(data, id)?.verdict ?? null,
+    transferResult: (id) => transferOfData(data, id),
   };
+}
+
+function transferOfData(data: WorldData, id: ServerId): TransferSeen | null {
+  const t = data.transfers?.[id];
+  if (t === undefined) return null;
+  return typeof t === 'string' ? { verdict: t, at: LONG_AGO, bytes: 0, fromCache: false } : t;
 }
 
 export function subscriptionOf(world: AutoWorld, serverId: ServerId): SubscriptionServers | undefined {

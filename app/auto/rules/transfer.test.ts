@@ -111,7 +111,10 @@ describe('Auto and the transfer test', () => {
     expect(h.state).toMatchObject({ current: 'de', returnCandidate: 'fi' });
     for (const at of [60_000, 120_000]) {
       h.checkNow(at);
+      // Its ping is followed by a transfer test (the only way back), which freezes again.
+      expect(h.probes().at(-1)).toMatchObject({ transferAfter: ['fi'] });
       for (const [id, ms] of [['de', 25], ['fi', 61], ['nl', 71]] as const) h.result(id, ms, at + ms);
+      h.transfer('fi', 'freezes', at + 2500);
     }
     expect(h.state.current).toBe('de');
     expect(h.state.answerStreak.fi ?? 0).toBe(0);

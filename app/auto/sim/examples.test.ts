@@ -16,6 +16,30 @@ async function run(name: string): Promise<SimLine[]> {
 const decisions = (lines: SimLine[]) => brief(lines, { results: false, end: true });
 
 describe('shipped example scenarios', () => {
+  it('freeze.json: five of six servers freeze after 16 KB; Auto starts on the first, moves to the healthy one within seconds, and returns only after A1’s transfer passes twice', async () => {
+    const lines = await run('freeze.json');
+    expect(brief(lines, { results: false, end: true, transfers: true }).filter((l) => !/transfer-test A6 ok|transfer-test A1 ok$/.test(l) || /^(3300|300480) /.test(l))).toEqual([
+      '2740 transfer-test A1 freezes',
+      '2740 check freeze A1,A2,A3,A4,A5,A6 after 16384 B',
+      '3300 transfer-test A6 ok',
+      '5030 transfer-test A2 freezes',
+      '5040 transfer-test A3 freezes',
+      '5050 transfer-test A4 freezes',
+      '5060 transfer-test A5 freezes',
+      '5060 switch A1>A6 current-silent',
+      '300000 check scheduled A6,A1,A2,A3',
+      '300480 transfer-test A1 ok',
+      '300480 stay A6 return-pending A1 1/2',
+      '600000 check scheduled A6,A1,A2,A3',
+      '600080 switch A6>A1 return',
+      'end current=A1',
+    ]);
+    // Watched while in use: A6 once a minute (its first test is the check's own, 2 s before the switch).
+    const a6 = lines.filter((l) => l.type === 'transfer-test' && l.id === 'A6' && l.at > 5060 && l.at < 300_000).map((l) => l.at);
+    expect(a6).toHaveLength(4);
+    expect(a6[0]! - 3300).toBeLessThanOrEqual(61_000);
+  });
+
   it('rate-limit.json: servers fall one after another; the fourth switch waits for the 3-minute window', async () => {
     expect(decisions(await run('rate-limit.json'))).toEqual([
       '65000 check stall s1,s2,s3,s4,s5',
@@ -85,7 +109,7 @@ describe('shipped example scenarios', () => {
 
   it('every shipped scenario is valid', () => {
     const names = readdirSync(folder).filter((n) => n.endsWith('.json'));
-    expect(names.sort()).toEqual(['exclusions.json', 'idle.json', 'neighbour-subscription.json', 'network-lost.json', 'rate-limit.json', 'server-removed.json', 'server-silent.json']);
+    expect(names.sort()).toEqual(['exclusions.json', 'freeze.json', 'idle.json', 'neighbour-subscription.json', 'network-lost.json', 'rate-limit.json', 'server-removed.json', 'server-silent.json']);
     for (const name of names) expect(parseScenario(readFileSync(new URL(name, folder), 'utf8'))).toMatchObject({ ok: true });
   });
 });

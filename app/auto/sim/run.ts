@@ -3,6 +3,10 @@
  * simulated world on a VirtualClock. Returns the lines `npm run sim` prints: every decision (with
  * `at` and `until` in ms since the start), a `refused` line for a user action Auto refused, and the `end` line.
  *
+ * Transfer tests (the monitor's download through a server, which Auto asks for to watch the
+ * current server and in freeze checks) find what the scenario's `transfers` say, and print as
+ * `transfer-test` lines.
+ *
  * Traffic is reported in the tunnel's 500 ms stats intervals; a world change at the end of an
  * interval applies after that interval's sample (so a server that goes down at 2 m carried the
  * traffic of the interval ending at 2 m). The run covers [0, until).
@@ -65,6 +69,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     runtime.reconfigure(current);
   };
   world.onEventTest = (test) => lines.push({ type: 'event-test', at: test.at - start, id: test.id, delay: test.delay });
+  world.onTransferTest = (test) => lines.push({ type: 'transfer-test', at: test.at - start, id: test.id, verdict: test.verdict, bytes: test.bytes });
 
   const entries = [...scenario.world];
   let next = 0;
@@ -140,6 +145,7 @@ function marksBySubscription(scenario: Scenario): Record<SubscriptionId, ServerI
 /** Network, traffic and server changes. Only a change between "none" and anything else is an OS network change. */
 function applyWorld(world: SimWorld, runtime: AutoRuntime, entry: WorldEntry, initial: boolean): void {
   for (const [id, state] of Object.entries(entry.servers ?? {})) world.servers.set(id, state);
+  for (const [id, transfer] of Object.entries(entry.transfers ?? {})) world.transfers.set(id, transfer);
   if (entry.traffic) world.traffic = entry.traffic;
   if (entry.network && entry.network !== world.network) {
     const osChange = (entry.network === 'none') !== (world.network === 'none');

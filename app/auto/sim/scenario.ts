@@ -9,7 +9,9 @@
  * long a switch interrupts the traffic (default 1 s); traffic `"sparse"` (a background app sending
  * in one 500 ms interval every 3 s: never a 5 s stall, but 30 s without an answer);
  * `platform: "mobile"` uses the 2 s stall of
- * the spec's mobile rule. Servers the world never mentions are down.
+ * the spec's mobile rule; `transfers` in a world entry (`{"A1": "freezes"}`) says what a transfer
+ * test through a server finds from then on (`ok` unless said: a freezing server still answers
+ * pings, and the user's traffic through it gets a trickle). Servers the world never mentions are down.
  */
 import { z } from 'zod';
 import { monitorSettingsSchema, settingsSchema } from '../../../shared/settings';
@@ -70,6 +72,8 @@ const worldEntry = z.object({
   network: z.enum(['online', 'offline', 'none'], { error: 'expected "online", "offline" or "none"' }).optional(),
   traffic: z.enum(['active', 'idle', 'sparse'], { error: 'expected "active", "idle" or "sparse"' }).optional(),
   servers: z.record(id, serverState).optional(),
+  /** What a transfer test through the server finds from then on (a server not named passes: `ok`). */
+  transfers: z.record(id, z.enum(['ok', 'freezes', 'throttled'], { error: 'expected "ok", "freezes" or "throttled"' })).optional(),
   action: action.optional(),
 });
 export type WorldEntry = z.infer<typeof worldEntry>;
@@ -145,6 +149,7 @@ function crossCheck(s: Scenario): string | null {
   if (s.until <= 0) return 'until: must be after the start';
   for (const [i, entry] of s.world.entries()) {
     for (const x of Object.keys(entry.servers ?? {})) if (!known.has(x)) return `world[${i}].servers.${x}: there is no server "${x}"`;
+    for (const x of Object.keys(entry.transfers ?? {})) if (!known.has(x)) return `world[${i}].transfers.${x}: there is no server "${x}"`;
     const a = entry.action;
     if (!a) continue;
     const ids = 'exclude' in a ? a.exclude : 'include' in a ? a.include : 'connect' in a ? [a.connect] : [];

@@ -11,12 +11,22 @@ import type { Clock } from '../../clock';
 import type { SubscriptionServers } from '../policy/world';
 import type { AutoProbePort, AutoProbeResult, MeasurementPort, SubscriptionsPort, TunnelPort } from '../ports';
 import type { SimServerState } from './scenario';
+import type { TransferSeen } from '../policy/world';
+import type { TransferVerdict } from '../../../shared/domain/transfer';
+
+export type SimTransfer = 'ok' | 'freezes' | 'throttled';
 
 /** The tunnel's stats interval the simulator reports traffic in. */
 export const SAMPLE_INTERVAL_MS = 500;
 /** Bytes per interval while the user is active (about 256 kbit/s up, 2.5 Mbit/s down). */
 const UP_BYTES = 16_000;
 const DOWN_BYTES = 160_000;
+/** Through a freezing server each new connection gets its first bytes, then nothing: a trickle. */
+const FROZEN_DOWN_BYTES = 8_000;
+/** What the transfer test's 64 KB takes, by verdict: a freeze is 16 KB then 2 s of nothing. */
+const TRANSFER_MS = { ok: 400, throttled: 2_000, freezes: 2_200 } as const;
+const FROZEN_AFTER_BYTES = 16_384;
+const TRANSFER_BYTES = 65_536;
 /** The monitor keeps the last 5 measurements of a server, whatever their method. */
 const KEPT = 5;
 
@@ -27,6 +37,9 @@ const SPARSE_EVERY = 6;
 
 export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, SubscriptionsPort {
   readonly servers = new Map<ServerId, SimServerState>();
+  /** What a transfer test through each server finds now (absent: `ok`). */
+  readonly transfers = new Map<ServerId, SimTransfer>();
+  private readonly transferResults = new Map<ServerId, TransferSeen>();
   network: SimNetwork = 'online';
   traffic: SimTraffic = 'active';
   subscriptionList: SubscriptionServers[];
@@ -38,6 +51,8 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
   private reconnectingUntil = 0;
   private readonly start: number;
 
+  /** Receives each transfer test the simulated monitor ran (a `transfer-test` line). */
+  onTransferTest: ((test: { at: number; id: ServerId; verdict: TransferVerdict; bytes: number }) => void) | null = null;
   /** Receives each event test the simulated monitor ran (the run prints it as an `event-test` line). */
   onEventTest: ((test: { at: number; id: ServerId; delay: number | null }) => void) | null = null;
 
@@ -77,6 +92,35 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
         this.clock.after(timeoutMs, () => resolve({ delayMs: null, error: 'timeout' }));
       }
     });
+  }
+
+  /**
+   * The monitor's transfer test: a server that does not answer (or a network that lets nothing
+   * through) fails it after the probe timeout; one that answers finds what the world says.
+   */
+  transferTest(serverId: ServerId): Promise<TransferVerdict | null> {
+    const state = this.servers.get(serverId) ?? 'down';
+    const answers = this.network === 'online' && typeof state === 'number';
+    const behaviour = this.transfers.get(serverId) ?? 'ok';
+    const verdict: TransferVerdict = answers ? behaviour : 'failed';
+    const bytes = verdict === 'freezes' ? FROZEN_AFTER_BYTES : verdict === 'failed' ? 0 : TRANSFER_BYTES;
+    const tookMs = answers ? (typeof state === 'number' ? state : 0) + TRANSFER_MS[behaviour] : this.testTimeoutMs;
+    return new Promise((resolve) => {
+      this.clock.after(tookMs, () => {
+        const at = this.clock.now();
+        this.transferResults.set(serverId, { verdict, at, bytes, fromCache: false });
+        this.onTransferTest?.({ at, id: serverId, verdict, bytes });
+        resolve(verdict);
+      });
+    });
+  }
+
+  transferVerdict(serverId: ServerId): TransferVerdict | null {
+    return this.transferResults.get(serverId)?.verdict ?? null;
+  }
+
+  transferResult(serverId: ServerId): TransferSeen | null {
+    return this.transferResults.get(serverId) ?? null;
   }
 
   /** The monitor's event test: probed at once and recorded as the monitor records it. */
@@ -128,7 +172,7 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
       at: this.clock.now(),
       intervalMs: SAMPLE_INTERVAL_MS,
       upBytes: active ? UP_BYTES : 0,
-      downBytes: active && this.flowing() ? DOWN_BYTES : 0,
+      downBytes: active && this.flowing() ? (this.transfers.get(this.currentId!) === 'freezes' ? FROZEN_DOWN_BYTES : DOWN_BYTES) : 0,
     };
   }
 

@@ -19,6 +19,8 @@ export interface BriefOptions {
   end?: boolean;
   /** Include the `prepare` lines of stalls (default false: they precede every stall check). */
   prepare?: boolean;
+  /** Include the `transfer-test` lines (default false: the current server's is tested every minute of use). */
+  transfers?: boolean;
 }
 
 export function brief(lines: SimLine[], options: BriefOptions = {}): string[] {
@@ -27,6 +29,7 @@ export function brief(lines: SimLine[], options: BriefOptions = {}): string[] {
     if (l.type === 'probe-result' && options.results === false) return [];
     if (l.type === 'end' && !options.end) return [];
     if (l.type === 'prepare' && !options.prepare) return [];
+    if (l.type === 'transfer-test' && !options.transfers) return [];
     return [text];
   });
 }
@@ -34,8 +37,10 @@ export function brief(lines: SimLine[], options: BriefOptions = {}): string[] {
 function briefLine(l: SimLine): string {
   const at = l.at;
   switch (l.type) {
-    case 'check':
-      return `${at} check ${String(l.trigger)} ${(l.probe as string[]).join(',')}`;
+    case 'check': {
+      const transfer = l.transfer as { bytes: number } | undefined;
+      return `${at} check ${String(l.trigger)} ${(l.probe as string[]).join(',')}${transfer ? ` after ${transfer.bytes} B` : ''}`;
+    }
     case 'prepare':
       return `${at} prepare ${(l.probe as string[]).join(',')}`;
     case 'probe-result':
@@ -50,6 +55,8 @@ function briefLine(l: SimLine): string {
       return `${at} rate-limited until ${String(l.until)}`;
     case 'pause':
       return `${at} pause ${String(l.reason)} until ${String(l.until)}`;
+    case 'transfer-test':
+      return `${at} transfer-test ${String(l.id)} ${String(l.verdict)}`;
     case 'event-test':
       return `${at} event-test ${String(l.id)} ${l.delay === null ? 'silent' : String(l.delay)}`;
     case 'refused':

@@ -1,0 +1,129 @@
+/**
+ * The current server is watched for freezing (issue 29): while the connection is in use its
+ * transfer test runs as the connection starts, on suspicion (traffic that looks frozen, read from
+ * the core's byte counters), and at least every 60 s; an idle connection is never tested.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TrafficSample } from '../../../shared/domain/connection';
+import { suspicion, NO_SUSPICION, observeForSuspicion, type SuspicionShape } from '../policy/suspicion';
+import { delays } from '../testing/measurements';
+import { runReducer, T0 } from '../testing/reducer';
+
+const KB = 1024;
+const sample = (atMs: number, upBytes: number, downBytes: number, intervalMs = 250): TrafficSample => ({ at: T0 + atMs, intervalMs, upBytes, downBytes });
+
+/** 250 ms samples from `fromMs` for `durationMs`, each made by `bytes(i)`. */
+function samples(fromMs: number, durationMs: number, bytes: (i: number) => [up: number, down: number]): TrafficSample[] {
+  return Array.from({ length: durationMs / 250 }, (_, i) => sample(fromMs + (i + 1) * 250, ...bytes(i)));
+}
+
+describe('suspicion, from the core’s byte counters', () => {
+  const frozen40kbEachSecond = (i: number): [number, number] => (i % 4 === 0 ? [300, 16 * KB] : [0, 0]);
+  const healthy40kbEachSecond = (i: number): [number, number] => (i % 4 === 0 ? [300, 40 * KB] : [0, 0]);
+  const browsingFrozen = (i: number): [number, number] => [600, i % 2 === 0 ? 10 * KB : 0];
+  const streaming = (): [number, number] => [200, 120 * KB];
+  const bulkThenTrickle = (i: number): [number, number] => (i < 16 ? [200, 100 * KB] : [200, i % 4 === 0 ? 2 * KB : 0]);
+  const bulkThenSilent = (i: number): [number, number] => (i < 16 ? [200, 100 * KB] : [200, 0]);
+  const bulkThenDone = (i: number): [number, number] => (i < 16 ? [200, 100 * KB] : [0, i === 17 ? 2 * KB : 0]);
+  const idle = (): [number, number] => [0, 0];
+
+  it.each([
+    // case, 6 s of traffic, the shape seen at the end
+    ['a 40 KB download each second that gets 16 KB of each', frozen40kbEachSecond, 'capped-downstream'],
+    ['a browser whose connections keep sending and get a few KB each', browsingFrozen, 'capped-downstream'],
+    ['a download flowing, then a trickle while the user still asks', bulkThenTrickle, 'collapse'],
+    ['a 40 KB download each second that completes', healthy40kbEachSecond, null],
+    ['a stream flowing', streaming, null],
+    ['a download flowing, then silence (the stall trigger’s)', bulkThenSilent, null],
+    ['a download that finished (nothing more is sent)', bulkThenDone, null],
+    ['nothing at all', idle, null],
+  ] as const)('%s → %s', (_case, bytes, expected: SuspicionShape | null) => {
+    const tracker = samples(0, 6000, bytes).reduce(observeForSuspicion, NO_SUSPICION);
+    expect(suspicion(tracker, T0 + 6000)).toBe(expected);
+  });
+
+  it('forgets what is older than 6 s', () => {
+    const tracker = [...samples(0, 4000, frozen40kbEachSecond), ...samples(4000, 8000, () => [0, 0])].reduce(observeForSuspicion, NO_SUSPICION);
+    expect(tracker.intervals.every((i) => i.at > T0 + 6000)).toBe(true);
+    expect(suspicion(tracker, T0 + 12_000)).toBeNull();
+  });
+});
+
+describe('the watch: the current server’s transfer test while the connection is in use', () => {
+  function harness() {
+    const run = runReducer({ subscriptions: [{ id: 'A', serverIds: ['a1', 'a2'] }], measurements: { a1: delays([60, 61, 62], { now: T0 }), a2: delays([20, 21, 22], { now: T0 }) } });
+    run.send({ type: 'tunnel-connected', serverId: 'a1' }, 0);
+    const tests = () => run.commands.flatMap((c) => (c.kind === 'transfer-test' ? [`${c.serverId} ${c.reason}`] : []));
+    const traffic = (list: TrafficSample[]) => list.forEach((s) => run.send({ type: 'traffic', sample: s }, s.at - T0));
+    const ended = (atMs: number, verdict: 'ok' | 'freezes' | null = 'ok') => {
+      if (verdict) run.send({ type: 'transfer-seen', serverId: 'a1', result: { verdict, at: T0 + atMs, bytes: 65_536, fromCache: false } }, atMs);
+      run.send({ type: 'watch-ended', serverId: 'a1' }, atMs);
+    };
+    return { run, tests, traffic, ended };
+  }
+  const flowing = (): [number, number] => [300, 60 * KB];
+
+  it('runs as soon as traffic passes through a new connection, one at a time, and not while idle', () => {
+    const h = harness();
+    h.traffic(samples(0, 2000, () => [0, 0]));
+    expect(h.tests()).toEqual([]);
+    h.traffic(samples(2000, 2000, flowing));
+    expect(h.tests()).toEqual(['a1 connected']);
+    h.ended(4500);
+    h.traffic(samples(4000, 10_000, flowing));
+    expect(h.tests()).toEqual(['a1 connected']);
+  });
+
+  it('repeats at least every 60 s while in use, from the last result (the monitor’s count too), and waits for traffic', () => {
+    const h = harness();
+    h.traffic(samples(0, 1000, flowing));
+    h.ended(1500);
+    // The runtime's one timer is asked to wake Auto when the next test falls due.
+    expect(h.run.state.wakeAt).toBe(T0 + 61_500);
+    // The monitor's own test at 30 s moves the next one to 90 s.
+    h.run.send({ type: 'transfer-seen', serverId: 'a1', result: { verdict: 'ok', at: T0 + 30_000, bytes: 65_536, fromCache: false } }, 30_000);
+    h.traffic(samples(30_000, 59_000, flowing));
+    expect(h.tests()).toEqual(['a1 connected']);
+    h.traffic(samples(89_000, 1500, flowing));
+    expect(h.tests()).toEqual(['a1 connected', 'a1 periodic']);
+    h.ended(92_000);
+    // Idle from then on: no test however long.
+    h.run.send({ type: 'wake' }, 152_000);
+    h.traffic(samples(152_000, 5000, () => [0, 0]));
+    expect(h.tests()).toHaveLength(2);
+  });
+
+  it('on suspicion, once the last result is 20 s old; a freeze it finds starts a freeze check', () => {
+    const h = harness();
+    h.traffic(samples(0, 1000, flowing));
+    h.ended(1500);
+    const frozen = (i: number): [number, number] => (i % 4 === 0 ? [300, 16 * KB] : [0, 0]);
+    h.traffic(samples(1000, 15_000, frozen));
+    expect(h.tests()).toEqual(['a1 connected']);
+    h.traffic(samples(16_000, 6000, frozen));
+    expect(h.tests()).toEqual(['a1 connected', 'a1 suspicion']);
+    h.ended(23_500, 'freezes');
+    expect(h.run.decisions().filter((d) => d.type === 'check')).toMatchObject([{ trigger: 'freeze', transfer: { server: 'a1', verdict: 'freezes' } }]);
+  });
+
+  it('a test that brought no result is not retried before the next is due', () => {
+    const h = harness();
+    h.traffic(samples(0, 1000, flowing));
+    h.ended(1200, null);
+    h.traffic(samples(1000, 10_000, flowing));
+    expect(h.tests()).toEqual(['a1 connected']);
+  });
+
+  it('starts over on the server Auto switches to', () => {
+    const h = harness();
+    h.traffic(samples(0, 1000, flowing));
+    h.ended(1500);
+    h.run.send({ type: 'check-now' }, 2000);
+    const checkId = h.run.lastProbeCheckId();
+    h.run.send({ type: 'probe-result', checkId, serverId: 'a1', delayMs: null }, 2100);
+    h.run.send({ type: 'probe-result', checkId, serverId: 'a2', delayMs: 21 }, 2100);
+    expect(h.run.state.current).toBe('a2');
+    h.traffic(samples(3000, 1000, flowing));
+    expect(h.tests()).toEqual(['a1 connected', 'a2 connected']);
+  });
+});
