@@ -231,7 +231,13 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
     <li className={`decision tone-${tone}`}>
       <time dateTime={new Date(episode.at).toISOString()}>{format.time(episode.at)}</time>
       <div>
-        {episode.check && <div className="decision-check">{t('decision.check', { trigger: triggerText(t, episode.check.trigger, episode.check.failure) })}</div>}
+        {episode.check && (
+          <div className="decision-check">
+            {t('decision.check', {
+              trigger: triggerText(t, episode.check.trigger, episode.check.failure, episode.check.transfer && { ...episode.check.transfer, server: nameOf(episode.check.transfer.server) }),
+            })}
+          </div>
+        )}
         {headline && <div className="decision-outcome">{headline}</div>}
         {episode.results.length > 0 && (
           <ul className="probe-results">

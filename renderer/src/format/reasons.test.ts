@@ -121,4 +121,16 @@ describe('Auto’s reasons in words', () => {
     expect(triggerText(en, 'cosmic-ray')).toBe('cosmic-ray');
     expect(triggerText(en, 'dial-failure', 'reset')).toBe('the core could not connect (connection reset)');
   });
+
+  it.each([
+    ['en', 'freezes', 16_200, 'traffic freezes after 16 KB on A1'],
+    ['en', 'throttled', 65_536, 'traffic on A1 is throttled below 32 KB/s'],
+    ['ru', 'freezes', 16_384, 'трафик замерзает после 16 КБ на A1'],
+    ['fa', 'freezes', 16_384, 'ترافیک روی A1 پس از ۱۶ کیلوبایت متوقف می‌شود'],
+    ['ar', 'freezes', 16_384, 'تتجمّد حركة البيانات على A1 بعد 16 كيلوبايت'],
+    ['zh', 'freezes', 16_384, 'A1 上的流量在 16 KB 后冻结'],
+  ] as const)('a freeze check says what the transfer test saw (%s, %s)', (language, verdict, bytes, expected) => {
+    expect(plain(triggerText(createI18n(language).t, 'freeze', undefined, { server: 'A1', verdict, bytes }))).toBe(expected);
+    expect(plain(stayReasonText(createI18n(language).t, { type: 'stay', at: 0, id: 'a1', reason: 'nothing-passes', carrying: 'a1' }, nameOf)!)).not.toMatch(/nothing-passes/);
+  });
 });

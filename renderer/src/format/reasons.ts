@@ -13,7 +13,7 @@ import { type Reachability, VERDICTS } from '../../../shared/domain/status';
 import { isolate } from './format';
 
 /** Auto's `stay` reasons (app/auto/policy/check-end.ts). */
-export const STAY_REASONS = ['current-answered', 'return-pending', 'nobody-answered', 'own-subscription-silent'] as const;
+export const STAY_REASONS = ['current-answered', 'return-pending', 'nobody-answered', 'own-subscription-silent', 'nothing-passes'] as const;
 /** Why a due check waits (app/auto/policy/limits.ts HoldReason, and check-end's own-sub-retry). */
 export const PAUSE_REASONS = ['after-switch', 'after-check', 'network-lost', 'rate-limited', 'own-sub-retry'] as const;
 
@@ -107,11 +107,23 @@ export function failureText(t: TFunction, kind: string, message?: string): strin
 
 /**
  * Why a check started, or the engine's code for a trigger this renderer does not know yet; a dial
- * failure says how the dial failed when the core said ("the core could not connect (connection reset)").
+ * failure says how the dial failed when the core said ("the core could not connect (connection reset)"),
+ * a freeze what the transfer test saw ("traffic freezes after 16 KB on A1").
  */
-export function triggerText(t: TFunction, trigger: string, failure?: string): string {
+export function triggerText(t: TFunction, trigger: string, failure?: string, freeze?: FreezeWords): string {
+  if (trigger === 'freeze' && freeze) {
+    // "traffic freezes after 16 KB on A1": the bytes before the silence, in whole KB.
+    return freeze.verdict === 'throttled' ? t('trigger.throttledOn', { server: freeze.server }) : t('trigger.freezeAfter', { server: freeze.server, kb: Math.round(freeze.bytes / 1024) });
+  }
   const text = known(CHECK_TRIGGERS, trigger) ? t(`trigger.${trigger}`) : trigger;
   return failure ? `${text} (${failureText(t, failure)})` : text;
+}
+
+/** What a freeze check's line says of the current server's transfer (its name already isolated). */
+export interface FreezeWords {
+  server: string;
+  verdict: 'freezes' | 'throttled';
+  bytes: number;
 }
 
 type Of<T extends TimelineEntry['type']> = Extract<TimelineEntry, { type: T }>;

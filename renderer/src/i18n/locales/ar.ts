@@ -370,6 +370,9 @@ export const ar = {
   },
   trigger: {
     stall: 'توقفت حركة البيانات',
+    freeze: 'تتجمّد حركة البيانات',
+    freezeAfter: 'تتجمّد حركة البيانات على {{server}} بعد {{kb, number}} كيلوبايت',
+    throttledOn: 'حركة البيانات على {{server}} مُبطّأة إلى أقل من 32 كيلوبايت/ث',
     'dial-failure': 'تعذّر على النواة الاتصال',
     'no-receive-30s': 'لم يصل شيء خلال 30 ثانية',
     scheduled: 'فحص مجدول',
@@ -431,6 +434,7 @@ export const ar = {
     returnPendingCount_other: 'أجاب {{candidate}} {{count, number}} مرة متتالية (المطلوب للعودة: {{needed, number}} إجابات متتالية)',
     'nobody-answered': 'لم يُجب أي خادم، ولا هذا الخادم: الأرجح أن المشكلة في الشبكة؛ لم يُسجَّل شيء',
     'own-subscription-silent': 'لم يُجب أي خادم من الاشتراك نفسه',
+    'nothing-passes': 'لم تجتز حركة بيانات أي خادم اختبار النقل، ولا في الاشتراكات المجاورة؛ البقاء',
   },
   pauseReason: {
     'after-switch': 'فترة هدوء قصيرة بعد التبديل',

@@ -349,6 +349,9 @@ export const en = {
   },
   trigger: {
     stall: 'traffic stalled',
+    freeze: 'traffic freezes',
+    freezeAfter: 'traffic freezes after {{kb, number}} KB on {{server}}',
+    throttledOn: 'traffic on {{server}} is throttled below 32 KB/s',
     'dial-failure': 'the core could not connect',
     'no-receive-30s': 'nothing received for 30 s',
     scheduled: 'scheduled check',
@@ -405,6 +408,7 @@ export const en = {
     returnPendingCount_other: '{{candidate}} answered {{count, number}} times in a row; going back needs {{needed, number}}',
     'nobody-answered': 'no server answered, not even this one: more likely the network; nothing recorded',
     'own-subscription-silent': 'no server of its own subscription answered',
+    'nothing-passes': 'no server’s traffic passes the transfer test, neighbouring subscriptions included; staying',
   },
   pauseReason: {
     'after-switch': 'a short quiet time after a switch',

@@ -346,6 +346,9 @@ export const fa = {
   },
   trigger: {
     stall: 'ترافیک گیر کرد',
+    freeze: 'ترافیک متوقف می‌شود',
+    freezeAfter: 'ترافیک روی {{server}} پس از {{kb, number}} کیلوبایت متوقف می‌شود',
+    throttledOn: 'ترافیک روی {{server}} به زیر ۳۲ کیلوبایت بر ثانیه کند شده است',
     'dial-failure': 'هسته نتوانست وصل شود',
     'no-receive-30s': '۳۰ ثانیه چیزی دریافت نشد',
     scheduled: 'بررسی زمان‌بندی‌شده',
@@ -403,6 +406,7 @@ export const fa = {
     returnPendingCount_other: '{{candidate}} {{count, number}} بار پشت سر هم پاسخ داد؛ برای بازگشت {{needed, number}} بار لازم است',
     'nobody-answered': 'هیچ سروری پاسخ نداد، حتی همین یکی: به احتمال زیاد مشکل از شبکه است؛ چیزی ثبت نشد',
     'own-subscription-silent': 'هیچ سروری از اشتراک خودش پاسخ نداد',
+    'nothing-passes': 'ترافیک هیچ سروری، حتی در اشتراک‌های همسایه، از آزمون انتقال نگذشت؛ می‌مانیم',
   },
   pauseReason: {
     'after-switch': 'مکث کوتاه پس از تعویض',

@@ -358,6 +358,9 @@ export const ru = {
   },
   trigger: {
     stall: 'трафик завис',
+    freeze: 'трафик замерзает',
+    freezeAfter: 'трафик замерзает после {{kb, number}} КБ на {{server}}',
+    throttledOn: 'трафик на {{server}} замедлен ниже 32 КБ/с',
     'dial-failure': 'ядро не смогло подключиться',
     'no-receive-30s': '30 с ничего не приходило',
     scheduled: 'плановая проверка',
@@ -417,6 +420,7 @@ export const ru = {
     returnPendingCount_other: '{{candidate}} ответил {{count, number}} раза подряд; для возврата нужно {{needed, number}}',
     'nobody-answered': 'не ответил ни один сервер, даже этот: скорее всего, дело в сети; ничего не записано',
     'own-subscription-silent': 'ни один сервер своей подписки не ответил',
+    'nothing-passes': 'ни у одного сервера, включая соседние подписки, трафик не проходит проверку передачи; остаёмся',
   },
   pauseReason: {
     'after-switch': 'короткая пауза после переключения',

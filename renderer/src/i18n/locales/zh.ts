@@ -339,6 +339,9 @@ export const zh = {
   },
   trigger: {
     stall: '流量卡住',
+    freeze: '流量冻结',
+    freezeAfter: '{{server}} 上的流量在 {{kb, number}} KB 后冻结',
+    throttledOn: '{{server}} 上的流量被限速到 32 KB/s 以下',
     'dial-failure': '内核无法连接',
     'no-receive-30s': '30 秒内未收到任何数据',
     scheduled: '定期检查',
@@ -394,6 +397,7 @@ export const zh = {
     returnPendingCount_other: '{{candidate}} 已连续响应 {{count, number}} 次；需要连续 {{needed, number}} 次才会切回',
     'nobody-answered': '没有任何服务器响应，当前这台也没有：更可能是网络问题；未记录任何结果',
     'own-subscription-silent': '本订阅的服务器都没有响应',
+    'nothing-passes': '没有任何服务器（包括相邻订阅）的流量通过传输测试；保持不变',
   },
   pauseReason: {
     'after-switch': '切换后的短暂静默期',
