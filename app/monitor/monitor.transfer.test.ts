@@ -51,6 +51,18 @@ describe('the transfer test', () => {
     expect(downloads(h, 'b')).toHaveLength(5);
   });
 
+  it('tells each result as it is written, with its time and the bytes before a freeze (Auto’s freeze trigger reads them)', async () => {
+    const h = monitorHarness({ settings: transfer, behaviours: { c: { failMs: 50 } } });
+    h.prober.downloadHandler = bFreezes;
+    const told: string[] = [];
+    h.monitor.onTransfer((id) => told.push(`${id} ${h.monitor.transferResult(id)?.verdict}`));
+    await h.monitor.start();
+    await h.clock.advance(5 * S);
+    expect(told.sort()).toEqual(['a ok', 'b freezes']);
+    expect(h.monitor.transferResult('b')).toMatchObject({ verdict: 'freezes', bytes: 16 * KB, fromCache: false, at: h.monitor.status('b').transfer!.at });
+    expect(h.monitor.transferResult('c')).toBeNull();
+  });
+
   it('clears a freeze once a later transfer passes', async () => {
     const h = monitorHarness({ settings: transfer });
     h.prober.downloadHandler = bFreezes;
