@@ -15,6 +15,15 @@ describe('AUTO log lines', () => {
       { type: 'check', at, trigger: 'dial-failure', probe: ['fi', 'de'], failure: 'reset' },
       'check (dial-failure: reset): probing fi, de',
     ],
+    [
+      { type: 'check', at, trigger: 'freeze', probe: ['A1', 'A6'], transfer: { server: 'A1', verdict: 'freezes', bytes: 16_200 } },
+      'check (freeze: traffic freezes after 16 KB on A1): probing A1, A6',
+    ],
+    [
+      { type: 'check', at, trigger: 'freeze', probe: ['A1', 'A6'], transfer: { server: 'A1', verdict: 'throttled', bytes: 65_536 } },
+      'check (freeze: traffic on A1 is throttled below 32 KB/s): probing A1, A6',
+    ],
+    [{ type: 'stay', at, id: 'A1', reason: 'nothing-passes' }, 'stay on A1: nothing-passes'],
     [{ type: 'probe-result', at, id: 'fi', delay: null, recorded: false }, 'probe fi: no answer (not recorded)'],
     [{ type: 'probe-result', at, id: 'nl', delay: 71, recorded: true }, 'probe nl: 71 ms'],
     [{ type: 'stay', at, id: 'nl', reason: 'current-answered' }, 'stay on nl: current-answered'],
