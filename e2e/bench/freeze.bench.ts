@@ -4,7 +4,11 @@
  * - time from setting the fault to the `freezes` verdict (monitor interval shortened), per trial;
  * - false verdicts on healthy servers over N cycles (anything but `ok`; goal 0);
  * - what the test costs: extra bytes and requests per server per interval, from the lab's relay
- *   counters over the same number of cycles with the transfer test off, then on.
+ *   counters over the same number of cycles with the transfer test off, then on;
+ * - Auto against it (issue 29): from a fresh data folder, 6 servers of which 5 freeze, the healthy
+ *   one last, Auto on and connected, a 40 KB download each second: time from connecting to Auto's
+ *   tunnel on the healthy server (median of `--auto-trials`, 5), the downloads that completed from
+ *   then on (20 s each trial), and the switches to a frozen server (goal 0).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +24,7 @@ import { serversFromLinks } from '../../app/tunnel/testing/lab-servers';
 import type { Server } from '../../shared/domain/server';
 import { monitorSettingsSchema } from '../../shared/settings';
 import { startLab } from '../lab';
+import { freezeTrial } from '../reliability/freeze-world';
 import { type Benchmark, median, option, round } from './harness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,6 +38,8 @@ export const freezeBenchmark: Benchmark = {
     const trials = option(args, 'trials', 5);
     const intervalMs = option(args, 'interval', 3000);
     const bytes = option(args, 'bytes', 64 * 1024);
+    const autoTrials = option(args, 'auto-trials', 5);
+    const auto = await autoOnHealthy(autoTrials);
     const lab = await startLab({ servers: count, subscriptions: 1, latency: [20, 150] });
     const runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-freeze-bench-'));
     let prober: CoreProber | null = null;
@@ -114,6 +121,7 @@ export const freezeBenchmark: Benchmark = {
         extra_bytes_up_per_server_per_interval: Math.round(perServerInterval(on.bytesUp - off.bytesUp)),
         connections_per_server_per_interval_without: round(perServerInterval(off.connections), 3),
         connections_per_server_per_interval_with: round(perServerInterval(on.connections), 3),
+        ...auto,
       };
     } finally {
       await prober?.close();
@@ -122,3 +130,34 @@ export const freezeBenchmark: Benchmark = {
     }
   },
 };
+
+/** Auto in the freezing world, fresh each trial (its own lab, engine and data folder). */
+async function autoOnHealthy(trials: number) {
+  const times: number[] = [];
+  let missed = 0;
+  let ok = 0;
+  let total = 0;
+  let switchesToFrozen = 0;
+  let switches = 0;
+  for (let i = 0; i < trials; i++) {
+    const trial = await freezeTrial({ healthyIndex: 5, deadlineMs: 60_000, afterMs: 20_000 });
+    if (trial.onHealthyMs === null) missed++;
+    else times.push(trial.onHealthyMs);
+    ok += trial.after.ok;
+    total += trial.after.total;
+    switches += trial.switches.length;
+    switchesToFrozen += trial.switches.filter((s) => trial.frozen.includes(s.to)).length;
+  }
+  return {
+    auto_world: '6 servers in one subscription, the first 5 frozen at 16 KB, fresh data folder, a 40 KB download each second, 20 s counted after Auto is on the healthy one',
+    auto_trials: trials,
+    auto_on_healthy_ms: times.length ? round(median(times)) : null,
+    auto_on_healthy_max_ms: times.length ? round(Math.max(...times)) : null,
+    auto_on_healthy_trials_ms: times.map((t) => round(t)),
+    auto_on_healthy_missed: missed,
+    downloads_ok_after_pct: total ? round((100 * ok) / total, 1) : null,
+    downloads_after: total,
+    switches_total: switches,
+    switches_to_frozen: switchesToFrozen,
+  };
+}
