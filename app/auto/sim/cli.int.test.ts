@@ -16,7 +16,9 @@ describe('npm run sim', () => {
     const result = await sim('app/auto/sim/scenarios/server-silent.json');
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; at: number });
-    expect(lines[0]).toEqual({ type: 'prepare', at: 122_500, probe: ['fi', 'nl', 'de'] });
+    // First the watch's transfer test of the connection's server, as soon as traffic passes.
+    expect(lines[0]).toEqual({ type: 'transfer-test', at: 960, id: 'fi', verdict: 'ok', bytes: 65_536 });
+    expect(lines.find((l) => l.type === 'prepare')).toEqual({ type: 'prepare', at: 122_500, probe: ['fi', 'nl', 'de'] });
     expect(lines.find((l) => l.type === 'check')).toEqual({ type: 'check', at: 125_000, trigger: 'stall', probe: ['fi', 'nl', 'de'] });
     expect(lines.filter((l) => l.type === 'switch')).toHaveLength(2);
     expect(lines.at(-1)).toMatchObject({ type: 'end', at: 1_800_000, current: 'fi' });
