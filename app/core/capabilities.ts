@@ -3,6 +3,7 @@ import type { Protocol } from '../../shared/domain/server';
 import type { Network, SecurityType } from '../../shared/domain/server';
 import {
   AEAD_METHODS,
+  capabilitySet,
   type CoreCapabilities,
   type CoreFeature,
   PLAIN_METHODS,
@@ -62,7 +63,7 @@ function v2ray4(version: string): CoreCapabilities {
   if (atLeast(version, '4.35.0')) features.push('proxySettings-transportLayer');
   if (atLeast(version, '4.37.0')) features.push('ws-early-data-field', 'dns-skip-fallback');
   // v2fly dropped the stream ciphers (and kept only AEAD + none) in 4.x; the binary confirms which.
-  return build(protocols, networks, ['none', 'tls'], features, [...AEAD_METHODS, ...PLAIN_METHODS]);
+  return capabilitySet(protocols, networks, ['none', 'tls'], features, [...AEAD_METHODS, ...PLAIN_METHODS]);
 }
 
 function v2ray5(_version: string): CoreCapabilities {
@@ -79,7 +80,7 @@ function v2ray5(_version: string): CoreCapabilities {
     'dns-skip-fallback',
     'tls-allow-insecure',
   ];
-  return build(['vmess', 'vless', 'trojan', 'shadowsocks', 'socks', 'http'], networks, ['none', 'tls'], features, [
+  return capabilitySet(['vmess', 'vless', 'trojan', 'shadowsocks', 'socks', 'http'], networks, ['none', 'tls'], features, [
     ...AEAD_METHODS,
     ...PLAIN_METHODS,
   ]);
@@ -140,7 +141,7 @@ function xray(version: string): CoreCapabilities {
     features.push('ss2022');
     methods.push(...SS2022_METHODS);
   }
-  return build(protocols, networks, securities, features, methods);
+  return capabilitySet(protocols, networks, securities, features, methods);
 }
 
 /**
@@ -159,21 +160,6 @@ export function applySemanticLimits(family: CoreFamily, version: string, caps: C
   if (family === 'xray' && xrayKcpNeedsFinalMask(version)) caps.networks.delete('kcp');
 }
 
-function build(
-  protocols: Protocol[],
-  networks: Network[],
-  securities: SecurityType[],
-  features: CoreFeature[],
-  methods: string[],
-): CoreCapabilities {
-  return {
-    protocols: new Set(protocols),
-    networks: new Set(networks),
-    securities: new Set(securities),
-    features: new Set(features),
-    shadowsocksMethods: new Set(methods),
-  };
-}
 
 /** "v2ray 4.34.0", "Xray 1.8.24", "sing-box 1.10.1": how the core is named to users. */
 export function coreLabel(core: Pick<CoreInfo, 'family' | 'version'>): string {

@@ -103,3 +103,14 @@ export const LEGACY_STREAM_METHODS = [
   'chacha20-ietf',
   'rc4-md5',
 ] as const;
+
+/** Capabilities from plain lists, as the tables write them. */
+export function capabilitySet(protocols: Protocol[], networks: Network[], securities: SecurityType[], features: CoreFeature[], methods: string[]): CoreCapabilities {
+  return {
+    protocols: new Set(protocols),
+    networks: new Set(networks),
+    securities: new Set(securities),
+    features: new Set(features),
+    shadowsocksMethods: new Set(methods),
+  };
+}

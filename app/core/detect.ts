@@ -169,18 +169,7 @@ function checksFor(family: CoreProfile['family']): Check[] {
       apply: (c, ok) => toggle(c.features, 'freedom-noises', ok),
     });
   }
-  const methods = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS, ...SS2022_METHODS, ...LEGACY_STREAM_METHODS];
-  for (const method of methods) {
-    const password = method.startsWith('2022-') ? ss2022Key(method) : 'sample-password';
-    checks.push({
-      id: `shadowsocks:${method}`,
-      server: sampleServer('shadowsocks', 'tcp', { method, password } as Partial<Server>),
-      apply: (c, ok) => {
-        toggle(c.shadowsocksMethods, method, ok);
-        if (method.startsWith('2022-') && ok) c.features.add('ss2022');
-      },
-    });
-  }
+  checks.push(...shadowsocksMethodChecks());
   return checks;
 }
 
@@ -211,18 +200,20 @@ function singBoxChecks(): Check[] {
     feature('ss-plugin-obfs', sampleServer('shadowsocks', 'tcp', { plugin: { name: 'obfs-local', options: 'obfs=http;obfs-host=example.com' } } as Partial<Server>)),
     feature('ss-plugin-v2ray', sampleServer('shadowsocks', 'tcp', { plugin: { name: 'v2ray-plugin', options: 'mode=websocket;host=example.com;path=/sample' } } as Partial<Server>)),
   );
-  for (const method of [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS, ...SS2022_METHODS, ...LEGACY_STREAM_METHODS]) {
-    const password = method.startsWith('2022-') ? ss2022Key(method) : 'sample-password';
-    checks.push({
-      id: `shadowsocks:${method}`,
-      server: sampleServer('shadowsocks', 'tcp', { method, password } as Partial<Server>),
-      apply: (c, ok) => {
-        toggle(c.shadowsocksMethods, method, ok);
-        if (method.startsWith('2022-') && ok) c.features.add('ss2022');
-      },
-    });
-  }
+  checks.push(...shadowsocksMethodChecks());
   return checks;
+}
+
+/** One check per shadowsocks method, for every family: each a sample server the config test must take. */
+function shadowsocksMethodChecks(): Check[] {
+  return [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS, ...SS2022_METHODS, ...LEGACY_STREAM_METHODS].map((method) => ({
+    id: `shadowsocks:${method}`,
+    server: sampleServer('shadowsocks', 'tcp', { method, password: method.startsWith('2022-') ? ss2022Key(method) : 'sample-password' } as Partial<Server>),
+    apply: (c: CoreCapabilities, ok: boolean) => {
+      toggle(c.shadowsocksMethods, method, ok);
+      if (method.startsWith('2022-') && ok) c.features.add('ss2022');
+    },
+  }));
 }
 
 /** An X25519 public key in REALITY's base64url form (any 32 bytes pass the checker). */

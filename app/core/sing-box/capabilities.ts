@@ -6,7 +6,7 @@
  * table with `sing-box check`, which refuses unknown fields and outbounds missing from the build.
  */
 import type { Network, Protocol, SecurityType } from '../../../shared/domain/server';
-import { AEAD_METHODS, type CoreCapabilities, type CoreFeature, LEGACY_STREAM_METHODS, PLAIN_METHODS, SS2022_METHODS, XCHACHA_METHODS } from '../capability-sets';
+import { AEAD_METHODS, capabilitySet, type CoreCapabilities, type CoreFeature, LEGACY_STREAM_METHODS, PLAIN_METHODS, SS2022_METHODS, XCHACHA_METHODS } from '../capability-sets';
 import { atLeast } from '../version';
 
 /**
@@ -68,11 +68,5 @@ export function singBoxCapabilities(version: string, buildTags: readonly string[
   if (tags.has(TAG_OF.wireguard)) protocols.push('wireguard');
   if (tags.has(TAG_OF.naive) && atLeast(version, '1.13.0')) protocols.push('naive');
   const methods = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS, ...SS2022_METHODS, ...LEGACY_STREAM_METHODS];
-  return {
-    protocols: new Set(protocols),
-    networks: new Set(networks),
-    securities: new Set(securities),
-    features: new Set(features),
-    shadowsocksMethods: new Set(methods),
-  };
+  return capabilitySet(protocols, networks, securities, features, methods);
 }
