@@ -117,13 +117,21 @@ describe('TrafficMeter', () => {
     counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64);
     counters.set('inbound>>>api>>>traffic>>>uplink', 900);
     await clock.advance(250);
-    // Then a direct upload of 5,000 bytes: not the server's.
-    counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64 + 5000);
+    // Then a direct upload of 5,000 bytes, its CONNECT line (90 bytes) left in the inbound: not the server's.
+    counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64 + 5090);
     counters.set('outbound>>>direct>>>traffic>>>uplink', 5000);
+    await clock.advance(250);
+    // The interval after direct traffic: a late header of it is not taken for the server's either.
+    counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64 + 5090 + 40);
+    await clock.advance(250);
+    // Quiet direct, a request towards the server again: counted.
+    counters.set('inbound>>>http-in>>>traffic>>>uplink', 120 + 300);
     await clock.advance(250);
     expect(samples.map((s) => [s.upBytes, s.downBytes, s.direct?.upBytes])).toEqual([
       [184, 0, 0],
       [0, 0, 5000],
+      [0, 0, 0],
+      [300, 0, 0],
     ]);
     expect(new Set(patterns)).toEqual(new Set(['>>>traffic>>>']));
     m.stop();

@@ -37,6 +37,7 @@ export class TrafficMeter {
   private previous: TrafficCounters | null = null;
   private previousDirect: TrafficCounters | null = null;
   private previousUserUp: number | null = null;
+  private directWasActive = false;
   private lastAt: number;
   private timer: TimerHandle | null = null;
   private running = false;
@@ -85,11 +86,14 @@ export class TrafficMeter {
       const directDelta = trafficDelta(this.previousDirect, direct);
       if (directTag) sample.direct = { upBytes: directDelta.up, downBytes: directDelta.down };
       this.previousDirect = direct;
+      const directNow = directDelta.up + directDelta.down > 0;
       if (userInboundTags.length > 0) {
         const userUp = userInboundTags.reduce((sum, t) => sum + (counters.get(`inbound>>>${t}>>>traffic>>>uplink`) ?? 0), 0);
-        sample.upBytes = sentTowardsServer({ proxyUp: delta.up, userInboundUp: counterDelta(this.previousUserUp, userUp), directUp: directDelta.up });
+        const userInboundUp = counterDelta(this.previousUserUp, userUp);
+        sample.upBytes = sentTowardsServer({ proxyUp: delta.up, userInboundUp, directUp: directDelta.up, directActive: directNow || this.directWasActive });
         this.previousUserUp = userUp;
       }
+      this.directWasActive = directNow;
       this.options.onSample(sample);
       this.previous = current;
       this.lastAt = now;

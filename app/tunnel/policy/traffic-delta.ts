@@ -23,9 +23,12 @@ export function trafficDelta(previous: TrafficCounters | null, current: TrafficC
  * protocols (vmess, trojan, shadowsocks: a server that got 214 bytes read 0 in the lab) while
  * counting downlink and the freedom outbound's uplink. So the bytes that entered the user's
  * inbounds (HTTP, SOCKS5, transparent capture), less those the direct outbound sent on, stand in
- * for it: the larger of the two is what went to the server. Without it a blackholed server
- * looks idle on Xray, and Auto's "sending without receiving" never fires.
+ * for it — but only in an interval when nothing went direct (nor in the one before): a direct
+ * connection's CONNECT line or proxy headers enter the inbound and never leave by the direct
+ * outbound, and would show as bytes sent to the server that never answered. Without the stand-in
+ * a blackholed server looks idle on Xray, and Auto's "sending without receiving" never fires.
  */
-export function sentTowardsServer(delta: { proxyUp: number; userInboundUp: number; directUp: number }): number {
+export function sentTowardsServer(delta: { proxyUp: number; userInboundUp: number; directUp: number; directActive: boolean }): number {
+  if (delta.directActive) return delta.proxyUp;
   return Math.max(delta.proxyUp, Math.max(0, delta.userInboundUp - delta.directUp));
 }
