@@ -128,7 +128,10 @@ function onTraffic(state: AutoState, ctx: StepContext, sample: TrafficSample): A
 function onTransferSeen(state: AutoState, serverId: string, result: TransferSeen): AutoState {
   const { watch, news } = watchResult(state.watch, serverId, result.at);
   if (!news || !state.connected || serverId !== state.current) return { ...state, watch };
-  const mark = transferMark(result.verdict);
+  // DPI lets a connection's first kilobytes through before it freezes; a response that never
+  // started (0 bytes) is a silent server, which the stall and silence triggers answer, and is no
+  // "traffic freezes after 0 KB" to tell the user.
+  const mark = result.verdict === 'freezes' && result.bytes === 0 ? null : transferMark(result.verdict);
   if (mark) return { ...state, watch, frozen: { serverId, verdict: mark, bytes: result.bytes, at: result.at } };
   return { ...state, watch, frozen: result.verdict === 'ok' ? null : state.frozen };
 }

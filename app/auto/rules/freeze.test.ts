@@ -64,6 +64,12 @@ describe('a freeze verdict on the current server triggers a check', () => {
     expect(checks(h.decisions())).toEqual(starts ? ['freeze a1,a2,a3,a4'] : []);
   });
 
+  it('a response that never started is no freeze: the server is silent, which the stall and silence rules answer', () => {
+    const h = harness();
+    h.transferSeen('a1', 'freezes', 3000, 0);
+    expect(checks(h.decisions())).toEqual([]);
+  });
+
   it('the check line says what the transfer saw: "traffic freezes after 16 KB on a1"', () => {
     const h = harness();
     h.transferSeen('a1', 'freezes', 3000, 16_200);
