@@ -90,7 +90,9 @@ describe.each(FAULTS.map((f) => [f.name, f] as const))('%s', (_name, fault) => {
       expect(check).toMatchObject({ trigger: 'stall' });
       expect((check as Extract<AutoDecision, { type: 'check' }>).probe).toEqual(expect.arrayContaining([current, candidate]));
       const end = await w.waitForDecision(mark, 'the check’s conclusion', (d) => d.type === 'stay' || d.type === 'switch', 15_000);
-      expect(end).toMatchObject({ type: 'stay', id: current, reason: 'current-answered' });
+      // A server an earlier trial left may still be on its way back (its transfer tests must pass
+      // twice first): the stay then says so. Either way the current server answered and is kept.
+      expect(end).toMatchObject({ type: 'stay', id: current, reason: expect.stringMatching(/^(current-answered|return-pending)$/) });
       const results = w.decisionsSince(mark).filter((d) => d.type === 'probe-result');
       expect(results.find((r) => r.type === 'probe-result' && r.id === current)).toMatchObject({ delay: expect.any(Number), recorded: true });
       if (!fault.answers) expect(results.find((r) => r.type === 'probe-result' && r.id === candidate)).toMatchObject({ delay: null });
