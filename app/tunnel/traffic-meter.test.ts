@@ -124,14 +124,27 @@ describe('TrafficMeter', () => {
     // The interval after direct traffic: a late header of it is not taken for the server's either.
     counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64 + 5090 + 40);
     await clock.advance(250);
-    // Quiet direct, a request towards the server again: counted.
+    // Quiet direct, a request towards the server again: counted, an interval late.
     counters.set('inbound>>>http-in>>>traffic>>>uplink', 120 + 300);
     await clock.advance(250);
+    await clock.advance(250);
+    // A CONNECT line of a direct connection entering the inbound an interval before its bytes move.
+    counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64 + 5090 + 40 + 90);
+    await clock.advance(250);
+    counters.set('outbound>>>direct>>>traffic>>>uplink', 5000 + 2000);
+    counters.set('inbound>>>socks-in>>>traffic>>>uplink', 64 + 5090 + 40 + 90 + 2000);
+    await clock.advance(250);
+    // The stand-in for each interval comes with the next sample, and only when neither went direct:
+    // the first request's 184 bytes are dropped (the next interval went direct), the later one's 300
+    // are counted an interval late, the direct upload's and its CONNECT line's never.
     expect(samples.map((s) => [s.upBytes, s.downBytes, s.direct?.upBytes])).toEqual([
-      [184, 0, 0],
+      [0, 0, 0],
       [0, 0, 5000],
       [0, 0, 0],
+      [0, 0, 0],
       [300, 0, 0],
+      [0, 0, 0],
+      [0, 0, 2000],
     ]);
     expect(new Set(patterns)).toEqual(new Set(['>>>traffic>>>']));
     m.stop();

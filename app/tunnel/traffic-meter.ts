@@ -37,7 +37,13 @@ export class TrafficMeter {
   private previous: TrafficCounters | null = null;
   private previousDirect: TrafficCounters | null = null;
   private previousUserUp: number | null = null;
-  private directWasActive = false;
+  /**
+   * The last interval's inbound bytes and whether anything went direct in it, held one interval:
+   * a direct connection's CONNECT line can enter the inbound just before its direct bytes move,
+   * so the stand-in is only taken once the next interval shows nothing went direct either.
+   */
+  private held: { userInboundUp: number; directUp: number; directActive: boolean } | null = null;
+  private directBefore = false;
   private lastAt: number;
   private timer: TimerHandle | null = null;
   private running = false;
@@ -89,11 +95,16 @@ export class TrafficMeter {
       const directNow = directDelta.up + directDelta.down > 0;
       if (userInboundTags.length > 0) {
         const userUp = userInboundTags.reduce((sum, t) => sum + (counters.get(`inbound>>>${t}>>>traffic>>>uplink`) ?? 0), 0);
-        const userInboundUp = counterDelta(this.previousUserUp, userUp);
-        sample.upBytes = sentTowardsServer({ proxyUp: delta.up, userInboundUp, directUp: directDelta.up, directActive: directNow || this.directWasActive });
+        const held = this.held;
+        // The stand-in comes one interval late (250 ms: nothing beside a 5 s stall threshold).
+        sample.upBytes = held
+          ? sentTowardsServer({ proxyUp: delta.up, userInboundUp: held.userInboundUp, directUp: held.directUp, directActive: held.directActive || directNow })
+          : delta.up;
+        // Direct this interval or the one before it: a late header of a direct connection is not the server's either.
+        this.held = { userInboundUp: counterDelta(this.previousUserUp, userUp), directUp: directDelta.up, directActive: directNow || this.directBefore };
         this.previousUserUp = userUp;
       }
-      this.directWasActive = directNow;
+      this.directBefore = directNow;
       this.options.onSample(sample);
       this.previous = current;
       this.lastAt = now;
