@@ -127,7 +127,12 @@ describe('CoreProber against the lab', () => {
   ] as const)('a reset %s server fails as reset as soon as the core gives up (at once, at most ~%i ms)', async (protocol, givesUpMs) => {
     const i = index(protocol);
     const { outcome, ms } = await withFault(i, { fault: 'reset' }, () => timed(() => prober.probe(servers[i]!.id, { url: lab.info.target, timeoutMs: 5000 })));
-    expect(outcome, `after ${Math.round(ms)} ms`).toMatchObject({ ok: false, error: { kind: 'reset', message: expect.stringContaining(lab.info.servers[i]!.relay) } });
+    // v2ray 4.34 sometimes reads the RST of a connection that had already sent its request as an
+    // end of stream (seen once in two CI runs on vless: "failed to read response version > EOF",
+    // after 11 ms): it then says the server closed without answering. Either way it fails at once.
+    const failure = outcome.ok ? null : outcome.error;
+    if (failure?.kind === 'handshake') expect(failure.message, `after ${Math.round(ms)} ms`).toContain('EOF');
+    else expect(outcome, `after ${Math.round(ms)} ms`).toMatchObject({ ok: false, error: { kind: 'reset', message: expect.stringContaining(lab.info.servers[i]!.relay) } });
     expect(ms, JSON.stringify(outcome)).toBeLessThan(givesUpMs + 400);
     console.info(`reset (${protocol}): ${Math.round(ms)} ms: ${outcome.ok ? '' : outcome.error.message}`);
   });
