@@ -23,6 +23,9 @@ const APP_LAYERS = {
   auto: ['clock', 'events', 'log', 'storage', 'virtual-clock'],
   'system-proxy': ['log', 'storage', 'process'],
   'system-wide': ['core', 'events', 'log', 'storage', 'tunnel', 'process'],
+  routing: ['core'],
+  // Helpers for tests (fake clock, polling); imported only by tests, by the rule below.
+  testing: ['virtual-clock'],
   engine: ['*'],
 };
 
@@ -37,6 +40,17 @@ const layerRules = Object.entries(APP_LAYERS)
     from: { path: folder(name), pathNot: TEST_FILE },
     to: { path: '^app/', pathNot: [folder(name), ...allowed.map(folder)] },
   }));
+
+// A folder of app/ that APP_LAYERS does not name has no allow-list, so it may import nothing else
+// in app/ until it is given one: a new folder cannot reach into the others unnoticed.
+const listedFolders = Object.keys(APP_LAYERS).join('|');
+const unlistedFolder = {
+  name: 'app-folder-without-layer',
+  comment: 'This folder of app/ has no entry in APP_LAYERS (.dependency-cruiser.cjs): give it one before it imports the rest of app/.',
+  severity: 'error',
+  from: { path: `^app/(?!(?:${listedFolders})(?:/|\\.ts$))([^/]+)/`, pathNot: TEST_FILE },
+  to: { path: '^app/', pathNot: '^app/$1/' },
+};
 
 module.exports = {
   forbidden: [
@@ -77,7 +91,15 @@ module.exports = {
       from: { path: '^main/electron/', pathNot: TEST_FILE },
       to: { path: '^app/engine/', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'engine-stays-below-hosts',
+      comment: 'The engine never imports its hosts (main/), the UI (renderer/) or the test world (e2e/); its tests may use the lab.',
+      severity: 'error',
+      from: { path: '^app/', pathNot: TEST_FILE },
+      to: { path: '^(main|renderer|e2e)/' },
+    },
     ...layerRules,
+    unlistedFolder,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -10,6 +10,13 @@ const NODE_BUILTINS = { group: ['node:*'], message: 'This layer runs without Nod
 const ELECTRON = { name: 'electron', message: 'Only main/electron/ may import electron.' };
 const INTO = (folder, why) => ({ group: [`**/${folder}/**`, `${folder}/**`], message: why });
 
+// What no engine file may import; the policy block below adds its own bans to these.
+const ENGINE_BANS = [
+  INTO('main', 'The engine never calls up into its hosts.'),
+  INTO('renderer', 'The engine never imports the UI.'),
+  INTO('e2e', 'The engine never imports the test world.'),
+];
+
 const restrictedIn = (paths = [], patterns = []) => ({
   'no-restricted-imports': ['error', { paths, patterns }],
 });
@@ -55,14 +62,7 @@ export default tseslint.config(
   {
     files: ['app/**/*.ts'],
     ignores: ['app/**/*.test.ts'],
-    rules: restrictedIn(
-      [ELECTRON],
-      [
-        INTO('main', 'The engine never calls up into its hosts.'),
-        INTO('renderer', 'The engine never imports the UI.'),
-        INTO('e2e', 'The engine never imports the test world.'),
-      ],
-    ),
+    rules: restrictedIn([ELECTRON], ENGINE_BANS),
   },
   // Policy files: pure functions of their inputs (time and randomness are passed in).
   {
@@ -71,10 +71,7 @@ export default tseslint.config(
     rules: {
       ...restrictedIn(
         [ELECTRON],
-        [
-          { group: ['node:*', 'undici', 'ws', '@grpc/*'], message: 'Policy is pure: no I/O.' },
-          INTO('main', 'The engine never calls up into its hosts.'),
-        ],
+        [{ group: ['node:*', 'undici', 'ws', '@grpc/*'], message: 'Policy is pure: no I/O.' }, ...ENGINE_BANS],
       ),
       'no-restricted-globals': [
         'error',

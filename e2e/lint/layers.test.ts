@@ -37,6 +37,9 @@ describe('layer rules', () => {
     ['app/auto/policy/x.ts', 'export const t = (f: () => void) => setTimeout(f, 1);\n', 'no-restricted-globals'],
     ['app/auto/policy/x.ts', 'export const d = () => new Date();\n', 'no-restricted-syntax'],
     ['app/auto/policy/x.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n", 'no-restricted-imports'],
+    // The policy block adds to the engine's bans rather than replacing them.
+    ['app/auto/policy/x.ts', "import { startLab } from '../../../e2e/lab';\nexport const x = startLab;\n", 'no-restricted-imports'],
+    ['app/monitor/policy/x.ts', "import { App } from '../../../renderer/src/components/App';\nexport const x = App;\n", 'no-restricted-imports'],
   ])('%s: impure policy code fails the lint (%#)', async (file, code, rule) => {
     expect(await ruleIdsFor(file, code)).toContain(rule);
   });
@@ -86,6 +89,37 @@ describe('import rules across files', () => {
     });
     expect(found.exitCode).not.toBe(0);
     expect(found.rules).toEqual(['app-tunnel-layer']);
+  }, 60_000);
+
+  it('routing reaching into the monitor fails: app/routing has its own allow-list', async () => {
+    const found = await violations({
+      'app/monitor/results.ts': 'export const r = 1;\n',
+      'app/routing/service.ts': "import { r } from '../monitor/results';\nexport const s = r;\n",
+    });
+    expect(found.rules).toEqual(['app-routing-layer']);
+  }, 60_000);
+
+  it('a folder of app/ without a layer entry may not import the rest of app/ until it is given one', async () => {
+    const found = await violations({
+      'app/monitor/results.ts': 'export const r = 1;\n',
+      'app/newcomer/own.ts': 'export const o = 1;\n',
+      'app/newcomer/x.ts': "import { r } from '../monitor/results';\nimport { o } from './own';\nexport const x = r + o;\n",
+    });
+    expect(found.rules).toEqual(['app-folder-without-layer']);
+  }, 60_000);
+
+  it('engine code importing the hosts, the UI or the lab fails; its tests may use the lab', async () => {
+    const found = await violations(
+      {
+        'e2e/lab/index.ts': 'export const startLab = () => 1;\n',
+        'main/cli/x.ts': 'export const cli = 1;\n',
+        'app/core/uses-lab.ts': "import { startLab } from '../../e2e/lab';\nexport const x = startLab;\n",
+        'app/core/uses-cli.ts': "import { cli } from '../../main/cli/x';\nexport const y = cli;\n",
+        'app/core/lab.int.test.ts': "import { startLab } from '../../e2e/lab';\nexport const z = startLab;\n",
+      },
+      ['app', 'main', 'e2e'],
+    );
+    expect(found.rules).toEqual(['engine-stays-below-hosts', 'engine-stays-below-hosts']);
   }, 60_000);
 
   it('production code importing a testing/ folder fails; a test may', async () => {
