@@ -80,3 +80,10 @@ describe('plural rules through i18next', () => {
     expect(createI18n(language).t('subscription.servers', { count })).toBe(text);
   });
 });
+
+describe.each(LANGUAGES)('the %s trusted-checker hint', (language) => {
+  it('quotes the verdict a server the checker cannot reach gets, in the same words', () => {
+    const t = createI18n(language).t;
+    expect(t('settings.trustedCheckerHint')).toContain(t('verdict.blocked'));
+  });
+});

@@ -284,7 +284,7 @@ export const en = {
     verifyIpv6: 'Check IPv6 through each server',
     verifyIpv6Hint: 'Once a run, after a server answers, the test URL is fetched again via its IPv6 address to learn whether the server carries IPv6.',
     trustedChecker: 'Trusted checker server',
-    trustedCheckerHint: 'If this server cannot reach another one, that server counts as blocked here.',
+    trustedCheckerHint: 'If this server cannot reach another one, that server’s verdict reads “address blocked”.',
     logLevel: 'Log level',
     saved: 'Settings saved.',
     invalid: 'Some values need fixing.',

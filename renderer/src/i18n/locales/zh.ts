@@ -275,7 +275,7 @@ export const zh = {
     verifyIpv6: '通过每个服务器检测 IPv6',
     verifyIpv6Hint: '每次运行一次：服务器应答后，再通过 IPv6 地址请求一次测试网址，以确定该服务器是否支持 IPv6。',
     trustedChecker: '受信任的检测服务器',
-    trustedCheckerHint: '如果这台服务器无法到达另一台，那一台即被视为在此处被封锁。',
+    trustedCheckerHint: '如果这台服务器无法到达另一台，那一台的判定为“地址被封锁”。',
     logLevel: '日志级别',
     saved: '设置已保存。',
     invalid: '有些值需要修改。',
