@@ -98,6 +98,7 @@ export function composeMonitor(options: MonitorOptions) {
   const writer = new ResultWriter({ clock, records, publisher, saver, servers, log, onListenerError });
 
   // What runs tests, and when.
+  const random = options.random ?? Math.random;
   const activity = new ActivityTracker(clock, settings.get().idleTimeoutMs, onListenerError);
   const settling = new NetworkSettling(clock);
   const flights = new Flights({ prober, clock, servers, settling, onListenerError });
@@ -105,7 +106,7 @@ export function composeMonitor(options: MonitorOptions) {
     prober,
     clock,
     settings: settings.get,
-    random: options.random ?? Math.random,
+    random,
     onResult: (request, lookup) => writer.ipInfoFound(request, lookup),
   });
   const ipv6Checks = new Ipv6Checks({
@@ -130,6 +131,7 @@ export function composeMonitor(options: MonitorOptions) {
     readiness,
     writer,
     transfers,
+    random,
     log,
     onListenerError,
   });

@@ -16,6 +16,9 @@
  * - Failures are held until the cycle has its first success: when every test of the cycle failed,
  *   the caller decides (network down → discard; another URL left → repeat; else record).
  *
+ * - A scheduled cycle may carry a start moment per server (policy/spread.ts): a test is not
+ *   dispatched before its moment, so the probes of a cycle spread over its window.
+ *
  * The hung-test guard and single-flight joining live in Flights; the cycle only waits.
  */
 import type { ProbeOutcome } from '../../shared/domain/measurement';
@@ -54,6 +57,8 @@ export interface CycleConfig {
   url: string;
   workers: number;
   timeoutMs: number;
+  /** When each test may start, in ms after the cycle's start; absent: all at once. */
+  startOffsets?: ReadonlyMap<ServerId, number>;
 }
 
 export interface CycleSummary {
@@ -80,6 +85,8 @@ export class CycleRun {
   /** Tests in flight, each with the most tests that ran beside it (how busy its batch was). */
   private running = new Set<{ peak: number }>();
   private retryTimers = new Set<TimerHandle>();
+  /** Wakes the cycle at the next spread start moment while only unreleased tests are left. */
+  private releaseTimer: TimerHandle | null = null;
   private held = new Map<ServerId, FlightResult>();
   private toConfirm: ServerId[] = [];
   private successSeen = false;
@@ -120,14 +127,19 @@ export class CycleRun {
     this.toConfirm = [];
     for (const timer of this.retryTimers) timer.cancel();
     this.retryTimers.clear();
+    this.releaseTimer?.cancel();
+    this.releaseTimer = null;
     this.maybeFinish();
   }
 
   /** Something ended elsewhere (a probe freed a front address): try to dispatch again. */
   pump(): void {
     while (!this.cancelled && !this.finishing && this.active + (this.deps.busyWorkers?.() ?? 0) < this.config.workers) {
-      const index = this.queue.findIndex((id) => mayProbeFront(this.deps.flights.probesToFront(this.deps.frontOf(id))));
-      if (index < 0) break;
+      const index = this.queue.findIndex((id) => this.released(id) && mayProbeFront(this.deps.flights.probesToFront(this.deps.frontOf(id))));
+      if (index < 0) {
+        this.wakeAtNextRelease();
+        break;
+      }
       const [id] = this.queue.splice(index, 1) as [ServerId];
       // Gone, or tested since the cycle began (an event test, a joined flight): nothing to do.
       if (!this.deps.exists(id) || this.deps.testedSince(id, this.startedAt)) continue;
@@ -179,6 +191,24 @@ export class CycleRun {
       this.failed(id, result, busy, note);
     }
     this.pump();
+  }
+
+  private startMoment(id: ServerId): number {
+    return this.startedAt + (this.config.startOffsets?.get(id) ?? 0);
+  }
+
+  private released(id: ServerId): boolean {
+    return this.startMoment(id) <= this.deps.clock.now();
+  }
+
+  private wakeAtNextRelease(): void {
+    if (this.releaseTimer || this.cancelled) return;
+    const waiting = this.queue.filter((id) => !this.released(id)).map((id) => this.startMoment(id));
+    if (waiting.length === 0) return;
+    this.releaseTimer = this.deps.clock.after(Math.max(0, Math.min(...waiting) - this.deps.clock.now()), () => {
+      this.releaseTimer = null;
+      this.pump();
+    });
   }
 
   private networkUp(): Promise<boolean> {

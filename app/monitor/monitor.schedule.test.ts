@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../testing/random';
 import { fakeServer, monitorHarness } from './testing/harness';
 
 const S = 1000;
@@ -32,6 +33,32 @@ describe('monitor scheduling (spec/monitor.md "When tests run")', () => {
     const cycle2 = h.prober.calls.filter((c) => c.kind === 'probe' && c.at - h.t0 >= 5 * MIN).map((c) => c.serverId);
     expect(cycle2).toEqual(['e', 'b', 'd', 'a', 'new', 'c']);
     expect(h.probeTimes('e')).toEqual([510, 5 * MIN]);
+  });
+
+  it('spreads a scheduled cycle at random over a quarter of the interval, fastest first; the start cycle runs at once', async () => {
+    const servers = Array.from({ length: 40 }, (_, i) => fakeServer(`s${i}`));
+    const h = monitorHarness({ servers, settings: { workers: 10, intervalMs: MIN }, random: mulberry32(3) });
+    for (const [i, s] of servers.entries()) h.prober.set(s.id, { answerMs: 100 + i });
+    await h.monitor.start();
+    h.monitor.trafficSeen();
+    await h.clock.advance(S);
+    const first = h.prober.calls.filter((c) => c.kind === 'probe').map((c) => c.at - h.t0);
+    // The start cycle: 40 tests, 10 at a time, done in four rounds of about 100 ms.
+    expect(Math.max(...first)).toBeLessThan(600);
+    h.monitor.trafficSeen();
+    await h.clock.advance(MIN + 16 * S);
+    const scheduled = h.prober.calls.filter((c) => c.kind === 'probe' && c.at - h.t0 >= MIN);
+    expect(scheduled).toHaveLength(40);
+    const offsets = scheduled.map((c) => c.at - h.t0 - MIN);
+    expect(Math.max(...offsets)).toBeLessThan(15 * S);
+    expect(Math.max(...offsets) - Math.min(...offsets)).toBeGreaterThan(10 * S);
+    // Never all at once: at most a handful of tests start in any one second.
+    const perSecond = new Map<number, number>();
+    for (const o of offsets) perSecond.set(Math.floor(o / S), (perSecond.get(Math.floor(o / S)) ?? 0) + 1);
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(8);
+    // The order still goes fastest first.
+    expect(scheduled.map((c) => c.serverId)).toEqual(servers.map((s) => s.id));
+    expect(h.monitoringLines().some((l) => l.includes('(interval): testing 40 server(s), 10 at a time, spread over 15 s'))).toBe(true);
   });
 
   it('runs `workers` tests at a time', async () => {

@@ -14,6 +14,7 @@ import type { ActivityTracker } from './activity';
 import { CycleRun, type CycleSummary } from './cycle';
 import type { Flights } from './flights';
 import { cycleOrder } from './policy/cycle-order';
+import { spreadStarts, spreadWindowMs } from './policy/spread';
 import { NETWORK_SETTLE_MS } from './policy/timing';
 import type { DirectCheck } from './ports';
 import type { ChainReadiness } from './readiness';
@@ -41,6 +42,8 @@ export interface SchedulerDeps {
   writer: Pick<ResultWriter, 'url' | 'notReady'>;
   /** Transfer tests share the workers. */
   transfers: Pick<TransferTests, 'runningCount'>;
+  /** Draws the spread start moments of scheduled cycles. */
+  random: () => number;
   log: (line: string) => void;
   onListenerError?: ListenerErrorSink;
 }
@@ -133,10 +136,14 @@ export class CycleScheduler {
     });
     let targets = cycleOrder(candidates, startedAt, settings.intervalMs, this.lastDurationMs);
     let urlIndex = Math.min(this.deps.urls.index, settings.urls.length - 1);
+    // Only the cycle the interval brings is spread; a repeat with the next URL runs at once.
+    let startOffsets = reason === 'interval' ? spreadStarts(targets, spreadWindowMs(settings.intervalMs), this.deps.random) : undefined;
     while (targets.length > 0) {
       const url = settings.urls[urlIndex] as string;
-      this.deps.log(`${label} (${reason}): testing ${targets.length} server(s), ${settings.workers} at a time, with ${url}`);
-      const summary = await this.runOnce(label, targets, url, settings);
+      const spread = startOffsets ? `, spread over ${Math.round(spreadWindowMs(settings.intervalMs) / 1000)} s` : '';
+      this.deps.log(`${label} (${reason}): testing ${targets.length} server(s), ${settings.workers} at a time${spread}, with ${url}`);
+      const summary = await this.runOnce(label, targets, url, settings, startOffsets);
+      startOffsets = undefined;
       if (summary.cancelled || summary.tested === 0) break;
       if (summary.networkDown) {
         const left = summary.untested > 0 ? `; ${summary.untested} server(s) left for the next cycle` : '';
@@ -170,7 +177,7 @@ export class CycleScheduler {
     else this.scheduleNext();
   }
 
-  private async runOnce(label: string, ids: ServerId[], url: string, settings: MonitorSettings): Promise<CycleSummary> {
+  private async runOnce(label: string, ids: ServerId[], url: string, settings: MonitorSettings, startOffsets?: ReadonlyMap<ServerId, number>): Promise<CycleSummary> {
     const { records, servers, writer } = this.deps;
     const run = new CycleRun(
       {
@@ -193,7 +200,7 @@ export class CycleScheduler {
         networkUp: () => this.networkUp(settings),
         log: (line) => this.deps.log(`${label}: ${line}`),
       },
-      { label, ids, url, workers: settings.workers, timeoutMs: settings.urlTestTimeoutMs },
+      { label, ids, url, workers: settings.workers, timeoutMs: settings.urlTestTimeoutMs, startOffsets },
     );
     this.cycle = run;
     this.progressed();
