@@ -7,7 +7,7 @@
 import type { SettingsPatch } from '../../shared/settings';
 import { defaultDataDir } from '../../app/paths';
 import { coreOption, portOption, readOptions, UsageError } from '../args';
-import { readSettingsFile, SettingsFileError } from '../settings-file';
+import { readSettingsFile, SettingsFileError } from '../settings-patch-file';
 
 export interface HeadlessArgs {
   subscriptions: string[];

@@ -24,7 +24,7 @@ import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { cliCapture, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
 import { type RoutingFile, readRoutingFile } from './routing-file';
-import { readSettingsFile } from '../../settings-file';
+import { readSettingsFile } from '../../settings-patch-file';
 import type { SettingsPatch, SystemWideCaptureMethod } from '../../../shared/settings';
 
 const USAGE =

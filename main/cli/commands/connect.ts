@@ -39,7 +39,7 @@ import { type RoutingFile, readRoutingFile } from './routing-file';
 const USAGE =
   'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--probe] [--verbose]';
 
-export interface HeadlessOptions {
+export interface CliTunnelOptions {
   /** A subscription URL or a file holding one's body. */
   subscription: string;
   httpPort?: number;
@@ -58,7 +58,8 @@ export interface HeadlessOptions {
   capture?: SystemWideCaptureMethod;
 }
 
-export interface Headless {
+/** The CLI's own tunnel for `connect` (not main/headless/, the headless host with its API). */
+export interface CliTunnel {
   core: CoreProfile;
   /** The cores beside it that carry what it cannot (sing-box). */
   carriers: readonly CoreProfile[];
@@ -72,7 +73,7 @@ export interface Headless {
   close(): Promise<void>;
 }
 
-export async function buildHeadless(options: HeadlessOptions, logger: Logger): Promise<Headless> {
+export async function buildCliTunnel(options: CliTunnelOptions, logger: Logger): Promise<CliTunnel> {
   // The app's own pieces (app/engine/core-pieces.ts): the same core search, capture and tunnel.
   const found = await findCore({ corePath: options.corePath ?? null, resourcesDir: repositoryResources() }, logger);
   if ('problem' in found) throw new CliError(found.problem.detail);
@@ -226,7 +227,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const level: LogLevel = args.verbose ? 'debug' : 'info';
   const logger = new Logger({ level, sinks: [stderrSink] });
-  let headless: Headless | null = null;
+  let cliTunnel: CliTunnel | null = null;
   const stop = untilStopped();
   try {
     // A bad routing file is a usage error (exit 2): nothing has started yet.
@@ -235,15 +236,15 @@ export async function run(argv: string[]): Promise<number> {
           throw new UsageError(error instanceof Error ? error.message : String(error));
         })
       : undefined;
-    headless = await buildHeadless({ ...args, probe: args.probe, routing }, logger);
-    const { tunnel, core } = headless;
-    const server = chooseServer(headless.servers, core, args.server, headless.carriers);
-    printEvents(headless);
-    const state = await tunnel.connect(server, server.via ? headless.servers.find((s) => s.id === server.via) : undefined);
+    cliTunnel = await buildCliTunnel({ ...args, probe: args.probe, routing }, logger);
+    const { tunnel, core } = cliTunnel;
+    const server = chooseServer(cliTunnel.servers, core, args.server, cliTunnel.carriers);
+    printEvents(cliTunnel);
+    const state = await tunnel.connect(server, server.via ? cliTunnel.servers.find((s) => s.id === server.via) : undefined);
     console.log(`connected to ${server.name} [${server.id}] with ${coreLabel(core)}; Ctrl-C disconnects`);
     console.log(state.httpProxy);
     console.log(state.socksProxy);
-    if (args.mode === 'system-wide') await reportCapture(headless.capture);
+    if (args.mode === 'system-wide') await reportCapture(cliTunnel.capture);
     console.log(`${await stop.stopped}: disconnecting`);
     return 0;
   } catch (error) {
@@ -251,11 +252,11 @@ export async function run(argv: string[]): Promise<number> {
     return error instanceof CliError || error instanceof UsageError ? error.exitCode : 1;
   } finally {
     stop.dispose();
-    await headless?.close();
+    await cliTunnel?.close();
   }
 }
 
-function printEvents({ tunnel, prober, servers }: Headless): void {
+function printEvents({ tunnel, prober, servers }: CliTunnel): void {
   const name = (id: string | null) => servers.find((s) => s.id === id)?.name ?? id ?? '-';
   tunnel.on('state', (s) => console.log(`state: ${s.state}${s.serverId ? ` (${name(s.serverId)})` : ''}${s.error ? `: ${s.error}` : ''}`));
   tunnel.on('dialFailure', (f) => console.log(`dial failure: ${f.kind} ${f.address ?? ''} (${name(f.serverId)}): ${f.detail}`));

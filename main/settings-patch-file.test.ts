@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSettingsFile, SETTINGS_FILE_MAX_BYTES } from './settings-file';
+import { readSettingsFile, SETTINGS_FILE_MAX_BYTES } from './settings-patch-file';
 
 const fileWith = (text: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'settings-file-')), 'settings.json');
