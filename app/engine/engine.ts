@@ -43,7 +43,8 @@ import type { ContractHandlers } from './contract-handlers';
 import { captureFollowedTunnel, findCore, probeOutboundMark, startCapture } from './core-pieces';
 import { coreListOf } from './core-list';
 import { surveyCores } from './core-survey';
-import { measurementOperations, StatusView } from './measurements';
+import { measurementOperations } from './test-operations';
+import { WindowStatuses } from './window-statuses';
 import { forwardNetworkChange } from './network-changes';
 import { NetworkLossPort } from './network-loss';
 import { NoCoreProber } from './no-core-prober';
@@ -235,7 +236,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     <E extends EventName>(event: E) =>
     (payload: EventPayloads[E]) =>
       events.emit(event, payload);
-  const statuses = new StatusView(monitor, reachability);
+  const statuses = new WindowStatuses(monitor, reachability);
   const verdicts = new VerdictBatcher({
     clock,
     windowMs: () => settings().monitor.debounceWindowMs,

@@ -1,7 +1,6 @@
 /**
- * The monitor's results as the window gets them: each server's status with the reachability
- * verdict beside it, and the contract's test operations (test all, test one, throughput, TCP and
- * ICMP on request, history, the observation export).
+ * The contract's test operations (test all, test one, throughput, TCP and ICMP on request,
+ * history, the observation export), answered with statuses as the window shows them.
  */
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
@@ -9,6 +8,7 @@ import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/
 import type { ObservationExport } from '../../shared/ipc/contract';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
+import type { Verdicts, WindowStatuses } from './window-statuses';
 
 export interface MonitorResults {
   status(serverId: ServerId): ServerStatus;
@@ -21,33 +21,9 @@ export interface MonitorResults {
   exportObservation(): ObservationExport;
 }
 
-export interface Verdicts {
-  reachability(serverId: ServerId): ServerStatus['reachability'];
-}
-
-/** A server's status as the window shows it: the monitor's figures with the reachability verdict. */
-export class StatusView {
-  constructor(
-    private readonly monitor: Pick<MonitorResults, 'status' | 'snapshot'>,
-    private readonly verdicts: Verdicts,
-  ) {}
-
-  of(serverId: ServerId): ServerStatus {
-    return this.with(this.monitor.status(serverId));
-  }
-
-  with(status: ServerStatus): ServerStatus {
-    return { ...status, reachability: this.verdicts.reachability(status.serverId) };
-  }
-
-  all(): Record<ServerId, ServerStatus> {
-    return Object.fromEntries(this.monitor.snapshot().map((status) => [status.serverId, this.with(status)]));
-  }
-}
-
 export function measurementOperations(
   monitor: MonitorResults,
-  view: StatusView,
+  view: WindowStatuses,
   index: Pick<ServerIndex, 'require'>,
   verdicts: Verdicts,
 ): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'exportObservation'> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Reachability } from '../../shared/domain/status';
 import { fakeServer, monitorHarness } from '../monitor/testing/harness';
-import { measurementOperations, StatusView } from './measurements';
+import { measurementOperations } from './test-operations';
+import { WindowStatuses } from './window-statuses';
 import { ServerIndex } from './server-index';
 import { subscriptionOf } from './testing/servers';
 
@@ -13,7 +14,7 @@ function world() {
   const index = new ServerIndex();
   index.rebuild([subscriptionOf('A', servers)]);
   const verdicts = { reachability: (id: string) => (id === 'a' ? blocked : null) };
-  const view = new StatusView(h.monitor, verdicts);
+  const view = new WindowStatuses(h.monitor, verdicts);
   return { h, view, ops: measurementOperations(h.monitor, view, index, verdicts) };
 }
 
