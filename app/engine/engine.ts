@@ -58,6 +58,7 @@ import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
 import { forwardTunnelEvents } from './tunnel-events';
 import { VerdictBatcher } from './verdict-batcher';
+import { Lifecycle } from './lifecycle';
 import { subscriptionForUi } from './ui-view';
 import { EngineRefusal } from '../../shared/domain/refusal';
 
@@ -300,22 +301,47 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   ];
 
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
-  if (network) {
-    unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })));
-    network.start();
-  }
+  if (network) unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })));
 
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
-  refresher.start();
-  await monitor.start();
-  // The monitor reads its result cache as it starts (and logs its own warning about it).
-  for (const problem of monitor.problems) board.raiseAtStart(problem);
-  reachability.start();
-  auto.start();
-  if (network?.state() === 'none') auto.networkChanged('none');
-
   const connectionState = () => connectionStateOf(tunnel, noCoreReason);
-  await systemProxy?.follow(events, { settings: settings(), connection: connectionState() });
+  // Started in this order stage by stage, closed in reverse (lifecycle.ts): the system proxy goes
+  // back before the tunnel it points at stops, and the probers close last.
+  const lifecycle = new Lifecycle([
+    { name: 'probers', close: async () => void (await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close()])) },
+    { name: 'system-wide capture', close: () => capture.end() },
+    { name: 'tunnel', close: () => driver.disconnect() },
+    {
+      name: 'monitor',
+      start: async (stage) => {
+        if (stage !== 'start') return;
+        await monitor.start();
+        // The monitor reads its result cache as it starts (and logs its own warning about it).
+        for (const problem of monitor.problems) board.raiseAtStart(problem);
+      },
+      close: () => monitor.stop(),
+    },
+    { name: 'reachability', start: (stage) => void (stage === 'start' && reachability.start()), close: () => reachability.stop() },
+    { name: 'auto', start: (stage) => void (stage === 'start' && auto.start()), close: () => auto.stop() },
+    { name: 'events', close: () => unsubscribers.forEach((unsubscribe) => unsubscribe()) },
+    { name: 'verdicts', close: () => verdicts.stop() },
+    {
+      name: 'network watch',
+      start: (stage) => {
+        if (stage === 'start') network?.start();
+        if (stage === 'post-start' && network?.state() === 'none') auto.networkChanged('none');
+      },
+      close: () => network?.stop(),
+    },
+    { name: 'subscription refresh', start: (stage) => void (stage === 'started' && refresher.start()), close: () => refresher.stop() },
+    {
+      name: 'system proxy',
+      start: (stage) => (stage === 'post-start' ? systemProxy?.follow(events, { settings: settings(), connection: connectionState() }) : undefined),
+      close: () => systemProxy?.end(),
+    },
+  ]);
+  await lifecycle.start();
+
   const snapshot = (): AppSnapshot => ({
     subscriptions: subscriptions.list().map(subscriptionForUi),
     statuses: statuses.all(),
@@ -355,7 +381,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
   };
 
-  let stopped = false;
   const engine: Engine = {
     ...handlers,
     on: (event, listener) => events.on(event, listener),
@@ -365,19 +390,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     startupProblems: () => board.atStart().map((problem) => problem.detail),
     systemWide: () => capture,
     async stop() {
-      if (stopped) return;
-      stopped = true;
-      // The user's proxy settings go back before the tunnel they point at stops.
-      await systemProxy?.end();
-      network?.stop();
-      refresher.stop();
-      verdicts.stop();
-      auto.stop();
-      reachability.stop();
-      for (const unsubscribe of unsubscribers) unsubscribe();
-      await Promise.allSettled([driver.disconnect(), monitor.stop()]);
-      await capture.end();
-      await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close()]);
+      for (const failure of await lifecycle.close()) logger.warn(TAG, failure.message);
       logger.info(TAG, 'stopped');
     },
   };
