@@ -96,8 +96,6 @@ export type Engine = VpnClient & {
   offerLink(raw: string): ImportRequest;
   /** Auto's decisions as they are made (the CLI prints them). */
   onDecision: AutoRuntime['onDecision'];
-  /** The tunnel controller itself (the failover benchmark reads its events and timings directly). */
-  tunnel(): TunnelController | null;
   /** Problems met at start (an unreadable file set aside, no core found), in words. */
   startupProblems(): string[];
   /** System-wide mode's capture (the CLI says what it applied). */
@@ -107,6 +105,18 @@ export type Engine = VpnClient & {
 const TAG = 'ENGINE';
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
+  return (await assembleEngine(options)).engine;
+}
+
+/** What tests and benchmarks may look at beside the engine (testing/engine-parts.ts); hosts never do. */
+export interface EngineParts {
+  engine: Engine;
+  /** The tunnel controller itself, for its dial-failure events and timings; null without a core. */
+  tunnel: TunnelController | null;
+}
+
+/** Builds the engine and keeps hold of its parts; only createEngine and testing/ call it. */
+export async function assembleEngine(options: EngineOptions): Promise<EngineParts> {
   const { dataDir, logger } = options;
   const clock = options.clock ?? systemClock;
   const board = new ProblemBoard(clock);
@@ -385,7 +395,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...handlers,
     on: (event, listener) => events.on(event, listener),
     onDecision: (listener) => auto.onDecision(listener),
-    tunnel: () => tunnel,
     offerLink: (raw) => imports.offerLink(raw),
     startupProblems: () => board.atStart().map((problem) => problem.detail),
     systemWide: () => capture,
@@ -395,7 +404,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
   };
   logger.info(TAG, `started: ${profile ? coreLabel(profile) : 'no core'}, ${subscriptions.list().length} subscription(s), ${catalog.index.all().length} server(s)`);
-  return engine;
+  return { engine, tunnel };
 }
 
 function noCaptureHelper(): never {

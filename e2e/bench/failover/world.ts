@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AutoDecision } from '../../../shared/domain/auto';
 import type { AppSnapshot } from '../../../shared/ipc/contract';
-import { createEngine, type Engine } from '../../../app/engine';
+import type { Engine } from '../../../app/engine';
+import type { TunnelController } from '../../../app/tunnel/controller';
+import { createEngineWithParts } from '../../../app/engine/testing/engine-parts';
 import { Logger, type LogRecord } from '../../../app/log/logger';
 import type { DialFailureEvent, DialRetryEvent } from '../../../app/tunnel/controller';
 import { pollOrFail } from '../../../app/testing/poll';
@@ -62,10 +64,11 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
   };
   const logger = new Logger({ level: 'debug', sinks: [dials.sink, verboseSink] });
   let engine: Engine | null = null;
+  let engineTunnel: TunnelController | null = null;
   let traffic: ExitTraffic | null = null;
   try {
     const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
-    engine = await createEngine({
+    ({ engine, tunnel: engineTunnel } = await createEngineWithParts({
       dataDir,
       logger,
       watchNetwork: false,
@@ -81,7 +84,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
         monitor: { urls: [lab.info.target], ipInfoUrls: lab.info.ipinfoUrls, transferTestUrl: `${lab.info.bytes}/{bytes}`, intervalMs: options.monitorIntervalMs },
         ...labRouting(lab.info),
       },
-    });
+    }));
     const running = engine;
     for (const subscription of lab.info.subscriptions) await running.addSubscription({ url: subscription.url });
     const first = await running.getSnapshot({});
@@ -100,7 +103,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
     running.onDecision((d) => decisions.push(d));
     const dialFailures: DialFailureEvent[] = [];
     const dialRetries: DialRetryEvent[] = [];
-    const tunnel = running.tunnel();
+    const tunnel = engineTunnel;
     if (!tunnel) throw new Error(`the engine has no core: ${running.startupProblems().join('; ')}`);
     tunnel.on('dialFailure', (f) => dialFailures.push(f));
     tunnel.on('dialRetrying', (r) => dialRetries.push(r));
