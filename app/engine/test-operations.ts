@@ -8,11 +8,9 @@ import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/
 import type { ObservationExport } from '../../shared/ipc/contract';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
-import type { Verdicts, WindowStatuses } from './window-statuses';
+import type { MonitorStatuses, Verdicts, WindowStatuses } from './window-statuses';
 
-export interface MonitorResults {
-  status(serverId: ServerId): ServerStatus;
-  snapshot(): ServerStatus[];
+export interface MonitorResults extends MonitorStatuses {
   testAll(): void;
   testStaged(serverId: ServerId): Promise<ServerStatus>;
   measureThroughput(serverId: ServerId): Promise<ServerStatus>;

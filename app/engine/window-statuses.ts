@@ -4,7 +4,12 @@
  */
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
-import type { MonitorResults } from './test-operations';
+
+/** What the window's statuses read of the monitor. */
+export interface MonitorStatuses {
+  status(serverId: ServerId): ServerStatus;
+  snapshot(): ServerStatus[];
+}
 
 export interface Verdicts {
   reachability(serverId: ServerId): ServerStatus['reachability'];
@@ -13,7 +18,7 @@ export interface Verdicts {
 /** A server's status as the window shows it: the monitor's figures with the reachability verdict. */
 export class WindowStatuses {
   constructor(
-    private readonly monitor: Pick<MonitorResults, 'status' | 'snapshot'>,
+    private readonly monitor: MonitorStatuses,
     private readonly verdicts: Verdicts,
   ) {}
 
