@@ -14,6 +14,7 @@ export interface RunningCore {
 }
 
 export const XRAY_STARTED = /Xray [\d.]+ started/;
+export const V2RAY_STARTED = /V2Ray [\d.]+ started/;
 /** Logged at info level: a sing-box the lab starts logs at info so the line is seen. */
 export const SING_BOX_STARTED = /sing-box started/;
 

@@ -5,16 +5,15 @@
  * from ::1; the others cannot dial IPv6 at all (an IPv4 sendThrough has no IPv6 source), so they
  * refuse it. Started supervised: even a SIGKILLed lab leaves no v2ray behind.
  */
-import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { spawnSupervised, stopSupervised } from '../../app/process/supervised';
+import { spawnSupervised } from '../../app/process/supervised';
 import { freePorts } from '../../app/tunnel/ports';
+import { startCore, V2RAY_STARTED } from './core-process';
 import { TLS_SERVER_NAME, WS_HOST, type ServerSpec } from './world';
 
 const execFileAsync = promisify(execFile);
@@ -121,16 +120,6 @@ export async function makeCertificate(dir: string): Promise<TlsFiles & { pin: st
   return { certificateFile, keyFile, pin: certificatePinOf(await readFile(certificateFile, 'utf8')) };
 }
 
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 export interface RunningServers {
   /** Inbound port of each server, in the order given. */
@@ -149,59 +138,24 @@ export async function startServers(servers: ServerSpec[], v2rayPath: string, res
   const dir = await mkdtemp(join(tmpdir(), 'steadfast-lab-'));
   try {
     const tls = servers.some((s) => s.security === 'tls') ? await makeCertificate(dir) : null;
-    let lastError: Error | null = null;
-    for (let attempt = 0; attempt < attempts; attempt += 1) {
-      const ports = await freePorts(servers.length);
-      const configFile = join(dir, 'servers.json');
-      await writeFile(configFile, JSON.stringify(serverConfig(servers, ports, tls, resolver)), { mode: 0o600 });
-      const child = spawnSupervised(v2rayPath, ['-config', configFile]);
-      try {
-        await waitUntilReady(child, ports);
-        // v2ray has read its config and certificate: remove them now, so even a SIGKILLed lab
-        // leaves no credentials behind in /tmp.
-        await rm(dir, { recursive: true, force: true });
-        return {
-          ports,
-          certificatePin: tls?.pin ?? null,
-          pid: child.pid ?? 0,
-          stop: () => stopSupervised(child),
-        };
-      } catch (error) {
-        lastError = error as Error;
-        await stopSupervised(child);
-      }
-    }
-    throw lastError ?? new Error('v2ray did not start');
+    const configFile = join(dir, 'servers.json');
+    const running = await startCore(
+      'v2ray',
+      async () => {
+        const ports = await freePorts(servers.length);
+        await writeFile(configFile, JSON.stringify(serverConfig(servers, ports, tls, resolver)), { mode: 0o600 });
+        // v2ray says "started" once every inbound listens; the first and last accepting confirm it.
+        const tcp = [ports[0], ports[ports.length - 1]].filter((port): port is number => port !== undefined);
+        return { ports, tcp, child: spawnSupervised(v2rayPath, ['-config', configFile]), ready: V2RAY_STARTED };
+      },
+      attempts,
+    );
+    // v2ray has read its config and certificate: remove them now, so even a SIGKILLed lab leaves
+    // no credentials behind in /tmp.
+    await rm(dir, { recursive: true, force: true });
+    return { ports: running.ports, certificatePin: tls?.pin ?? null, pid: running.pid, stop: running.stop };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-}
-
-async function waitUntilReady(child: ChildProcess, ports: number[], timeoutMs = 8000): Promise<void> {
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-4000);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  const deadline = Date.now() + timeoutMs;
-  // v2ray says "started" once every inbound listens; the connect check confirms it.
-  while (!/V2Ray [\d.]+ started/.test(output)) {
-    if (exited) throw new Error(`v2ray exited while starting: ${output.trim()}`);
-    if (Date.now() > deadline) throw new Error(`v2ray did not start within ${timeoutMs} ms: ${output.trim()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  for (const port of [ports[0], ports[ports.length - 1]]) {
-    if (port !== undefined && !(await canConnect(port))) throw new Error(`v2ray inbound 127.0.0.1:${port} does not accept connections`);
-  }
-  // Keep draining the pipes so a chatty v2ray never blocks on a full pipe.
-  child.stdout?.off('data', collect);
-  child.stderr?.off('data', collect);
-  child.stdout?.resume();
-  child.stderr?.resume();
 }
