@@ -109,6 +109,21 @@ export const antiDpiSettingsSchema = z.object({
 });
 export type AntiDpiSettings = z.infer<typeof antiDpiSettingsSchema>;
 
+/**
+ * Chains chosen in a server's details ("reach this server through that one"), by server id; they
+ * take the place of a chain its share link encodes. Ids are stable across updates, so a choice
+ * survives them. A server cannot be its own front; the rest (a front gone, a front chained itself)
+ * depends on the servers of the day and is said where the server is shown (app/core/chains.ts).
+ */
+export const chainsSchema = z
+  .record(z.string().min(1).max(200), z.string().min(1).max(200))
+  .superRefine((chains, context) => {
+    for (const [serverId, frontId] of Object.entries(chains)) {
+      if (serverId === frontId) context.addIssue({ code: 'custom', path: [serverId], message: 'a server cannot be reached through itself' });
+    }
+  });
+export type Chains = z.infer<typeof chainsSchema>;
+
 export const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -164,6 +179,9 @@ export const settingsSchema = z.object({
 
   /** Xray's anti-DPI options, for every server unless it overrides them (see antiDpiSettingsSchema). */
   antiDpi: antiDpiSettingsSchema.default(antiDpiSettingsSchema.parse({})),
+
+  /** Chains the user chose: server id → the id of the server it is reached through (its front). */
+  chains: chainsSchema.default({}),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
