@@ -730,4 +730,7 @@ export const ar = {
     save: 'حفظ السلسلة',
     saved: 'حُفظت السلسلة.',
   },
+  groups: {
+    outbound: 'المجموعة {{name}}',
+  },
 };

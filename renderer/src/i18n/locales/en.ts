@@ -701,6 +701,9 @@ export const en = {
     save: 'Save chain',
     saved: 'Chain saved.',
   },
+  groups: {
+    outbound: 'group {{name}}',
+  },
 };
 
 export type Resource = typeof en;

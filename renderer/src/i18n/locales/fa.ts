@@ -698,4 +698,7 @@ export const fa = {
     save: 'ذخیرهٔ زنجیره',
     saved: 'زنجیره ذخیره شد.',
   },
+  groups: {
+    outbound: 'گروه {{name}}',
+  },
 };

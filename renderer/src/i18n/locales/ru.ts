@@ -714,4 +714,7 @@ export const ru = {
     save: 'Сохранить цепочку',
     saved: 'Цепочка сохранена.',
   },
+  groups: {
+    outbound: 'группа {{name}}',
+  },
 };

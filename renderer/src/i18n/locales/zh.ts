@@ -688,4 +688,7 @@ export const zh = {
     save: '保存链式设置',
     saved: '链式设置已保存。',
   },
+  groups: {
+    outbound: '服务器组 {{name}}',
+  },
 };
