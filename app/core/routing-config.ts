@@ -98,7 +98,7 @@ export function routingSections(plan: CoreRouting, core: CoreProfile, tags: Rout
     const group = groupOfOutbound(route.outbound);
     if (group !== null && !tags.groups?.has(route.outbound)) {
       // Its traffic was meant for that group's countries: never through the main server instead.
-      notices.push(`traffic for the group "${group}" is blocked: there is no such group`);
+      notices.push(`traffic for the group "${group}" is blocked: this connection carries no such group`);
     }
     const rule = coreRule(route, tags);
     if (rule) rules.push(rule);
