@@ -9,7 +9,8 @@ import { requestThroughProxy } from '../tunnel/proxy-request';
 import { freePorts, startCore, waitForPort, type RunningCore } from './int-support';
 import { type CoreProfile, detectCore, writeConfigFile } from './index';
 import { coreRunArgs } from './run-core';
-import { groupOutboundsOf, groupTag } from './group-outbounds';
+import { groupOutboundsOf, groupReceivedStat, groupSentStat, groupTag, groupTags } from './group-outbounds';
+import { StatsClient } from '../tunnel/stats-client';
 import { XrayOutboundSwap } from './group-swap';
 import type { CoreRouting } from './routing-config';
 import { labCore } from './testing/cores';
@@ -26,6 +27,7 @@ let swap: XrayOutboundSwap;
 let proxy = '';
 let servers: Server[];
 let dir = '';
+let stats: StatsClient;
 
 const exitOf = (i: number) => lab.info.servers[i]!.exitIp;
 /** The IP-info stand-in's URL, by address (the main route) or by a name under ai.lab.test (the group's). */
@@ -55,6 +57,7 @@ beforeAll(async () => {
   xray = startCore(core.path, coreRunArgs(core, await writeConfigFile(dir, 'tunnel-groups', config)), { XRAY_BUF_SPLICE: 'disable' });
   await waitForPort(httpPort);
   proxy = `http://127.0.0.1:${httpPort}`;
+  stats = new StatsClient(`127.0.0.1:${apiPort}`, 'xray');
   swap = new XrayOutboundSwap({ corePath: core.path, apiAddress: `127.0.0.1:${apiPort}`, runtimeDir: dir });
 }, 60_000);
 
@@ -70,10 +73,22 @@ describe('a group’s outbound beside the main connection, on Xray', () => {
     expect(await exitSeen('www.lab.test')).toBe(exitOf(0));
   });
 
+  it('the group’s traffic has counters of its own, apart from the main connection’s', async () => {
+    await stats.query('outbound>>>', 1000, true);
+    const url = new URL(`${lab.info.bytes}/100000`);
+    url.hostname = 'x.ai.lab.test';
+    const result = await requestThroughProxy({ proxyUrl: proxy, url: url.toString(), timeoutMs: 5000, maxBytes: 200_000 });
+    expect(result.ok && result.body.length).toBe(100_000);
+    const counted = await stats.query('outbound>>>', 1000, true);
+    expect(counted.get(groupSentStat('AI'))).toBeGreaterThan(0);
+    expect(counted.get(groupReceivedStat('AI'))).toBeGreaterThanOrEqual(100_000);
+    expect(counted.get('outbound>>>proxy>>>traffic>>>downlink') ?? 0).toBe(0);
+  });
+
   it('a live swap moves the group to another member; a download through the main server started before it completes whole', async () => {
     const download = requestThroughProxy({ proxyUrl: proxy, url: `${lab.info.bytes}/3000000`, timeoutMs: 20_000, maxBytes: 4_000_000 });
     const started = Date.now();
-    await swap.replace([groupTag('AI')], groupOutboundsOf({ name: 'AI', pick: { server: servers[2]! } }, core));
+    await swap.replace(groupTags('AI'), groupOutboundsOf({ name: 'AI', pick: { server: servers[2]! } }, core));
     const swapMs = Date.now() - started;
     expect(await exitSeen('x.ai.lab.test')).toBe(exitOf(2));
     expect(await exitSeen()).toBe(exitOf(0));
@@ -84,7 +99,7 @@ describe('a group’s outbound beside the main connection, on Xray', () => {
   }, 30_000);
 
   it('a group with no pick blocks its traffic at once and the rest works', async () => {
-    await swap.replace([groupTag('AI')], groupOutboundsOf({ name: 'AI', pick: null }, core));
+    await swap.replace(groupTags('AI'), groupOutboundsOf({ name: 'AI', pick: null }, core));
     const blocked = await requestThroughProxy({ proxyUrl: proxy, url: ipInfoUrl('x.ai.lab.test'), timeoutMs: 3000, maxBytes: 4096 });
     expect(blocked.ok).toBe(false);
     expect(await exitSeen()).toBe(exitOf(0));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
-import { groupTag, groupViaTag } from './group-outbounds';
+import { groupDialTag, groupTag, groupViaTag } from './group-outbounds';
 import type { CoreRouting } from './routing-config';
 import { sampleServer } from './samples';
 import { profileFromTable } from './testing/profile';
@@ -32,7 +32,14 @@ describe('group outbounds in the tunnel config', () => {
     const c = tunnelConfig({ ...base, core: xray, routing: routing('AI'), groups: [{ name: 'AI', pick: { server: named('us1', { via: 'f' }), via: named('f') } }] }) as unknown as Config;
     const pick = c.outbounds.find((o) => o.tag === 'group:AI')!;
     expect(pick.streamSettings?.sockopt?.dialerProxy).toBe(groupViaTag('AI'));
-    expect(c.outbounds.some((o) => o.tag === 'group:AI/via')).toBe(true);
+    // The front is the hop that leaves by the group's own dialer (its counters).
+    expect(c.outbounds.find((o) => o.tag === 'group:AI/via')?.streamSettings?.sockopt?.dialerProxy).toBe(groupDialTag('AI'));
+    expect(c.outbounds.find((o) => o.tag === 'group:AI/dial')?.protocol).toBe('freedom');
+  });
+
+  it('an unchained pick leaves by the group’s dialer itself', () => {
+    const c = tunnelConfig({ ...base, core: xray, routing: routing('AI'), groups: [{ name: 'AI', pick: { server: named('us1') } }] }) as unknown as Config;
+    expect(c.outbounds.find((o) => o.tag === 'group:AI')?.streamSettings?.sockopt?.dialerProxy).toBe(groupDialTag('AI'));
   });
 
   it('a group with no pick is a blackhole: its traffic fails rather than leave through the main server', () => {

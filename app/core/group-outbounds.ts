@@ -20,16 +20,34 @@ export const groupTag = (name: string): GroupOutbound => `${GROUP_OUTBOUND_PREFI
 /** The front of a group's chained pick: its own tag, so it never meets the main connection's `proxy-via`. */
 export const groupViaTag = (name: string): string => `${groupTag(name)}/via`;
 
-/** The outbounds of one group (its pick, and the pick's front when chained). */
+/**
+ * The freedom outbound a group's first hop dials through: its counters are the bytes sent to and
+ * received from the group's server on their own, apart from the main connection's (Xray counts a
+ * freedom outbound's uplink), which is what the group's stall trigger and the main's need.
+ */
+export const groupDialTag = (name: string): string => `${groupTag(name)}/dial`;
+
+/** The outbounds of one group: its pick, the pick's front when chained, and the dialer they leave by. */
 export function groupOutboundsOf(group: GroupRoute, core: CoreProfile): Record<string, unknown>[] {
   const tag = groupTag(group.name);
   if (!group.pick) return [{ tag, protocol: 'blackhole', settings: { response: { type: 'http' } } }];
   const { server, via } = group.pick;
   const outbounds = [outboundFor(server, core, tag, via ? { viaTag: groupViaTag(group.name) } : {})];
   if (via) outbounds.push(outboundFor(via, core, groupViaTag(group.name)));
+  const first = outbounds.length - 1;
+  outbounds[first] = dialThrough(outbounds[first]!, groupDialTag(group.name));
+  outbounds.push({ tag: groupDialTag(group.name), protocol: 'freedom', settings: {} });
   return outbounds;
 }
 
-/** Stats counter names for a group's outbound (its own counters, apart from the main connection's). */
-export const groupDownlinkStat = (name: string): string => `outbound>>>${groupTag(name)}>>>traffic>>>downlink`;
-export const groupUplinkStat = (name: string): string => `outbound>>>${groupTag(name)}>>>traffic>>>uplink`;
+/** Every tag a group's outbounds may carry (what a swap removes before it adds the next pick's). */
+export const groupTags = (name: string): string[] => [groupTag(name), groupViaTag(name), groupDialTag(name)];
+
+function dialThrough(outbound: Record<string, unknown>, tag: string): Record<string, unknown> {
+  const stream = (outbound.streamSettings as Record<string, unknown> | undefined) ?? {};
+  return { ...outbound, streamSettings: { ...stream, sockopt: { ...((stream.sockopt as Record<string, unknown> | undefined) ?? {}), dialerProxy: tag } } };
+}
+
+/** Stats counter names of a group's traffic: bytes sent to its server and received from it. */
+export const groupSentStat = (name: string): string => `outbound>>>${groupDialTag(name)}>>>traffic>>>uplink`;
+export const groupReceivedStat = (name: string): string => `outbound>>>${groupDialTag(name)}>>>traffic>>>downlink`;

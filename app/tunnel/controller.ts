@@ -26,8 +26,7 @@ import {
   type CoreRouting,
   type GroupRoute,
   groupOutboundsOf,
-  groupTag,
-  groupViaTag,
+  groupTags,
   singBoxCarrierConfig,
   TRANSPARENT_TAGS,
   type TransparentOptions,
@@ -243,7 +242,7 @@ export class TunnelController {
       if (live) {
         const swap = new XrayOutboundSwap({ corePath: this.options.core.path, apiAddress: `127.0.0.1:${session.apiPort}`, runtimeDir: this.options.runtimeDir });
         try {
-          await swap.replace([groupTag(name), groupViaTag(name)], groupOutboundsOf({ name, pick }, this.options.core));
+          await swap.replace(groupTags(name), groupOutboundsOf({ name, pick }, this.options.core));
           this.options.logger.info(TAG, `group ${name}: on ${pick ? pick.server.name : 'no server'} (swapped in the running core)`);
           return 'live';
         } catch (error) {
