@@ -13,6 +13,16 @@ export type RegionPreset = (typeof REGION_PRESETS)[number];
 export const ROUTE_OUTBOUNDS = ['proxy', 'direct', 'block'] as const;
 export type RouteOutbound = (typeof ROUTE_OUTBOUNDS)[number];
 
+/** A rule's outbound may also be a server group, by its name: `group:AI` (settings `groups`). */
+export const GROUP_OUTBOUND_PREFIX = 'group:';
+export type GroupOutbound = `group:${string}`;
+export type RuleOutbound = RouteOutbound | GroupOutbound;
+
+/** The group a rule's outbound names, or null for proxy, direct and block. */
+export function groupOfOutbound(outbound: string): string | null {
+  return outbound.startsWith(GROUP_OUTBOUND_PREFIX) ? outbound.slice(GROUP_OUTBOUND_PREFIX.length) : null;
+}
+
 /**
  * How a name is matched against IP rules: `AsIs` never resolves it (only name rules apply to
  * names); `IPIfNonMatch` resolves a name no name rule matched (through the tunnel) and then tries
@@ -98,8 +108,10 @@ const checked = (problem: (value: string) => string | null) =>
     if (why) ctx.addIssue({ code: 'custom', message: `"${value}" ${why}` });
   });
 
-const outbound = z.enum(ROUTE_OUTBOUNDS, {
-  error: (issue) => `unknown outbound ${JSON.stringify(issue.input)}: use ${ROUTE_OUTBOUNDS.join(', ')}`,
+const isRuleOutbound = (value: unknown): value is RuleOutbound =>
+  typeof value === 'string' && ((ROUTE_OUTBOUNDS as readonly string[]).includes(value) || (groupOfOutbound(value) ?? '').length > 0);
+const outbound = z.custom<RuleOutbound>(isRuleOutbound, {
+  error: (issue) => `unknown outbound ${JSON.stringify(issue.input)}: use ${ROUTE_OUTBOUNDS.join(', ')} or group:NAME`,
 });
 
 export const routingRuleSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DNS, DEFAULT_ROUTING, dnsSettingsSchema, routingSettingsSchema } from './routing';
+import { DEFAULT_DNS, DEFAULT_ROUTING, dnsSettingsSchema, groupOfOutbound, routingSettingsSchema } from './routing';
 
 /** The seven public IP-info services the monitor falls back to, in the seed's order. */
 export const IP_INFO_SERVICES = [
@@ -109,6 +109,65 @@ export const antiDpiSettingsSchema = z.object({
 });
 export type AntiDpiSettings = z.infer<typeof antiDpiSettingsSchema>;
 
+/**
+ * Chains chosen in a server's details ("reach this server through that one"), by server id; they
+ * take the place of a chain its share link encodes. Ids are stable across updates, so a choice
+ * survives them. A server cannot be its own front; the rest (a front gone, a front chained itself)
+ * depends on the servers of the day and is said where the server is shown (app/core/chains.ts).
+ */
+export const chainsSchema = z
+  .record(z.string().min(1).max(200), z.string().min(1).max(200))
+  .superRefine((chains, context) => {
+    for (const [serverId, frontId] of Object.entries(chains)) {
+      if (serverId === frontId) context.addIssue({ code: 'custom', path: [serverId], message: 'a server cannot be reached through itself' });
+    }
+  });
+export type Chains = z.infer<typeof chainsSchema>;
+
+/**
+ * Server groups: routing rules may send traffic through a group (`group:NAME`), which runs beside
+ * the main connection on a member it picks. Members are named by the exit country the monitor
+ * learnt, by subscription, or by hand (server ids), and resolved against the servers of the day
+ * (app/routing/groups/members.ts).
+ */
+export const GROUP_LIMITS = { groups: 16, nameLength: 40, entries: 1000 } as const;
+const groupMembersSchema = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('country'), countries: z.array(z.string().regex(/^[A-Z]{2}$/, 'is not a two-letter country code (ISO 3166, capitals)')).min(1).max(300) }).strict(),
+  z.object({ by: z.literal('subscription'), subscriptionIds: z.array(z.string().min(1).max(200)).min(1).max(GROUP_LIMITS.entries) }).strict(),
+  z.object({ by: z.literal('servers'), serverIds: z.array(z.string().min(1).max(200)).min(1).max(GROUP_LIMITS.entries) }).strict(),
+]);
+export const serverGroupSchema = z
+  .object({
+    name: z
+      .string()
+      .min(1)
+      .max(GROUP_LIMITS.nameLength)
+      .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'may hold letters, digits, spaces, dots, dashes and underscores, starting with a letter or digit'),
+    members: groupMembersSchema,
+  })
+  .strict();
+export type ServerGroup = z.infer<typeof serverGroupSchema>;
+export type GroupMembers = ServerGroup['members'];
+export const groupsSchema = z
+  .array(serverGroupSchema)
+  .max(GROUP_LIMITS.groups)
+  .superRefine((groups, context) => {
+    const seen = new Set<string>();
+    groups.forEach((group, index) => {
+      if (seen.has(group.name)) context.addIssue({ code: 'custom', path: [index, 'name'], message: `"${group.name}" names two groups` });
+      seen.add(group.name);
+    });
+  });
+
+/** Routing rules that send traffic through a group no group of `groups` is named as: "rule 3 names no group \"AI\"". */
+export function unknownGroupReferences(settings: { routing: { rules: readonly { outbound: string }[] }; groups: readonly ServerGroup[] }): string[] {
+  const names = new Set(settings.groups.map((g) => g.name));
+  return settings.routing.rules.flatMap((rule, index) => {
+    const group = groupOfOutbound(rule.outbound);
+    return group !== null && !names.has(group) ? [`rule ${index + 1}: outbound "${rule.outbound}" names no group (define it under groups first)`] : [];
+  });
+}
+
 export const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -164,6 +223,11 @@ export const settingsSchema = z.object({
 
   /** Xray's anti-DPI options, for every server unless it overrides them (see antiDpiSettingsSchema). */
   antiDpi: antiDpiSettingsSchema.default(antiDpiSettingsSchema.parse({})),
+
+  /** Chains the user chose: server id → the id of the server it is reached through (its front). */
+  chains: chainsSchema.default({}),
+  /** Server groups a routing rule may send traffic through (see serverGroupSchema). */
+  groups: groupsSchema.default([]),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

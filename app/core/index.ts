@@ -43,3 +43,5 @@ export { writeConfigFile } from './config-file';
 export { coreRunArgs, coreRunEnvironment, configTestArgs } from './run-core';
 export { UnsupportedServerError } from './errors';
 export { parseCoreVersion, compareVersions } from './version';
+export { type GroupRoute, groupDialTag, groupOutboundsOf, groupReceivedStat, groupSentStat, groupTag, groupTags, groupViaTag } from './group-outbounds';
+export { XrayOutboundSwap } from './group-swap';

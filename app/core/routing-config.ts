@@ -11,6 +11,7 @@
  * the DNS module at all (`AsIs`: names are matched by name rules only, never resolved for routing).
  */
 import { domainToASCII } from 'node:url';
+import { type GroupOutbound, groupOfOutbound } from '../../shared/routing';
 import type { CoreProfile } from './capabilities';
 import { coreLabel } from './capabilities';
 
@@ -18,7 +19,8 @@ export type CoreOutboundName = 'proxy' | 'direct' | 'block';
 
 /** One route: the first that matches wins. Within a route every given field must match. */
 export interface CoreRoute {
-  outbound: CoreOutboundName;
+  /** A group's outbound is named as the rule names it (`group:AI`). */
+  outbound: CoreOutboundName | GroupOutbound;
   domain?: string[];
   ip?: string[];
   /** "80,443,1000-2000". */
@@ -58,6 +60,8 @@ export interface RoutingTags {
   proxy: string;
   direct: string;
   block: string;
+  /** The group outbounds the config has (tagged `group:NAME`); a rule through any other group blocks. */
+  groups?: ReadonlySet<string>;
 }
 
 export function routingSections(plan: CoreRouting, core: CoreProfile, tags: RoutingTags): RoutingSections {
@@ -91,6 +95,11 @@ export function routingSections(plan: CoreRouting, core: CoreProfile, tags: Rout
   rules.push({ type: 'field', inboundTag: [DNS_TAG], outboundTag: tags.proxy });
 
   for (const route of plan.routes) {
+    const group = groupOfOutbound(route.outbound);
+    if (group !== null && !tags.groups?.has(route.outbound)) {
+      // Its traffic was meant for that group's countries: never through the main server instead.
+      notices.push(`traffic for the group "${group}" is blocked: this connection carries no such group`);
+    }
     const rule = coreRule(route, tags);
     if (rule) rules.push(rule);
   }
@@ -110,7 +119,8 @@ export function routingSections(plan: CoreRouting, core: CoreProfile, tags: Rout
 }
 
 function coreRule(route: CoreRoute, tags: RoutingTags): Record<string, unknown> | null {
-  const rule: Record<string, unknown> = { type: 'field', outboundTag: tags[route.outbound] };
+  const outboundTag = groupOfOutbound(route.outbound) === null ? tags[route.outbound as CoreOutboundName] : tags.groups?.has(route.outbound) ? route.outbound : tags.block;
+  const rule: Record<string, unknown> = { type: 'field', outboundTag };
   if (route.domain?.length) {
     const domains = route.domain.map(coreDomain).filter((d): d is string => d !== null);
     if (domains.length === 0) return null;

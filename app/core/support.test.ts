@@ -132,6 +132,15 @@ describe('unsupportedReason', () => {
         'not supported by v2ray 4.34.0: its upstream server Upstream DE cannot run (REALITY needs Xray ≥ 1.8.0)',
       );
     });
+
+    it('a front that is itself chained is refused on every core: the config would drop its own hop', () => {
+      const chainedFront = { ...upstream, via: 'further' } as Server;
+      for (const core of [v2ray434, xray25, v2ray5]) {
+        expect(unsupportedReason(sampleServer('vmess'), core, chainedFront)).toBe(
+          'reached through Upstream NL, which is itself reached through another server: a chain has one front here',
+        );
+      }
+    });
   });
 });
 

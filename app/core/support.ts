@@ -47,6 +47,8 @@ export function unsupportedReason(server: Server, core: CoreProfile, via?: Serve
   const own = endpointProblem(server, core);
   if (own) return `not supported by ${coreLabel(core)}: ${own}`;
   if (via) {
+    // The config carries one hop before the server; a longer chain would lose its first hops.
+    if (via.via) return `reached through ${via.name}, which is itself reached through another server: a chain has one front here`;
     const upstream = endpointProblem(via, core);
     if (upstream) return `not supported by ${coreLabel(core)}: its upstream server ${via.name} cannot run (${upstream})`;
     const chain = chainProblem(server, core);

@@ -5,6 +5,7 @@ import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
 import { markOutbounds, TRANSPARENT_TAGS, transparentInbounds, type TransparentOptions } from './transparent';
 import { type CoreRouting, routingSections } from './routing-config';
+import { type GroupRoute, groupOutboundsOf, groupTag } from './group-outbounds';
 import { unsupportedReason } from './support';
 
 export type CoreLogLevel = 'debug' | 'info' | 'warning' | 'error';
@@ -32,6 +33,8 @@ export interface TunnelConfigOptions {
   antiDpi?: AntiDpiOptions | null;
   /** Which traffic goes direct or is blocked, and how names are resolved; absent = all to `proxy`. */
   routing?: CoreRouting;
+  /** Server groups routing rules send traffic through, each on its own pick beside `proxy`. */
+  groups?: readonly GroupRoute[];
 }
 
 /** Tags the tunnel controller relies on. */
@@ -92,7 +95,13 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
     outbounds[first] = dialThroughAntiDpi(outbounds[first]!);
     outbounds.push(antiDpiOutbound(antiDpi));
   }
-  const routing = o.routing ? routingSections(o.routing, core, TUNNEL_TAGS) : null;
+  const groups = o.groups ?? [];
+  for (const group of groups) {
+    const pick = group.pick ? unsupportedReason(group.pick.server, core, group.pick.via) : null;
+    if (pick) throw new UnsupportedServerError(group.pick!.server.name, `the pick of the group "${group.name}": ${pick}`);
+    outbounds.push(...groupOutboundsOf(group, core));
+  }
+  const routing = o.routing ? routingSections(o.routing, core, { ...TUNNEL_TAGS, groups: new Set(groups.map((g) => groupTag(g.name))) }) : null;
   outbounds.push(
     { tag: TUNNEL_TAGS.direct, protocol: 'freedom', settings: routing?.directSettings ?? {} },
     { tag: TUNNEL_TAGS.block, protocol: 'blackhole', settings: { response: { type: 'http' } } },
@@ -101,7 +110,8 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const sniffing = routing ? { sniffing: { enabled: true, destOverride: ['http', 'tls'] } } : {};
   return {
     log: { loglevel: o.logLevel ?? 'warning', ...(o.accessLog ? {} : { access: 'none' }) },
-    api: { tag: TUNNEL_TAGS.api, services: ['StatsService'] },
+    // HandlerService: a group's outbound is swapped live for its next pick (Xray; group-swap.ts).
+    api: { tag: TUNNEL_TAGS.api, services: groups.length > 0 && core.family === 'xray' ? ['StatsService', 'HandlerService'] : ['StatsService'] },
     stats: {},
     policy: {
       // Inbound uplink too: Xray 26 does not count its proxy outbounds' uplink (traffic-delta.ts).

@@ -42,6 +42,7 @@ import { connectionHandlers, connectionStateOf } from './connection';
 import type { ContractHandlers } from './contract-handlers';
 import { captureFollowedTunnel, findCore, probeOutboundMark, startCapture } from './core-pieces';
 import { coreListOf } from './core-list';
+import { chainChange } from './chain-changes';
 import { surveyCores } from './core-survey';
 import { measurementOperations } from './test-operations';
 import { WindowStatuses } from './window-statuses';
@@ -179,7 +180,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher, clock, logger });
   await subscriptions.load();
   metAtStart(subscriptions.problem);
-  const catalog = new ServerCatalog(profile, carriers);
+  const catalog = new ServerCatalog(profile, carriers, () => settings().chains);
   catalog.rebuild(subscriptions.list());
 
   // The prober (a null object without a core, so the monitor can say why) and the monitor.
@@ -272,6 +273,15 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     publish: { settings: publish('settings'), routing: publish('routing') },
     warn: (line) => logger.warn(TAG, line),
   });
+  const subscriptionTargets = {
+    catalog,
+    setProbedServers: (servers: readonly Server[]) => prober.setServers?.(servers),
+    monitor,
+    reachability,
+    auto,
+    publish: { subscriptions: publish('subscriptions'), unsupported: publish('unsupported'), carried: publish('carried') },
+  };
+  let chainsInForce = settings().chains;
   const unsubscribers: (() => void)[] = [
     ...(built
       ? [
@@ -297,17 +307,17 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     // The current server's transfer test freezing is one of Auto's triggers.
     monitor.onTransfer((id) => auto.transferSeen(id)),
     reportSelections({ auto, subscriptions, monitor }),
-    subscriptions.onChange((list) =>
-      followSubscriptions(list, {
-        catalog,
-        setProbedServers: (servers) => prober.setServers?.(servers),
-        monitor,
-        reachability,
-        auto,
-        publish: { subscriptions: publish('subscriptions'), unsupported: publish('unsupported'), carried: publish('carried') },
-      }),
-    ),
+    subscriptions.onChange((list) => followSubscriptions(list, subscriptionTargets)),
     settingsStore.onChange((next) => settingsFanOut.apply(next)),
+    // A chain chosen in a server's details: the servers run by it again, measured again by their new path.
+    settingsStore.onChange((next) => {
+      const change = chainChange(chainsInForce, next.chains, driver.current());
+      chainsInForce = next.chains;
+      if (change.changed.length === 0) return;
+      followSubscriptions(subscriptions.list(), subscriptionTargets);
+      void monitor.testNow(change.changed.filter((id) => catalog.index.get(id)), 'selection');
+      if (change.reconnect) void driver.reconnect().catch((error: unknown) => logger.warn(TAG, `reconnect on the new chain failed: ${String(error)}`));
+    }),
   ];
 
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
@@ -353,7 +363,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   await lifecycle.start();
 
   const snapshot = (): AppSnapshot => ({
-    subscriptions: subscriptions.list().map(subscriptionForUi),
+    subscriptions: catalog.subscriptions().map(subscriptionForUi),
     statuses: statuses.all(),
     unsupported: catalog.unsupported(),
     carried: catalog.carried(),

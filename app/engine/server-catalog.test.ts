@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { profileFromTable, SING_BOX_HERE_TAGS } from '../core/testing/profile';
+import { FRONT_GONE } from '../core/chains';
 import { ServerCatalog } from './server-catalog';
 import { subscriptionOf, vlessServer } from './testing/servers';
 
@@ -56,6 +57,27 @@ describe('ServerCatalog', () => {
       { id: 's1', serverIds: ['a'] },
     ]);
     expect(catalog.index.get('c')).toBeUndefined();
+    expect(catalog.unsupported()).toEqual({});
+  });
+
+  it('runs each server by the chain chosen in its details: the index, the window’s list and the refusals follow it', () => {
+    let chains: Record<string, string> = { d: 'a' };
+    const catalog = new ServerCatalog(xray18, [], () => chains);
+    catalog.rebuild(list);
+    expect(catalog.index.withUpstream('d')?.via?.id).toBe('a');
+    expect(catalog.subscriptions()[1]!.servers.find((s) => s.id === 'd')?.via).toBe('a');
+    expect(catalog.unsupported()).toEqual({});
+
+    // A front chained itself, and a front that is gone: both refused, with the reason.
+    chains = { a: 'c', d: 'gone' };
+    catalog.rebuild(list);
+    expect(catalog.unsupported()).toEqual({
+      a: 'reached through Server c, which is itself reached through another server: a chain has one front here',
+      d: FRONT_GONE,
+    });
+    chains = {};
+    catalog.rebuild(list);
+    expect(catalog.index.withUpstream('d')?.via).toBeUndefined();
     expect(catalog.unsupported()).toEqual({});
   });
 });

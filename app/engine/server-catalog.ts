@@ -1,35 +1,47 @@
 import type { ServerId } from '../../shared/domain/server';
 import type { Subscription } from '../../shared/domain/subscription';
+import type { Chains } from '../../shared/settings';
 import type { SubscriptionServers } from '../auto/policy/world';
 import { chooseCarrier, type CoreProfile } from '../core';
+import { withChosenChains } from '../core/chains';
 import { ServerIndex } from './server-index';
 
 /**
- * What the engine knows of the user's servers, rebuilt whenever the subscriptions change: every
- * server by id, Auto's view of the list, and which servers the core cannot run (and why).
+ * What the engine knows of the user's servers, rebuilt whenever the subscriptions (or the chains
+ * chosen in servers' details) change: every server by id with its chain, Auto's view of the list,
+ * and which servers the core cannot run (and why).
  */
 export class ServerCatalog {
   readonly index = new ServerIndex();
   private forAuto: SubscriptionServers[] = [];
   private cannotRun: Record<ServerId, string> = {};
   private carriedBy: Record<ServerId, string> = {};
+  private chained: Subscription[] = [];
 
   /**
    * `core`: null without one (then nothing runs, and the app says so once, not per server);
-   * `carriers`: the cores that carry what it cannot (sing-box).
+   * `carriers`: the cores that carry what it cannot (sing-box); `chains`: the fronts the user chose.
    */
   constructor(
     private readonly core: CoreProfile | null,
     private readonly carriers: readonly CoreProfile[] = [],
+    private readonly chains: () => Chains = () => ({}),
   ) {}
 
   rebuild(subscriptions: readonly Subscription[]): void {
-    this.index.rebuild(subscriptions);
+    const chosen = withChosenChains(subscriptions, this.chains());
+    this.chained = chosen.subscriptions;
+    this.index.rebuild(this.chained);
     // Auto reads the list on every step: its shape is kept ready instead of rebuilt each time.
     this.forAuto = subscriptions.map((s) => ({ id: s.id, serverIds: s.servers.map((server) => server.id) }));
     const split = this.core ? carriersOf(this.core, this.carriers, this.index) : { unsupported: {}, carried: {} };
-    this.cannotRun = split.unsupported;
+    this.cannotRun = { ...split.unsupported, ...chosen.refused };
     this.carriedBy = split.carried;
+  }
+
+  /** The subscriptions as the app runs them: each server with the chain chosen for it, if any. */
+  subscriptions(): readonly Subscription[] {
+    return this.chained;
   }
 
   /** The subscriptions in their order, each with its servers' ids in order. */

@@ -9,7 +9,7 @@ import type { ServerCatalog } from './server-catalog';
 import { subscriptionForUi } from './ui-view';
 
 export interface SubscriptionChangeTargets {
-  catalog: Pick<ServerCatalog, 'rebuild' | 'index' | 'unsupported'> & Partial<Pick<ServerCatalog, 'carried'>>;
+  catalog: Pick<ServerCatalog, 'rebuild' | 'index' | 'unsupported'> & Partial<Pick<ServerCatalog, 'carried' | 'subscriptions'>>;
   /** The probe cores are given every server (where a core runs). */
   setProbedServers(servers: readonly Server[]): void;
   monitor: { serversChanged(): void };
@@ -24,7 +24,8 @@ export function followSubscriptions(list: readonly Subscription[], targets: Subs
   targets.monitor.serversChanged();
   targets.reachability.refresh();
   targets.auto.subscriptionsUpdated();
-  targets.publish.subscriptions(list.map(subscriptionForUi));
+  // The window sees each server with the chain it runs by (a chosen front included).
+  targets.publish.subscriptions((targets.catalog.subscriptions?.() ?? list).map(subscriptionForUi));
   targets.publish.unsupported(targets.catalog.unsupported());
   if (targets.catalog.carried) targets.publish.carried?.(targets.catalog.carried());
 }

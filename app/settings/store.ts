@@ -1,5 +1,5 @@
 import { routingIssuePlace } from '../../shared/routing';
-import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema } from '../../shared/settings';
+import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema, unknownGroupReferences } from '../../shared/settings';
 import type { Problem } from '../../shared/domain/problem';
 import type { LoadResult } from '../storage/json-file';
 import { type ListenerErrorSink, Signal } from '../events';
@@ -63,6 +63,9 @@ export class SettingsStore {
     };
     const parsed = settingsSchema.safeParse(merged);
     if (!parsed.success) throw new Error(describe(parsed.error.issues[0]));
+    // A rule may name a group only once the group exists (both may come in one patch).
+    const unknownGroup = unknownGroupReferences(parsed.data)[0];
+    if (unknownGroup) throw new Error(`invalid setting routing, ${unknownGroup}`);
     const next = Object.freeze(parsed.data);
     await this.file.save(next);
     this.current = next;

@@ -24,12 +24,16 @@ import {
   coreLabel,
   type CoreProfile,
   type CoreRouting,
+  type GroupRoute,
+  groupOutboundsOf,
+  groupTags,
   singBoxCarrierConfig,
   TRANSPARENT_TAGS,
   type TransparentOptions,
   TUNNEL_TAGS,
   tunnelConfig,
   writeConfigFile,
+  XrayOutboundSwap,
 } from '../core';
 import type { Logger } from '../log/logger';
 import { SerialQueue } from '../process/serial-queue';
@@ -117,7 +121,12 @@ export interface TunnelControllerOptions extends TunnelPorts {
   routing?: CoreRouting;
   /** The server's anti-DPI options, asked at every core start; written only where the core has them. */
   antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
+  /** Server groups routing rules send traffic through, each on its pick beside the server. */
+  groups?: readonly GroupRoute[];
 }
+
+/** How a group switch reached the core: swapped in the running core, by a restart, or kept for the next start. */
+export type GroupSwitchWay = 'live' | 'restart' | 'next-start';
 
 const TAG = 'TUNNEL';
 
@@ -139,6 +148,8 @@ interface Session {
   exitedAt: number | null;
   /** Where its config was written (the runtime folder, or the fallback when that was full). */
   configFile?: string;
+  /** The core's API inbound (stats; on Xray also the handler service groups are swapped through). */
+  apiPort?: number;
 }
 
 export class TunnelController {
@@ -150,6 +161,7 @@ export class TunnelController {
   /** connect, switch, disconnect, routing changes and restarts: one at a time, in call order. */
   private readonly operations = new SerialQueue();
   private routing: CoreRouting | undefined;
+  private groups: readonly GroupRoute[];
   /** Milliseconds the last core took from spawn to accepting connections. */
   lastStartMs = Number.NaN;
 
@@ -157,6 +169,7 @@ export class TunnelController {
     this.clock = options.clock ?? systemClock;
     this.ports = { httpPort: options.httpPort, socksPort: options.socksPort, listen: options.listen ?? '127.0.0.1' };
     this.routing = options.routing;
+    this.groups = options.groups ?? [];
     this.emitter = new Emitter((error, event) => options.logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
     this.current = this.makeState('disconnected', null, null);
   }
@@ -195,6 +208,50 @@ export class TunnelController {
         throw error;
       }
       return true;
+    });
+  }
+
+  /**
+   * The groups (their names and picks) for the tunnel's core: a connected tunnel restarts on the
+   * same server when the set of groups changed, as a routing change does. Resolves true when it did.
+   */
+  setGroups(groups: readonly GroupRoute[]): Promise<boolean> {
+    return this.operations.run(async () => {
+      this.groups = groups;
+      const session = this.session;
+      if (!session || !session.core || this.current.state !== 'connected') return false;
+      await this.open(session.server, session.via);
+      return true;
+    });
+  }
+
+  /**
+   * Moves one group to another pick (or none). Xray swaps the group's outbound in the running
+   * core (HandlerService: the old handlers removed, the new added under the same tags), so the
+   * main connection and every other group never notice; a core without that API restarts on the
+   * same server, as a switch does today. The group must be one of `setGroups`'.
+   */
+  switchGroup(name: string, pick: GroupRoute['pick']): Promise<GroupSwitchWay> {
+    return this.operations.run(async () => {
+      if (!this.groups.some((g) => g.name === name)) throw new Error(`there is no group "${name}" in the tunnel`);
+      this.groups = this.groups.map((g) => (g.name === name ? { name, pick } : g));
+      if (pick) this.options.logger.redactor.add(...secretsOf(pick.server), ...(pick.via ? secretsOf(pick.via) : []));
+      const session = this.session;
+      if (!session || !session.core || this.current.state !== 'connected') return 'next-start';
+      const live = this.options.core.family === 'xray' && session.apiPort !== undefined;
+      if (live) {
+        const swap = new XrayOutboundSwap({ corePath: this.options.core.path, apiAddress: `127.0.0.1:${session.apiPort}`, runtimeDir: this.options.runtimeDir });
+        try {
+          await swap.replace(groupTags(name), groupOutboundsOf({ name, pick }, this.options.core));
+          this.options.logger.info(TAG, `group ${name}: on ${pick ? pick.server.name : 'no server'} (swapped in the running core)`);
+          return 'live';
+        } catch (error) {
+          this.options.logger.warn(TAG, `group ${name}: the live swap failed (${String(error)}); restarting the core on the same server`);
+        }
+      }
+      await this.open(session.server, session.via);
+      this.options.logger.info(TAG, `group ${name}: on ${pick ? pick.server.name : 'no server'} (core restarted)`);
+      return 'restart';
     });
   }
 
@@ -295,11 +352,13 @@ export class TunnelController {
       // info, not warning: a server that resets or closes the connection is logged only at info.
       logLevel: 'info',
       routing: this.routing,
+      groups: this.groups,
     });
     // The access log would name every site the user visits; nothing here needs it.
     (config.log as Record<string, unknown>).access = 'none';
     const file = await writeConfigFile(this.options.runtimeDir, 'tunnel', config);
     session.configFile = file;
+    session.apiPort = apiPort;
     const core = await CoreProcess.start({
       core: this.options.core,
       configPath: file,

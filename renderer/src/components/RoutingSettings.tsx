@@ -110,6 +110,7 @@ function Errors({ messages, id }: { messages: string[]; id: string }) {
 export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDraft; onChange: (draft: RoutingDraft) => void; errors: Record<string, string> }) {
   const { t } = useTranslation();
   const view = useAppStore((s) => s.routing);
+  const groups = useAppStore((s) => s.settings.groups);
   const set = <K extends keyof RoutingDraft>(key: K, value: RoutingDraft[K]) => onChange({ ...draft, [key]: value });
   const setRule = (index: number, change: Partial<RuleDraft>) => set('rules', draft.rules.map((rule, i) => (i === index ? { ...rule, ...change } : rule)));
   const move = (index: number, by: -1 | 1) => {
@@ -184,6 +185,11 @@ export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDra
                       {ROUTE_OUTBOUNDS.map((outbound) => (
                         <option key={outbound} value={outbound}>
                           {t('routing.outbound')}: {t(`routing.outboundName.${outbound}`)}
+                        </option>
+                      ))}
+                      {groups.map((group) => (
+                        <option key={group.name} value={`group:${group.name}`}>
+                          {t('routing.outbound')}: {t('groups.outbound', { name: group.name })}
                         </option>
                       ))}
                     </select>

@@ -15,6 +15,7 @@ import { PingText } from './ServerRow';
 import { FlaggedName } from './FlaggedName';
 import { TransferField, TransferWarning } from './TransferField';
 import { ServerAntiDpi } from './ServerAntiDpi';
+import { ServerChain } from './ServerChain';
 import { DirectTests } from './DirectTests';
 
 // recharts is most of the bundle and only this dialog draws a chart: it loads on first open.
@@ -238,6 +239,8 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
           )}
         </section>
       )}
+
+      <ServerChain serverId={server.id} />
 
       <ServerAntiDpi serverId={server.id} />
 

@@ -691,6 +691,19 @@ export const en = {
       saved: 'Saved for this server.',
     },
   },
+  chain: {
+    title: 'Chain',
+    through: 'Reached through',
+    direct: 'Reached directly (no front)',
+    front: 'Reach it through',
+    asLink: 'As its link says',
+    hint: 'The front is dialled first and carries the connection to this server, which gives the exit. Useful where only some servers get through (whitelists). Auto treats the pair as one server, and a dead front as its failure.',
+    save: 'Save chain',
+    saved: 'Chain saved.',
+  },
+  groups: {
+    outbound: 'group {{name}}',
+  },
 };
 
 export type Resource = typeof en;
