@@ -11,9 +11,9 @@ describe('kill switch server addresses', () => {
   it.each([
     { servers: ['198.51.100.254'], ipv4: ['198.51.100.254'], ipv6: [] },
     { servers: ['2001:DB8::1', '198.51.100.7'], ipv4: ['198.51.100.7'], ipv6: ['2001:db8::1'] },
-    { servers: ['192.0.2.1', '192.0.2.1', '2001:db8::1', '2001:DB8::1'], ipv4: ['192.0.2.1'], ipv6: ['2001:db8::1'] },
+    { servers: ['192.0.2.1', '192.0.2.1', '2001:db8::1', '2001:DB8:0::1'], ipv4: ['192.0.2.1'], ipv6: ['2001:db8::1'] },
     { servers: [], ipv4: [], ipv6: [] },
-  ])('$servers → v4 $ipv4, v6 $ipv6 (each once, IPv6 in lower case)', ({ servers, ipv4, ipv6 }) => {
+  ])('$servers → v4 $ipv4, v6 $ipv6 (each once, IPv6 in its canonical form)', ({ servers, ipv4, ipv6 }) => {
     expect(serverAddresses(servers)).toEqual({ ipv4, ipv6 });
   });
 

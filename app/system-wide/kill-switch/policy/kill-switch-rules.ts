@@ -17,7 +17,7 @@
  * The rules hold no process, device state or address of this machine's interfaces: they stay
  * right while the app is gone, the core restarts or the network drops and comes back.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import { formatIpv4, formatIpv6, parseIpv4, parseIpv6 } from '../../../../shared/cidr';
 import type { ArgvCommand } from '../../linux/policy/capture-plan';
 import { LAN_RANGES, ROUTE_MARK } from '../../linux/policy/capture-plan';
 
@@ -52,11 +52,15 @@ export function serverAddresses(servers: readonly string[]): { ipv4: string[]; i
   const ipv4: string[] = [];
   const ipv6: string[] = [];
   for (const address of servers) {
-    if (isIPv4(address)) {
-      if (!ipv4.includes(address)) ipv4.push(address);
-    } else if (isIPv6(address) && !address.includes('%')) {
-      const lower = address.toLowerCase();
-      if (!ipv6.includes(lower)) ipv6.push(lower);
+    // Written back in canonical form: the same address is one element, whatever its spelling.
+    const v4 = parseIpv4(address);
+    const v6 = v4 === null ? parseIpv6(address) : null;
+    if (v4 !== null) {
+      const text = formatIpv4(v4);
+      if (!ipv4.includes(text)) ipv4.push(text);
+    } else if (v6 !== null) {
+      const text = formatIpv6(v6);
+      if (!ipv6.includes(text)) ipv6.push(text);
     } else {
       throw new Error(`not an IP address: ${JSON.stringify(address.slice(0, 80))}`);
     }
