@@ -22,13 +22,14 @@ import { type LogLevel, Logger } from '../../../app/log/logger';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
-import { cliCapture, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
+import { cliCapture, cliDataDir, cliKillSwitch, cliMode, engageKillSwitch, leaveKillSwitch, reportCapture, repositoryResources } from '../support';
+import type { KillSwitch } from '../../../app/system-wide/kill-switch/kill-switch';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 import { readSettingsFile } from '../../settings-file';
 import type { SettingsPatch, SystemWideCaptureMethod } from '../../../shared/settings';
 
 const USAGE =
-  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--settings FILE] [--verbose]';
+  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--kill-switch [--kill-switch-allow-lan]] [--routing FILE] [--settings FILE] [--verbose]';
 
 export interface AutoArgs {
   subscriptions: string[];
@@ -46,6 +47,9 @@ export interface AutoArgs {
   routingFile?: string;
   settingsFile?: string;
   verbose: boolean;
+  /** Let nothing out but to the servers of every subscription and over the tunnel (connect.ts). */
+  killSwitch: boolean;
+  killSwitchAllowLan: boolean;
 }
 
 export function parseAutoArgs(argv: readonly string[]): AutoArgs {
@@ -64,11 +68,14 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
       routing: { type: 'string' },
       settings: { type: 'string' },
       verbose: { type: 'boolean' },
+      'kill-switch': { type: 'boolean' },
+      'kill-switch-allow-lan': { type: 'boolean' },
     },
     USAGE,
   );
   const subscriptions = values.subscription ?? [];
   if (subscriptions.length === 0) throw new UsageError(USAGE);
+  if (values['kill-switch-allow-lan'] && !values['kill-switch']) throw new UsageError(`--kill-switch-allow-lan goes with --kill-switch\n${USAGE}`);
   const httpPort = portOption('--http-port', values['http-port']);
   const socksPort = portOption('--socks-port', values['socks-port']);
   if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
@@ -85,6 +92,8 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
     verbose: values.verbose === true,
+    killSwitch: values['kill-switch'] === true,
+    killSwitchAllowLan: values['kill-switch-allow-lan'] === true,
   };
 }
 
@@ -136,8 +145,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
   const logger = cliLogger(args.verbose);
   let engine: Engine | null = null;
+  let killSwitch: KillSwitch | null = null;
   const stop = untilStopped();
   try {
+    killSwitch = await cliKillSwitch(logger);
     engine = await createEngine({
       dataDir: args.dataDir ?? cliDataDir(),
       resourcesDir: repositoryResources(),
@@ -162,6 +173,19 @@ export async function run(argv: readonly string[]): Promise<number> {
     const ids = await addAll(engine, args.subscriptions);
     const all = (await engine.getSnapshot({})).subscriptions.map((s) => s.id);
     await engine.reorderSubscriptions({ ids: [...ids, ...all.filter((id) => !ids.includes(id))] });
+    if (args.killSwitch) {
+      // Every server of every subscription is allowed before Auto picks one, and the list follows
+      // the subscriptions: a switch never waits for a change of rules.
+      const ks = killSwitch;
+      const running = engine;
+      const allServers = async () => (await running.getSnapshot({})).subscriptions.flatMap((s) => s.servers);
+      await engageKillSwitch(ks, await allServers(), args.killSwitchAllowLan);
+      running.on('subscriptions', () => {
+        void allServers()
+          .then((servers) => ks.engage(servers, args.killSwitchAllowLan))
+          .catch((error: unknown) => logger.error('KILLSWITCH', `the server list could not be brought up to date: ${error instanceof Error ? error.message : String(error)}`));
+      });
+    }
     await engine.setAuto({ subscriptionId: ids[0] as string });
     const state = await engine.connect({});
     console.log(`connected with Auto on ${(await engine.getSnapshot({})).subscriptions[0]?.name}; Ctrl-C disconnects`);
@@ -176,5 +200,6 @@ export async function run(argv: readonly string[]): Promise<number> {
   } finally {
     stop.dispose();
     await engine?.stop();
+    await leaveKillSwitch(killSwitch);
   }
 }
