@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { KILL_SWITCH_TABLE, killSwitchOffCommand, killSwitchOnCommand, killSwitchRuleset, MAX_SERVER_ADDRESSES, serverAddresses } from './kill-switch-rules';
 
-/** The rule lines of the output chain, in order, as nft reads them. */
-const chain = (ruleset: string) => {
+/** The rule lines of a chain, in order, as nft reads them. */
+const chain = (ruleset: string, name: 'output' | 'postrouting') => {
   const lines = ruleset.split('\n').map((line) => line.trim());
-  return lines.slice(lines.indexOf('chain output {') + 2, lines.lastIndexOf('}') - 1);
+  const first = lines.indexOf(`chain ${name} {`) + 2;
+  return lines.slice(first, lines.indexOf('}', first));
 };
 
 describe('kill switch server addresses', () => {
@@ -42,41 +43,28 @@ describe('the kill switch ruleset', () => {
     expect(killSwitchOnCommand({ servers, allowLan: false })).toEqual({ file: 'nft', args: ['-f', '-'], input: killSwitchRuleset({ servers, allowLan: false }) });
   });
 
-  it.each([
-    {
-      allowLan: false,
-      rules: [
-        'oif lo accept',
-        'meta mark 0x00005346 accept',
-        'oifname "steadfast0" accept',
-        'ip daddr @servers4 accept',
-        'ip6 daddr @servers6 accept',
-        'udp sport 68 udp dport 67 accept',
-        'meta nfproto ipv6 udp sport 546 udp dport 547 accept',
-        'icmpv6 type { nd-router-solicit, nd-neighbor-solicit, nd-neighbor-advert, mld2-listener-report } accept',
-        'meta l4proto tcp counter name blocked reject with tcp reset',
-        'counter name blocked reject with icmpx admin-prohibited',
-      ],
-    },
-    {
-      allowLan: true,
-      rules: [
-        'oif lo accept',
-        'meta mark 0x00005346 accept',
-        'oifname "steadfast0" accept',
-        'ip daddr @servers4 accept',
-        'ip6 daddr @servers6 accept',
-        'ip daddr @lan4 accept',
-        'ip6 daddr @lan6 accept',
-        'udp sport 68 udp dport 67 accept',
-        'meta nfproto ipv6 udp sport 546 udp dport 547 accept',
-        'icmpv6 type { nd-router-solicit, nd-neighbor-solicit, nd-neighbor-advert, mld2-listener-report } accept',
-        'meta l4proto tcp counter name blocked reject with tcp reset',
-        'counter name blocked reject with icmpx admin-prohibited',
-      ],
-    },
-  ])('allowLan $allowLan: loopback, the capture, the TUN device, the servers, the link, then a fast reject of the rest', ({ allowLan, rules }) => {
-    expect(chain(killSwitchRuleset({ servers, allowLan }))).toEqual(rules);
+  const allowed = (allowLan: boolean) => [
+    'oifname "steadfast0" accept',
+    'ip daddr @servers4 accept',
+    'ip6 daddr @servers6 accept',
+    ...(allowLan ? ['ip daddr @lan4 accept', 'ip6 daddr @lan6 accept'] : []),
+    'udp sport 68 udp dport 67 accept',
+    'meta nfproto ipv6 udp sport 546 udp dport 547 accept',
+    'icmpv6 type { nd-router-solicit, nd-neighbor-solicit, nd-neighbor-advert, mld2-listener-report } accept',
+  ];
+
+  it.each([false, true])('allowLan %s, output: loopback, what the capture marked, the TUN device, the servers, the link, then a fast reject of the rest', (allowLan) => {
+    expect(chain(killSwitchRuleset({ servers, allowLan }), 'output')).toEqual([
+      'oif lo accept',
+      'meta mark 0x00005346 accept',
+      ...allowed(allowLan),
+      'meta l4proto tcp counter name blocked reject with tcp reset',
+      'counter name blocked reject with icmpx admin-prohibited',
+    ]);
+  });
+
+  it.each([false, true])('allowLan %s, postrouting: the same without the mark (a marked packet not yet rerouted to lo is dropped)', (allowLan) => {
+    expect(chain(killSwitchRuleset({ servers, allowLan }), 'postrouting')).toEqual(['oif lo accept', ...allowed(allowLan), 'counter name dropped drop']);
   });
 
   it('names the servers in their sets and the LAN only when it is allowed', () => {

@@ -3,7 +3,7 @@
  * capture table, so removing the capture (disconnect, crash cleanup, the helper's watchdog) never
  * touches it. Pure: the privileged helper and the tests read the same builders.
  *
- * In the spirit of Mullvad's lockdown mode, the output hook lets a packet leave only
+ * In the spirit of Mullvad's lockdown mode, a packet leaves only
  *   - through loopback: the local proxies, and every packet system-wide mode captures (TPROXY and
  *     REDIRECT hand them to the core over lo);
  *   - through sing-box's TUN device (Linux's other capture);
@@ -12,8 +12,10 @@
  *   - to the LAN ranges, when the user allows it;
  *   - on the link itself: DHCP and IPv6 router and neighbour discovery, without which no server
  *     is reachable after the network comes back.
- * Anything else is rejected — a TCP reset, or ICMP "administratively prohibited" — so a program
- * fails at once rather than waiting out a timeout, and a dual-stack program falls back quickly.
+ * Anything else is rejected in the output hook — a TCP reset, or ICMP "administratively
+ * prohibited" — so a program fails at once rather than waiting out a timeout, and a dual-stack
+ * program falls back quickly; the postrouting hook, where a packet's device is final, drops
+ * whatever got past that (see the chains' comments).
  * The rules hold no process, device state or address of this machine's interfaces: they stay
  * right while the app is gone, the core restarts or the network drops and comes back.
  */
@@ -40,6 +42,8 @@ const LINK_RULES = [
   '    meta nfproto ipv6 udp sport 546 udp dport 547 accept',
   '    icmpv6 type { nd-router-solicit, nd-neighbor-solicit, nd-neighbor-advert, mld2-listener-report } accept',
 ];
+
+const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
 
 function set(name: string, type: 'ipv4_addr' | 'ipv6_addr', elements: readonly string[]): string {
   const list = elements.length > 0 ? ` elements = { ${elements.join(', ')} }` : '';
@@ -83,20 +87,34 @@ export function killSwitchRuleset(plan: KillSwitchPlan): string {
     set('servers6', 'ipv6_addr', ipv6),
   ];
   if (plan.allowLan) lines.push(set('lan4', 'ipv4_addr', LAN_RANGES.ipv4), set('lan6', 'ipv6_addr', [...LAN_RANGES.ipv6, 'fe80::/10']));
-  lines.push(
-    '  counter blocked { }',
-    '  chain output {',
-    // After the capture's route hook (mangle): a captured packet is already rerouted to lo here.
-    '    type filter hook output priority filter; policy accept;',
-    '    oif lo accept',
-    `    meta mark ${`0x${ROUTE_MARK.toString(16).padStart(8, '0')}`} accept`,
+  const allowed = [
     `    oifname "${TUN_DEVICE}" accept`,
     '    ip daddr @servers4 accept',
     '    ip6 daddr @servers6 accept',
     ...(plan.allowLan ? ['    ip daddr @lan4 accept', '    ip6 daddr @lan6 accept'] : []),
     ...LINK_RULES,
+  ];
+  lines.push(
+    '  counter blocked { }',
+    '  counter dropped { }',
+    // The fast answer: a program is refused at once. The output hook still sees a captured packet
+    // with the device it had before the capture rerouted it to lo, so the capture's mark passes here…
+    '  chain output {',
+    '    type filter hook output priority filter; policy accept;',
+    '    oif lo accept',
+    `    meta mark ${hex(ROUTE_MARK)} accept`,
+    ...allowed,
     '    meta l4proto tcp counter name blocked reject with tcp reset',
     '    counter name blocked reject with icmpx admin-prohibited',
+    '  }',
+    // … and the gate is where the device is final. A mark alone is no pass: while the capture is
+    // being put in, a marked packet is routed out of the machine until the policy rule that sends
+    // it to lo is there. Whatever leaves by any other device than lo is dropped here.
+    '  chain postrouting {',
+    '    type filter hook postrouting priority filter; policy accept;',
+    '    oif lo accept',
+    ...allowed,
+    '    counter name dropped drop',
     '  }',
     '}',
     '',
