@@ -691,6 +691,14 @@ export const en = {
       saved: 'Saved for this server.',
     },
   },
+  killSwitch: {
+    label: 'Kill switch',
+    hint: 'Nothing leaves this computer outside the VPN: not while servers switch, not if the core or the app crashes, not while the app is closed. It stays on until you turn it off here (Linux for now).',
+    allowLan: 'Allow the local network (printers, other devices at home)',
+    left: 'The kill switch is still on (since {{since}}): nothing leaves this computer outside the VPN until you turn it off. This is on purpose, after a crash too.',
+    leftUnknown: 'The kill switch is still on: nothing leaves this computer outside the VPN until you turn it off. This is on purpose, after a crash too.',
+    turnOff: 'Turn off the kill switch',
+  },
 };
 
 export type Resource = typeof en;
