@@ -84,6 +84,8 @@ export interface EngineOptions {
    * system-wide mode refuses to connect, saying why.
    */
   captureHelper?: (mode: HelperMode) => LaunchCommand;
+  /** Where the kill switch keeps its record (default: dataDir); the CLI's `kill-switch off` looks there. */
+  killSwitchDataDir?: string;
   /** How this host changes the OS's proxy settings; without it `system-proxy` mode leaves them alone. */
   systemProxy?: SystemProxyHost;
   /** The demo world's control, behind the contract's `labControl` (absent outside the demo). */
@@ -102,6 +104,8 @@ export type Engine = VpnClient & {
   startupProblems(): string[];
   /** System-wide mode's capture (the CLI says what it applied). */
   systemWide(): SystemWide;
+  /** The kill switch, where this host runs it (the CLI says what is in force). */
+  killSwitch(): KillSwitchFollower | null;
 };
 
 const TAG = 'ENGINE';
@@ -301,7 +305,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   ];
 
   // The kill switch (Linux, through the capture helper): as the settings say, following the servers.
-  const killSwitch = await startKillSwitch({ dataDir, logger, board, settings, servers: () => catalog.index.all(), launch: options.captureHelper });
+  const killSwitch = await startKillSwitch({ dataDir: options.killSwitchDataDir ?? dataDir, logger, board, settings, servers: () => catalog.index.all(), launch: options.captureHelper });
   if (killSwitch) {
     unsubscribers.push(
       settingsStore.onChange(() => void killSwitch.follow()),
@@ -374,6 +378,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     offerLink: (raw) => imports.offerLink(raw),
     startupProblems: () => board.atStart().map((problem) => problem.detail),
     systemWide: () => capture,
+    killSwitch: () => killSwitch,
     async stop() {
       if (stopped) return;
       stopped = true;

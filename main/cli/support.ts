@@ -6,7 +6,7 @@ import { type ConnectionMode, SYSTEM_WIDE_CAPTURES, type SystemWideCaptureMethod
 import { UsageError } from '../args';
 import { defaultDataDir } from '../../app/paths';
 import type { Logger } from '../../app/log/logger';
-import { KillSwitch } from '../../app/system-wide/kill-switch/kill-switch';
+import { KillSwitch, type KillSwitchState } from '../../app/system-wide/kill-switch/kill-switch';
 import { checkoutHelperLaunch } from '../helper/launch';
 
 /** Failures worth a sentence, not a stack trace. */
@@ -63,15 +63,21 @@ export async function cliKillSwitch(logger: Logger): Promise<KillSwitch> {
   return killSwitch;
 }
 
+/** Says what the kill switch lets out. */
+export function reportKillSwitch(state: KillSwitchState): void {
+  console.log(state.on ? `kill switch: on; allowed outside the tunnel: ${state.addresses.length} server address(es)${state.allowLan ? ' and the LAN' : ''}` : 'kill switch: not in force (see the log above)');
+}
+
 /** Turns it on for these servers and says so. */
 export async function engageKillSwitch(killSwitch: KillSwitch, servers: readonly { address: string }[], allowLan: boolean): Promise<void> {
-  const state = await killSwitch.engage(servers, allowLan);
-  console.log(`kill switch: on; allowed outside the tunnel: ${state.addresses.length} server address(es)${state.allowLan ? ' and the LAN' : ''}`);
+  reportKillSwitch(await killSwitch.engage(servers, allowLan));
 }
+
+export const KILL_SWITCH_STAYS = 'kill switch: still in force; `npm run cli -- kill-switch off` turns it off';
 
 /** At the end of a connect: the rules stay, by design. */
 export async function leaveKillSwitch(killSwitch: KillSwitch | null): Promise<void> {
   if (!killSwitch) return;
   await killSwitch.close();
-  if (killSwitch.state().on) console.log('kill switch: still in force; `npm run cli -- kill-switch off` turns it off');
+  if (killSwitch.state().on) console.log(KILL_SWITCH_STAYS);
 }

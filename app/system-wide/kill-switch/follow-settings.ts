@@ -54,6 +54,16 @@ export class KillSwitchFollower {
     });
   }
 
+  /** What is in force now. */
+  state(): ReturnType<KillSwitch['state']> {
+    return this.o.killSwitch.state();
+  }
+
+  /** Resolves once the changes asked for so far are made (the CLI reports after them). */
+  settled(): Promise<void> {
+    return this.queue.run(async () => undefined);
+  }
+
   /** The app is stopping: the helper goes, the rules stay. */
   async stop(): Promise<void> {
     await this.queue.run(() => this.o.killSwitch.close());

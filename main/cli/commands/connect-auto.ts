@@ -22,8 +22,8 @@ import { type LogLevel, Logger } from '../../../app/log/logger';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
-import { cliCapture, cliDataDir, cliKillSwitch, cliMode, engageKillSwitch, leaveKillSwitch, reportCapture, repositoryResources } from '../support';
-import type { KillSwitch } from '../../../app/system-wide/kill-switch/kill-switch';
+import { cliCapture, cliDataDir, cliKillSwitch, cliMode, KILL_SWITCH_STAYS, reportCapture, reportKillSwitch, repositoryResources } from '../support';
+import { defaultDataDir } from '../../../app/paths';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 import { readSettingsFile } from '../../settings-file';
 import type { SettingsPatch, SystemWideCaptureMethod } from '../../../shared/settings';
@@ -145,21 +145,25 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
   const logger = cliLogger(args.verbose);
   let engine: Engine | null = null;
-  let killSwitch: KillSwitch | null = null;
   const stop = untilStopped();
   try {
-    killSwitch = await cliKillSwitch(logger);
+    // The engine keeps the kill switch (as the settings say, its list following the subscriptions);
+    // without the flag, one left in force by an earlier run is kept so, never undone here.
+    const leftOn = (await cliKillSwitch(logger)).state().on;
     engine = await createEngine({
       dataDir: args.dataDir ?? cliDataDir(),
       resourcesDir: repositoryResources(),
       logger,
       captureHelper: checkoutHelperLaunch,
+      killSwitchDataDir: defaultDataDir(),
       settingsOverrides: {
         ...fromFile,
         // The CLI's mode and core are what its flags (or its settings file) say, whatever an earlier run stored.
         mode: args.mode,
         corePath: args.corePath ?? fromFile.corePath ?? null,
         ...(args.capture !== undefined ? { systemWideCapture: args.capture } : {}),
+        killSwitch: args.killSwitch || leftOn,
+        ...(args.killSwitch ? { killSwitchAllowLan: args.killSwitchAllowLan } : {}),
         ...(args.httpPort !== undefined ? { httpPort: args.httpPort } : {}),
         ...(args.socksPort !== undefined ? { socksPort: args.socksPort } : {}),
         ...(args.testUrls.length > 0 ? { monitor: { ...fromFile.monitor, urls: args.testUrls } } : {}),
@@ -173,18 +177,11 @@ export async function run(argv: readonly string[]): Promise<number> {
     const ids = await addAll(engine, args.subscriptions);
     const all = (await engine.getSnapshot({})).subscriptions.map((s) => s.id);
     await engine.reorderSubscriptions({ ids: [...ids, ...all.filter((id) => !ids.includes(id))] });
-    if (args.killSwitch) {
-      // Every server of every subscription is allowed before Auto picks one, and the list follows
-      // the subscriptions: a switch never waits for a change of rules.
-      const ks = killSwitch;
-      const running = engine;
-      const allServers = async () => (await running.getSnapshot({})).subscriptions.flatMap((s) => s.servers);
-      await engageKillSwitch(ks, await allServers(), args.killSwitchAllowLan);
-      running.on('subscriptions', () => {
-        void allServers()
-          .then((servers) => ks.engage(servers, args.killSwitchAllowLan))
-          .catch((error: unknown) => logger.error('KILLSWITCH', `the server list could not be brought up to date: ${error instanceof Error ? error.message : String(error)}`));
-      });
+    // Every server of every subscription is allowed before Auto picks one.
+    const killSwitch = engine.killSwitch();
+    if (killSwitch && (args.killSwitch || leftOn)) {
+      await killSwitch.settled();
+      reportKillSwitch(killSwitch.state());
     }
     await engine.setAuto({ subscriptionId: ids[0] as string });
     const state = await engine.connect({});
@@ -199,7 +196,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 1;
   } finally {
     stop.dispose();
+    const inForce = engine?.killSwitch()?.state().on === true;
     await engine?.stop();
-    await leaveKillSwitch(killSwitch);
+    if (inForce) console.log(KILL_SWITCH_STAYS);
   }
 }
