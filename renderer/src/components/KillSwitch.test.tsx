@@ -6,7 +6,7 @@ import type { Language } from '../../../shared/settings';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot } from '../testing/sample-world';
 import { Problems } from './Problems';
-import { patchFromDraft } from './SettingsDialog';
+import { patchFromDraft, SettingsDialog } from './SettingsDialog';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -76,5 +76,20 @@ describe('the kill switch in Settings → Connection', () => {
     expect(patchFromDraft(draft({ killSwitch: true }) as unknown as Draft, base).patch).toMatchObject({ killSwitch: true });
     expect(patchFromDraft(draft({ killSwitch: true, killSwitchAllowLan: true }) as unknown as Draft, base).patch).toMatchObject({ killSwitch: true, killSwitchAllowLan: true });
     expect(patchFromDraft(draft({}) as unknown as Draft, base).patch).not.toHaveProperty('killSwitch');
+  });
+});
+
+describe('Settings → Connection says what IPv6 does in each mode and offers the kill switch', () => {
+  it.each([
+    ['system-proxy', true],
+    ['proxy', true],
+    ['system-wide', false],
+  ] as const)('%s: the IPv6 note shown %s', (mode, shown) => {
+    const snapshot = sampleSnapshot(NOW);
+    renderWithStore(<SettingsDialog />, { ...snapshot, settings: { ...snapshot.settings, mode } });
+    expect(screen.queryByText(/^IPv6 in this mode: apps that use the proxy hand it the site’s name/) !== null).toBe(shown);
+    const killSwitch = screen.getByRole('checkbox', { name: /^Kill switch/ });
+    expect((killSwitch as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole('checkbox', { name: /^Allow the local network/ }) as HTMLInputElement).disabled).toBe(true);
   });
 });

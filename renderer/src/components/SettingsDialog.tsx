@@ -258,6 +258,7 @@ export function SettingsDialog() {
                 ))}
               </select>
             </Field>
+            {draft.mode !== 'system-wide' && <p className="hint">{t('proxyIpv6.note')}</p>}
             <label className="check-field">
               <input type="checkbox" checked={draft.killSwitch} onChange={(e) => set('killSwitch', e.target.checked)} />
               <span>{t('killSwitch.label')}</span>
