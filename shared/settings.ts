@@ -211,6 +211,12 @@ export const settingsSchema = z.object({
   /** Linux: how system-wide mode captures (see SYSTEM_WIDE_CAPTURES). */
   systemWideCapture: z.enum(SYSTEM_WIDE_CAPTURES).default('tproxy'),
 
+  // The kill switch (app/system-wide/kill-switch/): while on, nothing leaves the machine but to
+  // the servers and over the tunnel, in every state of the app and while it is not running.
+  killSwitch: z.boolean().default(false),
+  /** With the kill switch on, the LAN stays reachable outside the tunnel. */
+  killSwitchAllowLan: z.boolean().default(false),
+
   /** Start the desktop app when the user logs in, minimised to the tray (off unless asked). */
   startAtLogin: z.boolean().default(false),
   /** Connect when the app starts (to Auto's pick when Auto is on, else the last server). */

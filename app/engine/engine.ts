@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Problem } from '../../shared/domain/problem';
 import type { Server, ServerId } from '../../shared/domain/server';
 import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, VpnClient } from '../../shared/ipc/contract';
-import type { ConnectionMode, SettingsPatch } from '../../shared/settings';
+import type { ConnectionMode, Settings, SettingsPatch } from '../../shared/settings';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
 import { type Clock, systemClock } from '../clock';
@@ -33,7 +33,7 @@ import { appFetcher } from '../subscriptions/app-fetcher';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { type SystemProxyHost, SystemProxyMode } from '../system-proxy/mode';
-import type { LaunchCommand } from '../system-wide/linux/policy/elevation';
+import type { HelperMode, LaunchCommand } from '../system-wide/linux/policy/elevation';
 import type { SystemWide } from '../system-wide/for-platform';
 import type { TunnelController } from '../tunnel/controller';
 import { CarrierProber } from '../tunnel/carrier-prober';
@@ -62,6 +62,8 @@ import { VerdictBatcher } from './verdict-batcher';
 import { Lifecycle } from './lifecycle';
 import { subscriptionForUi } from './ui-view';
 import { EngineRefusal } from '../../shared/domain/refusal';
+import { KillSwitch } from '../system-wide/kill-switch/kill-switch';
+import { KillSwitchFollower } from '../system-wide/kill-switch/follow-settings';
 
 export interface EngineOptions {
   /** The app's data folder (settings, subscriptions, cache, Auto's state, logs, runtime configs). */
@@ -84,7 +86,9 @@ export interface EngineOptions {
    * How this host starts the system-wide capture helper (root directly, else pkexec); without it
    * system-wide mode refuses to connect, saying why.
    */
-  captureHelper?: (mode: 'session' | 'remove') => LaunchCommand;
+  captureHelper?: (mode: HelperMode) => LaunchCommand;
+  /** Where the kill switch keeps its record (default: dataDir); the CLI's `kill-switch off` looks there. */
+  killSwitchDataDir?: string;
   /** How this host changes the OS's proxy settings; without it `system-proxy` mode leaves them alone. */
   systemProxy?: SystemProxyHost;
   /** The demo world's control, behind the contract's `labControl` (absent outside the demo). */
@@ -101,6 +105,8 @@ export type Engine = VpnClient & {
   startupProblems(): string[];
   /** System-wide mode's capture (the CLI says what it applied). */
   systemWide(): SystemWide;
+  /** The kill switch, where this host runs it (the CLI says what is in force). */
+  killSwitch(): KillSwitchFollower | null;
 };
 
 const TAG = 'ENGINE';
@@ -320,6 +326,15 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     }),
   ];
 
+  // The kill switch (Linux, through the capture helper): as the settings say, following the servers.
+  const killSwitch = await startKillSwitch({ dataDir: options.killSwitchDataDir ?? dataDir, logger, board, settings, servers: () => catalog.index.all(), launch: options.captureHelper });
+  if (killSwitch) {
+    unsubscribers.push(
+      settingsStore.onChange(() => void killSwitch.follow()),
+      subscriptions.onChange(() => void killSwitch.follow()),
+    );
+  }
+
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
   if (network) unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })));
 
@@ -329,6 +344,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   // back before the tunnel it points at stops, and the probers close last.
   const lifecycle = new Lifecycle([
     { name: 'probers', close: async () => void (await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close()])) },
+    // Its rules stay in force by design; closing only stops following the servers.
+    { name: 'kill switch', close: () => killSwitch?.stop() },
     { name: 'system-wide capture', close: () => capture.end() },
     { name: 'tunnel', close: () => driver.disconnect() },
     {
@@ -408,6 +425,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     offerLink: (raw) => imports.offerLink(raw),
     startupProblems: () => board.atStart().map((problem) => problem.detail),
     systemWide: () => capture,
+    killSwitch: () => killSwitch,
     async stop() {
       for (const failure of await lifecycle.close()) logger.warn(TAG, failure.message);
       logger.info(TAG, 'stopped');
@@ -415,6 +433,37 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   };
   logger.info(TAG, `started: ${profile ? coreLabel(profile) : 'no core'}, ${subscriptions.list().length} subscription(s), ${catalog.index.all().length} server(s)`);
   return { engine, tunnel };
+}
+
+/**
+ * The kill switch where it runs (Linux, a host that can start the helper); found in force from an
+ * earlier run, it is put on the board with its "turn off". Elsewhere a setting that asks for it is
+ * logged: Windows and macOS have its config generation only (policy/platform-kill-switch.ts).
+ */
+async function startKillSwitch(o: {
+  dataDir: string;
+  logger: Logger;
+  board: ProblemBoard;
+  settings: () => Settings;
+  servers: () => readonly { address: string }[];
+  launch: ((mode: HelperMode) => LaunchCommand) | undefined;
+}): Promise<KillSwitchFollower | null> {
+  if (process.platform !== 'linux' || !o.launch) {
+    if (o.settings().killSwitch) o.logger.warn(TAG, 'the kill switch is not available in this host');
+    return null;
+  }
+  const { follower, left, since } = await KillSwitchFollower.start({
+    killSwitch: new KillSwitch({ dataDir: o.dataDir, logger: o.logger, launch: o.launch }),
+    wanted: o.settings,
+    servers: o.servers,
+    logger: o.logger,
+    onProblem: (detail) => {
+      if (detail) o.board.raise({ topic: { kind: 'system-wide' }, detail }, 'error');
+      if (!o.settings().killSwitch) o.board.clear({ kind: 'kill-switch-left', since: null });
+    },
+  });
+  if (left) o.board.raiseAtStart({ topic: { kind: 'kill-switch-left', since }, detail: left });
+  return follower;
 }
 
 function noCaptureHelper(): never {

@@ -31,6 +31,14 @@ export class ProblemBoard {
     return this.metAtStart;
   }
 
+  /** The problem of this topic's line is over (e.g. the kill switch was turned off): it leaves. */
+  clear(topic: ProblemTopic): void {
+    const key = problemKey(topic);
+    const before = this.problems.length;
+    this.problems = this.problems.filter((p) => p.key !== key);
+    if (this.problems.length !== before) this.changed();
+  }
+
   dismiss(id: string): void {
     const before = this.problems.length;
     this.problems = this.problems.filter((p) => p.id !== id);
@@ -79,5 +87,7 @@ export function problemKey(topic: ProblemTopic): string {
       return 'no-core';
     case 'system-wide':
       return 'system-wide';
+    case 'kill-switch-left':
+      return 'kill-switch';
   }
 }

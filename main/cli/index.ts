@@ -7,6 +7,7 @@ type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Pro
 const COMMANDS: Record<string, Command> = {
   parse: { summary: 'parse a subscription file or URL and print its servers and rejected entries as JSON', load: () => import('./commands/parse') },
   connect: { summary: 'connect through a subscription server; print the local proxy addresses; Ctrl-C disconnects', load: () => import('./commands/connect') },
+  'kill-switch': { summary: 'off: remove the kill switch a connect --kill-switch left in force (direct traffic again); status: is it in force', load: () => import('./commands/kill-switch') },
   cores: { summary: 'the cores found, their roles and abilities, and which servers each carries, as JSON', load: () => import('./commands/cores') },
 };
 

@@ -5,6 +5,9 @@ import type { SystemWide } from '../../app/system-wide/for-platform';
 import { type ConnectionMode, SYSTEM_WIDE_CAPTURES, type SystemWideCaptureMethod } from '../../shared/settings';
 import { UsageError } from '../args';
 import { defaultDataDir } from '../../app/paths';
+import type { Logger } from '../../app/log/logger';
+import { KillSwitch, type KillSwitchState } from '../../app/system-wide/kill-switch/kill-switch';
+import { checkoutHelperLaunch } from '../helper/launch';
 
 /** Failures worth a sentence, not a stack trace. */
 export class CliError extends Error {
@@ -46,4 +49,35 @@ export async function reportCapture(capture: Pick<SystemWide, 'status' | 'onChan
   const status = capture.status();
   console.log(status.active ? `system-wide: applied ${status.detail ?? ''}` : 'system-wide: capture is not in place (see the log above)');
   capture.onChange((next) => console.log(next.active ? `system-wide: applied again ${next.detail ?? ''}` : 'system-wide: capture removed'));
+}
+
+/**
+ * The kill switch of `connect [--auto] --kill-switch` (Linux). Found in force from an earlier run,
+ * it is said first; with the flag its list becomes the given servers, without it the rules are left
+ * as they are. Either way they stay after the command ends, and the caller says so.
+ */
+export async function cliKillSwitch(logger: Logger): Promise<KillSwitch> {
+  const killSwitch = new KillSwitch({ dataDir: defaultDataDir(), logger, launch: checkoutHelperLaunch });
+  const left = await killSwitch.load();
+  if (left) console.log(`kill switch: ${left} (\`npm run cli -- kill-switch off\` turns it off)`);
+  return killSwitch;
+}
+
+/** Says what the kill switch lets out. */
+export function reportKillSwitch(state: KillSwitchState): void {
+  console.log(state.on ? `kill switch: on; allowed outside the tunnel: ${state.addresses.length} server address(es)${state.allowLan ? ' and the LAN' : ''}` : 'kill switch: not in force (see the log above)');
+}
+
+/** Turns it on for these servers and says so. */
+export async function engageKillSwitch(killSwitch: KillSwitch, servers: readonly { address: string }[], allowLan: boolean): Promise<void> {
+  reportKillSwitch(await killSwitch.engage(servers, allowLan));
+}
+
+export const KILL_SWITCH_STAYS = 'kill switch: still in force; `npm run cli -- kill-switch off` turns it off';
+
+/** At the end of a connect: the rules stay, by design. */
+export async function leaveKillSwitch(killSwitch: KillSwitch | null): Promise<void> {
+  if (!killSwitch) return;
+  await killSwitch.close();
+  if (killSwitch.state().on) console.log(KILL_SWITCH_STAYS);
 }

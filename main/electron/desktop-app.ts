@@ -148,6 +148,9 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
       case 'set-auto':
         await engine?.setAuto(parseRequest('setAuto', { subscriptionId: action.subscriptionId }));
         return;
+      case 'set-kill-switch':
+        await engine?.setSettings(parseRequest('setSettings', { killSwitch: action.on }));
+        return;
     }
   }
 

@@ -16,6 +16,8 @@ export interface TrayState {
   statuses: Record<ServerId, ServerStatus>;
   /** What Connect changes on the machine (shown, since system-wide mode captures every app). */
   mode: ConnectionMode | null;
+  /** The kill switch setting, once the settings are known (null: not yet; no item then). */
+  killSwitch?: boolean | null;
 }
 
 export const EMPTY_TRAY_STATE: TrayState = { connection: null, subscriptions: [], auto: null, statuses: {}, mode: null };
@@ -32,10 +34,11 @@ export function trayStateAfter<E extends EventName>(state: TrayState, event: E, 
         statuses: s.statuses,
         // Hosts and tests may send a snapshot from before modes existed.
         mode: (s.settings.mode as ConnectionMode | undefined) ?? null,
+        killSwitch: (s.settings.killSwitch as boolean | undefined) ?? null,
       };
     }
     case 'settings':
-      return { ...state, mode: (payload as EventPayloads['settings']).mode };
+      return { ...state, mode: (payload as EventPayloads['settings']).mode, killSwitch: (payload as EventPayloads['settings']).killSwitch ?? null };
     case 'connection':
       return { ...state, connection: payload as EventPayloads['connection'] };
     case 'subscriptions':
@@ -57,6 +60,8 @@ export type TrayAction =
   | { type: 'connect' }
   | { type: 'disconnect' }
   | { type: 'set-auto'; subscriptionId: SubscriptionId | null }
+  /** The kill switch on or off, as in Settings → Connection. */
+  | { type: 'set-kill-switch'; on: boolean }
   | { type: 'show-window' }
   | { type: 'quit' };
 
@@ -142,6 +147,10 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNa
         ...withFlag(name.flag ?? carrying?.flag ?? null),
       });
     }
+  }
+
+  if (typeof state.killSwitch === 'boolean') {
+    items.push({ kind: 'separator' }, { kind: 'checkbox', label: t('killSwitch'), checked: state.killSwitch, action: { type: 'set-kill-switch', on: !state.killSwitch } });
   }
 
   items.push(

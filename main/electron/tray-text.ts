@@ -12,6 +12,7 @@ export type TrayTextKey =
   | 'showWindow'
   | 'quit'
   | 'modeLine'
+  | 'killSwitch'
   | `mode-${ConnectionMode}`
   | `failed-${TrayRequest}`
   | `refusal-${RefusalCode}`;
@@ -32,6 +33,7 @@ export const TRAY_TEXT_PATHS: Record<TrayTextKey, string> = {
   showWindow: 'desktop.tray.showWindow',
   quit: 'desktop.tray.quit',
   modeLine: 'desktop.tray.modeLine',
+  killSwitch: 'killSwitch.label',
   'mode-proxy': 'mode.short.proxy',
   'mode-system-proxy': 'mode.short.system-proxy',
   'mode-system-wide': 'mode.short.system-wide',

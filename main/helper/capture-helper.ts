@@ -2,10 +2,12 @@
  * The system-wide capture helper's entry point (Linux, run as root by the app: directly when the
  * app is root, through pkexec otherwise). `session`: serve requests on stdin until `end` or EOF,
  * removing capture on the way out (the watchdog). `remove`: remove any capture and exit (recovery
- * at the next start after everything crashed). Signals that would end the helper remove capture
- * first.
+ * at the next start after everything crashed). `kill-switch-off`: turn the kill switch off and
+ * exit (`npm run cli -- kill-switch off`). Signals that would end the helper remove capture first,
+ * never the kill switch.
  */
 import { execArgv, removeCapture, serveHelperSession } from '../../app/system-wide/linux/helper';
+import { killSwitchOff } from '../../app/system-wide/kill-switch/helper-side';
 
 async function main(mode: string | undefined): Promise<number> {
   if (process.platform !== 'linux') {
@@ -21,8 +23,13 @@ async function main(mode: string | undefined): Promise<number> {
     for (const failure of failures) console.error(failure);
     return failures.length === 0 ? 0 : 1;
   }
+  if (mode === 'kill-switch-off') {
+    const reply = await killSwitchOff(execArgv);
+    if (!reply.ok) console.error(reply.error);
+    return reply.ok ? 0 : 1;
+  }
   if (mode !== 'session') {
-    console.error('usage: capture-helper session|remove');
+    console.error('usage: capture-helper session|remove|kill-switch-off');
     return 2;
   }
   let ending = false;

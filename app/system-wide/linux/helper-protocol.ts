@@ -15,6 +15,14 @@ export const capturePlanSchema = z
   })
   .strict();
 
+/** The kill switch's allow list (kill-switch/policy/kill-switch-rules.ts checks every address again). */
+export const killSwitchPlanSchema = z
+  .object({
+    servers: z.array(z.string().max(64)).max(4096),
+    allowLan: z.boolean(),
+  })
+  .strict();
+
 export const helperRequestSchema = z.discriminatedUnion('op', [
   /** Can this kernel and nft do TPROXY? A check-only parse of the TPROXY ruleset, nothing changes. */
   z.object({ op: z.literal('probe'), plan: capturePlanSchema }).strict(),
@@ -24,6 +32,10 @@ export const helperRequestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('lift') }).strict(),
   /** Capture off and the helper exits. */
   z.object({ op: z.literal('end') }).strict(),
+  /** Kill switch on, or its allow list replaced (atomically). It outlives the session by design. */
+  z.object({ op: z.literal('kill-switch-on'), plan: killSwitchPlanSchema }).strict(),
+  /** Kill switch off: only the user's own choice sends this. */
+  z.object({ op: z.literal('kill-switch-off') }).strict(),
 ]);
 export type HelperRequest = z.infer<typeof helperRequestSchema>;
 

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { type ArgvCommand, applyCommands, captureRuleset, isAlreadyGone, removalCommands } from './policy/capture-plan';
 import { HELPER_READY, type HelperReply, helperRequestSchema } from './helper-protocol';
+import { killSwitchOff, killSwitchOn } from '../kill-switch/helper-side';
 
 export interface CommandOutcome {
   code: number | null;
@@ -83,6 +84,14 @@ export async function serveHelperSession(input: Readable, output: Writable, run:
         reply(await applyCapture(run, request.plan));
         break;
       }
+      case 'kill-switch-on': {
+        reply(await killSwitchOn(run, request.plan));
+        break;
+      }
+      case 'kill-switch-off': {
+        reply(await killSwitchOff(run));
+        break;
+      }
       case 'lift':
       case 'end': {
         const failures = await removeCapture(run);
@@ -95,6 +104,7 @@ export async function serveHelperSession(input: Readable, output: Writable, run:
       }
     }
   }
-  // The app went away without saying `end`: it crashed or was killed. Undo whatever it had.
+  // The app went away without saying `end`: it crashed or was killed. Undo whatever it had — of
+  // the capture: a kill switch stays in force by design until the user turns it off.
   await removeCapture(run);
 }

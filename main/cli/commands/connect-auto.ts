@@ -22,13 +22,14 @@ import { type LogLevel, Logger } from '../../../app/log/logger';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { checkoutHelperLaunch } from '../../helper/launch';
-import { cliCapture, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
+import { cliCapture, cliDataDir, cliKillSwitch, cliMode, KILL_SWITCH_STAYS, reportCapture, reportKillSwitch, repositoryResources } from '../support';
+import { defaultDataDir } from '../../../app/paths';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 import { readSettingsFile } from '../../settings-patch-file';
 import type { SettingsPatch, SystemWideCaptureMethod } from '../../../shared/settings';
 
 const USAGE =
-  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--settings FILE] [--verbose]';
+  'usage: npm run cli -- connect --auto --subscription <url|file> [--subscription <url|file> …] [--http-port N] [--socks-port N] [--data-dir DIR] [--test-url URL …] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--kill-switch [--kill-switch-allow-lan]] [--routing FILE] [--settings FILE] [--verbose]';
 
 export interface AutoArgs {
   subscriptions: string[];
@@ -46,6 +47,9 @@ export interface AutoArgs {
   routingFile?: string;
   settingsFile?: string;
   verbose: boolean;
+  /** Let nothing out but to the servers of every subscription and over the tunnel (connect.ts). */
+  killSwitch: boolean;
+  killSwitchAllowLan: boolean;
 }
 
 export function parseAutoArgs(argv: readonly string[]): AutoArgs {
@@ -64,11 +68,14 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
       routing: { type: 'string' },
       settings: { type: 'string' },
       verbose: { type: 'boolean' },
+      'kill-switch': { type: 'boolean' },
+      'kill-switch-allow-lan': { type: 'boolean' },
     },
     USAGE,
   );
   const subscriptions = values.subscription ?? [];
   if (subscriptions.length === 0) throw new UsageError(USAGE);
+  if (values['kill-switch-allow-lan'] && !values['kill-switch']) throw new UsageError(`--kill-switch-allow-lan goes with --kill-switch\n${USAGE}`);
   const httpPort = portOption('--http-port', values['http-port']);
   const socksPort = portOption('--socks-port', values['socks-port']);
   if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
@@ -85,6 +92,8 @@ export function parseAutoArgs(argv: readonly string[]): AutoArgs {
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
     verbose: values.verbose === true,
+    killSwitch: values['kill-switch'] === true,
+    killSwitchAllowLan: values['kill-switch-allow-lan'] === true,
   };
 }
 
@@ -138,17 +147,23 @@ export async function run(argv: readonly string[]): Promise<number> {
   let engine: Engine | null = null;
   const stop = untilStopped();
   try {
+    // The engine keeps the kill switch (as the settings say, its list following the subscriptions);
+    // without the flag, one left in force by an earlier run is kept so, never undone here.
+    const leftOn = (await cliKillSwitch(logger)).state().on;
     engine = await createEngine({
       dataDir: args.dataDir ?? cliDataDir(),
       resourcesDir: repositoryResources(),
       logger,
       captureHelper: checkoutHelperLaunch,
+      killSwitchDataDir: defaultDataDir(),
       settingsOverrides: {
         ...fromFile,
         // The CLI's mode and core are what its flags (or its settings file) say, whatever an earlier run stored.
         mode: args.mode,
         corePath: args.corePath ?? fromFile.corePath ?? null,
         ...(args.capture !== undefined ? { systemWideCapture: args.capture } : {}),
+        killSwitch: args.killSwitch || leftOn,
+        ...(args.killSwitch ? { killSwitchAllowLan: args.killSwitchAllowLan } : {}),
         ...(args.httpPort !== undefined ? { httpPort: args.httpPort } : {}),
         ...(args.socksPort !== undefined ? { socksPort: args.socksPort } : {}),
         ...(args.testUrls.length > 0 ? { monitor: { ...fromFile.monitor, urls: args.testUrls } } : {}),
@@ -162,6 +177,12 @@ export async function run(argv: readonly string[]): Promise<number> {
     const ids = await addAll(engine, args.subscriptions);
     const all = (await engine.getSnapshot({})).subscriptions.map((s) => s.id);
     await engine.reorderSubscriptions({ ids: [...ids, ...all.filter((id) => !ids.includes(id))] });
+    // Every server of every subscription is allowed before Auto picks one.
+    const killSwitch = engine.killSwitch();
+    if (killSwitch && (args.killSwitch || leftOn)) {
+      await killSwitch.settled();
+      reportKillSwitch(killSwitch.state());
+    }
     await engine.setAuto({ subscriptionId: ids[0] as string });
     const state = await engine.connect({});
     console.log(`connected with Auto on ${(await engine.getSnapshot({})).subscriptions[0]?.name}; Ctrl-C disconnects`);
@@ -175,6 +196,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 1;
   } finally {
     stop.dispose();
+    const inForce = engine?.killSwitch()?.state().on === true;
     await engine?.stop();
+    if (inForce) console.log(KILL_SWITCH_STAYS);
   }
 }

@@ -22,7 +22,17 @@ describe('connect options', () => {
       socksPort: 1081,
       probe: true,
       verbose: false,
+      killSwitch: false,
+      killSwitchAllowLan: false,
     });
+  });
+
+  it('--kill-switch, and --kill-switch-allow-lan beside it, for connect and connect --auto alike', () => {
+    for (const read of [parseArgs, (argv: string[]) => parseAutoArgs(['--auto', ...argv])]) {
+      expect(read(['--subscription', 's', '--kill-switch'])).toMatchObject({ killSwitch: true, killSwitchAllowLan: false });
+      expect(read(['--subscription', 's', '--kill-switch', '--kill-switch-allow-lan'])).toMatchObject({ killSwitch: true, killSwitchAllowLan: true });
+      expect(() => read(['--subscription', 's', '--kill-switch-allow-lan'])).toThrow(/--kill-switch-allow-lan goes with --kill-switch/);
+    }
   });
 
   it('--core: a core by name (wherever it is found) or a program by path', () => {

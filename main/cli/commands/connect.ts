@@ -12,6 +12,10 @@
  * captures with sing-box's TUN device instead of nftables TPROXY (`--capture tproxy`, the default);
  * its DNS is asked of the routing file's remote resolver.
  *
+ * `--kill-switch` (Linux, as root) lets nothing leave the machine but to the subscription's
+ * servers and over the tunnel (`--kill-switch-allow-lan`: and to the LAN), and it stays in force
+ * after the command ends, until `npm run cli -- kill-switch off`.
+ *
  * (`connect --auto` runs the whole engine instead: connect-auto.ts.)
  */
 import { readFile } from 'node:fs/promises';
@@ -32,12 +36,13 @@ import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
 import { coreOption, portOption, readOptions, UsageError } from '../../args';
 import { appFetcher } from '../../../app/subscriptions/app-fetcher';
-import { CliError, cliCapture, cliDataDir, cliMode, reportCapture, repositoryResources } from '../support';
+import { CliError, cliCapture, cliDataDir, cliKillSwitch, cliMode, engageKillSwitch, leaveKillSwitch, reportCapture, repositoryResources } from '../support';
+import type { KillSwitch } from '../../../app/system-wide/kill-switch/kill-switch';
 import { RoutingService } from '../../../app/routing/service';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 
 const USAGE =
-  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--probe] [--verbose]';
+  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--kill-switch [--kill-switch-allow-lan]] [--routing FILE] [--probe] [--verbose]';
 
 export interface CliTunnelOptions {
   /** A subscription URL or a file holding one's body. */
@@ -180,6 +185,8 @@ interface ParsedArgs {
   verbose: boolean;
   mode?: ConnectionMode;
   capture?: SystemWideCaptureMethod;
+  killSwitch: boolean;
+  killSwitchAllowLan: boolean;
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -196,10 +203,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       routing: { type: 'string' },
       probe: { type: 'boolean' },
       verbose: { type: 'boolean' },
+      'kill-switch': { type: 'boolean' },
+      'kill-switch-allow-lan': { type: 'boolean' },
     },
     USAGE,
   );
   if (!values.subscription) throw new UsageError(USAGE);
+  if (values['kill-switch-allow-lan'] && !values['kill-switch']) throw new UsageError(`--kill-switch-allow-lan goes with --kill-switch\n${USAGE}`);
   const httpPort = portOption('--http-port', values['http-port']);
   const socksPort = portOption('--socks-port', values['socks-port']);
   if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
@@ -214,6 +224,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     probe: values.probe === true,
     verbose: values.verbose === true,
+    killSwitch: values['kill-switch'] === true,
+    killSwitchAllowLan: values['kill-switch-allow-lan'] === true,
   };
 }
 
@@ -228,6 +240,7 @@ export async function run(argv: string[]): Promise<number> {
   const level: LogLevel = args.verbose ? 'debug' : 'info';
   const logger = new Logger({ level, sinks: [stderrSink] });
   let cliTunnel: CliTunnel | null = null;
+  let killSwitch: KillSwitch | null = null;
   const stop = untilStopped();
   try {
     // A bad routing file is a usage error (exit 2): nothing has started yet.
@@ -236,9 +249,13 @@ export async function run(argv: string[]): Promise<number> {
           throw new UsageError(error instanceof Error ? error.message : String(error));
         })
       : undefined;
+    killSwitch = await cliKillSwitch(logger);
     cliTunnel = await buildCliTunnel({ ...args, probe: args.probe, routing }, logger);
     const { tunnel, core } = cliTunnel;
     const server = chooseServer(cliTunnel.servers, core, args.server, cliTunnel.carriers);
+    // Before the first packet to a server: every server of the subscription is allowed, so a
+    // change of server never waits for the rules.
+    if (args.killSwitch) await engageKillSwitch(killSwitch, cliTunnel.servers, args.killSwitchAllowLan);
     printEvents(cliTunnel);
     const state = await tunnel.connect(server, server.via ? cliTunnel.servers.find((s) => s.id === server.via) : undefined);
     console.log(`connected to ${server.name} [${server.id}] with ${coreLabel(core)}; Ctrl-C disconnects`);
@@ -253,6 +270,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     stop.dispose();
     await cliTunnel?.close();
+    await leaveKillSwitch(killSwitch);
   }
 }
 

@@ -10,7 +10,7 @@ import { EngineDetails } from './EngineDetails';
 import { ErrorIcon, WarningIcon } from './icons';
 
 /** What the problem is about, in the user's language. */
-function topicSentence(t: TFunction, topic: ProblemTopic): string {
+function topicSentence(t: TFunction, topic: ProblemTopic, dateTime: (at: number) => string): string {
   switch (topic.kind) {
     case 'file-unreadable':
       return t(topic.recovered === 'backup' ? 'problems.fileUnreadableBackup' : 'problems.fileUnreadableEmpty', { file: topic.file });
@@ -20,7 +20,20 @@ function topicSentence(t: TFunction, topic: ProblemTopic): string {
       return t('problems.noCore');
     case 'system-wide':
       return t('problems.systemWide');
+    case 'kill-switch-left':
+      return topic.since === null ? t('killSwitch.leftUnknown') : t('killSwitch.left', { since: dateTime(topic.since) });
   }
+}
+
+/** The kill switch left in force by an earlier run: the one way out is the user's own "turn off". */
+function TurnOffKillSwitch() {
+  const { t } = useTranslation();
+  const saveSettings = useAppStore((s) => s.saveSettings);
+  return (
+    <button type="button" className="button problem-action" onClick={() => void saveSettings({ killSwitch: false })}>
+      {t('killSwitch.turnOff')}
+    </button>
+  );
 }
 
 /** The time of a problem: the clock time today, the date too when it is older (the app runs for days). */
@@ -42,6 +55,7 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
   buttonRef(button: HTMLButtonElement | null): void;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const messageId = useId();
   return (
     <li className={`problem problem-${problem.severity}`}>
@@ -55,7 +69,7 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
         {problem.topic ? (
           <>
             <p className="problem-message" id={messageId}>
-              {topicSentence(t, problem.topic)}
+              {topicSentence(t, problem.topic, format.dateTime)}
             </p>
             <EngineDetails text={problem.message} className="problem-details" />
           </>
@@ -66,6 +80,7 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
           </p>
         )}
       </div>
+      {problem.topic?.kind === 'kill-switch-left' && <TurnOffKillSwitch />}
       <button type="button" ref={buttonRef} className="button problem-dismiss" aria-describedby={messageId} onClick={(event) => onDismiss(event.currentTarget === document.activeElement)}>
         {t('common.dismiss')}
       </button>

@@ -27,6 +27,8 @@ interface Draft extends StartupDraft, CoreDraft {
   intervalMin: string;
   idleTimeoutMin: string;
   mode: Settings['mode'];
+  killSwitch: boolean;
+  killSwitchAllowLan: boolean;
   verifyIpv6: boolean;
   trustedCheckerId: string;
   logLevel: Settings['logLevel'];
@@ -46,6 +48,8 @@ function draftOf(settings: Settings): Draft {
     intervalMin: trim(settings.monitor.intervalMs / 60_000),
     idleTimeoutMin: trim(settings.monitor.idleTimeoutMs / 60_000),
     mode: settings.mode,
+    killSwitch: settings.killSwitch,
+    killSwitchAllowLan: settings.killSwitchAllowLan,
     verifyIpv6: settings.monitor.verifyIpv6,
     trustedCheckerId: settings.trustedCheckerId ?? '',
     logLevel: settings.logLevel,
@@ -90,6 +94,8 @@ export function patchFromDraft(draft: Draft, settings: Settings): { patch: Setti
   if (idle !== undefined && idle !== settings.monitor.idleTimeoutMs) monitor.idleTimeoutMs = idle;
   if (draft.verifyIpv6 !== settings.monitor.verifyIpv6) monitor.verifyIpv6 = draft.verifyIpv6;
   if (draft.mode !== settings.mode) patch.mode = draft.mode;
+  if (draft.killSwitch !== settings.killSwitch) patch.killSwitch = draft.killSwitch;
+  if (draft.killSwitchAllowLan !== settings.killSwitchAllowLan) patch.killSwitchAllowLan = draft.killSwitchAllowLan;
   const checker = draft.trustedCheckerId === '' ? null : draft.trustedCheckerId;
   if (checker !== settings.trustedCheckerId) patch.trustedCheckerId = checker;
   if (draft.logLevel !== settings.logLevel) patch.logLevel = draft.logLevel;
@@ -252,6 +258,16 @@ export function SettingsDialog() {
                 ))}
               </select>
             </Field>
+            {draft.mode !== 'system-wide' && <p className="hint">{t('proxyIpv6.note')}</p>}
+            <label className="check-field">
+              <input type="checkbox" checked={draft.killSwitch} onChange={(e) => set('killSwitch', e.target.checked)} />
+              <span>{t('killSwitch.label')}</span>
+              <span className="hint">{t('killSwitch.hint')}</span>
+            </label>
+            <label className="check-field">
+              <input type="checkbox" checked={draft.killSwitchAllowLan} disabled={!draft.killSwitch} onChange={(e) => set('killSwitchAllowLan', e.target.checked)} />
+              <span>{t('killSwitch.allowLan')}</span>
+            </label>
           </fieldset>
           <StartupFields draft={draft} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />
           <fieldset>

@@ -5,6 +5,9 @@
  * Under Electron the helper runs on Electron's bundled Node (ELECTRON_RUN_AS_NODE), and pkexec
  * clears the environment, so the variable is passed through `env`.
  */
+/** A session, or a one-shot: remove a leftover capture, or turn the kill switch off. */
+export type HelperMode = 'session' | 'remove' | 'kill-switch-off';
+
 export interface HelperLaunch {
   /** The running program's effective uid (0 = root). */
   euid: number;
@@ -16,7 +19,7 @@ export interface HelperLaunch {
   helperScript: string;
   /** True inside Electron: the binary must be told to behave as Node. */
   electron: boolean;
-  mode: 'session' | 'remove';
+  mode: HelperMode;
 }
 
 export interface LaunchCommand {

@@ -704,6 +704,17 @@ export const en = {
   groups: {
     outbound: 'group {{name}}',
   },
+  killSwitch: {
+    label: 'Kill switch',
+    hint: 'Nothing leaves this computer outside the VPN: not while servers switch, not if the core or the app crashes, not while the app is closed. It stays on until you turn it off here (Linux for now).',
+    allowLan: 'Allow the local network (printers, other devices at home)',
+    left: 'The kill switch is still on (since {{since}}): nothing leaves this computer outside the VPN until you turn it off. This is on purpose, after a crash too.',
+    leftUnknown: 'The kill switch is still on: nothing leaves this computer outside the VPN until you turn it off. This is on purpose, after a crash too.',
+    turnOff: 'Turn off the kill switch',
+  },
+  proxyIpv6: {
+    note: 'IPv6 in this mode: apps that use the proxy hand it the site’s name, and the server reaches the site over IPv4 or IPv6, so your own IPv6 address is not shown. Apps that ignore the proxy go around the VPN on IPv4 and IPv6 alike; system-wide mode or the kill switch stops that.',
+  },
 };
 
 export type Resource = typeof en;
