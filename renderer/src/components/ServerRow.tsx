@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { ServerStatus, Verdict } from '../../../shared/domain/status';
+import { measuredBeforeLoss, networkLostSince } from '../../../shared/domain/shown-status';
 import { useFormat } from '../hooks/useFormat';
+import { useNow } from '../hooks/useNow';
 import { useAppStore, useAppStoreApi } from '../store/context';
 import { describeVerdict, failureText } from '../format/reasons';
 import { transferRowNote } from '../format/transfer';
@@ -49,8 +51,34 @@ export function PingText({ status }: { status: ServerStatus | undefined }) {
   return <PingValue delayMs={status?.delayMs} downForNow={status?.downForNow ?? false} testing={status?.testing ?? false} failed={Boolean(status?.error)} />;
 }
 
-const PingCell = memo(function PingCell(props: PingProps & { fromCache: boolean }) {
+/**
+ * A ping measured before the network was lost: greyed, with its age (which ticks, so only these
+ * few cells hold a clock). It says what the server did then, not what it does now.
+ */
+function StalePing({ delayMs, testedAt }: { delayMs: number | null | undefined; testedAt: number }) {
   const { t } = useTranslation();
+  const format = useFormat();
+  const now = useNow(1000);
+  const age = format.duration(Math.max(0, now - testedAt));
+  return (
+    <>
+      <span className="ping stale" title={t('truth.stalePing', { age })}>
+        {delayMs !== null && delayMs !== undefined ? format.ms(delayMs) : t('row.noAnswer')}
+      </span>
+      <span className="badge badge-stale">{t('truth.staleAge', { age })}</span>
+    </>
+  );
+}
+
+const PingCell = memo(function PingCell(props: PingProps & { fromCache: boolean; staleSince: number | null }) {
+  const { t } = useTranslation();
+  if (props.staleSince !== null) {
+    return (
+      <div className="row-ping" data-stale="true">
+        <StalePing delayMs={props.delayMs} testedAt={props.staleSince} />
+      </div>
+    );
+  }
   return (
     <div className="row-ping">
       <PingValue {...props} />
@@ -141,12 +169,15 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
   const coreName = useAppStore((s) => (s.core ? `${s.core.family} ${s.core.version}` : null));
   const servers = useAppStore(selectServerIndex);
   const trustedCheckerId = useAppStore((s) => s.settings.trustedCheckerId);
+  const lostSince = useAppStore((s) => networkLostSince(s.auto));
   const { server, status, unsupported } = row;
   if (!server) return null;
 
   const ipInfo = status?.ipInfo ?? null;
   const country = countryOf(ipInfo, i18n.language);
-  const verdict = status?.reachability ?? null;
+  // While the network is lost no verdict can be trusted: it shows as unknown, and says why.
+  const verdict = lostSince !== null ? null : (status?.reachability ?? null);
+  const stale = measuredBeforeLoss(status?.testedAt ?? null, lostSince);
   const verdictWords =
     verdict &&
     describeVerdict(verdict, { t, language: i18n.language, server: server.name, nameOf: (id) => servers.get(id)?.name ?? id, trustedCheckerId });
@@ -230,13 +261,14 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
         unconfirmed={ipInfo?.fromCache ?? false}
         details={ipInfoDetails(ipInfo)}
       />
-      <VerdictCell verdict={verdict?.verdict} words={verdictWords?.summary} />
+      {lostSince !== null ? <VerdictCell verdict="unknown" words={t('truth.verdictUnknown')} /> : <VerdictCell verdict={verdict?.verdict} words={verdictWords?.summary} />}
       <PingCell
         delayMs={status?.delayMs}
         downForNow={status?.downForNow ?? false}
         testing={status?.testing ?? false}
         failed={Boolean(status?.error)}
         fromCache={status?.fromCache ?? false}
+        staleSince={stale ? (status?.testedAt ?? null) : null}
       />
       <div className="row-actions">
         <button

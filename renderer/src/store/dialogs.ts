@@ -6,7 +6,8 @@ export type Dialog =
   | { kind: 'none' }
   | { kind: 'exclude-servers'; subscriptionId: SubscriptionId }
   | { kind: 'add-subscription' }
-  | { kind: 'settings' }
+  /** `focus`: the field to bring into view and focus (the mode chip opens Settings at the mode). */
+  | { kind: 'settings'; focus?: 'mode' }
   | { kind: 'server-details'; serverId: ServerId }
   | { kind: 'confirm-empty'; subscriptionId: SubscriptionId }
   | { kind: 'confirm-remove'; subscriptionId: SubscriptionId }

@@ -691,6 +691,14 @@ export const en = {
       saved: 'Saved for this server.',
     },
   },
+  /** The engine's network-loss verdict, in the top bar, the tray and the rows (issue 28). */
+  truth: {
+    networkLost: 'Network lost — waiting, next try in {{seconds}} s',
+    networkLostNow: 'Network lost — trying again now',
+    stalePing: 'Measured {{age}} ago, before the network was lost',
+    staleAge: '{{age}} ago',
+    verdictUnknown: 'Not known while the network is lost',
+  },
 };
 
 export type Resource = typeof en;

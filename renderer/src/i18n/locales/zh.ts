@@ -678,4 +678,12 @@ export const zh = {
       saved: '已为此服务器保存。',
     },
   },
+  /** 网络断开的判定：顶栏、托盘与服务器行。 */
+  truth: {
+    networkLost: '网络已断开 — 等待中，{{seconds}} 秒后重试',
+    networkLostNow: '网络已断开 — 正在重试',
+    stalePing: '{{age}}前测得，早于网络断开',
+    staleAge: '{{age}}前',
+    verdictUnknown: '网络断开期间无法判断',
+  },
 };

@@ -1,0 +1,171 @@
+/**
+ * Issue 28, item 1: the top bar fits at 1280, 1024 and 900 px in every language. One browser, one
+ * page: the language is switched through the engine's settings and the viewport resized, so the
+ * fifteen cases cost one launch. The current server is the demo's longest-named one, connected.
+ *
+ * It measures element boxes, not pixels: no two visible top-bar elements overlap, none is drawn
+ * with zero width, none is cut by the box it sits in, any element whose text is cut
+ * (scrollWidth > clientWidth) carries a tooltip (its own `title` or an ancestor's inside the bar),
+ * and the page never scrolls sideways. A screenshot per language at 1280 and 900 px goes to
+ * e2e/artifacts/ (topbar-LANG-WIDTH.png).
+ */
+import { statSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppPage, type DemoWorld, eventually, launchChromium, openApp, screenshot, startWorld } from './harness';
+
+const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 768 },
+  { width: 900, height: 600 },
+] as const;
+const SCREENSHOT_WIDTHS = new Set([1280, 900]);
+
+/**
+ * The top bar's atoms: the smallest pieces a person reads or clicks. Containers (the status
+ * column, the rates group) are not atoms: they hold atoms and so overlap them by design.
+ */
+const ATOMS = [
+  '.brand-mark',
+  '.brand-name',
+  '.power-button',
+  '.state-dot',
+  '.state-line strong',
+  '.state-line .via',
+  '.state-line .since',
+  '.mode-chip',
+  '.mode-note',
+  '.connection-error',
+  '.proxy-kind',
+  '.proxy-value',
+  '.proxy-field button',
+  '.routing-chip',
+  '.rate',
+  '.app-actions button',
+  '.test-progress',
+];
+
+interface Problem {
+  kind: 'overlap' | 'zero-width' | 'cut' | 'clipped-without-title' | 'horizontal-scroll';
+  what: string;
+}
+
+/** Runs in the page: every rule above, as a list of what breaks it. */
+function measureTopBar(atoms: string[]): { problems: Problem[]; shown: string[] } {
+  const bar = document.querySelector('.topbar') as HTMLElement;
+  const problems: Problem[] = [];
+  const label = (element: Element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${(element.textContent ?? '').trim().slice(0, 40)}"`;
+  const shownOnScreen = (element: Element) => {
+    const style = getComputedStyle(element);
+    if (style.display === 'none' || style.visibility === 'hidden') return false;
+    if (element.closest('.visually-hidden')) return false;
+    for (let node: Element | null = element; node && node !== bar; node = node.parentElement) {
+      const s = getComputedStyle(node);
+      if (s.display === 'none' || s.clipPath === 'inset(50%)') return false;
+    }
+    return true;
+  };
+  /** The boxes that hide their overflow between an element and the bar (the bar included). */
+  const clipsOf = (element: Element) => {
+    const clips: Element[] = [];
+    for (let node = element.parentElement; node && node !== bar.parentElement; node = node.parentElement) {
+      const s = getComputedStyle(node);
+      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') clips.push(node);
+    }
+    return clips;
+  };
+  const elements = [...new Set(atoms.flatMap((selector) => [...bar.querySelectorAll(selector)]))].filter(shownOnScreen);
+  const boxes: { element: Element; box: DOMRect }[] = [];
+  for (const element of elements) {
+    const box = element.getBoundingClientRect();
+    let hiddenByClip = false;
+    for (const clip of clipsOf(element)) {
+      const outer = clip.getBoundingClientRect();
+      const apart = box.right <= outer.left || box.left >= outer.right || box.bottom <= outer.top || box.top >= outer.bottom;
+      const cut = box.left < outer.left - 0.5 || box.right > outer.right + 0.5 || box.top < outer.top - 0.5 || box.bottom > outer.bottom + 0.5;
+      // Cut, or moved out of sight (an item wrapped onto the details line's hidden line): then a
+      // tooltip must still say what it held.
+      if (cut && !element.closest('[title]')) problems.push({ kind: 'cut', what: `${label(element)} by ${label(clip)}` });
+      if (apart) hiddenByClip = true;
+    }
+    if (hiddenByClip) continue;
+    if (box.width < 1 || box.height < 1) problems.push({ kind: 'zero-width', what: label(element) });
+    boxes.push({ element, box });
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i]!;
+      const b = boxes[j]!;
+      if (a.element.contains(b.element) || b.element.contains(a.element)) continue;
+      const overlapX = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+      const overlapY = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+      if (overlapX > 0.5 && overlapY > 0.5) problems.push({ kind: 'overlap', what: `${label(a.element)} × ${label(b.element)}` });
+    }
+  }
+  for (const element of bar.querySelectorAll('*')) {
+    if (!shownOnScreen(element) || !(element instanceof HTMLElement)) continue;
+    if (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible' && !element.closest('[title]')) {
+      problems.push({ kind: 'clipped-without-title', what: label(element) });
+    }
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth) {
+    problems.push({ kind: 'horizontal-scroll', what: `${document.documentElement.scrollWidth} > ${window.innerWidth}` });
+  }
+  return { problems, shown: boxes.map(({ element }) => label(element)) };
+}
+
+describe('the top bar at 1280, 1024 and 900 px in every language', () => {
+  let world: DemoWorld;
+  let browser: Browser;
+  let app: AppPage;
+  let page: Page;
+  let longestName = '';
+
+  beforeAll(async () => {
+    world = await startWorld({ intervalMs: 60_000 });
+    const snapshot = await world.engine.getSnapshot({});
+    const subscription = snapshot.subscriptions.find((s) => s.id === snapshot.auto.subscriptionId) ?? snapshot.subscriptions[0]!;
+    const longest = [...subscription.servers].sort((a, b) => b.name.length - a.name.length)[0]!;
+    longestName = longest.name;
+    await world.engine.connect({ serverId: longest.id });
+    browser = await launchChromium();
+    app = await openApp(browser, world.host.url);
+    page = app.page;
+    await eventually('connected through the longest-named server', 20_000, async () => {
+      const { connection } = await world.engine.getSnapshot({});
+      return connection.state === 'connected' && connection.serverId === longest.id ? true : undefined;
+    });
+    await page.locator('.state-connected .proxy-field').first().waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await world?.dispose();
+  });
+
+  it('lays out without overlap, zero widths, untitled clipping or sideways scroll', async () => {
+    const failures: string[] = [];
+    for (const language of LANGUAGES) {
+      await world.engine.setSettings({ language });
+      await eventually(`<html lang="${language}">`, 5000, async () => ((await page.evaluate(() => document.documentElement.lang)) === language ? true : undefined));
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await page.mouse.move(0, viewport.height - 1);
+        // Two frames: the media and container queries apply, the fonts of the new script are in.
+        await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
+        const { problems, shown } = await page.evaluate(measureTopBar, ATOMS);
+        for (const problem of problems) failures.push(`${language} ${viewport.width}×${viewport.height} ${problem.kind}: ${problem.what}`);
+        // The first priority is always there: the state and the server.
+        if (!shown.some((line) => line.startsWith('strong'))) failures.push(`${language} ${viewport.width}: no state shown`);
+        if (!shown.some((line) => line.includes('.via'))) failures.push(`${language} ${viewport.width}: no server shown`);
+        if (SCREENSHOT_WIDTHS.has(viewport.width)) {
+          const path = await screenshot(page.locator('.topbar'), `topbar-${language}-${viewport.width}`);
+          expect(statSync(path).size, path).toBeGreaterThan(2_000);
+        }
+      }
+    }
+    expect(failures, `server "${longestName}"`).toEqual([]);
+    expect(app.errors).toEqual([]);
+  });
+});
