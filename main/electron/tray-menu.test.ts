@@ -5,7 +5,7 @@ import type { Server } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { AppSnapshot } from '../../shared/ipc/contract';
-import { buildTrayMenu, EMPTY_TRAY_STATE, MAX_TRAY_SUBSCRIPTIONS, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
+import { buildTrayMenu, EMPTY_TRAY_STATE, MAX_TRAY_SUBSCRIPTIONS, type TrayState, trayCountsDown, trayStateAfter, trayTooltip } from './tray-menu';
 import { trayTranslator } from './tray-text';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 
@@ -151,5 +151,32 @@ describe('tray state from engine events', () => {
     s = trayStateAfter(s, 'auto', auto(null));
     expect(s.auto?.subscriptionId).toBeNull();
     expect(trayStateAfter(s, 'traffic', { at: 0, intervalMs: 1000, upBytes: 1, downBytes: 2 })).toBe(s);
+  });
+});
+
+describe('the tray while the network is lost', () => {
+  const NOW = 1_000_000;
+  const lost = (until: number | null): TrayState => state({ connection: connection('connected', 'a1'), auto: { ...auto('sub-a'), networkLostUntil: until } });
+
+  it.each<[string, number | null, string]>([
+    ['the verdict in force: the countdown to the next try, not "Connected"', NOW + 15_000, 'Network lost — waiting, next try in 15 s: Frankfurt 1 — Germany'],
+    ['part of a second counts as a whole one', NOW + 14_200, 'Network lost — waiting, next try in 15 s: Frankfurt 1 — Germany'],
+    ['the try is due and the engine has not answered yet', NOW - 10, 'Network lost — trying again now: Frankfurt 1 — Germany'],
+    ['no verdict: connected', null, 'Connected: Frankfurt 1 — Germany'],
+  ])('%s', (_, until, first) => {
+    const menu = buildTrayMenu(lost(until), t, undefined, NOW);
+    expect(menu[0]).toMatchObject({ kind: 'label', label: first });
+    expect(trayTooltip(lost(until), t, undefined, NOW)).toBe(`Steadfast VPN — ${first}`);
+    expect(trayCountsDown(lost(until), NOW)).toBe(until !== null);
+  });
+
+  it('says it in the user\u2019s language', () => {
+    expect(buildTrayMenu(lost(NOW + 3_000), trayTranslator('ru'), undefined, NOW)[0]).toMatchObject({ label: 'Сеть потеряна — ждём, следующая попытка через 3 с: Frankfurt 1 — Germany' });
+  });
+
+  it('a tunnel that is down keeps its own state', () => {
+    const down = state({ connection: connection('failed', null), auto: { ...auto('sub-a'), networkLostUntil: NOW + 15_000 } });
+    expect(buildTrayMenu(down, t, undefined, NOW)[0]).toMatchObject({ label: 'Connection failed' });
+    expect(trayCountsDown(down, NOW)).toBe(false);
   });
 });

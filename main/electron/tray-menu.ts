@@ -5,6 +5,7 @@ import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
+import { countdownSeconds, shownConnection } from '../../shared/domain/shown-status';
 import type { TrayName } from './tray-flags';
 import type { TrayTranslate } from './tray-text';
 
@@ -106,16 +107,33 @@ function describeServer(state: TrayState, id: ServerId | null, nameOf: TrayNamer
   return country ? { ...shown, text: `${shown.text} — ${country}` } : shown;
 }
 
-/** The tray menu for a state, as data (tray.ts turns it into an Electron menu). */
-export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten): TrayMenuItem[] {
+/**
+ * The state in words, as the window's top bar says it: while Auto's network-loss verdict is in
+ * force a tunnel that is up reads "Network lost — waiting, next try in 15 s", not "Connected".
+ */
+export function trayStateText(state: TrayState, t: TrayTranslate, now: number): string {
+  const stateName = state.connection?.state ?? 'disconnected';
+  const shown = shownConnection(stateName, state.auto, now);
+  if (shown.kind === 'state') return t(shown.state);
+  return shown.nextTryInMs > 0 ? t('networkLost', { seconds: String(countdownSeconds(shown.nextTryInMs)) }) : t('networkLostNow');
+}
+
+/** Whether the tray shows a countdown that must be redrawn every second. */
+export function trayCountsDown(state: TrayState, now: number): boolean {
+  return shownConnection(state.connection?.state ?? 'disconnected', state.auto, now).kind === 'network-lost';
+}
+
+/** The tray menu for a state at a time, as data (tray.ts turns it into an Electron menu). */
+export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten, now = Date.now()): TrayMenuItem[] {
   const connection = state.connection;
   const stateName = connection?.state ?? 'disconnected';
   const active = ACTIVE_STATES.has(stateName);
   const current = active ? (connection?.serverId ?? null) : null;
   const currentServer = describeServer(state, current, nameOf);
+  const stateText = trayStateText(state, t, now);
 
   const items: TrayMenuItem[] = [
-    currentServer ? { kind: 'label', label: `${t(stateName)}: ${currentServer.text}`, ...withFlag(currentServer.flag) } : { kind: 'label', label: t(stateName) },
+    currentServer ? { kind: 'label', label: `${stateText}: ${currentServer.text}`, ...withFlag(currentServer.flag) } : { kind: 'label', label: stateText },
   ];
   if (state.mode) items.push({ kind: 'label', label: t('modeLine', { mode: t(`mode-${state.mode}`) }) });
   items.push({ kind: 'separator' });
@@ -153,9 +171,9 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNa
 }
 
 /** The tray icon's hover text. */
-export function trayTooltip(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten): string {
+export function trayTooltip(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten, now = Date.now()): string {
   const stateName = state.connection?.state ?? 'disconnected';
   const server = ACTIVE_STATES.has(stateName) ? describeServer(state, state.connection?.serverId ?? null, nameOf) : null;
   const mode = state.mode ? ` (${t(`mode-${state.mode}`)})` : '';
-  return `Steadfast VPN — ${t(stateName)}${server ? `: ${server.text}` : ''}${mode}`;
+  return `Steadfast VPN — ${trayStateText(state, t, now)}${server ? `: ${server.text}` : ''}${mode}`;
 }

@@ -12,6 +12,8 @@ export type TrayTextKey =
   | 'showWindow'
   | 'quit'
   | 'modeLine'
+  | 'networkLost'
+  | 'networkLostNow'
   | `mode-${ConnectionMode}`
   | `failed-${TrayRequest}`
   | `refusal-${RefusalCode}`;
@@ -32,6 +34,8 @@ export const TRAY_TEXT_PATHS: Record<TrayTextKey, string> = {
   showWindow: 'desktop.tray.showWindow',
   quit: 'desktop.tray.quit',
   modeLine: 'desktop.tray.modeLine',
+  networkLost: 'truth.networkLost',
+  networkLostNow: 'truth.networkLostNow',
   'mode-proxy': 'mode.short.proxy',
   'mode-system-proxy': 'mode.short.system-proxy',
   'mode-system-wide': 'mode.short.system-wide',

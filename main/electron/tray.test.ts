@@ -136,4 +136,26 @@ describe('DesktopTray', () => {
     tray.tellRefusal('connect', new Error('the core exited'));
     expect(FakeNotification.shown).toHaveLength(1);
   });
+
+  it('counts the next try of a lost network down each second, without the connected icon, and stops when the engine clears it', () => {
+    vi.useFakeTimers({ now: 5_000_000 });
+    try {
+      const { tray, fakeTray } = makeTray();
+      tray.onEvent('connection', connected('x'));
+      expect(fakeTray.images.at(-1)).toBe('/icons/on.png');
+      tray.onEvent('auto', { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: Date.now() + 15_000, timeline: [] });
+      expect(fakeTray.tooltip).toBe('Steadfast VPN — Network lost — waiting, next try in 15 s');
+      expect(fakeTray.menu[0]!.label).toBe('Network lost — waiting, next try in 15 s');
+      expect(fakeTray.images.at(-1)).toBe('/icons/off.png');
+      vi.advanceTimersByTime(4_000);
+      expect(fakeTray.tooltip).toBe('Steadfast VPN — Network lost — waiting, next try in 11 s');
+      tray.onEvent('auto', { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] });
+      expect(fakeTray.tooltip).toBe('Steadfast VPN — Connected');
+      expect(fakeTray.images.at(-1)).toBe('/icons/on.png');
+      expect(vi.getTimerCount()).toBe(0);
+      tray.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
