@@ -8,11 +8,16 @@
  * (scrollWidth > clientWidth) carries a tooltip (its own `title` or an ancestor's inside the bar),
  * and the page never scrolls sideways. A screenshot per language at 1280 and 900 px goes to
  * e2e/artifacts/ (topbar-LANG-WIDTH.png).
+ *
+ * The same world then cuts its network from the Lab panel: once Auto's verdict is in, the top bar
+ * says so within 2 s ("Network lost — waiting, next try in 15 s", counting down), and the rows
+ * grey the pings from before the loss and show no verdict but "unknown". Before that, a row's
+ * menu opens on right-click and from the keyboard, and its Exclude is what the exclude dialog shows.
  */
 import { statSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppPage, type DemoWorld, eventually, launchChromium, openApp, screenshot, startWorld } from './harness';
+import { type AppPage, type DemoWorld, eventually, launchChromium, openApp, screenshot, startWorld, STRINGS } from './harness';
 
 const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
 const VIEWPORTS = [
@@ -136,6 +141,9 @@ describe('the top bar at 1280, 1024 and 900 px in every language', () => {
       const { connection } = await world.engine.getSnapshot({});
       return connection.state === 'connected' && connection.serverId === longest.id ? true : undefined;
     });
+    // Choosing a server by hand turned Auto off for its subscription: on again, as in the demo
+    // (it stays on the current server while that answers, and it is Auto that finds a network lost).
+    await world.engine.setAuto({ subscriptionId: subscription.id });
     await page.locator('.state-connected .proxy-field').first().waitFor();
   });
 
@@ -167,5 +175,101 @@ describe('the top bar at 1280, 1024 and 900 px in every language', () => {
     }
     expect(failures, `server "${longestName}"`).toEqual([]);
     expect(app.errors).toEqual([]);
+  });
+
+  it('opens a row menu on right-click and from the keyboard; its Exclude lands where the exclude dialog saves, and the dialog shows it', async () => {
+    await world.engine.setSettings({ language: 'en' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const snapshot = await world.engine.getSnapshot({});
+    const subscriptionId = snapshot.auto.subscriptionId!;
+    const subscription = snapshot.subscriptions.find((s) => s.id === subscriptionId)!;
+    const target = subscription.servers.find((s) => s.id !== snapshot.connection.serverId && !(snapshot.auto.excluded[subscriptionId] ?? []).includes(s.id))!;
+    const before = snapshot.auto.excluded[subscriptionId] ?? [];
+    const row = page.locator(`[role="listitem"][data-server-id="${target.id}"]`);
+    const menu = page.getByRole('menu', { name: STRINGS.en.rowMenu(target.name) });
+
+    await row.scrollIntoViewIfNeeded();
+    await row.click({ button: 'right' });
+    await menu.waitFor();
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Connect', 'Test', 'Exclude from Auto', 'Share…', 'Details']);
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await row.evaluate((element) => element === document.activeElement)).toBe(true);
+
+    // From the keyboard: Shift+F10 on the focused row, arrows to Exclude, Enter.
+    await page.keyboard.press('Shift+F10');
+    await menu.waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Exclude from Auto');
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'detached' });
+    const excluded = await eventually('the exclusion saved', 5_000, async () => {
+      const ids = (await world.engine.getSnapshot({})).auto.excluded[subscriptionId] ?? [];
+      return ids.includes(target.id) ? ids : undefined;
+    });
+    expect([...excluded].sort()).toEqual([...before, target.id].sort());
+    await eventually('the row marked excluded', 5_000, async () => ((await row.locator('.chip-excluded').count()) > 0 ? true : undefined));
+
+    // The exclude dialog reads the same settings: the server is marked there, with the same set.
+    await page.getByRole('button', { name: `${STRINGS.en.autoPrefix}${subscription.name})`, exact: true }).click({ button: 'right' });
+    const dialog = page.getByRole('dialog', { name: STRINGS.en.excludeTitle });
+    await dialog.waitFor();
+    const checked = await dialog.locator('input[type="checkbox"]:checked').evaluateAll((boxes) => boxes.map((box) => box.closest('label')?.textContent ?? ''));
+    expect(checked.length).toBe(excluded.length);
+    // A flag in the name is drawn as an image there: the words after it are the text.
+    const words = target.name.replace(/[\u{1F1E6}-\u{1F1FF}]/gu, '').trim();
+    expect(checked.some((text) => text.includes(words)), `${words} in ${JSON.stringify(checked)}`).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // And back: Include from the menu restores the list the dialog started from.
+    await row.click({ button: 'right' });
+    await menu.getByRole('menuitem', { name: 'Include in Auto' }).click();
+    await eventually('the exclusion lifted', 5_000, async () => {
+      const ids = (await world.engine.getSnapshot({})).auto.excluded[subscriptionId] ?? [];
+      return ids.includes(target.id) ? undefined : ids;
+    });
+    expect(app.errors).toEqual([]);
+  });
+
+  it("says the network is lost within 2 s of the engine's verdict, with a countdown, and greys the pings from before", async () => {
+    await world.engine.setSettings({ language: 'en' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const answered = world.traffic.answered;
+    await eventually('traffic through the tunnel', 10_000, () => (world.traffic.answered > answered ? true : undefined));
+    const lab = page.getByRole('region', { name: STRINGS.en.lab });
+    await lab.getByRole('button', { name: STRINGS.en.cutNetwork }).click();
+    const cutAt = Date.now();
+    try {
+      // The engine's truth: Auto's verdict (a stall, then every server and the neighbours silent).
+      const until = await eventually('Auto finds the network lost', 60_000, async () => (await world.engine.getSnapshot({})).auto.networkLostUntil ?? undefined, 50);
+      const verdictAt = Date.now();
+      const state = page.locator('.topbar .state-line strong');
+      const text = await eventually('the top bar says the network is lost', 2_000, async () => {
+        const shown = (await state.textContent()) ?? '';
+        return shown.startsWith(STRINGS.en.networkLostPrefix) ? shown : undefined;
+      }, 50);
+      const shownAfterMs = Date.now() - verdictAt;
+      console.log(`network cut → verdict ${verdictAt - cutAt} ms → top bar ${shownAfterMs} ms: "${text}"`);
+      expect(text).toMatch(/^Network lost — (waiting, next try in \d+ s|trying again now)$/);
+      // Counted from the engine's next-try time (to within the display's one-second steps).
+      const seconds = Number(/in (\d+) s/.exec(text)?.[1] ?? 0);
+      expect(Math.abs(seconds * 1000 - (until - Date.now()))).toBeLessThanOrEqual(1_500);
+      expect(await page.locator('.topbar').textContent()).not.toContain('Connected');
+      // The countdown lives: a second later it reads less (or the try is under way).
+      if (seconds > 2) {
+        await eventually('the countdown moves', 3_000, async () => {
+          const later = Number(/in (\d+) s/.exec((await state.textContent()) ?? '')?.[1] ?? 0);
+          return later < seconds ? true : undefined;
+        });
+      }
+      // Rows: pings from before the loss are stale, verdicts unknown.
+      await eventually('stale pings in the rows', 2_000, async () => ((await page.locator('[role="listitem"] .row-ping[data-stale="true"]').count()) > 0 ? true : undefined));
+      expect(await page.locator('[role="listitem"] .row-ping[data-stale="true"] .badge-stale').first().textContent()).toMatch(/ ago$/);
+      expect(await page.locator('[role="listitem"] .verdict:not(.verdict-unknown)').count()).toBe(0);
+    } finally {
+      await lab.getByRole('button', { name: STRINGS.en.restoreNetwork }).click();
+    }
   });
 });

@@ -55,7 +55,9 @@ function CopyField({ kind, label, value }: { kind: string; label: string; value:
 export function ConnectionBar() {
   const { t } = useTranslation();
   const format = useFormat();
-  const now = useNow(1000);
+  const networkLostUntil = useAppStore((s) => s.auto.networkLostUntil);
+  // A new verdict reads the clock at once: a tick up to a second old would count a 15 s wait as 16.
+  const now = useNow(1000, networkLostUntil);
   const connection = useAppStore((s) => s.connection);
   const active = useAppStore(isActive);
   const serverName = useAppStore((s) => (s.connection.serverId ? selectServer(s, s.connection.serverId)?.name ?? null : null));
@@ -65,7 +67,6 @@ export function ConnectionBar() {
   const core = useAppStore((s) => s.core);
   const ready = useAppStore((s) => s.ready);
   const mode = useAppStore((s) => s.settings.mode);
-  const networkLostUntil = useAppStore((s) => s.auto.networkLostUntil);
   const openDialog = useAppStore((s) => s.openDialog);
   const { connect, disconnect } = useAppStore(useShallow((s) => ({ connect: s.connect, disconnect: s.disconnect })));
   const [busy, setBusy] = useState(false);

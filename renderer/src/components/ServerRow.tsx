@@ -1,4 +1,4 @@
-import { type KeyboardEvent, memo } from 'react';
+import { type KeyboardEvent, memo, type MouseEvent, type PointerEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
@@ -6,6 +6,8 @@ import type { ServerStatus, Verdict } from '../../../shared/domain/status';
 import { measuredBeforeLoss, networkLostSince } from '../../../shared/domain/shown-status';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
+import { usePressActions } from '../hooks/useLongPress';
+import type { RowMenuRequest } from './RowMenu';
 import { useAppStore, useAppStoreApi } from '../store/context';
 import { describeVerdict, failureText } from '../format/reasons';
 import { transferRowNote } from '../format/transfer';
@@ -154,6 +156,8 @@ interface ServerRowProps {
   subscriptionId: SubscriptionId;
   index: number;
   onNavigate(from: number, key: string): void;
+  /** Opens the row's menu (right-click, long-press, the menu key or Shift+F10). */
+  onMenu(request: RowMenuRequest): void;
 }
 
 /**
@@ -161,7 +165,7 @@ interface ServerRowProps {
  * for its subscription: the host does that); its buttons retest or open the details. The cells
  * are memoized on plain values, so a burst of ping updates repaints only the ping cells.
  */
-export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, index, onNavigate }: ServerRowProps) {
+export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, index, onNavigate, onMenu }: ServerRowProps) {
   const { t, i18n } = useTranslation();
   const format = useFormat();
   const store = useAppStoreApi();
@@ -170,6 +174,17 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
   const servers = useAppStore(selectServerIndex);
   const trustedCheckerId = useAppStore((s) => s.settings.trustedCheckerId);
   const lostSince = useAppStore((s) => networkLostSince(s.auto));
+  const element = useRef<HTMLDivElement>(null);
+  /** Where the pointer opened the menu; null from the keyboard (then it opens at the row). */
+  const point = useRef<{ x: number; y: number } | null>(null);
+  const connect = () => void store.getState().connect(serverId);
+  const openMenu = () => {
+    const box = element.current?.getBoundingClientRect();
+    const at = point.current ?? { x: (box?.left ?? 0) + 24, y: (box?.bottom ?? 0) - 8 };
+    point.current = null;
+    onMenu({ serverId, subscriptionId, ...at });
+  };
+  const press = usePressActions(connect, openMenu);
   const { server, status, unsupported } = row;
   if (!server) return null;
 
@@ -204,10 +219,11 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
       : note === verdictWords?.summary
         ? verdictWords?.detail
         : unsupported;
-  const connect = () => void store.getState().connect(server.id);
-
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
+    point.current = null;
+    press.onKeyDown(event);
+    if (event.defaultPrevented) return;
     if (event.key === 'Enter') {
       event.preventDefault();
       connect();
@@ -230,9 +246,22 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
       data-row-index={index}
       data-server-id={server.id}
       aria-current={row.isCurrent ? 'true' : undefined}
-      aria-describedby="row-hint"
-      onClick={connect}
+      aria-describedby="row-hint row-menu-hint"
+      aria-haspopup="menu"
+      ref={element}
+      onClick={press.onClick}
       onKeyDown={onKeyDown}
+      onPointerDown={(event: PointerEvent) => {
+        point.current = { x: event.clientX, y: event.clientY };
+        press.onPointerDown(event);
+      }}
+      onPointerUp={press.onPointerUp}
+      onPointerLeave={press.onPointerLeave}
+      onPointerCancel={press.onPointerCancel}
+      onContextMenu={(event: MouseEvent) => {
+        point.current = { x: event.clientX, y: event.clientY };
+        press.onContextMenu(event);
+      }}
     >
       <span className={row.isCurrent ? `current-marker ${row.connectionState}` : 'current-marker'} aria-hidden="true" />
       <div className="row-main">

@@ -699,6 +699,17 @@ export const en = {
     staleAge: '{{age}} ago',
     verdictUnknown: 'Not known while the network is lost',
   },
+  /** A server row's own menu (right-click, long-press, the menu key). */
+  rowMenu: {
+    label: 'Actions for {{name}}',
+    hint: 'Shift+F10 or the menu key opens its actions.',
+    connect: 'Connect',
+    test: 'Test',
+    exclude: 'Exclude from Auto',
+    include: 'Include in Auto',
+    share: 'Share…',
+    details: 'Details',
+  },
 };
 
 export type Resource = typeof en;

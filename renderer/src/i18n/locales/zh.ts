@@ -686,4 +686,15 @@ export const zh = {
     staleAge: '{{age}}前',
     verdictUnknown: '网络断开期间无法判断',
   },
+  /** 服务器行的菜单（右键、长按、菜单键）。 */
+  rowMenu: {
+    label: '{{name}} 的操作',
+    hint: 'Shift+F10 或菜单键打开操作。',
+    connect: '连接',
+    test: '测试',
+    exclude: '从自动中排除',
+    include: '重新加入自动',
+    share: '分享…',
+    details: '详情',
+  },
 };
