@@ -6,6 +6,7 @@ import type { Subscription } from '../../shared/domain/subscription';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
 import { countdownSeconds, shownConnection } from '../../shared/domain/shown-status';
+import { excludedAfter, rowMenuItems } from '../../shared/domain/server-actions';
 import type { TrayName } from './tray-flags';
 import type { TrayTranslate } from './tray-text';
 
@@ -58,6 +59,10 @@ export type TrayAction =
   | { type: 'connect' }
   | { type: 'disconnect' }
   | { type: 'set-auto'; subscriptionId: SubscriptionId | null }
+  /** A server's own submenu (the window's row menu): connect to it, test it, exclude or include it. */
+  | { type: 'connect-server'; serverId: ServerId }
+  | { type: 'test-server'; serverId: ServerId }
+  | { type: 'set-excluded'; subscriptionId: SubscriptionId; serverIds: ServerId[] }
   | { type: 'show-window' }
   | { type: 'quit' };
 
@@ -66,7 +71,8 @@ export type TrayMenuItem =
   | { kind: 'separator' }
   | { kind: 'label'; label: string; flag?: string }
   | { kind: 'action'; label: string; action: TrayAction; enabled: boolean }
-  | { kind: 'checkbox'; label: string; action: TrayAction; checked: boolean; flag?: string };
+  | { kind: 'checkbox'; label: string; action: TrayAction; checked: boolean; flag?: string }
+  | { kind: 'submenu'; label: string; items: TrayMenuItem[]; flag?: string };
 
 /** How a server's or subscription's name reads in the tray (tray-flags.ts `trayName`). */
 export type TrayNamer = (name: string) => TrayName;
@@ -75,6 +81,8 @@ const withFlag = (flag: string | null) => (flag ? { flag } : {});
 
 /** Subscriptions listed under "Auto" at most: a tray menu is not the place for a long list. */
 export const MAX_TRAY_SUBSCRIPTIONS = 8;
+/** Servers of one subscription in its "Servers" submenu at most (the window has the whole list). */
+export const MAX_TRAY_SERVERS = 30;
 
 const ACTIVE_STATES = new Set(['connected', 'connecting', 'reconnecting']);
 
@@ -162,12 +170,59 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNa
     }
   }
 
+  const withServers = state.subscriptions.slice(0, MAX_TRAY_SUBSCRIPTIONS).filter((sub) => sub.servers.length > 0);
+  if (withServers.length > 0) {
+    items.push({ kind: 'separator' }, { kind: 'label', label: t('servers') });
+    for (const sub of withServers) {
+      const name = nameOf(sub.name);
+      items.push({ kind: 'submenu', label: name.text, items: serverSubmenus(state, sub, current, t, nameOf), ...withFlag(name.flag) });
+    }
+  }
+
   items.push(
     { kind: 'separator' },
     { kind: 'action', label: t('showWindow'), action: { type: 'show-window' }, enabled: true },
     { kind: 'action', label: t('quit'), action: { type: 'quit' }, enabled: true },
   );
   return items;
+}
+
+/**
+ * One submenu per server with the row menu's actions that a tray menu can carry out: Connect,
+ * Test, Exclude from Auto / Include. Share and Details need the window (a QR code, a chart).
+ */
+function serverSubmenus(state: TrayState, sub: Subscription, current: ServerId | null, t: TrayTranslate, nameOf: TrayNamer): TrayMenuItem[] {
+  const excluded = state.auto?.excluded[sub.id] ?? [];
+  const available = sub.servers.filter((s) => !excluded.includes(s.id));
+  return sub.servers.slice(0, MAX_TRAY_SERVERS).map((server): TrayMenuItem => {
+    const name = nameOf(server.name);
+    const actions = rowMenuItems({
+      isCurrent: server.id === current,
+      isExcluded: excluded.includes(server.id),
+      isLastAvailable: available.length === 1 && available[0]?.id === server.id,
+      testing: state.statuses[server.id]?.testing ?? false,
+    }).flatMap((item): TrayMenuItem[] => {
+      switch (item.action) {
+        case 'connect':
+          return [{ kind: 'action', label: t('serverConnect'), action: { type: 'connect-server', serverId: server.id }, enabled: item.enabled }];
+        case 'test':
+          return [{ kind: 'action', label: t('serverTest'), action: { type: 'test-server', serverId: server.id }, enabled: item.enabled }];
+        case 'exclude':
+        case 'include':
+          return [
+            {
+              kind: 'action',
+              label: t(item.action === 'exclude' ? 'serverExclude' : 'serverInclude'),
+              action: { type: 'set-excluded', subscriptionId: sub.id, serverIds: excludedAfter(excluded, server.id, item.action) },
+              enabled: item.enabled,
+            },
+          ];
+        default:
+          return [];
+      }
+    });
+    return { kind: 'submenu', label: server.id === current ? `● ${name.text}` : name.text, items: actions, ...withFlag(name.flag) };
+  });
 }
 
 /** The tray icon's hover text. */

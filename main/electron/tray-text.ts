@@ -13,12 +13,18 @@ export type TrayTextKey =
   | 'quit'
   | 'modeLine'
   | 'networkLost'
+  | 'servers'
+  | 'serverConnect'
+  | 'serverTest'
+  | 'serverExclude'
+  | 'serverInclude'
   | 'networkLostNow'
   | `mode-${ConnectionMode}`
   | `failed-${TrayRequest}`
   | `refusal-${RefusalCode}`;
 /** The tray's menu items that ask the engine something, which the engine may refuse. */
-export type TrayRequest = 'connect' | 'disconnect' | 'set-auto';
+export type TrayRequest = 'connect' | 'disconnect' | 'set-auto' | 'connect-server' | 'test-server' | 'set-excluded';
+export const TRAY_REQUESTS: readonly TrayRequest[] = ['connect', 'disconnect', 'set-auto', 'connect-server', 'test-server', 'set-excluded'];
 export type TrayTranslate = (key: TrayTextKey, vars?: Record<string, string>) => string;
 
 /** Where each tray word lives in the catalogue (a dotted path, as i18next names keys). */
@@ -35,6 +41,11 @@ export const TRAY_TEXT_PATHS: Record<TrayTextKey, string> = {
   quit: 'desktop.tray.quit',
   modeLine: 'desktop.tray.modeLine',
   networkLost: 'truth.networkLost',
+  servers: 'list.label',
+  serverConnect: 'rowMenu.connect',
+  serverTest: 'rowMenu.test',
+  serverExclude: 'rowMenu.exclude',
+  serverInclude: 'rowMenu.include',
   networkLostNow: 'truth.networkLostNow',
   'mode-proxy': 'mode.short.proxy',
   'mode-system-proxy': 'mode.short.system-proxy',
@@ -43,6 +54,9 @@ export const TRAY_TEXT_PATHS: Record<TrayTextKey, string> = {
   'failed-connect': 'notice.connect',
   'failed-disconnect': 'notice.disconnect',
   'failed-set-auto': 'notice.auto',
+  'failed-connect-server': 'notice.connect',
+  'failed-test-server': 'notice.testServer',
+  'failed-set-excluded': 'notice.exclude',
   ...(Object.fromEntries(REFUSAL_CODES.map((code) => [`refusal-${code}`, `refusal.${code}`])) as Record<`refusal-${RefusalCode}`, string>),
 };
 

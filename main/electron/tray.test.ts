@@ -158,4 +158,19 @@ describe('DesktopTray', () => {
       vi.useRealTimers();
     }
   });
+
+  it("turns a server's submenu into Electron's submenu, whose items become the engine's actions", () => {
+    const { tray, fakeTray, actions } = makeTray();
+    const servers = ['Oslo', 'Bergen'].map((name, i) => ({ id: `s${i + 1}`, name, subscriptionId: 'A', protocol: 'vless', address: 'h.example', port: 443 }) as Server);
+    tray.onEvent('subscriptions', [{ id: 'A', name: 'Provider A', servers, usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }]);
+    const provider = fakeTray.menu.find((i) => i.label === 'Provider A' && i.submenu);
+    const oslo = (provider!.submenu as { label?: string; submenu?: { label?: string; click?: () => void }[] }[]).find((i) => i.label === 'Oslo');
+    expect(oslo!.submenu!.map((i) => i.label)).toEqual(['Connect', 'Test', 'Exclude from Auto']);
+    for (const item of oslo!.submenu!) item.click!();
+    expect(actions).toEqual([
+      { type: 'connect-server', serverId: 's1' },
+      { type: 'test-server', serverId: 's1' },
+      { type: 'set-excluded', subscriptionId: 'A', serverIds: ['s1'] },
+    ]);
+  });
 });

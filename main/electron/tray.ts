@@ -25,6 +25,8 @@ export function toMenuTemplate(
         return { label: item.label, enabled: item.enabled, click: () => dispatch(item.action) };
       case 'checkbox':
         return { label: item.label, type: 'checkbox', checked: item.checked, click: () => dispatch(item.action), ...icon(item.flag) };
+      case 'submenu':
+        return { label: item.label, submenu: toMenuTemplate(item.items, dispatch, flagIcon), ...icon(item.flag) };
     }
   });
 }
