@@ -163,8 +163,9 @@ describe('DesktopTray', () => {
     const { tray, fakeTray, actions } = makeTray();
     const servers = ['Oslo', 'Bergen'].map((name, i) => ({ id: `s${i + 1}`, name, subscriptionId: 'A', protocol: 'vless', address: 'h.example', port: 443 }) as Server);
     tray.onEvent('subscriptions', [{ id: 'A', name: 'Provider A', servers, usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }]);
-    const provider = fakeTray.menu.find((i) => i.label === 'Provider A' && i.submenu);
-    const oslo = (provider!.submenu as { label?: string; submenu?: { label?: string; click?: () => void }[] }[]).find((i) => i.label === 'Oslo');
+    type Entry = { label?: string; click?: () => void; submenu?: Entry[] };
+    const provider = (fakeTray.menu as Entry[]).find((i) => i.label === 'Provider A' && i.submenu);
+    const oslo = provider!.submenu!.find((i) => i.label === 'Oslo');
     expect(oslo!.submenu!.map((i) => i.label)).toEqual(['Connect', 'Test', 'Exclude from Auto']);
     for (const item of oslo!.submenu!) item.click!();
     expect(actions).toEqual([

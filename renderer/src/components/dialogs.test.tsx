@@ -48,6 +48,7 @@ describe('the settings dialog', () => {
     const interval = within(dialog).getByRole('spinbutton', { name: 'Test every (minutes)' });
     await userEvent.clear(interval);
     await userEvent.type(interval, '2');
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Connection' }));
     const stall = within(dialog).getByRole('spinbutton', { name: /Stall threshold/ });
     await userEvent.clear(stall);
     await userEvent.type(stall, '8');
