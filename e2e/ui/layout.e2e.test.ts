@@ -12,7 +12,8 @@
  * The same world then cuts its network from the Lab panel: once Auto's verdict is in, the top bar
  * says so within 2 s ("Network lost — waiting, next try in 15 s", counting down), and the rows
  * grey the pings from before the loss and show no verdict but "unknown". Before that, a row's
- * menu opens on right-click and from the keyboard, and its Exclude is what the exclude dialog shows.
+ * menu opens on right-click and from the keyboard, and its Exclude is what the exclude dialog shows;
+ * and Settings at 900×600 keeps its tabs, Save and Cancel in view.
  */
 import { statSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -145,7 +146,7 @@ describe('the top bar at 1280, 1024 and 900 px in every language', () => {
     // (it stays on the current server while that answers, and it is Auto that finds a network lost).
     await world.engine.setAuto({ subscriptionId: subscription.id });
     await page.locator('.state-connected .proxy-field').first().waitFor();
-  });
+  }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -167,6 +168,9 @@ describe('the top bar at 1280, 1024 and 900 px in every language', () => {
         // The first priority is always there: the state and the server.
         if (!shown.some((line) => line.startsWith('strong'))) failures.push(`${language} ${viewport.width}: no state shown`);
         if (!shown.some((line) => line.includes('.via'))) failures.push(`${language} ${viewport.width}: no server shown`);
+        // Test all and Add subscription become icons on a narrow window: each keeps a tooltip and a name.
+        const actions = await page.locator('.topbar .app-actions button').evaluateAll((buttons) => buttons.map((b) => [b.getAttribute('title') ?? '', b.getAttribute('aria-label') ?? '']));
+        for (const [title, name] of actions) if (!title || !name) failures.push(`${language} ${viewport.width}: an action button without tooltip or name`);
         if (SCREENSHOT_WIDTHS.has(viewport.width)) {
           const path = await screenshot(page.locator('.topbar'), `topbar-${language}-${viewport.width}`);
           expect(statSync(path).size, path).toBeGreaterThan(2_000);
@@ -231,6 +235,29 @@ describe('the top bar at 1280, 1024 and 900 px in every language', () => {
       return ids.includes(target.id) ? undefined : ids;
     });
     expect(app.errors).toEqual([]);
+  });
+
+  it('Settings fits 900×600: tabs, Save and Cancel stay in view while a page scrolls; the mode chip lands on the focused mode field', async () => {
+    await world.engine.setSettings({ language: 'en' });
+    await page.setViewportSize({ width: 900, height: 600 });
+    await page.locator('.topbar .mode-chip').click();
+    const dialog = page.getByRole('dialog', { name: STRINGS.en.settings });
+    await dialog.waitFor();
+    const inView = (selector: string) =>
+      dialog.locator(selector).first().evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+      });
+    expect(await page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.labels?.[0]?.textContent ?? '')).toMatch(/^What Connect changes/);
+    expect(await page.evaluate(() => document.activeElement?.getBoundingClientRect().bottom ?? 1e9)).toBeLessThanOrEqual(600);
+    expect(await dialog.getByRole('tab', { name: 'Connection' }).getAttribute('aria-selected')).toBe('true');
+    // The longest page, scrolled to its end: the tabs and the buttons have not moved out of view.
+    await dialog.getByRole('tab', { name: 'General' }).click();
+    await dialog.locator('.settings-body:not([hidden])').evaluate((body) => body.scrollTo(0, body.scrollHeight));
+    for (const selector of ['[role="tablist"]', 'button[type="submit"]', '.modal-footer button[type="button"]']) expect(await inView(selector), selector).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await dialog.getByRole('button', { name: STRINGS.en.cancel, exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it("says the network is lost within 2 s of the engine's verdict, with a countdown, and greys the pings from before", async () => {
