@@ -12,7 +12,8 @@ export type Dialog =
   | { kind: 'confirm-empty'; subscriptionId: SubscriptionId }
   | { kind: 'confirm-remove'; subscriptionId: SubscriptionId }
   | { kind: 'subscription-settings'; subscriptionId: SubscriptionId }
-  | { kind: 'share'; target: ShareTarget };
+  /** `returnTo`: the dialog it was opened from, which Close and Escape go back to (a server's details). */
+  | { kind: 'share'; target: ShareTarget; returnTo?: { kind: 'server-details'; serverId: ServerId } };
 
 /** What a share dialog shows: one server's link, or a subscription's address. */
 export type ShareTarget = { serverId: ServerId } | { subscriptionId: SubscriptionId };
