@@ -710,6 +710,11 @@ export const en = {
     share: 'Share…',
     details: 'Details',
   },
+  /** The ping chart's legend for its dashed lines. */
+  pingChart: {
+    goodBelow: 'good below {{ms}}',
+    fairBelow: 'fair below {{ms}}',
+  },
 };
 
 export type Resource = typeof en;

@@ -707,4 +707,9 @@ export const fa = {
     share: 'اشتراک‌گذاری…',
     details: 'جزئیات',
   },
+  /** راهنمای خط‌چین‌های نمودار پینگ. */
+  pingChart: {
+    goodBelow: 'خوب: کمتر از {{ms}}',
+    fairBelow: 'متوسط: کمتر از {{ms}}',
+  },
 };

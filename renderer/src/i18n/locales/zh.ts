@@ -697,4 +697,9 @@ export const zh = {
     share: '分享…',
     details: '详情',
   },
+  /** 延迟图虚线的图例。 */
+  pingChart: {
+    goodBelow: '良好：低于 {{ms}}',
+    fairBelow: '一般：低于 {{ms}}',
+  },
 };
