@@ -375,7 +375,7 @@ export const ar = {
     throttledOn: 'حركة البيانات على {{server}} مُبطّأة إلى أقل من 32 كيلوبايت/ث',
     'dial-failure': 'تعذّر على النواة الاتصال',
     'no-receive-30s': 'لم يصل شيء خلال 30 ثانية',
-    scheduled: 'فحص مجدول',
+    scheduled: 'مجدول',
     widened: 'فحص أوسع',
     'neighbour-sub': 'سؤال الاشتراكات المجاورة',
     'own-sub-retry': 'إعادة فحص الاشتراك نفسه',

@@ -354,7 +354,7 @@ export const en = {
     throttledOn: 'traffic on {{server}} is throttled below 32 KB/s',
     'dial-failure': 'the core could not connect',
     'no-receive-30s': 'nothing received for 30 s',
-    scheduled: 'scheduled check',
+    scheduled: 'on schedule',
     widened: 'wider check',
     'neighbour-sub': 'asking the neighbouring subscriptions',
     'own-sub-retry': 'retrying the own subscription',

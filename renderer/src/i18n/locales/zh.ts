@@ -344,7 +344,7 @@ export const zh = {
     throttledOn: '{{server}} 上的流量被限速到 32 KB/s 以下',
     'dial-failure': '内核无法连接',
     'no-receive-30s': '30 秒内未收到任何数据',
-    scheduled: '定期检查',
+    scheduled: '定期',
     widened: '扩大检查',
     'neighbour-sub': '询问相邻订阅',
     'own-sub-retry': '重试本订阅',
