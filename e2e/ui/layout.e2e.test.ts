@@ -61,7 +61,7 @@ interface Problem {
 function measureTopBar(atoms: string[]): { problems: Problem[]; shown: string[] } {
   const bar = document.querySelector('.topbar') as HTMLElement;
   const problems: Problem[] = [];
-  const label = (element: Element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${(element.textContent ?? '').trim().slice(0, 40)}"`;
+  const label = (element: Element) => `${element.tagName.toLowerCase()}.${Array.from(element.classList).join('.')} "${(element.textContent ?? '').trim().slice(0, 40)}"`;
   const shownOnScreen = (element: Element) => {
     const style = getComputedStyle(element);
     if (style.display === 'none' || style.visibility === 'hidden') return false;
@@ -81,7 +81,7 @@ function measureTopBar(atoms: string[]): { problems: Problem[]; shown: string[] 
     }
     return clips;
   };
-  const elements = [...new Set(atoms.flatMap((selector) => [...bar.querySelectorAll(selector)]))].filter(shownOnScreen);
+  const elements = [...new Set(atoms.flatMap((selector) => Array.from(bar.querySelectorAll(selector))))].filter(shownOnScreen);
   const boxes: { element: Element; box: DOMRect }[] = [];
   for (const element of elements) {
     const box = element.getBoundingClientRect();
@@ -109,7 +109,7 @@ function measureTopBar(atoms: string[]): { problems: Problem[]; shown: string[] 
       if (overlapX > 0.5 && overlapY > 0.5) problems.push({ kind: 'overlap', what: `${label(a.element)} × ${label(b.element)}` });
     }
   }
-  for (const element of bar.querySelectorAll('*')) {
+  for (const element of Array.from(bar.querySelectorAll('*'))) {
     if (!shownOnScreen(element) || !(element instanceof HTMLElement)) continue;
     if (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible' && !element.closest('[title]')) {
       problems.push({ kind: 'clipped-without-title', what: label(element) });
