@@ -77,6 +77,11 @@ describe('QR codes', () => {
     const parsed = parseLinkList(decoded ?? '').servers[0];
     expect(parsed).toMatchObject({ protocol: server.protocol, address: server.address, port: server.port, name: server.name });
     await share.getByRole('button', { name: 'Close', exact: true }).click();
+    // Opened from the details, Close goes back to them; their own Close ends it.
+    const details = page.locator('.details-dialog');
+    await details.waitFor();
+    await details.getByRole('button', { name: 'Close', exact: true }).click();
+    await details.waitFor({ state: 'detached' });
 
     // The same picture read back in: it becomes a request the user confirms, then a subscription.
     const before = (await world.engine.getSnapshot({})).subscriptions.length;

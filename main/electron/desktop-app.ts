@@ -18,6 +18,7 @@ import { claimSingleInstance } from './single-instance';
 import { DesktopTray } from './tray';
 import { loadTrayFlags } from './tray-flags';
 import type { TrayAction } from './tray-menu';
+import { TRAY_REQUESTS, type TrayRequest } from './tray-text';
 import { createMainWindow, installSessionPolicies } from './window';
 
 export interface DesktopAppOptions {
@@ -151,6 +152,15 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
       case 'set-kill-switch':
         await engine?.setSettings(parseRequest('setSettings', { killSwitch: action.on }));
         return;
+      case 'connect-server':
+        await engine?.connect(parseRequest('connect', { serverId: action.serverId }));
+        return;
+      case 'test-server':
+        await engine?.testServer(parseRequest('testServer', { serverId: action.serverId }));
+        return;
+      case 'set-excluded':
+        await engine?.setExcluded(parseRequest('setExcluded', { subscriptionId: action.subscriptionId, serverIds: action.serverIds }));
+        return;
     }
   }
 
@@ -192,7 +202,7 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
         dispatch: (action) => {
           dispatch(action).catch((error: unknown) => {
             logger.warn('TRAY', `${action.type} failed: ${error instanceof Error ? error.message : String(error)}`);
-            if (action.type === 'connect' || action.type === 'disconnect' || action.type === 'set-auto') tray?.tellRefusal(action.type, error);
+            if ((TRAY_REQUESTS as readonly string[]).includes(action.type)) tray?.tellRefusal(action.type as TrayRequest, error);
           });
         },
         onClick: showWindow,

@@ -5,7 +5,7 @@ import type { Server } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { AppSnapshot } from '../../shared/ipc/contract';
-import { buildTrayMenu, EMPTY_TRAY_STATE, MAX_TRAY_SUBSCRIPTIONS, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
+import { buildTrayMenu, EMPTY_TRAY_STATE, MAX_TRAY_SERVERS, MAX_TRAY_SUBSCRIPTIONS, type TrayMenuItem, type TrayState, trayCountsDown, trayStateAfter, trayTooltip } from './tray-menu';
 import { trayTranslator } from './tray-text';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 
@@ -73,6 +73,10 @@ describe('buildTrayMenu', () => {
       { kind: 'label', label: 'Auto' },
       { kind: 'checkbox', label: 'Work: Frankfurt 1 — Germany', checked: true, action: { type: 'set-auto', subscriptionId: null } },
       { kind: 'checkbox', label: 'Home', checked: false, action: { type: 'set-auto', subscriptionId: 'sub-b' } },
+      { kind: 'separator' },
+      { kind: 'label', label: 'Servers' },
+      expect.objectContaining({ kind: 'submenu', label: 'Work' }),
+      expect.objectContaining({ kind: 'submenu', label: 'Home' }),
       { kind: 'separator' },
       { kind: 'action', label: 'Show Steadfast VPN', action: { type: 'show-window' }, enabled: true },
       { kind: 'action', label: 'Quit', action: { type: 'quit' }, enabled: true },
@@ -151,5 +155,68 @@ describe('tray state from engine events', () => {
     s = trayStateAfter(s, 'auto', auto(null));
     expect(s.auto?.subscriptionId).toBeNull();
     expect(trayStateAfter(s, 'traffic', { at: 0, intervalMs: 1000, upBytes: 1, downBytes: 2 })).toBe(s);
+  });
+});
+
+describe('the tray while the network is lost', () => {
+  const NOW = 1_000_000;
+  const lost = (until: number | null): TrayState => state({ connection: connection('connected', 'a1'), auto: { ...auto('sub-a'), networkLostUntil: until } });
+
+  it.each<[string, number | null, string]>([
+    ['the verdict in force: the countdown to the next try, not "Connected"', NOW + 15_000, 'Network lost — waiting, next try in 15 s: Frankfurt 1 — Germany'],
+    ['part of a second counts as a whole one', NOW + 14_200, 'Network lost — waiting, next try in 15 s: Frankfurt 1 — Germany'],
+    ['the try is due and the engine has not answered yet', NOW - 10, 'Network lost — trying again now: Frankfurt 1 — Germany'],
+    ['no verdict: connected', null, 'Connected: Frankfurt 1 — Germany'],
+  ])('%s', (_, until, first) => {
+    const menu = buildTrayMenu(lost(until), t, undefined, NOW);
+    expect(menu[0]).toMatchObject({ kind: 'label', label: first });
+    expect(trayTooltip(lost(until), t, undefined, NOW)).toBe(`Steadfast VPN — ${first}`);
+    expect(trayCountsDown(lost(until), NOW)).toBe(until !== null);
+  });
+
+  it('says it in the user\u2019s language', () => {
+    expect(buildTrayMenu(lost(NOW + 3_000), trayTranslator('ru'), undefined, NOW)[0]).toMatchObject({ label: 'Сеть потеряна — ждём, следующая попытка через 3 с: Frankfurt 1 — Germany' });
+  });
+
+  it('a tunnel that is down keeps its own state', () => {
+    const down = state({ connection: connection('failed', null), auto: { ...auto('sub-a'), networkLostUntil: NOW + 15_000 } });
+    expect(buildTrayMenu(down, t, undefined, NOW)[0]).toMatchObject({ label: 'Connection failed' });
+    expect(trayCountsDown(down, NOW)).toBe(false);
+  });
+});
+
+describe("the tray's server submenus (the row menu's actions)", () => {
+  const submenu = (items: TrayMenuItem[], label: string) => {
+    const found = items.find((i) => i.kind === 'submenu' && i.label === label);
+    if (!found || found.kind !== 'submenu') throw new Error(`no submenu ${label}`);
+    return found.items;
+  };
+  const actions = (items: TrayMenuItem[]) => items.map((i) => (i.kind === 'action' ? `${i.label}${i.enabled ? '' : ' (off)'}` : i.kind));
+
+  it('one submenu per subscription, one per server, the current one marked, with Connect, Test and Exclude from Auto', () => {
+    const menu = buildTrayMenu(state({ connection: connection('connected', 'a1'), auto: auto('sub-a') }), t);
+    const work = submenu(menu, 'Work');
+    expect(work.map((i) => (i.kind === 'submenu' ? i.label : i.kind))).toEqual(['● Frankfurt 1', 'Helsinki', 'Tokyo']);
+    expect(actions(submenu(work, '● Frankfurt 1'))).toEqual(['Connect (off)', 'Test', 'Exclude from Auto']);
+    expect(submenu(work, 'Helsinki')).toEqual([
+      { kind: 'action', label: 'Connect', action: { type: 'connect-server', serverId: 'a2' }, enabled: true },
+      { kind: 'action', label: 'Test', action: { type: 'test-server', serverId: 'a2' }, enabled: true },
+      { kind: 'action', label: 'Exclude from Auto', action: { type: 'set-excluded', subscriptionId: 'sub-a', serverIds: ['a2'] }, enabled: true },
+    ]);
+  });
+
+  it('Include for an excluded server, the list the exclude dialog would save; the last available cannot be excluded', () => {
+    const menu = buildTrayMenu(state({ auto: auto('sub-a', { 'sub-a': ['a1', 'a3'] }) }), t);
+    const work = submenu(menu, 'Work');
+    expect(submenu(work, 'Tokyo').at(-1)).toEqual({ kind: 'action', label: 'Include in Auto', action: { type: 'set-excluded', subscriptionId: 'sub-a', serverIds: ['a1'] }, enabled: true });
+    expect(actions(submenu(work, 'Helsinki'))).toEqual(['Connect', 'Test', 'Exclude from Auto (off)']);
+  });
+
+  it('in the user’s language, and at most a screenful of servers per subscription', () => {
+    const big = subscription('sub-z', 'Big', Array.from({ length: 50 }, (_, i) => server(`z${i}`, `Z ${i}`, 'sub-z')));
+    const menu = buildTrayMenu(state({ subscriptions: [big] }), trayTranslator('fa'));
+    const servers = submenu(menu, 'Big');
+    expect(servers).toHaveLength(MAX_TRAY_SERVERS);
+    expect(actions(submenu(servers, 'Z 0'))).toEqual(['اتصال', 'آزمایش', 'کنار گذاشتن از خودکار']);
   });
 });

@@ -5,6 +5,8 @@ import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
+import { countdownSeconds, shownConnection } from '../../shared/domain/shown-status';
+import { excludedAfter, rowMenuItems } from '../../shared/domain/server-actions';
 import type { TrayName } from './tray-flags';
 import type { TrayTranslate } from './tray-text';
 
@@ -62,6 +64,10 @@ export type TrayAction =
   | { type: 'set-auto'; subscriptionId: SubscriptionId | null }
   /** The kill switch on or off, as in Settings → Connection. */
   | { type: 'set-kill-switch'; on: boolean }
+  /** A server's own submenu (the window's row menu): connect to it, test it, exclude or include it. */
+  | { type: 'connect-server'; serverId: ServerId }
+  | { type: 'test-server'; serverId: ServerId }
+  | { type: 'set-excluded'; subscriptionId: SubscriptionId; serverIds: ServerId[] }
   | { type: 'show-window' }
   | { type: 'quit' };
 
@@ -70,7 +76,8 @@ export type TrayMenuItem =
   | { kind: 'separator' }
   | { kind: 'label'; label: string; flag?: string }
   | { kind: 'action'; label: string; action: TrayAction; enabled: boolean }
-  | { kind: 'checkbox'; label: string; action: TrayAction; checked: boolean; flag?: string };
+  | { kind: 'checkbox'; label: string; action: TrayAction; checked: boolean; flag?: string }
+  | { kind: 'submenu'; label: string; items: TrayMenuItem[]; flag?: string };
 
 /** How a server's or subscription's name reads in the tray (tray-flags.ts `trayName`). */
 export type TrayNamer = (name: string) => TrayName;
@@ -79,6 +86,8 @@ const withFlag = (flag: string | null) => (flag ? { flag } : {});
 
 /** Subscriptions listed under "Auto" at most: a tray menu is not the place for a long list. */
 export const MAX_TRAY_SUBSCRIPTIONS = 8;
+/** Servers of one subscription in its "Servers" submenu at most (the window has the whole list). */
+export const MAX_TRAY_SERVERS = 30;
 
 const ACTIVE_STATES = new Set(['connected', 'connecting', 'reconnecting']);
 
@@ -111,16 +120,33 @@ function describeServer(state: TrayState, id: ServerId | null, nameOf: TrayNamer
   return country ? { ...shown, text: `${shown.text} — ${country}` } : shown;
 }
 
-/** The tray menu for a state, as data (tray.ts turns it into an Electron menu). */
-export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten): TrayMenuItem[] {
+/**
+ * The state in words, as the window's top bar says it: while Auto's network-loss verdict is in
+ * force a tunnel that is up reads "Network lost — waiting, next try in 15 s", not "Connected".
+ */
+export function trayStateText(state: TrayState, t: TrayTranslate, now: number): string {
+  const stateName = state.connection?.state ?? 'disconnected';
+  const shown = shownConnection(stateName, state.auto, now);
+  if (shown.kind === 'state') return t(shown.state);
+  return shown.nextTryInMs > 0 ? t('networkLost', { seconds: String(countdownSeconds(shown.nextTryInMs)) }) : t('networkLostNow');
+}
+
+/** Whether the tray shows a countdown that must be redrawn every second. */
+export function trayCountsDown(state: TrayState, now: number): boolean {
+  return shownConnection(state.connection?.state ?? 'disconnected', state.auto, now).kind === 'network-lost';
+}
+
+/** The tray menu for a state at a time, as data (tray.ts turns it into an Electron menu). */
+export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten, now = Date.now()): TrayMenuItem[] {
   const connection = state.connection;
   const stateName = connection?.state ?? 'disconnected';
   const active = ACTIVE_STATES.has(stateName);
   const current = active ? (connection?.serverId ?? null) : null;
   const currentServer = describeServer(state, current, nameOf);
+  const stateText = trayStateText(state, t, now);
 
   const items: TrayMenuItem[] = [
-    currentServer ? { kind: 'label', label: `${t(stateName)}: ${currentServer.text}`, ...withFlag(currentServer.flag) } : { kind: 'label', label: t(stateName) },
+    currentServer ? { kind: 'label', label: `${stateText}: ${currentServer.text}`, ...withFlag(currentServer.flag) } : { kind: 'label', label: stateText },
   ];
   if (state.mode) items.push({ kind: 'label', label: t('modeLine', { mode: t(`mode-${state.mode}`) }) });
   items.push({ kind: 'separator' });
@@ -152,6 +178,14 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNa
   if (typeof state.killSwitch === 'boolean') {
     items.push({ kind: 'separator' }, { kind: 'checkbox', label: t('killSwitch'), checked: state.killSwitch, action: { type: 'set-kill-switch', on: !state.killSwitch } });
   }
+  const withServers = state.subscriptions.slice(0, MAX_TRAY_SUBSCRIPTIONS).filter((sub) => sub.servers.length > 0);
+  if (withServers.length > 0) {
+    items.push({ kind: 'separator' }, { kind: 'label', label: t('servers') });
+    for (const sub of withServers) {
+      const name = nameOf(sub.name);
+      items.push({ kind: 'submenu', label: name.text, items: serverSubmenus(state, sub, current, t, nameOf), ...withFlag(name.flag) });
+    }
+  }
 
   items.push(
     { kind: 'separator' },
@@ -161,10 +195,48 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNa
   return items;
 }
 
+/**
+ * One submenu per server with the row menu's actions that a tray menu can carry out: Connect,
+ * Test, Exclude from Auto / Include. Share and Details need the window (a QR code, a chart).
+ */
+function serverSubmenus(state: TrayState, sub: Subscription, current: ServerId | null, t: TrayTranslate, nameOf: TrayNamer): TrayMenuItem[] {
+  const excluded = state.auto?.excluded[sub.id] ?? [];
+  const available = sub.servers.filter((s) => !excluded.includes(s.id));
+  return sub.servers.slice(0, MAX_TRAY_SERVERS).map((server): TrayMenuItem => {
+    const name = nameOf(server.name);
+    const actions = rowMenuItems({
+      isCurrent: server.id === current,
+      isExcluded: excluded.includes(server.id),
+      isLastAvailable: available.length === 1 && available[0]?.id === server.id,
+      testing: state.statuses[server.id]?.testing ?? false,
+    }).flatMap((item): TrayMenuItem[] => {
+      switch (item.action) {
+        case 'connect':
+          return [{ kind: 'action', label: t('serverConnect'), action: { type: 'connect-server', serverId: server.id }, enabled: item.enabled }];
+        case 'test':
+          return [{ kind: 'action', label: t('serverTest'), action: { type: 'test-server', serverId: server.id }, enabled: item.enabled }];
+        case 'exclude':
+        case 'include':
+          return [
+            {
+              kind: 'action',
+              label: t(item.action === 'exclude' ? 'serverExclude' : 'serverInclude'),
+              action: { type: 'set-excluded', subscriptionId: sub.id, serverIds: excludedAfter(excluded, server.id, item.action) },
+              enabled: item.enabled,
+            },
+          ];
+        default:
+          return [];
+      }
+    });
+    return { kind: 'submenu', label: server.id === current ? `● ${name.text}` : name.text, items: actions, ...withFlag(name.flag) };
+  });
+}
+
 /** The tray icon's hover text. */
-export function trayTooltip(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten): string {
+export function trayTooltip(state: TrayState, t: TrayTranslate, nameOf: TrayNamer = asWritten, now = Date.now()): string {
   const stateName = state.connection?.state ?? 'disconnected';
   const server = ACTIVE_STATES.has(stateName) ? describeServer(state, state.connection?.serverId ?? null, nameOf) : null;
   const mode = state.mode ? ` (${t(`mode-${state.mode}`)})` : '';
-  return `Steadfast VPN — ${t(stateName)}${server ? `: ${server.text}` : ''}${mode}`;
+  return `Steadfast VPN — ${trayStateText(state, t, now)}${server ? `: ${server.text}` : ''}${mode}`;
 }

@@ -13,11 +13,19 @@ export type TrayTextKey =
   | 'quit'
   | 'modeLine'
   | 'killSwitch'
+  | 'networkLost'
+  | 'servers'
+  | 'serverConnect'
+  | 'serverTest'
+  | 'serverExclude'
+  | 'serverInclude'
+  | 'networkLostNow'
   | `mode-${ConnectionMode}`
   | `failed-${TrayRequest}`
   | `refusal-${RefusalCode}`;
 /** The tray's menu items that ask the engine something, which the engine may refuse. */
-export type TrayRequest = 'connect' | 'disconnect' | 'set-auto';
+export type TrayRequest = 'connect' | 'disconnect' | 'set-auto' | 'connect-server' | 'test-server' | 'set-excluded';
+export const TRAY_REQUESTS: readonly TrayRequest[] = ['connect', 'disconnect', 'set-auto', 'connect-server', 'test-server', 'set-excluded'];
 export type TrayTranslate = (key: TrayTextKey, vars?: Record<string, string>) => string;
 
 /** Where each tray word lives in the catalogue (a dotted path, as i18next names keys). */
@@ -34,6 +42,13 @@ export const TRAY_TEXT_PATHS: Record<TrayTextKey, string> = {
   quit: 'desktop.tray.quit',
   modeLine: 'desktop.tray.modeLine',
   killSwitch: 'killSwitch.label',
+  networkLost: 'truth.networkLost',
+  servers: 'list.label',
+  serverConnect: 'rowMenu.connect',
+  serverTest: 'rowMenu.test',
+  serverExclude: 'rowMenu.exclude',
+  serverInclude: 'rowMenu.include',
+  networkLostNow: 'truth.networkLostNow',
   'mode-proxy': 'mode.short.proxy',
   'mode-system-proxy': 'mode.short.system-proxy',
   'mode-system-wide': 'mode.short.system-wide',
@@ -41,6 +56,9 @@ export const TRAY_TEXT_PATHS: Record<TrayTextKey, string> = {
   'failed-connect': 'notice.connect',
   'failed-disconnect': 'notice.disconnect',
   'failed-set-auto': 'notice.auto',
+  'failed-connect-server': 'notice.connect',
+  'failed-test-server': 'notice.testServer',
+  'failed-set-excluded': 'notice.exclude',
   ...(Object.fromEntries(REFUSAL_CODES.map((code) => [`refusal-${code}`, `refusal.${code}`])) as Record<`refusal-${RefusalCode}`, string>),
 };
 

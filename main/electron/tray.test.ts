@@ -136,4 +136,42 @@ describe('DesktopTray', () => {
     tray.tellRefusal('connect', new Error('the core exited'));
     expect(FakeNotification.shown).toHaveLength(1);
   });
+
+  it('counts the next try of a lost network down each second, without the connected icon, and stops when the engine clears it', () => {
+    vi.useFakeTimers({ now: 5_000_000 });
+    try {
+      const { tray, fakeTray } = makeTray();
+      tray.onEvent('connection', connected('x'));
+      expect(fakeTray.images.at(-1)).toBe('/icons/on.png');
+      tray.onEvent('auto', { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: Date.now() + 15_000, timeline: [] });
+      expect(fakeTray.tooltip).toBe('Steadfast VPN — Network lost — waiting, next try in 15 s');
+      expect(fakeTray.menu[0]!.label).toBe('Network lost — waiting, next try in 15 s');
+      expect(fakeTray.images.at(-1)).toBe('/icons/off.png');
+      vi.advanceTimersByTime(4_000);
+      expect(fakeTray.tooltip).toBe('Steadfast VPN — Network lost — waiting, next try in 11 s');
+      tray.onEvent('auto', { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] });
+      expect(fakeTray.tooltip).toBe('Steadfast VPN — Connected');
+      expect(fakeTray.images.at(-1)).toBe('/icons/on.png');
+      expect(vi.getTimerCount()).toBe(0);
+      tray.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("turns a server's submenu into Electron's submenu, whose items become the engine's actions", () => {
+    const { tray, fakeTray, actions } = makeTray();
+    const servers = ['Oslo', 'Bergen'].map((name, i) => ({ id: `s${i + 1}`, name, subscriptionId: 'A', protocol: 'vless', address: 'h.example', port: 443 }) as Server);
+    tray.onEvent('subscriptions', [{ id: 'A', name: 'Provider A', servers, usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }]);
+    type Entry = { label?: string; click?: () => void; submenu?: Entry[] };
+    const provider = (fakeTray.menu as Entry[]).find((i) => i.label === 'Provider A' && i.submenu);
+    const oslo = provider!.submenu!.find((i) => i.label === 'Oslo');
+    expect(oslo!.submenu!.map((i) => i.label)).toEqual(['Connect', 'Test', 'Exclude from Auto']);
+    for (const item of oslo!.submenu!) item.click!();
+    expect(actions).toEqual([
+      { type: 'connect-server', serverId: 's1' },
+      { type: 'test-server', serverId: 's1' },
+      { type: 'set-excluded', subscriptionId: 'A', serverIds: ['s1'] },
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { Menu, type MenuItemConstructorOptions, type NativeImage, nativeImage, Notification, Tray } from 'electron';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import type { Language } from '../../shared/settings';
-import { buildTrayMenu, EMPTY_TRAY_STATE, type TrayAction, type TrayMenuItem, type TrayState, trayStateAfter, trayTooltip } from './tray-menu';
+import { buildTrayMenu, EMPTY_TRAY_STATE, type TrayAction, type TrayMenuItem, type TrayState, trayCountsDown, trayStateAfter, trayTooltip } from './tray-menu';
 import { countryNamer, trayName } from './tray-flags';
 import { type TrayRequest, trayLanguage, trayRefusalNotice, trayTranslator } from './tray-text';
 
@@ -25,6 +25,8 @@ export function toMenuTemplate(
         return { label: item.label, enabled: item.enabled, click: () => dispatch(item.action) };
       case 'checkbox':
         return { label: item.label, type: 'checkbox', checked: item.checked, click: () => dispatch(item.action), ...icon(item.flag) };
+      case 'submenu':
+        return { label: item.label, submenu: toMenuTemplate(item.items, dispatch, flagIcon), ...icon(item.flag) };
     }
   });
 }
@@ -52,6 +54,8 @@ export class DesktopTray {
   private shown = '';
   private connectedIcon = false;
   private readonly flagImages = new Map<string, NativeImage | null>();
+  /** Redraws the countdown of "next try in 15 s" each second while the network is lost. */
+  private ticker: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly options: DesktopTrayOptions) {
     this.tray = new Tray(nativeImage.createFromPath(options.iconPath(false)));
@@ -76,6 +80,7 @@ export class DesktopTray {
   }
 
   destroy(): void {
+    this.tick(false);
     this.tray.destroy();
   }
 
@@ -92,20 +97,35 @@ export class DesktopTray {
     return this.flagImages.get(code) ?? null;
   }
 
+  private tick(on: boolean): void {
+    if (on && this.ticker === null) {
+      this.ticker = setInterval(() => this.render(), 1000);
+      this.ticker.unref?.();
+    }
+    if (!on && this.ticker !== null) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    }
+  }
+
   private render(): void {
+    const now = Date.now();
     const language = this.currentLanguage();
     const t = trayTranslator(language);
     const countries = countryNamer(language);
     const nameOf = (name: string) => trayName(name, countries);
-    const items = buildTrayMenu(this.state, t, nameOf);
-    const tooltip = trayTooltip(this.state, t, nameOf);
+    const items = buildTrayMenu(this.state, t, nameOf, now);
+    const tooltip = trayTooltip(this.state, t, nameOf, now);
+    const countingDown = trayCountsDown(this.state, now);
+    this.tick(countingDown);
     const fingerprint = JSON.stringify([items, tooltip]);
     if (fingerprint !== this.shown) {
       this.shown = fingerprint;
       this.tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(items, this.options.dispatch, (code) => this.flagImage(code))));
       this.tray.setToolTip(tooltip);
     }
-    const connected = this.state.connection?.state === 'connected';
+    // A lost network is not shown with the connected icon.
+    const connected = this.state.connection?.state === 'connected' && !countingDown;
     if (connected !== this.connectedIcon) {
       this.connectedIcon = connected;
       this.tray.setImage(nativeImage.createFromPath(this.options.iconPath(connected)));

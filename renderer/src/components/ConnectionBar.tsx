@@ -5,6 +5,7 @@ import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { isActive, selectTrafficRates } from '../store/connection';
 import { selectDirectRates } from '../store/routing';
+import { countdownSeconds, shownConnection } from '../../../shared/domain/shown-status';
 import { useAppStore } from '../store/context';
 import { selectServer } from '../store/servers.selectors';
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, CopyIcon, PowerIcon } from './icons';
@@ -54,7 +55,9 @@ function CopyField({ kind, label, value }: { kind: string; label: string; value:
 export function ConnectionBar() {
   const { t } = useTranslation();
   const format = useFormat();
-  const now = useNow(1000);
+  const networkLostUntil = useAppStore((s) => s.auto.networkLostUntil);
+  // A new verdict reads the clock at once: a tick up to a second old would count a 15 s wait as 16.
+  const now = useNow(1000, networkLostUntil);
   const connection = useAppStore((s) => s.connection);
   const active = useAppStore(isActive);
   const serverName = useAppStore((s) => (s.connection.serverId ? selectServer(s, s.connection.serverId)?.name ?? null : null));
@@ -77,8 +80,40 @@ export function ConnectionBar() {
     }
   };
 
+  // The engine's network-loss verdict overrules "Connected": the tunnel is up, the network is not.
+  const shown = shownConnection(connection.state, { networkLostUntil }, now);
+  const lost = shown.kind === 'network-lost';
+  const stateText = !lost
+    ? t(`connection.state.${connection.state}`)
+    : shown.nextTryInMs > 0
+      ? t('truth.networkLost', { seconds: format.number(countdownSeconds(shown.nextTryInMs)) })
+      : t('truth.networkLostNow');
+  const sinceText = !lost && connection.state === 'connected' && connection.since ? t('connection.since', { duration: format.duration(now - connection.since) }) : null;
+  const showServer = serverName !== null && active;
+  // Direct traffic exists only when a region preset sends some past the server.
+  const showDirect = directRates.reported && presetInForce !== 'global';
+  const upText = `${t('connection.upload')} ${format.rate(rates.upBytesPerSecond)}`;
+  const downText = `${t('connection.download')} ${format.rate(rates.downBytesPerSecond)}`;
+  const directText = `${t('routing.directRates')}: ${format.rate(directRates.upBytesPerSecond)} / ${format.rate(directRates.downBytesPerSecond)}`;
+  const errorText =
+    connection.error && connection.state !== 'connected' ? t('connection.error', { error: connection.error }) : !core && ready ? t('connection.noCore') : null;
+  const modeNote = mode === 'system-wide' && !active && !connection.error ? t('mode.asksAdmin') : null;
+  // Everything the details line holds, in one tooltip: what its width leaves out is still here.
+  const detailsTitle = [
+    errorText,
+    modeNote,
+    `${t('mode.label')}: ${t(`mode.name.${mode}`)}`,
+    t(`routing.presetName.${presetInForce}`),
+    `${upText}, ${downText}`,
+    showDirect ? directText : null,
+    connection.state === 'connected' && connection.httpProxy ? `${t('connection.httpProxy')}: ${connection.httpProxy}` : null,
+    connection.state === 'connected' && connection.socksProxy ? `${t('connection.socksProxy')}: ${connection.socksProxy}` : null,
+  ]
+    .filter(Boolean)
+    .join('\n');
+
   return (
-    <div className={`connection-bar state-${connection.state}`}>
+    <div className={`connection-bar state-${lost ? 'network-lost' : connection.state}`}>
       <button
         type="button"
         className={active ? 'power-button on' : 'power-button'}
@@ -89,58 +124,57 @@ export function ConnectionBar() {
         <span>{active ? t('connection.disconnect') : t('connection.connect')}</span>
       </button>
       <div className="connection-status">
-        <span className="state-line">
+        {/* First priority: the state and the server. The name gives way first, then the duration; the tooltip has all of it. */}
+        <span className="state-line" title={[stateText, showServer ? serverName : null, sinceText].filter(Boolean).join(' · ')}>
           <span className="state-dot" aria-hidden="true" />
-          <strong role="status">{t(`connection.state.${connection.state}`)}</strong>
-          {serverName && active && (
-            <span className="via" title={serverName}>
+          <strong role="status">{stateText}</strong>
+          {showServer && (
+            <span className="via">
               <Trans i18nKey="connection.via" values={{ server: serverName }} components={{ server: <ServerName name={serverName} /> }} />
             </span>
           )}
-          {connection.state === 'connected' && connection.since && (
-            <span className="since muted">{t('connection.since', { duration: format.duration(now - connection.since) })}</span>
-          )}
-          <button type="button" className={`mode-chip mode-${mode}`} title={t(`mode.hint.${mode}`)} aria-label={`${t('mode.label')}: ${t(`mode.name.${mode}`)}`} onClick={() => openDialog({ kind: 'settings' })}>
+          {sinceText && <span className="since muted">{sinceText}</span>}
+        </span>
+        {/*
+          The second line, in priority order: mode, rates, then the local ports. It is one line
+          high and wraps: an item that does not fit falls onto a hidden line, and the line's
+          tooltip still says it.
+        */}
+        <span className="details-line" title={detailsTitle}>
+          {errorText && <span className="connection-error">{errorText}</span>}
+          {modeNote && <span className="mode-note muted">{modeNote}</span>}
+          <button type="button" className={`mode-chip mode-${mode}`} title={t(`mode.hint.${mode}`)} aria-label={`${t('mode.label')}: ${t(`mode.name.${mode}`)}`} onClick={() => openDialog({ kind: 'settings', focus: 'mode' })}>
             {t(`mode.short.${mode}`)}
           </button>
-        </span>
-        {mode === 'system-wide' && !active && !connection.error && <span className="mode-note muted">{t('mode.asksAdmin')}</span>}
-        {connection.state === 'connected' && (connection.httpProxy || connection.socksProxy) ? (
-          <span className="proxies">
-            {connection.httpProxy && <CopyField kind="HTTP" label={t('connection.httpProxy')} value={connection.httpProxy} />}
-            {connection.socksProxy && <CopyField kind="SOCKS5" label={t('connection.socksProxy')} value={connection.socksProxy} />}
+          <span className="routing-chip" title={t(`routing.presetName.${presetInForce}`)}>
+            {t('routing.inForce', { preset: t(`routing.short.${presetInForce}`) })}
           </span>
-        ) : connection.error && connection.state !== 'connected' ? (
-          <span className="connection-error">{t('connection.error', { error: connection.error })}</span>
-        ) : !core && ready ? (
-          <span className="connection-error">{t('connection.noCore')}</span>
-        ) : null}
-      </div>
-      <span className="routing-chip" title={t(`routing.presetName.${presetInForce}`)}>
-        {t('routing.inForce', { preset: t(`routing.short.${presetInForce}`) })}
-      </span>
-      <div className="rates" role="group" aria-label={t('connection.rates')}>
-        <span className="rate" title={t('connection.upload')}>
-          <ArrowUpIcon />
-          <span className="visually-hidden">{t('connection.upload')}</span>
-          <span className="rate-value">{format.rate(rates.upBytesPerSecond)}</span>
-        </span>
-        <span className="rate" title={t('connection.download')}>
-          <ArrowDownIcon />
-          <span className="visually-hidden">{t('connection.download')}</span>
-          <span className="rate-value">{format.rate(rates.downBytesPerSecond)}</span>
-        </span>
-        {directRates.reported && (
-          <span className="rate direct" title={t('routing.directRates')}>
-            <span>{t('routing.direct')}</span>
-            <ArrowUpIcon />
-            <span className="visually-hidden">{t('connection.upload')}</span>
-            <span className="rate-value">{format.rate(directRates.upBytesPerSecond)}</span>
-            <ArrowDownIcon />
-            <span className="visually-hidden">{t('connection.download')}</span>
-            <span className="rate-value">{format.rate(directRates.downBytesPerSecond)}</span>
+          <span className="rates" role="group" aria-label={t('connection.rates')}>
+            <span className="rate" title={t('connection.upload')}>
+              <ArrowUpIcon />
+              <span className="visually-hidden">{t('connection.upload')}</span>
+              <span className="rate-value">{format.rate(rates.upBytesPerSecond)}</span>
+            </span>
+            <span className="rate" title={t('connection.download')}>
+              <ArrowDownIcon />
+              <span className="visually-hidden">{t('connection.download')}</span>
+              <span className="rate-value">{format.rate(rates.downBytesPerSecond)}</span>
+            </span>
+            {showDirect && (
+              <span className="rate direct" title={t('routing.directRates')}>
+                <span>{t('routing.direct')}</span>
+                <ArrowUpIcon />
+                <span className="visually-hidden">{t('connection.upload')}</span>
+                <span className="rate-value">{format.rate(directRates.upBytesPerSecond)}</span>
+                <ArrowDownIcon />
+                <span className="visually-hidden">{t('connection.download')}</span>
+                <span className="rate-value">{format.rate(directRates.downBytesPerSecond)}</span>
+              </span>
+            )}
           </span>
-        )}
+          {connection.state === 'connected' && connection.httpProxy && <CopyField kind="HTTP" label={t('connection.httpProxy')} value={connection.httpProxy} />}
+          {connection.state === 'connected' && connection.socksProxy && <CopyField kind="SOCKS5" label={t('connection.socksProxy')} value={connection.socksProxy} />}
+        </span>
       </div>
     </div>
   );

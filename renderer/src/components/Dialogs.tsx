@@ -26,7 +26,7 @@ export function Dialogs() {
     case 'confirm-remove':
       return <ConfirmRemoveDialog subscriptionId={dialog.subscriptionId} />;
     case 'share':
-      return <ShareDialog target={dialog.target} />;
+      return <ShareDialog target={dialog.target} returnTo={dialog.returnTo} />;
     case 'subscription-settings':
       return <SubscriptionSettingsDialog key={dialog.subscriptionId} subscriptionId={dialog.subscriptionId} />;
   }

@@ -30,7 +30,7 @@ export function DirectTests({ serverId }: { serverId: ServerId }) {
     const method = t(`details.${outcome.method}`);
     if (!outcome.available) return t('details.directUnavailable', { method, reason: outcome.reason });
     const { delayMs, error } = outcome.measurement;
-    return delayMs === null ? t('details.directNoAnswer', { method, why: failureText(t, error ?? 'timeout') }) : `${method}: ${format.ms(delayMs)}`;
+    return delayMs === null ? t('details.directNoAnswer', { method, why: failureText(t, error ?? 'timeout') }) : format.ms(delayMs);
   };
 
   return (
@@ -44,6 +44,8 @@ export function DirectTests({ serverId }: { serverId: ServerId }) {
             </button>{' '}
             {outcome && (
               <span role="status" className={outcome.available && outcome.measurement.delayMs !== null ? 'good' : 'muted'}>
+                {/* The button beside it names the method; a screen reader hears the status alone, so it keeps the name. */}
+                {outcome.available && outcome.measurement.delayMs !== null && <span className="visually-hidden">{t(`details.${outcome.method}`)}: </span>}
                 {words(outcome)}
               </span>
             )}{' '}

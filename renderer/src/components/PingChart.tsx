@@ -80,6 +80,17 @@ export function PingChart({ measurements, name, rtl }: { measurements: readonly 
           isAnimationActive={false}
         />
       </LineChart>
+      {/* What the dashed lines mean: the thresholds the rows colour pings by. */}
+      <figcaption className="chart-legend">
+        <span className="legend-item">
+          <span className="legend-dash good" aria-hidden="true" />
+          {t('pingChart.goodBelow', { ms: format.ms(PING_GOOD_BELOW_MS) })}
+        </span>
+        <span className="legend-item">
+          <span className="legend-dash fair" aria-hidden="true" />
+          {t('pingChart.fairBelow', { ms: format.ms(PING_FAIR_BELOW_MS) })}
+        </span>
+      </figcaption>
     </figure>
   );
 }

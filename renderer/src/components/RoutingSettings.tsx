@@ -123,7 +123,7 @@ export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDra
   return (
     <div className="routing-settings">
       <fieldset>
-        <legend>{t('routing.preset')}</legend>
+        {/* One field: its label names the group (a legend repeated it: "Region / Region"). */}
         <label className="field">
           <span>{t('routing.preset')}</span>
           <select value={draft.preset} onChange={(e) => set('preset', e.target.value as RoutingDraft['preset'])}>
@@ -233,7 +233,6 @@ export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDra
       </fieldset>
 
       <fieldset>
-        <legend>{t('routing.hosts')}</legend>
         <label className="field">
           <span>{t('routing.hosts')}</span>
           <textarea dir="ltr" rows={3} spellCheck={false} value={draft.hosts} aria-invalid={messagesAt(errors, 'routing.hosts').length > 0} onChange={(e) => set('hosts', e.target.value)} />

@@ -245,7 +245,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
       <ServerAntiDpi serverId={server.id} />
 
       <footer className="modal-footer">
-        <button type="button" className="button" onClick={() => actions.openDialog({ kind: 'share', target: { serverId: server.id } })}>
+        <button type="button" className="button" onClick={() => actions.openDialog({ kind: 'share', target: { serverId: server.id }, returnTo: { kind: 'server-details', serverId: server.id } })}>
           {t('desktop.share.open')}
         </button>
         <button type="button" className="button" onClick={actions.closeDialog}>

@@ -1,8 +1,9 @@
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useRef } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/context';
 import { type ListRow, selectListRows } from '../store/servers.selectors';
+import { RowMenu, type RowMenuRequest } from './RowMenu';
 import { ROW_HEIGHT, ServerRow } from './ServerRow';
 import { SubscriptionHeader } from './SubscriptionHeader';
 
@@ -31,6 +32,8 @@ export function ServerList() {
   const rows = useAppStore(selectListRows);
   const ready = useAppStore((s) => s.ready);
   const scroller = useRef<HTMLDivElement>(null);
+  const [menu, setMenu] = useState<RowMenuRequest | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
   // The virtualizer's functions change identity as it measures; nothing here memoizes them.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -79,6 +82,10 @@ export function ServerList() {
       <span id="row-hint" className="visually-hidden">
         {t('list.rowHint')}
       </span>
+      <span id="row-menu-hint" className="visually-hidden">
+        {t('rowMenu.hint')}
+      </span>
+      {menu && <RowMenu key={`${menu.serverId} ${menu.x} ${menu.y}`} request={menu} onClose={closeMenu} />}
       <div role="list" aria-label={t('list.label')} className="server-canvas" style={{ blockSize: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
@@ -97,7 +104,7 @@ export function ServerList() {
               ) : row.kind === 'empty' ? (
                 <p className="group-empty">{t(row.reason === 'no-servers' ? 'list.noServers' : 'list.noMatch')}</p>
               ) : (
-                <ServerRow serverId={row.serverId} subscriptionId={row.subscriptionId} index={item.index} onNavigate={onNavigate} />
+                <ServerRow serverId={row.serverId} subscriptionId={row.subscriptionId} index={item.index} onNavigate={onNavigate} onMenu={setMenu} />
               )}
             </div>
           );

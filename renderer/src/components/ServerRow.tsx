@@ -1,9 +1,13 @@
-import { type KeyboardEvent, memo } from 'react';
+import { type KeyboardEvent, memo, type MouseEvent, type PointerEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { ServerStatus, Verdict } from '../../../shared/domain/status';
+import { measuredBeforeLoss, networkLostSince } from '../../../shared/domain/shown-status';
 import { useFormat } from '../hooks/useFormat';
+import { useNow } from '../hooks/useNow';
+import { usePressActions } from '../hooks/useLongPress';
+import type { RowMenuRequest } from './RowMenu';
 import { useAppStore, useAppStoreApi } from '../store/context';
 import { describeVerdict, failureText } from '../format/reasons';
 import { transferRowNote } from '../format/transfer';
@@ -49,8 +53,34 @@ export function PingText({ status }: { status: ServerStatus | undefined }) {
   return <PingValue delayMs={status?.delayMs} downForNow={status?.downForNow ?? false} testing={status?.testing ?? false} failed={Boolean(status?.error)} />;
 }
 
-const PingCell = memo(function PingCell(props: PingProps & { fromCache: boolean }) {
+/**
+ * A ping measured before the network was lost: greyed, with its age (which ticks, so only these
+ * few cells hold a clock). It says what the server did then, not what it does now.
+ */
+function StalePing({ delayMs, testedAt }: { delayMs: number | null | undefined; testedAt: number }) {
   const { t } = useTranslation();
+  const format = useFormat();
+  const now = useNow(1000);
+  const age = format.duration(Math.max(0, now - testedAt));
+  return (
+    <>
+      <span className="ping stale" title={t('truth.stalePing', { age })}>
+        {delayMs !== null && delayMs !== undefined ? format.ms(delayMs) : t('row.noAnswer')}
+      </span>
+      <span className="badge badge-stale">{t('truth.staleAge', { age })}</span>
+    </>
+  );
+}
+
+const PingCell = memo(function PingCell(props: PingProps & { fromCache: boolean; staleSince: number | null }) {
+  const { t } = useTranslation();
+  if (props.staleSince !== null) {
+    return (
+      <div className="row-ping" data-stale="true">
+        <StalePing delayMs={props.delayMs} testedAt={props.staleSince} />
+      </div>
+    );
+  }
   return (
     <div className="row-ping">
       <PingValue {...props} />
@@ -126,6 +156,8 @@ interface ServerRowProps {
   subscriptionId: SubscriptionId;
   index: number;
   onNavigate(from: number, key: string): void;
+  /** Opens the row's menu (right-click, long-press, the menu key or Shift+F10). */
+  onMenu(request: RowMenuRequest): void;
 }
 
 /**
@@ -133,7 +165,7 @@ interface ServerRowProps {
  * for its subscription: the host does that); its buttons retest or open the details. The cells
  * are memoized on plain values, so a burst of ping updates repaints only the ping cells.
  */
-export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, index, onNavigate }: ServerRowProps) {
+export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, index, onNavigate, onMenu }: ServerRowProps) {
   const { t, i18n } = useTranslation();
   const format = useFormat();
   const store = useAppStoreApi();
@@ -141,12 +173,26 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
   const coreName = useAppStore((s) => (s.core ? `${s.core.family} ${s.core.version}` : null));
   const servers = useAppStore(selectServerIndex);
   const trustedCheckerId = useAppStore((s) => s.settings.trustedCheckerId);
+  const lostSince = useAppStore((s) => networkLostSince(s.auto));
+  const element = useRef<HTMLDivElement>(null);
+  /** Where the pointer opened the menu; null from the keyboard (then it opens at the row). */
+  const point = useRef<{ x: number; y: number } | null>(null);
+  const connect = () => void store.getState().connect(serverId);
+  const openMenu = () => {
+    const box = element.current?.getBoundingClientRect();
+    const at = point.current ?? { x: (box?.left ?? 0) + 24, y: (box?.bottom ?? 0) - 8 };
+    point.current = null;
+    onMenu({ serverId, subscriptionId, ...at });
+  };
+  const press = usePressActions(connect, openMenu);
   const { server, status, unsupported } = row;
   if (!server) return null;
 
   const ipInfo = status?.ipInfo ?? null;
   const country = countryOf(ipInfo, i18n.language);
-  const verdict = status?.reachability ?? null;
+  // While the network is lost no verdict can be trusted: it shows as unknown, and says why.
+  const verdict = lostSince !== null ? null : (status?.reachability ?? null);
+  const stale = measuredBeforeLoss(status?.testedAt ?? null, lostSince);
   const verdictWords =
     verdict &&
     describeVerdict(verdict, { t, language: i18n.language, server: server.name, nameOf: (id) => servers.get(id)?.name ?? id, trustedCheckerId });
@@ -173,10 +219,11 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
       : note === verdictWords?.summary
         ? verdictWords?.detail
         : unsupported;
-  const connect = () => void store.getState().connect(server.id);
-
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
+    point.current = null;
+    press.onKeyDown(event);
+    if (event.defaultPrevented) return;
     if (event.key === 'Enter') {
       event.preventDefault();
       connect();
@@ -199,9 +246,22 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
       data-row-index={index}
       data-server-id={server.id}
       aria-current={row.isCurrent ? 'true' : undefined}
-      aria-describedby="row-hint"
-      onClick={connect}
+      aria-describedby="row-hint row-menu-hint"
+      aria-haspopup="menu"
+      ref={element}
+      onClick={press.onClick}
       onKeyDown={onKeyDown}
+      onPointerDown={(event: PointerEvent) => {
+        point.current = { x: event.clientX, y: event.clientY };
+        press.onPointerDown(event);
+      }}
+      onPointerUp={press.onPointerUp}
+      onPointerLeave={press.onPointerLeave}
+      onPointerCancel={press.onPointerCancel}
+      onContextMenu={(event: MouseEvent) => {
+        point.current = { x: event.clientX, y: event.clientY };
+        press.onContextMenu(event);
+      }}
     >
       <span className={row.isCurrent ? `current-marker ${row.connectionState}` : 'current-marker'} aria-hidden="true" />
       <div className="row-main">
@@ -230,13 +290,14 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
         unconfirmed={ipInfo?.fromCache ?? false}
         details={ipInfoDetails(ipInfo)}
       />
-      <VerdictCell verdict={verdict?.verdict} words={verdictWords?.summary} />
+      {lostSince !== null ? <VerdictCell verdict="unknown" words={t('truth.verdictUnknown')} /> : <VerdictCell verdict={verdict?.verdict} words={verdictWords?.summary} />}
       <PingCell
         delayMs={status?.delayMs}
         downForNow={status?.downForNow ?? false}
         testing={status?.testing ?? false}
         failed={Boolean(status?.error)}
         fromCache={status?.fromCache ?? false}
+        staleSince={stale ? (status?.testedAt ?? null) : null}
       />
       <div className="row-actions">
         <button

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONNECTION_MODES, LANGUAGES, type Settings, type SettingsPatch } from '../../../shared/settings';
 import { LANGUAGE_NAMES } from '../i18n';
@@ -12,9 +12,17 @@ import { AntiDpiSettings } from './AntiDpiSettings';
 import { FormError, FormFooter } from './FormParts';
 import { type CoreDraft, coreDraftOf, corePathOf, CoreSettings } from './CoreSettings';
 
-const PAGES = ['general', 'routing', 'antiDpi', 'cores'] as const;
+/** Each page short enough for a small screen; Start-up and Connection are pages of their own. */
+const PAGES = ['general', 'connection', 'startup', 'routing', 'antiDpi', 'cores'] as const;
 type Page = (typeof PAGES)[number];
-const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page', cores: 'cores.page' };
+const PAGE_TITLES: Record<Page, string> = {
+  general: 'routing.general',
+  connection: 'settings.connection',
+  startup: 'desktop.startup.section',
+  routing: 'routing.page',
+  antiDpi: 'antiDpi.page',
+  cores: 'cores.page',
+};
 
 /** The form's own view of the settings: what the inputs hold, as text. */
 interface Draft extends StartupDraft, CoreDraft {
@@ -134,12 +142,20 @@ export function SettingsDialog() {
   const saveSettings = useAppStore((s) => s.saveSettings);
   const closeDialog = useAppStore((s) => s.closeDialog);
   const pushNotice = useAppStore((s) => s.pushNotice);
+  // The mode chip opens Settings at the mode field.
+  const focusMode = useAppStore((s) => s.dialog.kind === 'settings' && s.dialog.focus === 'mode');
+  const modeField = useRef<HTMLSelectElement>(null);
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const first = useRef<HTMLSelectElement>(null);
-  const [page, setPage] = useState<Page>('general');
+  const [page, setPage] = useState<Page>(focusMode ? 'connection' : 'general');
+  useEffect(() => {
+    if (focusMode) modeField.current?.scrollIntoView?.({ block: 'nearest' });
+    // Once, as the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const [routingDraft, setRoutingDraft] = useState<RoutingDraft>(() => routingDraftOf(settings));
   const [antiDpiValues, setAntiDpiValues] = useState<AntiDpiValues>(() => globalValuesOf(settings.antiDpi));
   const [antiDpiErrors, setAntiDpiErrors] = useState<AntiDpiErrors>({});
@@ -169,6 +185,7 @@ export function SettingsDialog() {
     if (Object.keys(numberErrors).length > 0) {
       setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
       setFormError(t('settings.invalid'));
+      setPage(numberErrors.stallThresholdMs ? 'connection' : 'general');
       return;
     }
     if (Object.keys(patch).length === 0) {
@@ -186,6 +203,8 @@ export function SettingsDialog() {
     setErrors(result.fieldErrors);
     // Show the page that holds the first problem.
     const firstPath = Object.keys(result.fieldErrors)[0] ?? '';
+    if (firstPath === 'stallThresholdMs' || firstPath === 'mode') setPage('connection');
+    if (firstPath === 'startAtLogin' || firstPath === 'connectOnStart') setPage('startup');
     if (firstPath.startsWith('routing') || firstPath.startsWith('dns')) setPage('routing');
     if (firstPath.startsWith('antiDpi')) setPage('antiDpi');
     if (firstPath === 'corePath') setPage('cores');
@@ -193,7 +212,7 @@ export function SettingsDialog() {
   };
 
   return (
-    <Modal labelledBy="settings-title" onCancel={closeDialog} initialFocus={first} className="settings-dialog">
+    <Modal labelledBy="settings-title" onCancel={closeDialog} initialFocus={focusMode ? modeField : first} className="settings-dialog">
       <form onSubmit={submit} noValidate>
         <header className="modal-header">
           <h2 id="settings-title">{t('settings.title')}</h2>
@@ -223,53 +242,52 @@ export function SettingsDialog() {
         <div className="settings-body" role="tabpanel" id="settings-page-cores" aria-labelledby="settings-tab-cores" hidden={page !== 'cores'}>
           {page === 'cores' && <CoreSettings draft={draft} error={errors.corePath} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />}
         </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-connection" aria-labelledby="settings-tab-connection" hidden={page !== 'connection'}>
+          {/* No heading: the tab names the page. */}
+          <Field label={t('settings.stallThreshold')} hint={t('settings.stallThresholdHint')} path="stallThresholdMs" errors={errors}>
+            <input type="number" min={1} step={0.5} value={draft.stallThresholdS} aria-invalid={invalid('stallThresholdMs')} onChange={(e) => set('stallThresholdS', e.target.value)} />
+          </Field>
+          <Field label={t('mode.label')} hint={t(`mode.hint.${draft.mode}`)} path="mode" errors={errors}>
+            <select ref={modeField} value={draft.mode} onChange={(e) => set('mode', e.target.value as Draft['mode'])}>
+              {CONNECTION_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {t(`mode.name.${mode}`)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {draft.mode !== 'system-wide' && <p className="hint">{t('proxyIpv6.note')}</p>}
+          <label className="check-field">
+            <input type="checkbox" checked={draft.killSwitch} onChange={(e) => set('killSwitch', e.target.checked)} />
+            <span>{t('killSwitch.label')}</span>
+            <span className="hint">{t('killSwitch.hint')}</span>
+          </label>
+          <label className="check-field">
+            <input type="checkbox" checked={draft.killSwitchAllowLan} disabled={!draft.killSwitch} onChange={(e) => set('killSwitchAllowLan', e.target.checked)} />
+            <span>{t('killSwitch.allowLan')}</span>
+          </label>
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-startup" aria-labelledby="settings-tab-startup" hidden={page !== 'startup'}>
+          <StartupFields draft={draft} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} titled={false} />
+        </div>
         <div className="settings-body" role="tabpanel" id="settings-page-general" aria-labelledby="settings-tab-general" hidden={page !== 'general'}>
-          <fieldset>
-            <legend>{t('settings.general')}</legend>
-            <Field label={t('settings.language')} path="language" errors={errors}>
-              <select ref={first} value={draft.language} onChange={(e) => set('language', e.target.value as Draft['language'])}>
-                <option value="system">{t('settings.languageSystem', { name: LANGUAGE_NAMES[matchLanguage(systemLanguage)] })}</option>
-                {LANGUAGES.map((language) => (
-                  <option key={language} value={language} lang={language}>
-                    {LANGUAGE_NAMES[language]}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label={t('settings.theme')} path="theme" errors={errors}>
-              <select value={draft.theme} onChange={(e) => set('theme', e.target.value as Draft['theme'])}>
-                <option value="system">{t('settings.themeSystem')}</option>
-                <option value="light">{t('settings.themeLight')}</option>
-                <option value="dark">{t('settings.themeDark')}</option>
-              </select>
-            </Field>
-          </fieldset>
-          <fieldset>
-            <legend>{t('settings.connection')}</legend>
-            <Field label={t('settings.stallThreshold')} hint={t('settings.stallThresholdHint')} path="stallThresholdMs" errors={errors}>
-              <input type="number" min={1} step={0.5} value={draft.stallThresholdS} aria-invalid={invalid('stallThresholdMs')} onChange={(e) => set('stallThresholdS', e.target.value)} />
-            </Field>
-            <Field label={t('mode.label')} hint={t(`mode.hint.${draft.mode}`)} path="mode" errors={errors}>
-              <select value={draft.mode} onChange={(e) => set('mode', e.target.value as Draft['mode'])}>
-                {CONNECTION_MODES.map((mode) => (
-                  <option key={mode} value={mode}>
-                    {t(`mode.name.${mode}`)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            {draft.mode !== 'system-wide' && <p className="hint">{t('proxyIpv6.note')}</p>}
-            <label className="check-field">
-              <input type="checkbox" checked={draft.killSwitch} onChange={(e) => set('killSwitch', e.target.checked)} />
-              <span>{t('killSwitch.label')}</span>
-              <span className="hint">{t('killSwitch.hint')}</span>
-            </label>
-            <label className="check-field">
-              <input type="checkbox" checked={draft.killSwitchAllowLan} disabled={!draft.killSwitch} onChange={(e) => set('killSwitchAllowLan', e.target.checked)} />
-              <span>{t('killSwitch.allowLan')}</span>
-            </label>
-          </fieldset>
-          <StartupFields draft={draft} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />
+          <Field label={t('settings.language')} path="language" errors={errors}>
+            <select ref={first} value={draft.language} onChange={(e) => set('language', e.target.value as Draft['language'])}>
+              <option value="system">{t('settings.languageSystem', { name: LANGUAGE_NAMES[matchLanguage(systemLanguage)] })}</option>
+              {LANGUAGES.map((language) => (
+                <option key={language} value={language} lang={language}>
+                  {LANGUAGE_NAMES[language]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label={t('settings.theme')} path="theme" errors={errors}>
+            <select value={draft.theme} onChange={(e) => set('theme', e.target.value as Draft['theme'])}>
+              <option value="system">{t('settings.themeSystem')}</option>
+              <option value="light">{t('settings.themeLight')}</option>
+              <option value="dark">{t('settings.themeDark')}</option>
+            </select>
+          </Field>
           <fieldset>
             <legend>{t('settings.monitor')}</legend>
             <Field label={t('settings.testUrls')} hint={t('settings.testUrlsHint')} path="monitor.urls" errors={errors}>

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { qrSvg } from '../qr/encode';
 import { useAppStore } from '../store/context';
+import type { ServerId } from '../../../shared/domain/server';
 import type { ShareTarget } from '../store/dialogs';
 import { FlaggedName } from './FlaggedName';
 import { Modal } from './Modal';
@@ -13,9 +14,12 @@ import type { WireRefusal } from '../../../shared/ipc/answer';
  * account's credentials: the page does not hold it (the host sends the UI no credentials) until
  * the user chooses to show it, and then only in this dialog.
  */
-export function ShareDialog({ target }: { target: ShareTarget }) {
+export function ShareDialog({ target, returnTo }: { target: ShareTarget; returnTo?: { kind: 'server-details'; serverId: ServerId } }) {
   const { t } = useTranslation();
-  const closeDialog = useAppStore((s) => s.closeDialog);
+  const close = useAppStore((s) => s.closeDialog);
+  const openDialog = useAppStore((s) => s.openDialog);
+  // Opened from a server's details, it goes back to them: the person was not done there.
+  const closeDialog = () => (returnTo ? openDialog(returnTo) : close());
   const shareLink = useAppStore((s) => s.shareLink);
   const pushNotice = useAppStore((s) => s.pushNotice);
   const name = useAppStore((s) =>

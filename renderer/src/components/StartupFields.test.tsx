@@ -13,6 +13,7 @@ describe('the settings dialog: start-up', () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(Date.now()));
     act(() => store.getState().openDialog({ kind: 'settings' }));
     const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Start-up' }));
     const atLogin = within(dialog).getByRole('checkbox', { name: /Start when I log in/ }) as HTMLInputElement;
     const connect = within(dialog).getByRole('checkbox', { name: /Connect when the app starts/ }) as HTMLInputElement;
     expect([atLogin.checked, connect.checked]).toEqual([false, false]);

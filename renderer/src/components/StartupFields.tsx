@@ -9,12 +9,13 @@ export interface StartupDraft {
  * Start at login and connect on start. Both are the desktop app's to carry out: in a browser
  * (the headless host) they are kept but do nothing, and the section says so.
  */
-export function StartupFields({ draft, onChange }: { draft: StartupDraft; onChange(patch: Partial<StartupDraft>): void }) {
+/** `titled`: with its own heading; false on a page the tab already names "Start-up". */
+export function StartupFields({ draft, onChange, titled = true }: { draft: StartupDraft; onChange(patch: Partial<StartupDraft>): void; titled?: boolean }) {
   const { t } = useTranslation();
   const desktop = typeof window !== 'undefined' && 'vpn' in window;
   return (
     <fieldset>
-      <legend>{t('desktop.startup.section')}</legend>
+      {titled ? <legend>{t('desktop.startup.section')}</legend> : <legend className="visually-hidden">{t('desktop.startup.section')}</legend>}
       <label className="check-field">
         <input type="checkbox" checked={draft.startAtLogin} onChange={(e) => onChange({ startAtLogin: e.target.checked })} />
         <span>{t('desktop.startup.atLogin')}</span>

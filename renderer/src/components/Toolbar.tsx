@@ -45,11 +45,12 @@ export function AppActions() {
   const ready = useAppStore((s) => s.ready);
   return (
     <div className="app-actions">
-      <button type="button" className="button" disabled={!ready || running} onClick={() => void testAll()}>
+      {/* On a narrow window the labels become icons: the tooltip and the accessible name stay. */}
+      <button type="button" className="button" disabled={!ready || running} title={t('toolbar.testAll')} aria-label={t('toolbar.testAll')} onClick={() => void testAll()}>
         <RetestIcon />
         <span className="collapsible-label">{t('toolbar.testAll')}</span>
       </button>
-      <button type="button" className="button" disabled={!ready} onClick={() => openDialog({ kind: 'add-subscription' })}>
+      <button type="button" className="button" disabled={!ready} title={t('toolbar.addSubscription')} aria-label={t('toolbar.addSubscription')} onClick={() => openDialog({ kind: 'add-subscription' })}>
         <PlusIcon />
         <span className="collapsible-label">{t('toolbar.addSubscription')}</span>
       </button>

@@ -6,12 +6,14 @@ export type Dialog =
   | { kind: 'none' }
   | { kind: 'exclude-servers'; subscriptionId: SubscriptionId }
   | { kind: 'add-subscription' }
-  | { kind: 'settings' }
+  /** `focus`: the field to bring into view and focus (the mode chip opens Settings at the mode). */
+  | { kind: 'settings'; focus?: 'mode' }
   | { kind: 'server-details'; serverId: ServerId }
   | { kind: 'confirm-empty'; subscriptionId: SubscriptionId }
   | { kind: 'confirm-remove'; subscriptionId: SubscriptionId }
   | { kind: 'subscription-settings'; subscriptionId: SubscriptionId }
-  | { kind: 'share'; target: ShareTarget };
+  /** `returnTo`: the dialog it was opened from, which Close and Escape go back to (a server's details). */
+  | { kind: 'share'; target: ShareTarget; returnTo?: { kind: 'server-details'; serverId: ServerId } };
 
 /** What a share dialog shows: one server's link, or a subscription's address. */
 export type ShareTarget = { serverId: ServerId } | { subscriptionId: SubscriptionId };

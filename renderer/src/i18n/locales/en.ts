@@ -354,7 +354,7 @@ export const en = {
     throttledOn: 'traffic on {{server}} is throttled below 32 KB/s',
     'dial-failure': 'the core could not connect',
     'no-receive-30s': 'nothing received for 30 s',
-    scheduled: 'scheduled check',
+    scheduled: 'on schedule',
     widened: 'wider check',
     'neighbour-sub': 'asking the neighbouring subscriptions',
     'own-sub-retry': 'retrying the own subscription',
@@ -714,6 +714,30 @@ export const en = {
   },
   proxyIpv6: {
     note: 'IPv6 in this mode: apps that use the proxy hand it the site’s name, and the server reaches the site over IPv4 or IPv6, so your own IPv6 address is not shown. Apps that ignore the proxy go around the VPN on IPv4 and IPv6 alike; system-wide mode or the kill switch stops that.',
+  },
+  /** The engine's network-loss verdict, in the top bar, the tray and the rows (issue 28). */
+  truth: {
+    networkLost: 'Network lost — waiting, next try in {{seconds}} s',
+    networkLostNow: 'Network lost — trying again now',
+    stalePing: 'Measured {{age}} ago, before the network was lost',
+    staleAge: '{{age}} ago',
+    verdictUnknown: 'Not known while the network is lost',
+  },
+  /** A server row's own menu (right-click, long-press, the menu key). */
+  rowMenu: {
+    label: 'Actions for {{name}}',
+    hint: 'Shift+F10 or the menu key opens its actions.',
+    connect: 'Connect',
+    test: 'Test',
+    exclude: 'Exclude from Auto',
+    include: 'Include in Auto',
+    share: 'Share…',
+    details: 'Details',
+  },
+  /** The ping chart's legend for its dashed lines. */
+  pingChart: {
+    goodBelow: 'good below {{ms}}',
+    fairBelow: 'fair below {{ms}}',
   },
 };
 

@@ -344,7 +344,7 @@ export const zh = {
     throttledOn: '{{server}} 上的流量被限速到 32 KB/s 以下',
     'dial-failure': '内核无法连接',
     'no-receive-30s': '30 秒内未收到任何数据',
-    scheduled: '定期检查',
+    scheduled: '定期',
     widened: '扩大检查',
     'neighbour-sub': '询问相邻订阅',
     'own-sub-retry': '重试本订阅',
@@ -701,5 +701,29 @@ export const zh = {
   },
   proxyIpv6: {
     note: '此模式下的 IPv6：使用代理的应用把网站名称交给代理，由服务器通过 IPv4 或 IPv6 访问网站，因此不会暴露你自己的 IPv6 地址。忽略代理的应用会通过 IPv4 和 IPv6 绕过 VPN；全局模式或断网保护可以阻止这种情况。',
+  },
+  /** 网络断开的判定：顶栏、托盘与服务器行。 */
+  truth: {
+    networkLost: '网络已断开 — 等待中，{{seconds}} 秒后重试',
+    networkLostNow: '网络已断开 — 正在重试',
+    stalePing: '{{age}}前测得，早于网络断开',
+    staleAge: '{{age}}前',
+    verdictUnknown: '网络断开期间无法判断',
+  },
+  /** 服务器行的菜单（右键、长按、菜单键）。 */
+  rowMenu: {
+    label: '{{name}} 的操作',
+    hint: 'Shift+F10 或菜单键打开操作。',
+    connect: '连接',
+    test: '测试',
+    exclude: '从自动中排除',
+    include: '重新加入自动',
+    share: '分享…',
+    details: '详情',
+  },
+  /** 延迟图虚线的图例。 */
+  pingChart: {
+    goodBelow: '良好：低于 {{ms}}',
+    fairBelow: '一般：低于 {{ms}}',
   },
 };

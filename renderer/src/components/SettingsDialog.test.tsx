@@ -1,0 +1,50 @@
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithStore } from '../testing/render';
+import { sampleSnapshot } from '../testing/sample-world';
+import { App } from './App';
+
+vi.setConfig({ testTimeout: 20_000 });
+afterEach(cleanup);
+
+const NOW = Date.now();
+
+describe('the settings dialog’s pages', () => {
+  it('has General, Connection, Start-up, Routing, Anti-censorship and Cores as tabs', () => {
+    const { store } = renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General', 'Connection', 'Start-up', 'Routing', 'Anti-censorship', 'Cores']);
+  });
+
+  it('no page repeats a heading: no visible legend says its tab’s name or the name of the field right under it', () => {
+    const { store } = renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    for (const tab of within(dialog).getAllByRole('tab')) {
+      fireEvent.click(tab);
+      const panel = dialog.querySelector(`#${tab.getAttribute('aria-controls')}`)!;
+      for (const legend of panel.querySelectorAll('legend:not(.visually-hidden)')) {
+        expect(legend.textContent, `${tab.textContent}: legend`).not.toBe(tab.textContent);
+        const firstLabel = legend.parentElement?.querySelector('label > span')?.textContent;
+        expect(legend.textContent, `${tab.textContent}: ${legend.textContent}`).not.toBe(firstLabel);
+      }
+    }
+  });
+
+  it('the mode chip opens Settings at the mode field, on the Connection page, focused', () => {
+    renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
+    fireEvent.click(document.querySelector('.mode-chip')!);
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    expect(within(dialog).getByRole('tab', { name: 'Connection' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(within(dialog).getByRole('combobox', { name: /What Connect changes/ }));
+  });
+
+  it('the gear opens it at General, on the language', () => {
+    renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    expect(within(dialog).getByRole('tab', { name: 'General' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(within(dialog).getByRole('combobox', { name: 'Language' }));
+  });
+});
