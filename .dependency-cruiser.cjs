@@ -23,6 +23,7 @@ const APP_LAYERS = {
   auto: ['clock', 'events', 'log', 'storage', 'virtual-clock'],
   'system-proxy': ['log', 'storage', 'process'],
   'system-wide': ['core', 'events', 'log', 'storage', 'tunnel', 'process'],
+  sharing: [],
   engine: ['*'],
 };
 

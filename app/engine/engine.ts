@@ -52,6 +52,8 @@ import { RoutingInForce, settingsOperations } from './routing-in-force';
 import { reportSelections } from './selection-lines';
 import { ServerCatalog } from './server-catalog';
 import { SettingsFanOut, tunnelPorts } from './settings-changes';
+import { SharingCredentialsFile } from '../sharing/credentials';
+import { HouseholdSharing } from '../sharing/sharing';
 import { followSubscriptions } from './subscription-changes';
 import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
@@ -155,12 +157,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
   const routingService = await RoutingService.create(options.resourcesDir, profile);
   const initialRouting = routingService.stateFor(settings());
+  // Household sharing: the credentials are made on first use (sharing turned on, or "Show").
+  const sharingCredentials = new SharingCredentialsFile(dataDir);
   for (const notice of initialRouting.view.notices) logger.warn(TAG, `routing: ${notice}`);
   const built = profile
-    ? captureFollowedTunnel({ core: profile, carriers, runtimeDir, logger, clock, ports: tunnelPorts(settings()), capture, routing: initialRouting.routing, antiDpi })
+    ? captureFollowedTunnel({ core: profile, carriers, runtimeDir, logger, clock, ports: tunnelPorts(settings(), () => sharingCredentials.get()), capture, routing: initialRouting.routing, antiDpi })
     : null;
   const tunnel = built?.tunnel ?? null;
   const routing = new RoutingInForce(routingService, initialRouting, tunnel, logger);
+  const sharing = new HouseholdSharing({ settings, connected: () => tunnel?.state().state === 'connected', credentials: () => sharingCredentials.get() });
 
   // Subscriptions; a provider blocked on the user's network is asked again through the tunnel.
   const fetcher = await appFetcher({ dataDir, logger, tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null) });
@@ -252,6 +257,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const current = driver.current();
       return profile && current ? writableAntiDpi(antiDpiFor(next.antiDpi, current), profile) : null;
     },
+    sharingCredentials: () => sharingCredentials.get(),
     setLogLevel: (level) => logger.setLevel(level),
     monitor,
     auto,
@@ -264,6 +270,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ...(built
       ? [
           built.unbind,
+          built.tunnel.on('loginRefused', (event) => sharing.loginRefused(event.at)),
           forwardTunnelEvents(built.tunnel, {
             auto,
             monitor: { trafficSeen: (at) => monitor.trafficSeen(at), connectionActivity: () => monitor.connectionActivity(), testFailedMember: (id) => void monitor.testNow([id], 'member-failed') },
@@ -344,6 +351,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       board.dismiss(r.id);
       return null;
     },
+    getSharing: async () => sharing.view(),
+    sharingCredentials: async () => sharing.credentials(),
     captureScreen: async () => {
       throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
     },

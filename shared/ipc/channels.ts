@@ -29,6 +29,8 @@ export const INVOKE_CHANNELS = [
   'answerImport',
   'shareLink',
   'captureScreen',
+  'getSharing',
+  'sharingCredentials',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 

@@ -12,6 +12,10 @@
  * captures with sing-box's TUN device instead of nftables TPROXY (`--capture tproxy`, the default);
  * its DNS is asked of the routing file's remote resolver.
  *
+ * `--share ADDRESS` also offers the proxies on that private LAN address of this machine behind the
+ * household's username and password (made on first use, kept 0600 in the CLI's data folder; the
+ * line printed names the file, never the password), and prints each refused login.
+ *
  * (`connect --auto` runs the whole engine instead: connect-auto.ts.)
  */
 import { readFile } from 'node:fs/promises';
@@ -27,6 +31,9 @@ import { assignIds } from '../../../app/subscriptions/identity';
 import { parseSubscription } from '../../../app/subscriptions/parse';
 import type { TunnelController } from '../../../app/tunnel/controller';
 import { CarrierProber } from '../../../app/tunnel/carrier-prober';
+import { tunnelPorts } from '../../../app/engine/settings-changes';
+import { SharingCredentialsFile } from '../../../app/sharing/credentials';
+import { sharingAddressProblem } from '../../../shared/sharing';
 import type { SystemWide } from '../../../app/system-wide/for-platform';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
@@ -37,7 +44,7 @@ import { RoutingService } from '../../../app/routing/service';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 
 const USAGE =
-  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--probe] [--verbose]';
+  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--share ADDRESS] [--probe] [--verbose]';
 
 export interface HeadlessOptions {
   /** A subscription URL or a file holding one's body. */
@@ -56,6 +63,8 @@ export interface HeadlessOptions {
   routing?: RoutingFile;
   /** Linux: how system-wide mode captures (`--capture`); default nftables TPROXY. */
   capture?: SystemWideCaptureMethod;
+  /** Household sharing on this private LAN address (`--share`). */
+  share?: string;
 }
 
 export interface Headless {
@@ -96,7 +105,10 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
     options.mode ?? 'proxy',
   );
   const routing = options.routing ? await routingFor(options.routing, core, logger) : undefined;
-  const ports = { httpPort: options.httpPort ?? DEFAULT_SETTINGS.httpPort, socksPort: options.socksPort ?? DEFAULT_SETTINGS.socksPort };
+  const httpPort = options.httpPort ?? DEFAULT_SETTINGS.httpPort;
+  const socksPort = options.socksPort ?? DEFAULT_SETTINGS.socksPort;
+  const sharing = options.share ? { enabled: true, address: options.share } : DEFAULT_SETTINGS.sharing;
+  const ports = tunnelPorts({ httpPort, socksPort, sharing }, () => new SharingCredentialsFile(cliDataDir()).get());
   const { tunnel, unbind } = captureFollowedTunnel({ core, carriers, runtimeDir, logger, ports, capture, routing });
   const prober = new CarrierProber({ core, carriers, runtimeDir, logger, outboundMark: await probeOutboundMark(core) });
   if (options.probe) prober.setServers(servers);
@@ -179,6 +191,7 @@ interface ParsedArgs {
   verbose: boolean;
   mode?: ConnectionMode;
   capture?: SystemWideCaptureMethod;
+  share?: string;
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -193,6 +206,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       mode: { type: 'string' },
       capture: { type: 'string' },
       routing: { type: 'string' },
+      share: { type: 'string' },
       probe: { type: 'boolean' },
       verbose: { type: 'boolean' },
     },
@@ -202,6 +216,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const httpPort = portOption('--http-port', values['http-port']);
   const socksPort = portOption('--socks-port', values['socks-port']);
   if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
+  const shareProblem = values.share !== undefined ? sharingAddressProblem(values.share) : null;
+  if (shareProblem) throw new UsageError(`--share: ${shareProblem}`);
   return {
     subscription: values.subscription,
     ...(values.server !== undefined ? { server: values.server } : {}),
@@ -211,6 +227,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(values.mode !== undefined ? { mode: cliMode(values.mode, USAGE) } : {}),
     ...(values.capture !== undefined ? { capture: cliCapture(values.capture, USAGE) } : {}),
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
+    ...(values.share !== undefined ? { share: values.share } : {}),
     probe: values.probe === true,
     verbose: values.verbose === true,
   };
@@ -243,6 +260,12 @@ export async function run(argv: string[]): Promise<number> {
     console.log(`connected to ${server.name} [${server.id}] with ${coreLabel(core)}; Ctrl-C disconnects`);
     console.log(state.httpProxy);
     console.log(state.socksProxy);
+    if (args.share) {
+      const host = args.share.includes(':') ? `[${args.share}]` : args.share;
+      const httpPort = args.httpPort ?? DEFAULT_SETTINGS.httpPort;
+      const socksPort = args.socksPort ?? DEFAULT_SETTINGS.socksPort;
+      console.log(`sharing: http://${host}:${httpPort} socks5://${host}:${socksPort} (username and password in ${new SharingCredentialsFile(cliDataDir()).path})`);
+    }
     if (args.mode === 'system-wide') await reportCapture(headless.capture);
     console.log(`${await stop.stopped}: disconnecting`);
     return 0;
@@ -261,6 +284,8 @@ function printEvents({ tunnel, prober, servers }: Headless): void {
   tunnel.on('dialFailure', (f) => console.log(`dial failure: ${f.kind} ${f.address ?? ''} (${name(f.serverId)}): ${f.detail}`));
   tunnel.on('coreExit', (e) => console.log(`core exit: ${e.description}; restart ${e.attempt} in ${e.restartInMs} ms`));
   tunnel.on('restarted', (e) => console.log(`core restarted after ${e.downMs} ms down`));
+  let refused = 0;
+  tunnel.on('loginRefused', () => console.log(`sharing: a login was refused (${++refused} so far)`));
   prober.on('rebuilt', (e) => console.log(`prober: ${e.servers} servers up (${e.unsupported} not runnable) in ${e.startMs} ms`));
   // Traffic is sampled every 250 ms; a line every 5 s (when something moved) is enough to read.
   let up = 0;
