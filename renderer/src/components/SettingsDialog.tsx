@@ -11,10 +11,11 @@ import { type AntiDpiErrors, type AntiDpiValues, checkAntiDpiValues, globalAntiD
 import { AntiDpiSettings } from './AntiDpiSettings';
 import { FormError, FormFooter } from './FormParts';
 import { type CoreDraft, coreDraftOf, corePathOf, CoreSettings } from './CoreSettings';
+import { type SharingDraft, SharingSettings } from './SharingSettings';
 
-const PAGES = ['general', 'routing', 'antiDpi', 'cores'] as const;
+const PAGES = ['general', 'routing', 'antiDpi', 'sharing', 'cores'] as const;
 type Page = (typeof PAGES)[number];
-const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page', cores: 'cores.page' };
+const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page', sharing: 'sharing.page', cores: 'cores.page' };
 
 /** The form's own view of the settings: what the inputs hold, as text. */
 interface Draft extends StartupDraft, CoreDraft {
@@ -137,6 +138,7 @@ export function SettingsDialog() {
   const [routingDraft, setRoutingDraft] = useState<RoutingDraft>(() => routingDraftOf(settings));
   const [antiDpiValues, setAntiDpiValues] = useState<AntiDpiValues>(() => globalValuesOf(settings.antiDpi));
   const [antiDpiErrors, setAntiDpiErrors] = useState<AntiDpiErrors>({});
+  const [sharingDraft, setSharingDraft] = useState<SharingDraft>(() => settings.sharing);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const invalid = (path: string) => Object.keys(errors).some((key) => key === path || key.startsWith(`${path}.`));
@@ -159,7 +161,8 @@ export function SettingsDialog() {
       return;
     }
     const antiDpiChange = globalAntiDpiChange(settings.antiDpi, antiDpi.values);
-    const patch: SettingsPatch = { ...generalPatch, ...routing.patch, ...(antiDpiChange ? { antiDpi: antiDpiChange } : {}) };
+    const sharingChanged = sharingDraft.enabled !== settings.sharing.enabled || sharingDraft.address !== settings.sharing.address;
+    const patch: SettingsPatch = { ...generalPatch, ...routing.patch, ...(antiDpiChange ? { antiDpi: antiDpiChange } : {}), ...(sharingChanged ? { sharing: sharingDraft } : {}) };
     if (Object.keys(numberErrors).length > 0) {
       setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
       setFormError(t('settings.invalid'));
@@ -182,6 +185,7 @@ export function SettingsDialog() {
     const firstPath = Object.keys(result.fieldErrors)[0] ?? '';
     if (firstPath.startsWith('routing') || firstPath.startsWith('dns')) setPage('routing');
     if (firstPath.startsWith('antiDpi')) setPage('antiDpi');
+    if (firstPath.startsWith('sharing')) setPage('sharing');
     if (firstPath === 'corePath') setPage('cores');
     setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
   };
@@ -213,6 +217,9 @@ export function SettingsDialog() {
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-antiDpi" aria-labelledby="settings-tab-antiDpi" hidden={page !== 'antiDpi'}>
           <AntiDpiSettings values={antiDpiValues} errors={antiDpiErrors} overrides={Object.keys(settings.antiDpi.servers).length} onChange={setAntiDpiValues} />
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-sharing" aria-labelledby="settings-tab-sharing" hidden={page !== 'sharing'}>
+          {page === 'sharing' && <SharingSettings draft={sharingDraft} onChange={setSharingDraft} error={errors['sharing.address'] ?? errors.sharing} />}
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-cores" aria-labelledby="settings-tab-cores" hidden={page !== 'cores'}>
           {page === 'cores' && <CoreSettings draft={draft} error={errors.corePath} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />}

@@ -11,6 +11,7 @@ import { createProblemsSlice } from './problems';
 import { createRoutingSlice } from './routing';
 import { createServersSlice } from './servers';
 import { createSettingsSlice } from './settings';
+import { createSharingSlice } from './sharing';
 import { createSyncSlice } from './sync';
 import { createTestProgressSlice } from './testProgress';
 import type { AppState, AppStore } from './types';
@@ -39,6 +40,7 @@ export function createAppStore(client: VpnClient, env: UiEnvironment, frames: Fr
       ...createProblemsSlice(deps),
       ...createImportsSlice(deps),
       ...createRoutingSlice(deps),
+      ...createSharingSlice(deps),
       ...createSyncSlice(deps),
     };
   });

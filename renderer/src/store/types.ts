@@ -11,6 +11,7 @@ import type { ProblemsSlice } from './problems';
 import type { RoutingSlice } from './routing';
 import type { ServersSlice } from './servers';
 import type { SettingsSlice } from './settings';
+import type { SharingSlice } from './sharing';
 import type { SyncSlice } from './sync';
 import type { TestProgressSlice } from './testProgress';
 import type { NoticeAction, UiSlice } from './ui';
@@ -26,6 +27,7 @@ export type AppState = ServersSlice &
   ProblemsSlice &
   ImportsSlice &
   RoutingSlice &
+  SharingSlice &
   SyncSlice;
 
 export type AppStore = StoreApi<AppState>;
