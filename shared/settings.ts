@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_DNS, DEFAULT_ROUTING, dnsSettingsSchema, routingSettingsSchema } from './routing';
 import { sharingSettingsSchema } from './sharing';
+import { DEFAULT_PER_APP, perAppSettingsSchema } from './per-app';
 
 /** The seven public IP-info services the monitor falls back to, in the seed's order. */
 export const IP_INFO_SERVICES = [
@@ -171,6 +172,9 @@ export const settingsSchema = z.object({
 
   /** Household sharing (shared/sharing.ts): the proxies on a private LAN address, behind a password; off unless asked. */
   sharing: sharingSettingsSchema.default({ enabled: false, address: '' }),
+
+  /** System-wide mode: which apps bypass the VPN, or the only ones that use it (shared/per-app.ts). */
+  perApp: perAppSettingsSchema.default(DEFAULT_PER_APP),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -215,12 +219,14 @@ function optionalWithoutDefaults<T extends z.ZodRawShape>(shape: T) {
 /** A partial settings change as the UI sends it. */
 export const settingsPatchSchema = z
   .object({
-    ...optionalWithoutDefaults(settingsSchema.omit({ monitor: true, antiDpi: true, sharing: true }).shape),
+    ...optionalWithoutDefaults(settingsSchema.omit({ monitor: true, antiDpi: true, sharing: true, perApp: true }).shape),
     monitor: z.object(optionalWithoutDefaults(monitorSettingsSchema.shape)).strict().optional(),
     /** The anti-DPI block is sent whole. */
     antiDpi: antiDpiBlockSchema.optional(),
     /** The sharing block is sent whole (its address is checked against its switch). */
     sharing: sharingSettingsSchema.optional(),
+    /** The per-app block is sent whole (both lists are kept, one is active). */
+    perApp: perAppSettingsSchema.optional(),
   })
   .strict();
 export type SettingsPatch = z.input<typeof settingsPatchSchema>;
