@@ -148,6 +148,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       launch: options.captureHelper ?? noCaptureHelper,
       corePath: profile?.path,
       bypassLan: () => settings().routing.bypassLan,
+      perApp: () => settings().perApp,
       linuxCapture: () => settings().systemWideCapture,
       remoteDns: () => settings().dns.remote,
     },

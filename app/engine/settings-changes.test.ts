@@ -30,6 +30,8 @@ describe('settingsEffects', () => {
     ['a server told to use anti-DPI on its own', {}, { antiDpi: { ...base.antiDpi, servers: { a: 'on' } } }, { rewriteProbes: true, restartTunnel: true }],
     ['a new HTTP port', {}, { httpPort: 18080 }, { ports: loopbackPorts(18080, base.socksPort), restartTunnel: true }],
     ['the old allowLan switch opens nothing any more', {}, { allowLan: true }, {}],
+    ['a per-app list changed while system-wide: the capture is put in place anew', { mode: 'system-wide' }, { mode: 'system-wide', perApp: { mode: 'bypass', bypass: ['uid:1001'], only: [] } }, { restartTunnel: true }],
+    ['a per-app list changed in proxy mode: nothing captures yet', {}, { perApp: { mode: 'bypass', bypass: ['uid:1001'], only: [] } }, {}],
     ['household sharing turned on: the LAN inbounds join, behind the credentials', {}, { sharing: sharingOn }, { ports: shared('192.168.1.5'), restartTunnel: true }],
     ['another sharing address', { sharing: sharingOn }, { sharing: { enabled: true, address: '10.0.0.4' } }, { ports: shared('10.0.0.4'), restartTunnel: true }],
     ['a new port moves the shared one with it', { sharing: sharingOn }, { sharing: sharingOn, httpPort: 18080 }, { ports: shared('192.168.1.5', 18080), restartTunnel: true }],

@@ -62,8 +62,10 @@ export function settingsEffects(
   // proxy points the OS at the same local proxy as proxy mode does.
   // A change of Linux's capture method while system-wide puts the other capture in place, which
   // gives the core other inbounds: the core starts again.
+  // So does a change of the per-app lists while system-wide: the capture is put in place anew with them.
   const captureChanged =
-    (previous.mode === 'system-wide') !== (next.mode === 'system-wide') || (next.mode === 'system-wide' && previous.systemWideCapture !== next.systemWideCapture);
+    (previous.mode === 'system-wide') !== (next.mode === 'system-wide') ||
+    (next.mode === 'system-wide' && (previous.systemWideCapture !== next.systemWideCapture || JSON.stringify(previous.perApp) !== JSON.stringify(next.perApp)));
   const antiDpiChanged = JSON.stringify(previous.antiDpi) !== JSON.stringify(next.antiDpi);
   const tunnelAntiDpiChanged = antiDpiChanged && JSON.stringify(tunnelAntiDpi(previous)) !== JSON.stringify(tunnelAntiDpi(next));
   return {

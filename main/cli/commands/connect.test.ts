@@ -42,6 +42,13 @@ describe('connect options', () => {
     expect(() => parseAutoArgs(['--auto', ...argv])).toThrow(message);
   });
 
+  it('--bypass-app / --only-app: one list, each entry an app path, a program name or uid:N', () => {
+    expect(parseArgs(['--subscription', 'x', '--bypass-app', 'uid:1001', '--bypass-app', '/usr/bin/steam'])).toMatchObject({ perApp: { mode: 'bypass', bypass: ['uid:1001', '/usr/bin/steam'], only: [] } });
+    expect(parseArgs(['--subscription', 'x', '--only-app', 'cursor'])).toMatchObject({ perApp: { mode: 'only', bypass: [], only: ['cursor'] } });
+    expect(() => parseArgs(['--subscription', 'x', '--bypass-app', 'a', '--only-app', 'b'])).toThrow(/cannot be used together/);
+    expect(() => parseArgs(['--subscription', 'x', '--only-app', 'bin/cursor'])).toThrow(/--only-app "bin\/cursor": an app is its full path/);
+  });
+
   it('--share takes a private LAN address', () => {
     expect(parseArgs(['--subscription', 'x', '--share', '192.168.1.5'])).toMatchObject({ share: '192.168.1.5' });
   });

@@ -34,6 +34,7 @@ import { CarrierProber } from '../../../app/tunnel/carrier-prober';
 import { tunnelPorts } from '../../../app/engine/settings-changes';
 import { SharingCredentialsFile } from '../../../app/sharing/credentials';
 import { sharingAddressProblem } from '../../../shared/sharing';
+import { appEntryOf, DEFAULT_PER_APP, type PerAppSettings } from '../../../shared/per-app';
 import type { SystemWide } from '../../../app/system-wide/for-platform';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
@@ -44,7 +45,7 @@ import { RoutingService } from '../../../app/routing/service';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 
 const USAGE =
-  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--share ADDRESS] [--probe] [--verbose]';
+  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--routing FILE] [--share ADDRESS] [--bypass-app APP …|--only-app APP …] [--probe] [--verbose]';
 
 export interface HeadlessOptions {
   /** A subscription URL or a file holding one's body. */
@@ -65,6 +66,8 @@ export interface HeadlessOptions {
   capture?: SystemWideCaptureMethod;
   /** Household sharing on this private LAN address (`--share`). */
   share?: string;
+  /** System-wide mode: the apps that bypass the VPN, or the only ones that use it (`--bypass-app`, `--only-app`). */
+  perApp?: PerAppSettings;
 }
 
 export interface Headless {
@@ -99,6 +102,7 @@ export async function buildHeadless(options: HeadlessOptions, logger: Logger): P
       launch: checkoutHelperLaunch,
       corePath: core.path,
       bypassLan: () => options.routing?.routing.bypassLan ?? true,
+      perApp: () => options.perApp ?? DEFAULT_PER_APP,
       linuxCapture: () => options.capture ?? 'tproxy',
       remoteDns: () => options.routing?.dns?.remote ?? DEFAULT_DNS.remote,
     },
@@ -192,6 +196,7 @@ interface ParsedArgs {
   mode?: ConnectionMode;
   capture?: SystemWideCaptureMethod;
   share?: string;
+  perApp?: PerAppSettings;
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -207,6 +212,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       capture: { type: 'string' },
       routing: { type: 'string' },
       share: { type: 'string' },
+      'bypass-app': { type: 'string', multiple: true },
+      'only-app': { type: 'string', multiple: true },
       probe: { type: 'boolean' },
       verbose: { type: 'boolean' },
     },
@@ -218,6 +225,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
   const shareProblem = values.share !== undefined ? sharingAddressProblem(values.share) : null;
   if (shareProblem) throw new UsageError(`--share: ${shareProblem}`);
+  const perApp = perAppOption(values['bypass-app'], values['only-app']);
   return {
     subscription: values.subscription,
     ...(values.server !== undefined ? { server: values.server } : {}),
@@ -228,9 +236,20 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(values.capture !== undefined ? { capture: cliCapture(values.capture, USAGE) } : {}),
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
     ...(values.share !== undefined ? { share: values.share } : {}),
+    ...(perApp ? { perApp } : {}),
     probe: values.probe === true,
     verbose: values.verbose === true,
   };
+}
+
+/** `--bypass-app` and `--only-app` (each may repeat; not both): an app's path, its program name or uid:N. */
+function perAppOption(bypass: string[] | undefined, only: string[] | undefined): PerAppSettings | undefined {
+  if (bypass && only) throw new UsageError('--bypass-app and --only-app cannot be used together: one list is active');
+  const entries = bypass ?? only;
+  if (!entries) return undefined;
+  const bad = entries.find((entry) => appEntryOf(entry) === null);
+  if (bad !== undefined) throw new UsageError(`${bypass ? '--bypass-app' : '--only-app'} "${bad}": an app is its full path, its program name or uid:N`);
+  return bypass ? { mode: 'bypass', bypass, only: [] } : { mode: 'only', bypass: [], only: entries };
 }
 
 export async function run(argv: string[]): Promise<number> {

@@ -36,7 +36,7 @@ describe('nftPerAppLines', () => {
 
   it('refuses what the helper must never write', () => {
     expect(() => nftPerAppLines({ mode: 'bypass', uids: [-1], cgroup: null })).toThrow(/uids/);
-    expect(() => nftPerAppLines({ mode: 'bypass', uids: [], cgroup: '../../etc' })).toThrow(/cgroup/);
+    expect(() => nftPerAppLines({ mode: 'bypass', uids: [], cgroup: '../../etc' as never })).toThrow(/cgroup/);
     expect(() => nftPerAppLines({ mode: 'all' as never, uids: [], cgroup: null })).toThrow(/mode/);
   });
 

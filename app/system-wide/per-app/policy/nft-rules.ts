@@ -12,13 +12,13 @@
  */
 import { type PerAppSettings, appEntryOf } from '../../../../shared/per-app';
 
-export const PER_APP_CGROUP_ROOT = 'steadfast-vpn';
+export const PER_APP_CGROUP_ROOT = 'steadfast-vpn' as const;
 
 export interface NftPerApp {
   mode: 'bypass' | 'only';
   uids: number[];
   /** The cgroup v2 path (under /sys/fs/cgroup) the programs by path or name run in; null without any. */
-  cgroup: string | null;
+  cgroup: `${typeof PER_APP_CGROUP_ROOT}/${'bypass' | 'only'}` | null;
 }
 
 /** What the capture rules match of the active list (null: per-app choice is off or the list is empty). */
@@ -38,7 +38,7 @@ export function nftPerAppOf(settings: PerAppSettings, cgroupV2: boolean): { plan
       skipped.push({ entry: text, reason: 'this system has no cgroup v2 at /sys/fs/cgroup: the TPROXY capture can match it only by its user (uid:N), or use the TUN capture' });
     }
   }
-  const cgroup = programs ? `${PER_APP_CGROUP_ROOT}/${settings.mode}` : null;
+  const cgroup = programs ? (`${PER_APP_CGROUP_ROOT}/${settings.mode}` as const) : null;
   // "Only" with nothing it can match still means "nothing else through the VPN".
   if (uids.length === 0 && cgroup === null && settings.mode === 'bypass') return { plan: null, skipped };
   return { plan: { mode: settings.mode, uids: [...uids].sort((a, b) => a - b), cgroup }, skipped };
