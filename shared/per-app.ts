@@ -52,3 +52,19 @@ export function activeEntries(settings: PerAppSettings): AppEntry[] {
   if (settings.mode === 'off') return [];
   return settings[settings.mode].map((text) => appEntryOf(text)).filter((entry): entry is AppEntry => entry !== null);
 }
+
+/** A program the app picker offers. */
+export interface PickerApp {
+  name: string;
+  /** The executable's absolute path: what a list entry holds. */
+  path: string;
+  /** A data: URL of its icon, when the platform gives one. */
+  icon: string | null;
+}
+
+/** The app picker's programs, and which list entries are on this machine (an absent one is kept, shown as such). */
+export interface AppListing {
+  installed: PickerApp[];
+  running: PickerApp[];
+  present: Record<string, boolean>;
+}

@@ -54,6 +54,7 @@ import { ServerCatalog } from './server-catalog';
 import { SettingsFanOut, tunnelPorts } from './settings-changes';
 import { SharingCredentialsFile } from '../sharing/credentials';
 import { HouseholdSharing } from '../sharing/sharing';
+import { listApps } from '../system-wide/per-app/app-list';
 import { followSubscriptions } from './subscription-changes';
 import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
@@ -354,6 +355,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     getSharing: async () => sharing.view(),
     sharingCredentials: async () => sharing.credentials(),
+    listApps: (r) => listApps(r.entries, { language: settings().language === 'system' ? undefined : settings().language }),
     captureScreen: async () => {
       throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
     },

@@ -31,6 +31,7 @@ export const INVOKE_CHANNELS = [
   'captureScreen',
   'getSharing',
   'sharingCredentials',
+  'listApps',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 

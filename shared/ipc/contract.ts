@@ -17,6 +17,7 @@ import type { ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
 import { type Settings, settingsPatchSchema } from '../settings';
 import type { SharingCredentials, SharingView } from '../sharing';
+import type { AppListing } from '../per-app';
 import { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel } from './channels';
 
 export { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel };
@@ -81,6 +82,8 @@ export const invokeSchemas = {
   getSharing: z.object({}).strict(),
   /** The household's username and password: asked for only when the user chooses to see them (made on first use). */
   sharingCredentials: z.object({}).strict(),
+  /** The app picker: installed and running programs, and which of these list entries are on this machine. */
+  listApps: z.object({ entries: z.array(z.string().max(1024)).max(1000) }).strict(),
   labControl: z
     .discriminatedUnion('action', [
       z.object({ action: z.literal('fault'), serverId: id, fault: z.enum(LAB_FAULTS) }).strict(),
@@ -161,6 +164,7 @@ export interface InvokeResponses {
   captureScreen: { screens: string[] };
   getSharing: SharingView;
   sharingCredentials: SharingCredentials;
+  listApps: AppListing;
 }
 
 /** What the host pushes, unasked. */
