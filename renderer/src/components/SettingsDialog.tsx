@@ -12,10 +12,11 @@ import { AntiDpiSettings } from './AntiDpiSettings';
 import { FormError, FormFooter } from './FormParts';
 import { type CoreDraft, coreDraftOf, corePathOf, CoreSettings } from './CoreSettings';
 import { type SharingDraft, SharingSettings } from './SharingSettings';
+import { type PerAppDraft, PerAppSettings } from './PerAppSettings';
 
-const PAGES = ['general', 'routing', 'antiDpi', 'sharing', 'cores'] as const;
+const PAGES = ['general', 'routing', 'antiDpi', 'apps', 'sharing', 'cores'] as const;
 type Page = (typeof PAGES)[number];
-const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page', sharing: 'sharing.page', cores: 'cores.page' };
+const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page', apps: 'perApp.page', sharing: 'sharing.page', cores: 'cores.page' };
 
 /** The form's own view of the settings: what the inputs hold, as text. */
 interface Draft extends StartupDraft, CoreDraft {
@@ -139,6 +140,7 @@ export function SettingsDialog() {
   const [antiDpiValues, setAntiDpiValues] = useState<AntiDpiValues>(() => globalValuesOf(settings.antiDpi));
   const [antiDpiErrors, setAntiDpiErrors] = useState<AntiDpiErrors>({});
   const [sharingDraft, setSharingDraft] = useState<SharingDraft>(() => settings.sharing);
+  const [perAppDraft, setPerAppDraft] = useState<PerAppDraft>(() => settings.perApp);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const invalid = (path: string) => Object.keys(errors).some((key) => key === path || key.startsWith(`${path}.`));
@@ -162,7 +164,7 @@ export function SettingsDialog() {
     }
     const antiDpiChange = globalAntiDpiChange(settings.antiDpi, antiDpi.values);
     const sharingChanged = sharingDraft.enabled !== settings.sharing.enabled || sharingDraft.address !== settings.sharing.address;
-    const patch: SettingsPatch = { ...generalPatch, ...routing.patch, ...(antiDpiChange ? { antiDpi: antiDpiChange } : {}), ...(sharingChanged ? { sharing: sharingDraft } : {}) };
+    const patch: SettingsPatch = { ...generalPatch, ...routing.patch, ...(antiDpiChange ? { antiDpi: antiDpiChange } : {}), ...(sharingChanged ? { sharing: sharingDraft } : {}), ...(JSON.stringify(perAppDraft) !== JSON.stringify(settings.perApp) ? { perApp: perAppDraft } : {}) };
     if (Object.keys(numberErrors).length > 0) {
       setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
       setFormError(t('settings.invalid'));
@@ -186,6 +188,7 @@ export function SettingsDialog() {
     if (firstPath.startsWith('routing') || firstPath.startsWith('dns')) setPage('routing');
     if (firstPath.startsWith('antiDpi')) setPage('antiDpi');
     if (firstPath.startsWith('sharing')) setPage('sharing');
+    if (firstPath.startsWith('perApp')) setPage('apps');
     if (firstPath === 'corePath') setPage('cores');
     setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
   };
@@ -217,6 +220,11 @@ export function SettingsDialog() {
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-antiDpi" aria-labelledby="settings-tab-antiDpi" hidden={page !== 'antiDpi'}>
           <AntiDpiSettings values={antiDpiValues} errors={antiDpiErrors} overrides={Object.keys(settings.antiDpi.servers).length} onChange={setAntiDpiValues} />
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-apps" aria-labelledby="settings-tab-apps" hidden={page !== 'apps'}>
+          {page === 'apps' && (
+            <PerAppSettings draft={perAppDraft} onChange={setPerAppDraft} systemWide={draft.mode === 'system-wide'} error={Object.entries(errors).find(([key]) => key.startsWith('perApp'))?.[1]} />
+          )}
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-sharing" aria-labelledby="settings-tab-sharing" hidden={page !== 'sharing'}>
           {page === 'sharing' && <SharingSettings draft={sharingDraft} onChange={setSharingDraft} error={errors['sharing.address'] ?? errors.sharing} />}

@@ -12,6 +12,7 @@ import { createRoutingSlice } from './routing';
 import { createServersSlice } from './servers';
 import { createSettingsSlice } from './settings';
 import { createSharingSlice } from './sharing';
+import { createAppsSlice } from './apps';
 import { createSyncSlice } from './sync';
 import { createTestProgressSlice } from './testProgress';
 import type { AppState, AppStore } from './types';
@@ -41,6 +42,7 @@ export function createAppStore(client: VpnClient, env: UiEnvironment, frames: Fr
       ...createImportsSlice(deps),
       ...createRoutingSlice(deps),
       ...createSharingSlice(deps),
+      ...createAppsSlice(deps),
       ...createSyncSlice(deps),
     };
   });

@@ -12,6 +12,7 @@ import type { RoutingSlice } from './routing';
 import type { ServersSlice } from './servers';
 import type { SettingsSlice } from './settings';
 import type { SharingSlice } from './sharing';
+import type { AppsSlice } from './apps';
 import type { SyncSlice } from './sync';
 import type { TestProgressSlice } from './testProgress';
 import type { NoticeAction, UiSlice } from './ui';
@@ -28,6 +29,7 @@ export type AppState = ServersSlice &
   ImportsSlice &
   RoutingSlice &
   SharingSlice &
+  AppsSlice &
   SyncSlice;
 
 export type AppStore = StoreApi<AppState>;

@@ -721,6 +721,36 @@ export const en = {
     needAddress: 'Choose the address to share on.',
     notPrivate: 'Only a private network address can be shared on.',
   },
+  perApp: {
+    page: 'Apps',
+    section: 'Apps and the VPN',
+    systemWideOnly: 'This choice applies in system-wide mode (Connection → What Connect changes).',
+    mode: 'Per-app choice',
+    modes: {
+      off: 'Every app uses the VPN',
+      bypass: 'These apps bypass the VPN',
+      only: 'Only these apps use the VPN',
+    },
+    hints: {
+      off: 'Every program’s traffic goes through the VPN.',
+      bypass: 'The listed apps use your own network as if the VPN were off (banking, games, calls).',
+      only: 'Only the listed apps go through the VPN; everything else uses your own network.',
+    },
+    empty: 'No apps in this list yet.',
+    notInstalled: 'not installed',
+    remove: 'Remove {{name}}',
+    removeShort: 'Remove',
+    filter: 'Find an app',
+    installed: 'Installed apps',
+    running: 'Running programs',
+    loading: 'Looking for programs…',
+    noneFound: 'None found on this system: name the app by its path below.',
+    add: 'Add {{name}}',
+    path: 'An app by its path or name',
+    pathHint: 'A full path (/usr/bin/app, C:\\…\\app.exe, /Applications/App.app), a program name (app.exe) or uid:N for all programs of one Linux user.',
+    addPath: 'Add',
+    badPath: 'Enter a full path, a program name or uid:N.',
+  },
 };
 
 export type Resource = typeof en;
