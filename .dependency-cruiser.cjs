@@ -26,6 +26,7 @@ const APP_LAYERS = {
   routing: ['core'],
   // Helpers for tests (fake clock, polling); imported only by tests, by the rule below.
   testing: ['virtual-clock'],
+  sharing: [],
   engine: ['*'],
 };
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_DNS, DEFAULT_ROUTING, dnsSettingsSchema, groupOfOutbound, routingSettingsSchema } from './routing';
+import { sharingSettingsSchema } from './sharing';
+import { DEFAULT_PER_APP, perAppSettingsSchema } from './per-app';
 
 /** The seven public IP-info services the monitor falls back to, in the seed's order. */
 export const IP_INFO_SERVICES = [
@@ -195,7 +197,10 @@ export const settingsSchema = z.object({
   corePath: z.string().min(1).nullable().default(null),
   httpPort: port.default(10809),
   socksPort: port.default(10808),
-  /** Bind the local proxy to all interfaces instead of loopback (opt-in). */
+  /**
+   * Kept so older settings files still read; it opens nothing any more. It once put the proxies,
+   * without a password, on every interface: household sharing (`sharing`) replaced it.
+   */
   allowLan: z.boolean().default(false),
   /** Auto starts a check after this long sending without receiving (desktop: 5 s). */
   stallThresholdMs: durationMs.min(1000).default(5000),
@@ -234,6 +239,11 @@ export const settingsSchema = z.object({
   chains: chainsSchema.default({}),
   /** Server groups a routing rule may send traffic through (see serverGroupSchema). */
   groups: groupsSchema.default([]),
+  /** Household sharing (shared/sharing.ts): the proxies on a private LAN address, behind a password; off unless asked. */
+  sharing: sharingSettingsSchema.default({ enabled: false, address: '' }),
+
+  /** System-wide mode: which apps bypass the VPN, or the only ones that use it (shared/per-app.ts). */
+  perApp: perAppSettingsSchema.default(DEFAULT_PER_APP),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -278,10 +288,14 @@ function optionalWithoutDefaults<T extends z.ZodRawShape>(shape: T) {
 /** A partial settings change as the UI sends it. */
 export const settingsPatchSchema = z
   .object({
-    ...optionalWithoutDefaults(settingsSchema.omit({ monitor: true, antiDpi: true }).shape),
+    ...optionalWithoutDefaults(settingsSchema.omit({ monitor: true, antiDpi: true, sharing: true, perApp: true }).shape),
     monitor: z.object(optionalWithoutDefaults(monitorSettingsSchema.shape)).strict().optional(),
     /** The anti-DPI block is sent whole. */
     antiDpi: antiDpiBlockSchema.optional(),
+    /** The sharing block is sent whole (its address is checked against its switch). */
+    sharing: sharingSettingsSchema.optional(),
+    /** The per-app block is sent whole (both lists are kept, one is active). */
+    perApp: perAppSettingsSchema.optional(),
   })
   .strict();
 export type SettingsPatch = z.input<typeof settingsPatchSchema>;

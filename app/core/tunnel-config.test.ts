@@ -30,17 +30,19 @@ describe('tunnelConfig', () => {
     ]);
   });
 
-  it('exposes the stats API on 127.0.0.1:apiPort with outbound counters, whatever the listen address', () => {
-    const lan = tunnelConfig({ ...base, listen: '0.0.0.0', server: sampleServer('vmess'), core: v2ray434 }) as Json;
-    for (const c of [config, lan]) {
-      expect(c.api).toEqual({ tag: 'api', services: ['StatsService'] });
-      expect(c.stats).toEqual({});
-      expect(c.policy.system).toEqual({ statsOutboundUplink: true, statsOutboundDownlink: true, statsInboundUplink: true });
-      expect(c.inbounds[2]).toEqual({ tag: 'api', listen: '127.0.0.1', port: 10085, protocol: 'dokodemo-door', settings: { address: '127.0.0.1' } });
-      expect(c.routing.rules).toEqual([{ type: 'field', inboundTag: ['api'], outboundTag: 'api' }]);
+  it('exposes the stats API on 127.0.0.1:apiPort with outbound counters', () => {
+    expect(config.api).toEqual({ tag: 'api', services: ['StatsService'] });
+    expect(config.stats).toEqual({});
+    expect(config.policy.system).toEqual({ statsOutboundUplink: true, statsOutboundDownlink: true, statsInboundUplink: true });
+    expect(config.inbounds[2]).toEqual({ tag: 'api', listen: '127.0.0.1', port: 10085, protocol: 'dokodemo-door', settings: { address: '127.0.0.1' } });
+    expect(config.routing.rules).toEqual([{ type: 'field', inboundTag: ['api'], outboundTag: 'api' }]);
+  });
+
+  it('refuses to put the proxies without a password anywhere but loopback', () => {
+    for (const listen of ['0.0.0.0', '::', '192.168.1.5']) {
+      expect(() => tunnelConfig({ ...base, listen, server: sampleServer('vmess'), core: v2ray434 })).toThrow(/loopback only/);
     }
-    expect(lan.inbounds[0].listen).toBe('0.0.0.0');
-    expect(lan.inbounds[1].settings).not.toHaveProperty('ip');
+    expect((tunnelConfig({ ...base, listen: '::1', server: sampleServer('vmess'), core: v2ray434 }) as Json).inbounds[1].settings.ip).toBe('::1');
   });
 
   it('logs at warning with no access log and no sniffing by default; level configurable', () => {

@@ -3,6 +3,7 @@ import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
+import { type ShareInbounds, shareInbounds, shareRoutingRules } from './share-inbounds';
 import { markOutbounds, TRANSPARENT_TAGS, transparentInbounds, type TransparentOptions } from './transparent';
 import { type CoreRouting, routingSections } from './routing-config';
 import { type GroupRoute, groupOutboundsOf, groupTag } from './group-outbounds';
@@ -15,8 +16,10 @@ export interface TunnelConfigOptions {
   /** The upstream `server` dials through, when it is chained. */
   via?: Server;
   core: CoreProfile;
-  /** Where the local proxies listen: 127.0.0.1 unless the user opted into LAN sharing. */
+  /** Where the local proxies listen without a password: loopback. */
   listen: string;
+  /** Household sharing: the same proxies on a private LAN address, behind the core's accounts (share-inbounds.ts). */
+  share?: ShareInbounds;
   httpPort: number;
   socksPort: number;
   /** The stats API (gRPC) port; always bound to 127.0.0.1. */
@@ -83,7 +86,11 @@ export const PROXY_DOWNLINK_STAT = 'outbound>>>proxy>>>traffic>>>downlink';
  */
 export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const { server, via, core } = o;
+  // The inbounds without a password serve this machine only; a LAN device goes through `share`.
+  if (!isLoopback(o.listen)) throw new Error(`the local proxies without a password listen on loopback only, not ${o.listen}; share with the LAN through household sharing`);
   assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort, ...(o.transparent ? [o.transparent.port, o.transparent.directPort] : [])]);
+  // The shared inbounds have an address of their own, so they may use the loopback ones' ports.
+  if (o.share) assertDistinctPorts([o.share.httpPort, o.share.socksPort]);
   const reason = unsupportedReason(server, core, via);
   if (reason) throw new UnsupportedServerError(server.name, reason);
   const outbounds: Record<string, unknown>[] = [outboundFor(server, core, TUNNEL_TAGS.proxy, via ? { viaTag: TUNNEL_TAGS.via } : {})];
@@ -108,6 +115,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   );
   const transparent = o.transparent ? transparentInbounds(o.transparent) : [];
   const sniffing = routing ? { sniffing: { enabled: true, destOverride: ['http', 'tls'] } } : {};
+  const shared = o.share ? shareInbounds(o.share, sniffing) : [];
   return {
     log: { loglevel: o.logLevel ?? 'warning', ...(o.accessLog ? {} : { access: 'none' }) },
     // HandlerService: a group's outbound is swapped live for its next pick (Xray; group-swap.ts).
@@ -142,6 +150,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
         settings: { address: '127.0.0.1' },
       },
       ...transparent,
+      ...shared,
     ],
     outbounds: o.transparent ? markOutbounds(outbounds, o.transparent.mark) : outbounds,
     ...(routing ? { dns: routing.dns } : {}),
@@ -150,6 +159,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
       rules: [
         { type: 'field', inboundTag: [TUNNEL_TAGS.apiIn], outboundTag: TUNNEL_TAGS.api },
         ...(o.transparent ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.direct], outboundTag: TUNNEL_TAGS.direct }] : []),
+        ...(o.share ? shareRoutingRules(TUNNEL_TAGS.block) : []),
         // Programs' own DNS queries captured system-wide go through the server even to a LAN
         // resolver, which would otherwise hear every name (bypassLan sends its address direct).
         ...(routing && o.transparent
@@ -161,9 +171,12 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   };
 }
 
-/** 0.0.0.0 / :: (LAN sharing) cannot be a UDP reply address; the core then uses the local one. */
 function udpReplyAddress(listen: string): { ip?: string } {
-  return listen === '0.0.0.0' || listen === '::' ? {} : { ip: listen };
+  return { ip: listen };
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }
 
 /**

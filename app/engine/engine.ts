@@ -54,6 +54,9 @@ import { RoutingInForce, settingsOperations } from './routing-in-force';
 import { reportSelections } from './selection-lines';
 import { ServerCatalog } from './server-catalog';
 import { SettingsFanOut, tunnelPorts } from './settings-changes';
+import { SharingCredentialsFile } from '../sharing/credentials';
+import { HouseholdSharing } from '../sharing/sharing';
+import { listApps } from '../system-wide/per-app/app-list';
 import { followSubscriptions } from './subscription-changes';
 import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
@@ -165,6 +168,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       launch: options.captureHelper ?? noCaptureHelper,
       corePath: profile?.path,
       bypassLan: () => settings().routing.bypassLan,
+      perApp: () => settings().perApp,
       linuxCapture: () => settings().systemWideCapture,
       remoteDns: () => settings().dns.remote,
     },
@@ -174,12 +178,15 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
   const routingService = await RoutingService.create(options.resourcesDir, profile);
   const initialRouting = routingService.stateFor(settings());
+  // Household sharing: the credentials are made on first use (sharing turned on, or "Show").
+  const sharingCredentials = new SharingCredentialsFile(dataDir);
   for (const notice of initialRouting.view.notices) logger.warn(TAG, `routing: ${notice}`);
   const built = profile
-    ? captureFollowedTunnel({ core: profile, carriers, runtimeDir, logger, clock, ports: tunnelPorts(settings()), capture, routing: initialRouting.routing, antiDpi })
+    ? captureFollowedTunnel({ core: profile, carriers, runtimeDir, logger, clock, ports: tunnelPorts(settings(), () => sharingCredentials.get()), capture, routing: initialRouting.routing, antiDpi })
     : null;
   const tunnel = built?.tunnel ?? null;
   const routing = new RoutingInForce(routingService, initialRouting, tunnel, logger);
+  const sharing = new HouseholdSharing({ settings, connected: () => tunnel?.state().state === 'connected', credentials: () => sharingCredentials.get() });
 
   // Subscriptions; a provider blocked on the user's network is asked again through the tunnel.
   const fetcher = await appFetcher({ dataDir, logger, tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null) });
@@ -271,6 +278,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       const current = driver.current();
       return profile && current ? writableAntiDpi(antiDpiFor(next.antiDpi, current), profile) : null;
     },
+    sharingCredentials: () => sharingCredentials.get(),
     setLogLevel: (level) => logger.setLevel(level),
     monitor,
     auto,
@@ -292,6 +300,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     ...(built
       ? [
           built.unbind,
+          built.tunnel.on('loginRefused', (event) => sharing.loginRefused(event.at)),
           forwardTunnelEvents(built.tunnel, {
             auto,
             monitor: { trafficSeen: (at) => monitor.trafficSeen(at), connectionActivity: () => monitor.connectionActivity(), testFailedMember: (id) => void monitor.testNow([id], 'member-failed') },
@@ -408,6 +417,9 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       board.dismiss(r.id);
       return null;
     },
+    getSharing: async () => sharing.view(),
+    sharingCredentials: async () => sharing.credentials(),
+    listApps: (r) => listApps(r.entries, { language: settings().language === 'system' ? undefined : settings().language }),
     captureScreen: async () => {
       throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
     },

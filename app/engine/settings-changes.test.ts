@@ -13,7 +13,10 @@ import { TunnelDriver } from './tunnel-driver';
 const base: Settings = DEFAULT_SETTINGS;
 const fragmentOn = { ...base.antiDpi, fragment: { ...base.antiDpi.fragment, enabled: true } };
 const noEffect: SettingsEffects = { mode: null, ports: null, rewriteProbes: false, restartTunnel: false };
-const loopbackPorts = (httpPort: number, socksPort: number) => ({ httpPort, socksPort, listen: '127.0.0.1' });
+const loopbackPorts = (httpPort: number, socksPort: number) => ({ httpPort, socksPort, listen: '127.0.0.1', share: null });
+const household = { username: 'sf-0a1b2c', password: 'pw-of-the-household' };
+const sharingOn = { enabled: true, address: '192.168.1.5' };
+const shared = (address: string, httpPort = base.httpPort, socksPort = base.socksPort) => ({ ...loopbackPorts(httpPort, socksPort), share: { address, httpPort, socksPort, ...household } });
 
 describe('settingsEffects', () => {
   it.each<[string, Partial<Settings>, Partial<Settings>, Partial<SettingsEffects>]>([
@@ -26,9 +29,15 @@ describe('settingsEffects', () => {
     ['the fragment turned on: the tunnel and the probes carry it', {}, { antiDpi: fragmentOn }, { rewriteProbes: true, restartTunnel: true }],
     ['a server told to use anti-DPI on its own', {}, { antiDpi: { ...base.antiDpi, servers: { a: 'on' } } }, { rewriteProbes: true, restartTunnel: true }],
     ['a new HTTP port', {}, { httpPort: 18080 }, { ports: loopbackPorts(18080, base.socksPort), restartTunnel: true }],
-    ['the proxy shared with the LAN', {}, { allowLan: true }, { ports: { httpPort: base.httpPort, socksPort: base.socksPort, listen: '0.0.0.0' }, restartTunnel: true }],
+    ['the old allowLan switch opens nothing any more', {}, { allowLan: true }, {}],
+    ['a per-app list changed while system-wide: the capture is put in place anew', { mode: 'system-wide' }, { mode: 'system-wide', perApp: { mode: 'bypass', bypass: ['uid:1001'], only: [] } }, { restartTunnel: true }],
+    ['a per-app list changed in proxy mode: nothing captures yet', {}, { perApp: { mode: 'bypass', bypass: ['uid:1001'], only: [] } }, {}],
+    ['household sharing turned on: the LAN inbounds join, behind the credentials', {}, { sharing: sharingOn }, { ports: shared('192.168.1.5'), restartTunnel: true }],
+    ['another sharing address', { sharing: sharingOn }, { sharing: { enabled: true, address: '10.0.0.4' } }, { ports: shared('10.0.0.4'), restartTunnel: true }],
+    ['a new port moves the shared one with it', { sharing: sharingOn }, { sharing: sharingOn, httpPort: 18080 }, { ports: shared('192.168.1.5', 18080), restartTunnel: true }],
+    ['household sharing turned off: loopback alone', { sharing: sharingOn }, { sharing: { ...sharingOn, enabled: false } }, { ports: loopbackPorts(base.httpPort, base.socksPort), restartTunnel: true }],
   ])('%s', (_name, before, after, expected) => {
-    expect(settingsEffects({ ...base, ...before }, { ...base, ...after })).toEqual({ ...noEffect, ...expected });
+    expect(settingsEffects({ ...base, ...before }, { ...base, ...after }, undefined, () => household)).toEqual({ ...noEffect, ...expected });
   });
 });
 
@@ -99,7 +108,7 @@ describe('SettingsFanOut', () => {
     await settle();
     expect(w.tunnel.starts).toHaveLength(1);
     // The next connect uses the new ports.
-    expect(w.ports).toEqual([{ httpPort: 18080, socksPort: base.socksPort, listen: '127.0.0.1' }]);
+    expect(w.ports).toEqual([{ httpPort: 18080, socksPort: base.socksPort, listen: '127.0.0.1', share: null }]);
   });
 
   it('every service hears its part, and the window hears the routing only when it changed', () => {

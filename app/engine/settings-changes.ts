@@ -5,6 +5,7 @@
  */
 import type { RoutingView } from '../../shared/domain/routing';
 import type { ConnectionMode, MonitorSettings, Settings } from '../../shared/settings';
+import type { SharingCredentials } from '../../shared/sharing';
 import type { AutoConfig } from '../auto/policy/constants';
 import { autoConfigFrom } from '../auto/runtime';
 import type { LogLevel } from '../log/logger';
@@ -21,9 +22,25 @@ export interface SettingsEffects {
   restartTunnel: boolean;
 }
 
-/** The tunnel's inbounds: on loopback unless the user shares the proxy with the LAN. */
-export function tunnelPorts(settings: Pick<Settings, 'httpPort' | 'socksPort' | 'allowLan'>): Required<TunnelPorts> {
-  return { httpPort: settings.httpPort, socksPort: settings.socksPort, listen: settings.allowLan ? '0.0.0.0' : '127.0.0.1' };
+/** The household's credentials, made on first use (app/sharing/credentials.ts). */
+export type SharingCredentialsSource = () => SharingCredentials;
+
+const NO_CREDENTIALS: SharingCredentialsSource = () => {
+  throw new Error('household sharing has no credentials here');
+};
+
+/**
+ * The tunnel's inbounds: on loopback without a password, and with household sharing on, the same
+ * ports on the chosen LAN address behind the household's credentials. (`allowLan` opens nothing.)
+ */
+export function tunnelPorts(settings: Pick<Settings, 'httpPort' | 'socksPort' | 'sharing'>, credentials: SharingCredentialsSource = NO_CREDENTIALS): Required<TunnelPorts> {
+  const { httpPort, socksPort, sharing } = settings;
+  const share = sharing.enabled ? { address: sharing.address, httpPort, socksPort, ...accountOf(credentials()) } : null;
+  return { httpPort, socksPort, listen: '127.0.0.1', share };
+}
+
+function accountOf(credentials: SharingCredentials): { username: string; password: string } {
+  return { username: credentials.username, password: credentials.password };
 }
 
 /**
@@ -32,16 +49,23 @@ export function tunnelPorts(settings: Pick<Settings, 'httpPort' | 'socksPort' | 
  */
 export type TunnelAntiDpi = (settings: Settings) => unknown;
 
-export function settingsEffects(previous: Settings, next: Settings, tunnelAntiDpi: TunnelAntiDpi = (s) => s.antiDpi): SettingsEffects {
-  const before = tunnelPorts(previous);
-  const after = tunnelPorts(next);
-  const portsChanged = before.httpPort !== after.httpPort || before.socksPort !== after.socksPort || before.listen !== after.listen;
+export function settingsEffects(
+  previous: Settings,
+  next: Settings,
+  tunnelAntiDpi: TunnelAntiDpi = (s) => s.antiDpi,
+  credentials: SharingCredentialsSource = NO_CREDENTIALS,
+): SettingsEffects {
+  const before = tunnelPorts(previous, credentials);
+  const after = tunnelPorts(next, credentials);
+  const portsChanged = before.httpPort !== after.httpPort || before.socksPort !== after.socksPort || before.listen !== after.listen || JSON.stringify(before.share) !== JSON.stringify(after.share);
   // Only system-wide mode gives the core inbounds of its own (the transparent one); the system
   // proxy points the OS at the same local proxy as proxy mode does.
   // A change of Linux's capture method while system-wide puts the other capture in place, which
   // gives the core other inbounds: the core starts again.
+  // So does a change of the per-app lists while system-wide: the capture is put in place anew with them.
   const captureChanged =
-    (previous.mode === 'system-wide') !== (next.mode === 'system-wide') || (next.mode === 'system-wide' && previous.systemWideCapture !== next.systemWideCapture);
+    (previous.mode === 'system-wide') !== (next.mode === 'system-wide') ||
+    (next.mode === 'system-wide' && (previous.systemWideCapture !== next.systemWideCapture || JSON.stringify(previous.perApp) !== JSON.stringify(next.perApp)));
   const antiDpiChanged = JSON.stringify(previous.antiDpi) !== JSON.stringify(next.antiDpi);
   const tunnelAntiDpiChanged = antiDpiChanged && JSON.stringify(tunnelAntiDpi(previous)) !== JSON.stringify(tunnelAntiDpi(next));
   return {
@@ -61,6 +85,8 @@ export interface SettingsTargets {
   rewriteProbes(): void;
   /** What the tunnel's core writes of the anti-DPI options (absent: all of them count). */
   tunnelAntiDpi?: TunnelAntiDpi;
+  /** The household's credentials, asked for when sharing is on. */
+  sharingCredentials?: SharingCredentialsSource;
   setLogLevel(level: LogLevel): void;
   monitor: { setSettings(settings: MonitorSettings): void };
   auto: { reconfigure(config: AutoConfig): void };
@@ -78,7 +104,7 @@ export class SettingsFanOut {
   ) {}
 
   apply(next: Settings): void {
-    const effects = settingsEffects(this.previous, next, this.targets.tunnelAntiDpi);
+    const effects = settingsEffects(this.previous, next, this.targets.tunnelAntiDpi, this.targets.sharingCredentials);
     this.previous = next;
     const t = this.targets;
     if (effects.mode) t.capture.setMode(effects.mode);

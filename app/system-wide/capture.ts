@@ -1,3 +1,4 @@
+import { DEFAULT_PER_APP, type PerAppSettings } from '../../shared/per-app';
 import type { ConnectionMode } from '../../shared/settings';
 import type { CaptureMethod } from '../core/transparent';
 import { listenerErrorsTo, Signal } from '../events';
@@ -20,6 +21,8 @@ export interface CaptureOptions {
   logger: Logger;
   /** Leave private ranges direct (default true). */
   bypassLan?: () => boolean;
+  /** Which apps bypass the VPN, or the only ones that use it (default: off). */
+  perApp?: () => PerAppSettings;
 }
 
 /**
@@ -50,6 +53,10 @@ export abstract class Capture {
 
   protected bypassLan(): boolean {
     return this.common.bypassLan?.() ?? true;
+  }
+
+  protected perApp(): PerAppSettings {
+    return this.common.perApp?.() ?? DEFAULT_PER_APP;
   }
 
   protected emit(): void {

@@ -24,9 +24,9 @@ export interface SystemWideForOptions extends SystemWideOptions {
  */
 export function systemWideFor(options: SystemWideForOptions): SystemWide {
   const platform = options.platform ?? process.platform;
-  const { dataDir, runtimeDir, logger, corePath, bypassLan, resourcesDir, remoteDns } = options;
+  const { dataDir, runtimeDir, logger, corePath, bypassLan, perApp, resourcesDir, remoteDns } = options;
   const tun = (tunPlatform: 'win32' | 'darwin' | 'linux') =>
-    new TunCapture({ platform: tunPlatform, dataDir, runtimeDir, logger, corePath, bypassLan, remoteDns, search: { resourcesDir, platform: tunPlatform } });
+    new TunCapture({ platform: tunPlatform, dataDir, runtimeDir, logger, corePath, bypassLan, perApp, remoteDns, search: { resourcesDir, platform: tunPlatform } });
   if (platform === 'win32' || platform === 'darwin') return tun(platform);
   if (platform === 'linux') return new ChosenCapture({ tproxy: new SystemWideCapture(options), tun: tun('linux') }, options.linuxCapture ?? (() => 'tproxy'), dataDir);
   return new SystemWideCapture(options);

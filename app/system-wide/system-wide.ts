@@ -13,6 +13,8 @@
  * The helper is also the watchdog (see linux/helper.ts), and a record of what was applied lets
  * the next start clean up when both were killed.
  */
+import { cgroupV2Mounted } from './per-app/cgroup';
+import { type NftPerApp, nftPerAppOf } from './per-app/policy/nft-rules';
 import { spawn } from 'node:child_process';
 import type { CaptureMethod, TransparentOptions } from '../core/transparent';
 import { freePorts } from '../tunnel/ports';
@@ -181,7 +183,9 @@ export class SystemWideCapture extends Capture {
     const inbound = this.inbound;
     if (this.mode !== 'system-wide' || !helper || !inbound || this.applied) return;
     await this.record.save({ version: 1, appliedAt: Date.now(), method: inbound.method, port: inbound.port, helperPid: helper.pid ?? null });
-    const reply = await helper.request({ op: 'apply', plan: { method: inbound.method, port: inbound.port, coreMark: inbound.mark, bypassLan: this.bypassLan() } });
+    const perApp = nftPerAppOf(this.perApp(), cgroupV2Mounted());
+    for (const { entry, reason } of perApp.skipped) this.options.logger.warn(TAG, `per-app: ${entry} is not matched: ${reason}`);
+    const reply = await helper.request({ op: 'apply', plan: { method: inbound.method, port: inbound.port, coreMark: inbound.mark, bypassLan: this.bypassLan(), perApp: perApp.plan } });
     if (!reply.ok) {
       this.error = `system-wide capture could not be applied: ${reply.error}`;
       this.options.logger.error(TAG, this.error);
@@ -191,7 +195,7 @@ export class SystemWideCapture extends Capture {
     }
     this.applied = true;
     this.error = null;
-    this.detail = `${reply.detail}; core inbound 127.0.0.1:${inbound.port} and [::1]:${inbound.port}; ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS port 53 captured`;
+    this.detail = `${reply.detail}; core inbound 127.0.0.1:${inbound.port} and [::1]:${inbound.port}; ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS port 53 captured${perAppWords(perApp.plan)}`;
     this.options.logger.info(TAG, `system-wide capture applied: ${this.detail}`);
     this.emit();
   }
@@ -204,4 +208,10 @@ export class SystemWideCapture extends Capture {
     else this.options.logger.error(TAG, `${why}: lifting the capture failed: ${reply.error}`);
     this.emit();
   }
+}
+
+function perAppWords(plan: NftPerApp | null): string {
+  if (!plan) return '';
+  const who = [...plan.uids.map((uid) => `uid ${uid}`), ...(plan.cgroup ? [`cgroup ${plan.cgroup}`] : [])].join(', ') || 'no app';
+  return plan.mode === 'bypass' ? `; bypassing the VPN: ${who}` : `; only through the VPN: ${who}`;
 }

@@ -27,6 +27,9 @@ import {
   type GroupRoute,
   groupOutboundsOf,
   groupTags,
+  isRefusedLogin,
+  SHARE_TAGS,
+  type ShareInbounds,
   singBoxCarrierConfig,
   TRANSPARENT_TAGS,
   type TransparentOptions,
@@ -91,13 +94,17 @@ export interface TunnelEvents {
   dialRetrying: DialRetryEvent;
   coreExit: CoreExitEvent;
   restarted: RestartedEvent;
+  /** A LAN device's login to the shared proxies was refused (SOCKS5; the core logs no HTTP refusal). */
+  loginRefused: { at: number };
 }
 
 export interface TunnelPorts {
   httpPort: number;
   socksPort: number;
-  /** 127.0.0.1 unless the user opted into LAN sharing. */
+  /** Loopback: these proxies have no password. */
   listen?: string;
+  /** Household sharing: the same proxies on a private LAN address, behind a password (null: off). */
+  share?: ShareInbounds | null;
 }
 
 export interface TunnelControllerOptions extends TunnelPorts {
@@ -129,6 +136,16 @@ export interface TunnelControllerOptions extends TunnelPorts {
 export type GroupSwitchWay = 'live' | 'restart' | 'next-start';
 
 const TAG = 'TUNNEL';
+
+/** The sharing address must still be this machine's (a laptop moves between networks). */
+async function assertShareable(port: number, address: string, purpose: string): Promise<void> {
+  try {
+    await assertPortFree(port, address, purpose);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL') throw error;
+    throw new Error(`household sharing: ${address} is not an address of this machine now; pick another in Settings → Sharing`);
+  }
+}
 
 interface Session {
   server: Server;
@@ -167,7 +184,7 @@ export class TunnelController {
 
   constructor(private readonly options: TunnelControllerOptions) {
     this.clock = options.clock ?? systemClock;
-    this.ports = { httpPort: options.httpPort, socksPort: options.socksPort, listen: options.listen ?? '127.0.0.1' };
+    this.ports = { httpPort: options.httpPort, socksPort: options.socksPort, listen: options.listen ?? '127.0.0.1', share: options.share ?? null };
     this.routing = options.routing;
     this.groups = options.groups ?? [];
     this.emitter = new Emitter((error, event) => options.logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
@@ -184,7 +201,7 @@ export class TunnelController {
 
   /** Takes effect at the next connect or switch. */
   setPorts(ports: TunnelPorts): void {
-    this.ports = { httpPort: ports.httpPort, socksPort: ports.socksPort, listen: ports.listen ?? this.ports.listen };
+    this.ports = { httpPort: ports.httpPort, socksPort: ports.socksPort, listen: ports.listen ?? this.ports.listen, share: ports.share === undefined ? this.ports.share : ports.share };
   }
 
   /**
@@ -323,9 +340,14 @@ export class TunnelController {
   }
 
   private async startPair(session: Session): Promise<void> {
-    const { listen, httpPort, socksPort } = this.ports;
+    const { listen, httpPort, socksPort, share } = this.ports;
     await assertPortFree(httpPort, listen, 'HTTP proxy');
     await assertPortFree(socksPort, listen, 'SOCKS5 proxy');
+    if (share) {
+      this.options.logger.redactor.add(share.password);
+      await assertShareable(share.httpPort, share.address, 'shared HTTP proxy');
+      await assertShareable(share.socksPort, share.address, 'shared SOCKS5 proxy');
+    }
     const transparent = (await this.options.transparent?.()) ?? undefined;
     const apiPort = await freePort();
     const carried = session.choice.kind === 'carried' ? session.choice.core : null;
@@ -349,6 +371,7 @@ export class TunnelController {
       socksPort,
       apiPort,
       transparent,
+      ...(share ? { share } : {}),
       // info, not warning: a server that resets or closes the connection is logged only at info.
       logLevel: 'info',
       routing: this.routing,
@@ -382,6 +405,7 @@ export class TunnelController {
     );
     // A carried server's failures are the carrier's to report: the main core sees only its loopback hop.
     if (!carried) core.onLine((line) => tracker.line(line));
+    if (share) core.onLine((line) => isRefusedLogin(line) && this.emitter.emit('loginRefused', { at: this.clock.now() }));
     core.onExit((exit) => this.onCoreExit(session, core, exit));
     session.stats = new StatsClient(`127.0.0.1:${apiPort}`, this.options.core.family === 'xray' ? 'xray' : 'v2ray');
     session.meter = new TrafficMeter({
@@ -390,7 +414,7 @@ export class TunnelController {
       intervalMs: this.options.statsIntervalMs ?? DEFAULT_TRAFFIC_INTERVAL_MS,
       outboundTag: TUNNEL_TAGS.proxy,
       directTag: this.routing ? TUNNEL_TAGS.direct : undefined,
-      userInboundTags: [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(transparent ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])],
+      userInboundTags: [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(share ? [SHARE_TAGS.httpIn, SHARE_TAGS.socksIn] : []), ...(transparent ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])],
       onSample: (sample) => this.emitter.emit('traffic', sample),
       onError: (message) => this.options.logger.debug(TAG, `traffic counters unavailable: ${message}`),
     });

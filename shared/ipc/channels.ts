@@ -29,6 +29,9 @@ export const INVOKE_CHANNELS = [
   'answerImport',
   'shareLink',
   'captureScreen',
+  'getSharing',
+  'sharingCredentials',
+  'listApps',
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 

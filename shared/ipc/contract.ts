@@ -16,6 +16,8 @@ import type { ObservatoryStatus, ServerStatus } from '../domain/status';
 import type { ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
 import { type Settings, settingsPatchSchema } from '../settings';
+import type { SharingCredentials, SharingView } from '../sharing';
+import type { AppListing } from '../per-app';
 import { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel } from './channels';
 
 export { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel };
@@ -76,6 +78,12 @@ export const invokeSchemas = {
   shareLink: z.union([z.object({ serverId: id }).strict(), z.object({ subscriptionId: id }).strict()]),
   /** One picture of the screen, after the user agreed, to look for a QR code in (the desktop app only). */
   captureScreen: z.object({}).strict(),
+  /** Household sharing's page: addresses to pick from, where it listens, refused logins. */
+  getSharing: z.object({}).strict(),
+  /** The household's username and password: asked for only when the user chooses to see them (made on first use). */
+  sharingCredentials: z.object({}).strict(),
+  /** The app picker: installed and running programs, and which of these list entries are on this machine. */
+  listApps: z.object({ entries: z.array(z.string().max(1024)).max(1000) }).strict(),
   labControl: z
     .discriminatedUnion('action', [
       z.object({ action: z.literal('fault'), serverId: id, fault: z.enum(LAB_FAULTS) }).strict(),
@@ -154,6 +162,9 @@ export interface InvokeResponses {
   shareLink: { link: string | null };
   /** One PNG per screen, as data: URLs. */
   captureScreen: { screens: string[] };
+  getSharing: SharingView;
+  sharingCredentials: SharingCredentials;
+  listApps: AppListing;
 }
 
 /** What the host pushes, unasked. */

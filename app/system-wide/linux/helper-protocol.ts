@@ -12,6 +12,16 @@ export const capturePlanSchema = z
     port: z.number().int().min(1).max(65535),
     coreMark: z.number().int().min(1).max(0xffffffff),
     bypassLan: z.boolean(),
+    /** Per-app choice (per-app/policy/nft-rules.ts): uids, and the list's own cgroup, nothing else. */
+    perApp: z
+      .object({
+        mode: z.enum(['bypass', 'only']),
+        uids: z.array(z.number().int().min(0).max(0xfffffffe)).max(500),
+        cgroup: z.enum(['steadfast-vpn/bypass', 'steadfast-vpn/only']).nullable(),
+      })
+      .strict()
+      .nullable()
+      .optional(),
   })
   .strict();
 

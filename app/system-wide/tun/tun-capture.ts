@@ -29,6 +29,7 @@ import { CaptureRecordFile } from '../record';
 import { Capture, type CaptureOptions, type CaptureStatus } from '../capture';
 import { linuxTunLeftoverRemoval, stopLeftoverCommand, type TunElevation, type TunPlatform } from './policy/elevation';
 import { LINUX_TUN, singBoxTunConfig } from './policy/sing-box-tun';
+import { singBoxPerApp, withPerApp } from '../per-app/policy/sing-box-rules';
 import { linuxTunLeftoversPresent } from './linux-leftovers';
 import { findTunEngine, type TunEngine, type TunEngineSearch } from './tun-engine';
 import { poll, readPid, systemTunHost, tunFiles, type TunHost, TunSession } from './tun-session';
@@ -231,10 +232,12 @@ export class TunCapture extends Capture {
     // sing-box matches the core by the path the OS reports for its process: the real one.
     const corePath = await realpath(this.options.corePath).catch(() => this.options.corePath as string);
     const remoteDns = this.options.remoteDns?.();
-    const key = JSON.stringify([socksHost, socksPort, corePath, this.bypassLan(), remoteDns ?? null]);
+    const perApp = singBoxPerApp(this.perApp(), this.options.platform);
+    for (const { entry, reason } of perApp.skipped) this.options.logger.warn(TAG, `per-app: ${entry} is not matched: ${reason}`);
+    const key = JSON.stringify([socksHost, socksPort, corePath, this.bypassLan(), remoteDns ?? null, perApp]);
     if (this.running?.key === key) return;
     const directPort = await freePort();
-    const config = singBoxTunConfig({
+    const config = withPerApp(singBoxTunConfig({
       platform: this.options.platform,
       socksHost,
       socksPort,
@@ -242,7 +245,7 @@ export class TunCapture extends Capture {
       corePath,
       bypassLan: this.bypassLan(),
       ...(remoteDns !== undefined ? { remoteDns } : {}),
-    });
+    }), perApp);
     const written = await writeConfigFile(this.options.runtimeDir, 'sing-box-tun', config);
     const check = await runCore(engine.path, ['check', '-c', written], this.options.runtimeDir, 10_000);
     if (written !== session.files.configPath || check.code !== 0) {

@@ -52,6 +52,17 @@ describe('connect options', () => {
     expect(() => parseAutoArgs(['--auto', ...argv])).toThrow(message);
   });
 
+  it('--bypass-app / --only-app: one list, each entry an app path, a program name or uid:N', () => {
+    expect(parseArgs(['--subscription', 'x', '--bypass-app', 'uid:1001', '--bypass-app', '/usr/bin/steam'])).toMatchObject({ perApp: { mode: 'bypass', bypass: ['uid:1001', '/usr/bin/steam'], only: [] } });
+    expect(parseArgs(['--subscription', 'x', '--only-app', 'cursor'])).toMatchObject({ perApp: { mode: 'only', bypass: [], only: ['cursor'] } });
+    expect(() => parseArgs(['--subscription', 'x', '--bypass-app', 'a', '--only-app', 'b'])).toThrow(/cannot be used together/);
+    expect(() => parseArgs(['--subscription', 'x', '--only-app', 'bin/cursor'])).toThrow(/--only-app "bin\/cursor": an app is its full path/);
+  });
+
+  it('--share takes a private LAN address', () => {
+    expect(parseArgs(['--subscription', 'x', '--share', '192.168.1.5'])).toMatchObject({ share: '192.168.1.5' });
+  });
+
   it('--capture tun chooses sing-box’s TUN for system-wide mode', () => {
     expect(parseArgs(['--subscription', 'x', '--mode', 'system-wide', '--capture', 'tun'])).toMatchObject({ mode: 'system-wide', capture: 'tun' });
   });
@@ -63,6 +74,9 @@ describe('connect options', () => {
     [['--subscription', 'x', '--http-port', '1080', '--socks-port', '1080'], /must differ/],
     [['--subscription', 'x', '--auto-magic'], /unknown option --auto-magic/],
     [['--subscription', 'x', '--mode', 'system-wide', '--capture', 'redirect'], /--capture is tproxy or tun, got "redirect"/],
+    [['--subscription', 'x', '--share', '0.0.0.0'], /--share: 0.0.0.0 is not a private LAN address/],
+    [['--subscription', 'x', '--share', '8.8.8.8'], /--share: 8.8.8.8 is not a private LAN address/],
+    [['--subscription', 'x', '--share', 'tv.local'], /--share: "tv.local" is not an IP address/],
   ])('refuses %j with a usage error', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
     try {

@@ -15,6 +15,9 @@
  * `--kill-switch` (Linux, as root) lets nothing leave the machine but to the subscription's
  * servers and over the tunnel (`--kill-switch-allow-lan`: and to the LAN), and it stays in force
  * after the command ends, until `npm run cli -- kill-switch off`.
+ * `--share ADDRESS` also offers the proxies on that private LAN address of this machine behind the
+ * household's username and password (made on first use, kept 0600 in the CLI's data folder; the
+ * line printed names the file, never the password), and prints each refused login.
  *
  * (`connect --auto` runs the whole engine instead: connect-auto.ts.)
  */
@@ -31,6 +34,10 @@ import { assignIds } from '../../../app/subscriptions/identity';
 import { parseSubscription } from '../../../app/subscriptions/parse';
 import type { TunnelController } from '../../../app/tunnel/controller';
 import { CarrierProber } from '../../../app/tunnel/carrier-prober';
+import { tunnelPorts } from '../../../app/engine/settings-changes';
+import { SharingCredentialsFile } from '../../../app/sharing/credentials';
+import { sharingAddressProblem } from '../../../shared/sharing';
+import { appEntryOf, DEFAULT_PER_APP, type PerAppSettings } from '../../../shared/per-app';
 import type { SystemWide } from '../../../app/system-wide/for-platform';
 import { checkoutHelperLaunch } from '../../helper/launch';
 import { untilStopped } from '../../../app/process/until-stopped';
@@ -42,7 +49,7 @@ import { RoutingService } from '../../../app/routing/service';
 import { type RoutingFile, readRoutingFile } from './routing-file';
 
 const USAGE =
-  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--kill-switch [--kill-switch-allow-lan]] [--routing FILE] [--probe] [--verbose]';
+  'usage: npm run cli -- connect --subscription <url|file> [--server <id|name>] [--http-port N] [--socks-port N] [--core xray|v2ray|PATH] [--mode proxy|system-wide] [--capture tproxy|tun] [--kill-switch [--kill-switch-allow-lan]] [--routing FILE] [--share ADDRESS] [--bypass-app APP …|--only-app APP …] [--probe] [--verbose]';
 
 export interface CliTunnelOptions {
   /** A subscription URL or a file holding one's body. */
@@ -61,6 +68,10 @@ export interface CliTunnelOptions {
   routing?: RoutingFile;
   /** Linux: how system-wide mode captures (`--capture`); default nftables TPROXY. */
   capture?: SystemWideCaptureMethod;
+  /** Household sharing on this private LAN address (`--share`). */
+  share?: string;
+  /** System-wide mode: the apps that bypass the VPN, or the only ones that use it (`--bypass-app`, `--only-app`). */
+  perApp?: PerAppSettings;
 }
 
 /** The CLI's own tunnel for `connect` (not main/headless/, the headless host with its API). */
@@ -96,13 +107,17 @@ export async function buildCliTunnel(options: CliTunnelOptions, logger: Logger):
       launch: checkoutHelperLaunch,
       corePath: core.path,
       bypassLan: () => options.routing?.routing.bypassLan ?? true,
+      perApp: () => options.perApp ?? DEFAULT_PER_APP,
       linuxCapture: () => options.capture ?? 'tproxy',
       remoteDns: () => options.routing?.dns?.remote ?? DEFAULT_DNS.remote,
     },
     options.mode ?? 'proxy',
   );
   const routing = options.routing ? await routingFor(options.routing, core, logger) : undefined;
-  const ports = { httpPort: options.httpPort ?? DEFAULT_SETTINGS.httpPort, socksPort: options.socksPort ?? DEFAULT_SETTINGS.socksPort };
+  const httpPort = options.httpPort ?? DEFAULT_SETTINGS.httpPort;
+  const socksPort = options.socksPort ?? DEFAULT_SETTINGS.socksPort;
+  const sharing = options.share ? { enabled: true, address: options.share } : DEFAULT_SETTINGS.sharing;
+  const ports = tunnelPorts({ httpPort, socksPort, sharing }, () => new SharingCredentialsFile(cliDataDir()).get());
   const { tunnel, unbind } = captureFollowedTunnel({ core, carriers, runtimeDir, logger, ports, capture, routing });
   const prober = new CarrierProber({ core, carriers, runtimeDir, logger, outboundMark: await probeOutboundMark(core) });
   if (options.probe) prober.setServers(servers);
@@ -187,6 +202,8 @@ interface ParsedArgs {
   capture?: SystemWideCaptureMethod;
   killSwitch: boolean;
   killSwitchAllowLan: boolean;
+  share?: string;
+  perApp?: PerAppSettings;
 }
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -201,6 +218,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       mode: { type: 'string' },
       capture: { type: 'string' },
       routing: { type: 'string' },
+      share: { type: 'string' },
+      'bypass-app': { type: 'string', multiple: true },
+      'only-app': { type: 'string', multiple: true },
       probe: { type: 'boolean' },
       verbose: { type: 'boolean' },
       'kill-switch': { type: 'boolean' },
@@ -213,6 +233,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const httpPort = portOption('--http-port', values['http-port']);
   const socksPort = portOption('--socks-port', values['socks-port']);
   if (httpPort !== undefined && httpPort === socksPort) throw new UsageError('--http-port and --socks-port must differ');
+  const shareProblem = values.share !== undefined ? sharingAddressProblem(values.share) : null;
+  if (shareProblem) throw new UsageError(`--share: ${shareProblem}`);
+  const perApp = perAppOption(values['bypass-app'], values['only-app']);
   return {
     subscription: values.subscription,
     ...(values.server !== undefined ? { server: values.server } : {}),
@@ -222,11 +245,23 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(values.mode !== undefined ? { mode: cliMode(values.mode, USAGE) } : {}),
     ...(values.capture !== undefined ? { capture: cliCapture(values.capture, USAGE) } : {}),
     ...(values.routing !== undefined ? { routingFile: values.routing } : {}),
+    ...(values.share !== undefined ? { share: values.share } : {}),
+    ...(perApp ? { perApp } : {}),
     probe: values.probe === true,
     verbose: values.verbose === true,
     killSwitch: values['kill-switch'] === true,
     killSwitchAllowLan: values['kill-switch-allow-lan'] === true,
   };
+}
+
+/** `--bypass-app` and `--only-app` (each may repeat; not both): an app's path, its program name or uid:N. */
+function perAppOption(bypass: string[] | undefined, only: string[] | undefined): PerAppSettings | undefined {
+  if (bypass && only) throw new UsageError('--bypass-app and --only-app cannot be used together: one list is active');
+  const entries = bypass ?? only;
+  if (!entries) return undefined;
+  const bad = entries.find((entry) => appEntryOf(entry) === null);
+  if (bad !== undefined) throw new UsageError(`${bypass ? '--bypass-app' : '--only-app'} "${bad}": an app is its full path, its program name or uid:N`);
+  return bypass ? { mode: 'bypass', bypass, only: [] } : { mode: 'only', bypass: [], only: entries };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -261,6 +296,12 @@ export async function run(argv: string[]): Promise<number> {
     console.log(`connected to ${server.name} [${server.id}] with ${coreLabel(core)}; Ctrl-C disconnects`);
     console.log(state.httpProxy);
     console.log(state.socksProxy);
+    if (args.share) {
+      const host = args.share.includes(':') ? `[${args.share}]` : args.share;
+      const httpPort = args.httpPort ?? DEFAULT_SETTINGS.httpPort;
+      const socksPort = args.socksPort ?? DEFAULT_SETTINGS.socksPort;
+      console.log(`sharing: http://${host}:${httpPort} socks5://${host}:${socksPort} (username and password in ${new SharingCredentialsFile(cliDataDir()).path})`);
+    }
     if (args.mode === 'system-wide') await reportCapture(cliTunnel.capture);
     console.log(`${await stop.stopped}: disconnecting`);
     return 0;
@@ -280,6 +321,8 @@ function printEvents({ tunnel, prober, servers }: CliTunnel): void {
   tunnel.on('dialFailure', (f) => console.log(`dial failure: ${f.kind} ${f.address ?? ''} (${name(f.serverId)}): ${f.detail}`));
   tunnel.on('coreExit', (e) => console.log(`core exit: ${e.description}; restart ${e.attempt} in ${e.restartInMs} ms`));
   tunnel.on('restarted', (e) => console.log(`core restarted after ${e.downMs} ms down`));
+  let refused = 0;
+  tunnel.on('loginRefused', () => console.log(`sharing: a login was refused (${++refused} so far)`));
   prober.on('rebuilt', (e) => console.log(`prober: ${e.servers} servers up (${e.unsupported} not runnable) in ${e.startMs} ms`));
   // Traffic is sampled every 250 ms; a line every 5 s (when something moved) is enough to read.
   let up = 0;

@@ -11,9 +11,11 @@ import { type AntiDpiErrors, type AntiDpiValues, checkAntiDpiValues, globalAntiD
 import { AntiDpiSettings } from './AntiDpiSettings';
 import { FormError, FormFooter } from './FormParts';
 import { type CoreDraft, coreDraftOf, corePathOf, CoreSettings } from './CoreSettings';
+import { type SharingDraft, SharingSettings } from './SharingSettings';
+import { type PerAppDraft, PerAppSettings } from './PerAppSettings';
 
 /** Each page short enough for a small screen; Start-up and Connection are pages of their own. */
-const PAGES = ['general', 'connection', 'startup', 'routing', 'antiDpi', 'cores'] as const;
+const PAGES = ['general', 'connection', 'startup', 'routing', 'antiDpi', 'apps', 'sharing', 'cores'] as const;
 type Page = (typeof PAGES)[number];
 const PAGE_TITLES: Record<Page, string> = {
   general: 'routing.general',
@@ -21,6 +23,8 @@ const PAGE_TITLES: Record<Page, string> = {
   startup: 'desktop.startup.section',
   routing: 'routing.page',
   antiDpi: 'antiDpi.page',
+  apps: 'perApp.page',
+  sharing: 'sharing.page',
   cores: 'cores.page',
 };
 
@@ -159,6 +163,8 @@ export function SettingsDialog() {
   const [routingDraft, setRoutingDraft] = useState<RoutingDraft>(() => routingDraftOf(settings));
   const [antiDpiValues, setAntiDpiValues] = useState<AntiDpiValues>(() => globalValuesOf(settings.antiDpi));
   const [antiDpiErrors, setAntiDpiErrors] = useState<AntiDpiErrors>({});
+  const [sharingDraft, setSharingDraft] = useState<SharingDraft>(() => settings.sharing);
+  const [perAppDraft, setPerAppDraft] = useState<PerAppDraft>(() => settings.perApp);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const invalid = (path: string) => Object.keys(errors).some((key) => key === path || key.startsWith(`${path}.`));
@@ -181,7 +187,8 @@ export function SettingsDialog() {
       return;
     }
     const antiDpiChange = globalAntiDpiChange(settings.antiDpi, antiDpi.values);
-    const patch: SettingsPatch = { ...generalPatch, ...routing.patch, ...(antiDpiChange ? { antiDpi: antiDpiChange } : {}) };
+    const sharingChanged = sharingDraft.enabled !== settings.sharing.enabled || sharingDraft.address !== settings.sharing.address;
+    const patch: SettingsPatch = { ...generalPatch, ...routing.patch, ...(antiDpiChange ? { antiDpi: antiDpiChange } : {}), ...(sharingChanged ? { sharing: sharingDraft } : {}), ...(JSON.stringify(perAppDraft) !== JSON.stringify(settings.perApp) ? { perApp: perAppDraft } : {}) };
     if (Object.keys(numberErrors).length > 0) {
       setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
       setFormError(t('settings.invalid'));
@@ -207,6 +214,8 @@ export function SettingsDialog() {
     if (firstPath === 'startAtLogin' || firstPath === 'connectOnStart') setPage('startup');
     if (firstPath.startsWith('routing') || firstPath.startsWith('dns')) setPage('routing');
     if (firstPath.startsWith('antiDpi')) setPage('antiDpi');
+    if (firstPath.startsWith('sharing')) setPage('sharing');
+    if (firstPath.startsWith('perApp')) setPage('apps');
     if (firstPath === 'corePath') setPage('cores');
     setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
   };
@@ -238,6 +247,14 @@ export function SettingsDialog() {
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-antiDpi" aria-labelledby="settings-tab-antiDpi" hidden={page !== 'antiDpi'}>
           <AntiDpiSettings values={antiDpiValues} errors={antiDpiErrors} overrides={Object.keys(settings.antiDpi.servers).length} onChange={setAntiDpiValues} />
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-apps" aria-labelledby="settings-tab-apps" hidden={page !== 'apps'}>
+          {page === 'apps' && (
+            <PerAppSettings draft={perAppDraft} onChange={setPerAppDraft} systemWide={draft.mode === 'system-wide'} error={Object.entries(errors).find(([key]) => key.startsWith('perApp'))?.[1]} />
+          )}
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-sharing" aria-labelledby="settings-tab-sharing" hidden={page !== 'sharing'}>
+          {page === 'sharing' && <SharingSettings draft={sharingDraft} onChange={setSharingDraft} error={errors['sharing.address'] ?? errors.sharing} />}
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-cores" aria-labelledby="settings-tab-cores" hidden={page !== 'cores'}>
           {page === 'cores' && <CoreSettings draft={draft} error={errors.corePath} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />}

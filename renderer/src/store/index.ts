@@ -11,6 +11,8 @@ import { createProblemsSlice } from './problems';
 import { createRoutingSlice } from './routing';
 import { createServersSlice } from './servers';
 import { createSettingsSlice } from './settings';
+import { createSharingSlice } from './sharing';
+import { createAppsSlice } from './apps';
 import { createSyncSlice } from './sync';
 import { createTestProgressSlice } from './testProgress';
 import type { AppState, AppStore } from './types';
@@ -39,6 +41,8 @@ export function createAppStore(client: VpnClient, env: UiEnvironment, frames: Fr
       ...createProblemsSlice(deps),
       ...createImportsSlice(deps),
       ...createRoutingSlice(deps),
+      ...createSharingSlice(deps),
+      ...createAppsSlice(deps),
       ...createSyncSlice(deps),
     };
   });

@@ -11,6 +11,8 @@ import type { ProblemsSlice } from './problems';
 import type { RoutingSlice } from './routing';
 import type { ServersSlice } from './servers';
 import type { SettingsSlice } from './settings';
+import type { SharingSlice } from './sharing';
+import type { AppsSlice } from './apps';
 import type { SyncSlice } from './sync';
 import type { TestProgressSlice } from './testProgress';
 import type { NoticeAction, UiSlice } from './ui';
@@ -26,6 +28,8 @@ export type AppState = ServersSlice &
   ProblemsSlice &
   ImportsSlice &
   RoutingSlice &
+  SharingSlice &
+  AppsSlice &
   SyncSlice;
 
 export type AppStore = StoreApi<AppState>;

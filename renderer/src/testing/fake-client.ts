@@ -191,6 +191,21 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     captureScreen: () => {
       throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
     },
+    getSharing: () => ({
+      addresses: [{ address: '192.168.1.5', interface: 'wlan0' }],
+      listening: snapshot.settings.sharing.enabled && snapshot.connection.state === 'connected' ? { httpProxy: `http://${snapshot.settings.sharing.address}:${snapshot.settings.httpPort}`, socksProxy: `socks5://${snapshot.settings.sharing.address}:${snapshot.settings.socksPort}` } : null,
+      failedLogins: 3,
+      lastFailedAt: 1_700_000_000_000,
+    }),
+    sharingCredentials: () => ({ username: 'homeAbCdEf', password: 'household-password-20' }),
+    listApps: (request: { entries: string[] }) => ({
+      installed: [
+        { name: 'Bank', path: '/opt/bank/bank', icon: null },
+        { name: 'Firefox', path: '/usr/bin/firefox', icon: 'data:image/png;base64,iVBORw==' },
+      ],
+      running: [{ name: 'discord', path: '/opt/discord/Discord', icon: null }],
+      present: Object.fromEntries(request.entries.map((entry) => [entry, entry !== '/opt/removed/app'])),
+    }),
     dismissProblem: (request: { id: string }) => {
       snapshot = { ...snapshot, problems: snapshot.problems.filter((p) => p.id !== request.id) };
       emit('problems', snapshot.problems);

@@ -16,6 +16,7 @@
  * DNS (port 53) is captured even to a LAN resolver: the machine's lookups go through the core.
  */
 import type { CaptureMethod } from '../../../core/transparent';
+import { type NftPerApp, nftPerAppLines, perAppPrepareCommands } from '../../per-app/policy/nft-rules';
 
 export interface CapturePlan {
   method: CaptureMethod;
@@ -25,6 +26,8 @@ export interface CapturePlan {
   coreMark: number;
   /** Leave private and LAN ranges direct (DNS to them is still captured). */
   bypassLan: boolean;
+  /** Per-app choice: whose packets bypass, or the only ones captured (per-app/policy/nft-rules.ts). */
+  perApp?: NftPerApp | null;
 }
 
 /** Fixed names: one table and one routing table that are ours alone, found again after a crash. */
@@ -67,6 +70,7 @@ function bypassSets(plan: CapturePlan): string[] {
 function exceptions(plan: CapturePlan, capture: string): string[] {
   return [
     `    meta mark ${hex(plan.coreMark)} return`,
+    ...nftPerAppLines(plan.perApp),
     '    fib daddr type local return',
     `    meta l4proto { tcp, udp } th dport 53 ${capture}`,
     '    ip daddr @direct4 return',
@@ -111,7 +115,7 @@ export function captureRuleset(plan: CapturePlan): string {
 
 /** Everything that turns capture on, in order. Run after `removalCommands` (leftovers go first). */
 export function applyCommands(plan: CapturePlan): ArgvCommand[] {
-  const commands: ArgvCommand[] = [{ file: 'nft', args: ['-f', '-'], input: captureRuleset(plan) }];
+  const commands: ArgvCommand[] = [...perAppPrepareCommands(plan.perApp), { file: 'nft', args: ['-f', '-'], input: captureRuleset(plan) }];
   if (plan.method === 'tproxy') {
     for (const family of ['-4', '-6'] as const) {
       commands.push(
