@@ -105,3 +105,25 @@ function singBoxDomain(entry: string): [string, string] {
       return ['domain_keyword', value];
   }
 }
+
+/** Go's RE2 (both cores' engine) has no look-around and no back-references. */
+const RE2_UNSUPPORTED = /\(\?[=!<]|\\[1-9]/;
+
+/**
+ * A regular expression the cores would refuse when they start (their config tests do not compile
+ * them), as a sentence; null when every one is fine.
+ */
+export function contentProblem(content: RuleSetContent): string | null {
+  for (const entry of content.domains) {
+    if (!entry.startsWith('regexp:')) continue;
+    const value = entry.slice('regexp:'.length);
+    let valid = !RE2_UNSUPPORTED.test(value);
+    try {
+      new RegExp(value, 'u');
+    } catch {
+      valid = false;
+    }
+    if (!valid) return `the list has a regular expression the core cannot use: ${JSON.stringify(value.slice(0, 80))}`;
+  }
+  return null;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSourceJson, toSourceJson } from './content';
+import { contentProblem, readSourceJson, toSourceJson } from './content';
 import { cidrText, readGeoipList, readGeositeList } from './geo-dat';
 import { geoipDat, geositeDat } from './testing/geo-dat-writer';
 
@@ -111,5 +111,17 @@ describe('sing-box rule-set source JSON', () => {
     });
     const back = readSourceJson(JSON.stringify(json));
     expect(back.ok && [...back.content.domains].sort()).toEqual(['domain:inset.lab.test', 'full:exact.lab.test', 'keyword:bare', 'keyword:kw', 'regexp:^re\\.']);
+  });
+});
+
+describe('regular expressions the cores would refuse at start', () => {
+  it.each([
+    ['regexp:^ok\\.test$', null],
+    ['regexp:([', 'the list has a regular expression the core cannot use: "(["'],
+    ['regexp:^(?!ads)', 'the list has a regular expression the core cannot use: "^(?!ads)"'],
+    ['regexp:(a)\\1', 'the list has a regular expression the core cannot use: "(a)\\\\1"'],
+    ['keyword:([', null],
+  ])('%s', (entry, problem) => {
+    expect(contentProblem({ domains: [entry], cidrs: [] })).toBe(problem);
   });
 });
