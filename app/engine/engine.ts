@@ -49,6 +49,7 @@ import { NetworkLossPort } from './network-loss';
 import { NoCoreProber } from './no-core-prober';
 import { ProblemBoard } from './problems';
 import { RoutingInForce, settingsOperations } from './routing-in-force';
+import { ruleSetPieces } from './rule-sets';
 import { reportSelections } from './selection-lines';
 import { ServerCatalog } from './server-catalog';
 import { SettingsFanOut, tunnelPorts } from './settings-changes';
@@ -153,7 +154,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   );
   // System-proxy mode: what a crashed run left pointed at the app is put back first too.
   const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
-  const routingService = await RoutingService.create(options.resourcesDir, profile);
+  // Rule sets (copies under the data folder); fetched through the tunnel once there is one.
+  let tunnelProxy: () => string | null = () => null;
+  const ruleSets = await ruleSetPieces({ dataDir, logger, clock, router: profile, carriers, tunnelProxy: () => tunnelProxy(), sets: () => settings().routing.ruleSets });
+  const routingService = await RoutingService.create(options.resourcesDir, profile, ruleSets.store);
   const initialRouting = routingService.stateFor(settings());
   for (const notice of initialRouting.view.notices) logger.warn(TAG, `routing: ${notice}`);
   const built = profile
@@ -161,6 +165,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     : null;
   const tunnel = built?.tunnel ?? null;
   const routing = new RoutingInForce(routingService, initialRouting, tunnel, logger);
+  tunnelProxy = () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null);
 
   // Subscriptions; a provider blocked on the user's network is asked again through the tunnel.
   const fetcher = await appFetcher({ dataDir, logger, tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null) });
@@ -296,6 +301,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       }),
     ),
     settingsStore.onChange((next) => settingsFanOut.apply(next)),
+    // A set just chosen is fetched at once; an updated copy is put in force (a core restart on the same server).
+    settingsStore.onChange(() => void ruleSets.refresher.refreshDue()),
+    ruleSets.store.changed.on(() => {
+      const view = routing.follow(settings());
+      if (view) publish('routing')(view);
+    }),
   ];
 
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
@@ -306,6 +317,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
   refresher.start();
+  ruleSets.refresher.start();
   await monitor.start();
   // The monitor reads its result cache as it starts (and logs its own warning about it).
   for (const problem of monitor.problems) board.raiseAtStart(problem);
@@ -370,13 +382,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await systemProxy?.end();
       network?.stop();
       refresher.stop();
+      ruleSets.refresher.stop();
       verdicts.stop();
       auto.stop();
       reachability.stop();
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([driver.disconnect(), monitor.stop()]);
       await capture.end();
-      await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close()]);
+      await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close(), ruleSets.close()]);
       logger.info(TAG, 'stopped');
     },
   };

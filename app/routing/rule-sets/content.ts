@@ -11,6 +11,19 @@ export interface RuleSetContent {
   cidrs: string[];
 }
 
+/** How a set reaches the routing plan: the entries of its routes (`ext:` references or inline). */
+export interface RuleSetRoute {
+  id: string;
+  /** The set's name, for notices. */
+  name: string;
+  outbound: 'proxy' | 'direct' | 'block';
+  inPlaceOfPreset: boolean;
+  domains: string[];
+  cidrs: string[];
+  /** Changes whenever the copy does (the core must restart to read a new file under the same name). */
+  revision: number;
+}
+
 export const entryCount = (content: RuleSetContent): number => content.domains.length + content.cidrs.length;
 
 /** The source JSON versions sing-box 1.14 reads (1.8: 1; 1.10: 2; 1.11: 3). */

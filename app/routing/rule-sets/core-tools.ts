@@ -7,16 +7,13 @@
 import { execFile } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { assetLocation } from '../../core';
 
 export interface CoreBinary {
   path: string;
   family: 'xray' | 'v2ray' | 'sing-box';
 }
 
-/** The environment that makes Xray and v2ray find `ext:` files in `dir` (they look nowhere else). */
-export function assetEnvironment(dir: string): Record<string, string> {
-  return { XRAY_LOCATION_ASSET: dir, V2RAY_LOCATION_ASSET: dir };
-}
 
 function run(path: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
@@ -59,7 +56,7 @@ export function checkWithXray(
     if (use.cidrs.length > 0) rules.push({ type: 'field', outboundTag: 'direct', ip: use.cidrs });
   }
   const config = { log: { loglevel: 'error' }, outbounds: [{ tag: 'direct', protocol: 'freedom' }], routing: { rules } };
-  return testConfig(core, config, dir, assetEnvironment(dir));
+  return testConfig(core, config, dir, assetLocation(dir));
 }
 
 /** sing-box checks a config whose one rule uses the set as a local rule set. */

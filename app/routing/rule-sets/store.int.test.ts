@@ -48,7 +48,7 @@ describe('a geosite.dat list', () => {
     const first = store();
     await first.load();
     expect(await first.update(s)).toMatchObject({ copy: { fetchedAt: now, entries: 2, viaTunnel: false }, lastError: null, unusable: null });
-    expect(first.routes([s])).toEqual([{ id: 'geo', outbound: 'direct', inPlaceOfPreset: false, domains: ['ext:geo.dat:labset'], cidrs: [], revision: now }]);
+    expect(first.routes([s])).toEqual([{ id: 'geo', name: 'Lab', outbound: 'direct', inPlaceOfPreset: false, domains: ['ext:geo.dat:labset'], cidrs: [], revision: now }]);
     const forSingBox = first.singBoxRuleSet(s);
     expect(forSingBox).toMatchObject({ format: 'binary', path: join(dataDir, 'rule-sets', 'geo.sing-box.srs') });
     // sing-box itself says the converted set matches the names it should.

@@ -21,7 +21,9 @@ import { Signal } from '../../events';
 import type { Logger } from '../../log/logger';
 import { FIRST_FORMAT } from '../../storage/format';
 import { JsonFile } from '../../storage/json-file';
-import { contentProblem, entryCount, readSourceJson, type RuleSetContent, toSourceJson } from './content';
+import { contentProblem, entryCount, readSourceJson, type RuleSetContent, type RuleSetRoute, toSourceJson } from './content';
+
+export type { RuleSetRoute } from './content';
 import { type Check, checkWithSingBox, checkWithXray, compileRuleSet, type CoreBinary, decompileRuleSet } from './core-tools';
 import { readGeoipList, readGeositeList } from './geo-dat';
 import { candidateProblem, recordFor, UPDATE_RULES, type UpdateRecord } from './policy/update';
@@ -36,17 +38,6 @@ export interface RuleSetCores {
   router: CoreBinary | null;
   /** sing-box, when found: it reads `.srs` and converts. */
   singBox: CoreBinary | null;
-}
-
-/** How a set reaches the routing: the entries of its routes (`ext:` references or inline). */
-export interface RuleSetRoute {
-  id: string;
-  outbound: RuleSet['outbound'];
-  inPlaceOfPreset: boolean;
-  domains: string[];
-  cidrs: string[];
-  /** Changes whenever the copy does (the core must restart to read a new file under the same name). */
-  revision: number;
 }
 
 /** What sing-box reads for the set: a local rule set in its format. */
@@ -77,7 +68,7 @@ export class RuleSetStore {
   /** Inline content of copies the router core takes inline (from `.srs` and JSON). */
   private readonly inline = new Map<string, RuleSetContent>();
   private queue: Promise<unknown> = Promise.resolve();
-  /** A copy was replaced: routing should be written again. */
+  /** A set was updated or failed to: routing and its view should be looked at again. */
   readonly changed = new Signal<string>('rule-set-changed');
 
   constructor(
@@ -135,7 +126,7 @@ export class RuleSetStore {
       if (!set.enabled) continue;
       const record = recordFor(set, this.records[set.id]) as StoredRecord | null;
       if (!record?.copy || this.routerProblem(set.id, record)) continue;
-      const common = { id: set.id, outbound: set.outbound, inPlaceOfPreset: set.inPlaceOfPreset, revision: record.copy.fetchedAt };
+      const common = { id: set.id, name: set.name, outbound: set.outbound, inPlaceOfPreset: set.inPlaceOfPreset, revision: record.copy.fetchedAt };
       if (set.format === 'geosite-dat' || set.format === 'geoip-dat') {
         const ref = `ext:${set.id}.dat:${set.list}`;
         routes.push({ ...common, domains: set.format === 'geosite-dat' ? [ref] : [], cidrs: set.format === 'geoip-dat' ? [ref] : [] });
@@ -190,7 +181,7 @@ export class RuleSetStore {
       this.options.logger.warn('ROUTING', `rule set "${set.name}" not updated: ${outcome.problem}${previous?.copy ? '; the copy in force stays' : ''}`);
     }
     await this.file.save({ sets: this.records }).catch((error: unknown) => this.options.logger.warn('ROUTING', `rule sets: ${String(error)}`));
-    if (outcome.ok) this.changed.emit(set.id);
+    this.changed.emit(set.id);
     return this.status([set])[0] as RuleSetStatus;
   }
 
