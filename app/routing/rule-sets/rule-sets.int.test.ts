@@ -32,7 +32,7 @@ import { TunnelController } from '../../tunnel/controller';
 import { CoreProcess } from '../../tunnel/core-process';
 import { freePorts } from '../../tunnel/ports';
 import { serversFromLinks } from '../../tunnel/testing/lab-servers';
-import { routingPlan } from '../policy/plan';
+import { RoutingService } from '../service';
 import { RuleSetStore } from './store';
 import { geositeDat } from './testing/geo-dat-writer';
 
@@ -122,13 +122,12 @@ async function get(proxy: string, url: string): Promise<string> {
   }
 }
 
-/** The tunnel's routing for these settings with the store's copies in force, as the routing service writes it. */
-function routingFor(routing: unknown) {
-  const settings = routingSettingsSchema.parse(routing);
-  const routes = store.routes(settings.ruleSets);
-  const plan = routingPlan(settings, dnsSettingsSchema.parse({}), { problem: 'no region data in this test' }, routes);
-  return { ...plan.routing, assetDir: store.dir };
+/** The routing service's state for these settings, with the store's copies in force. */
+function stateFor(routing: unknown) {
+  const service = RoutingService.fromData({ problem: 'no region data in this test' }, xray, store);
+  return service.stateFor({ routing: routingSettingsSchema.parse(routing), dns: dnsSettingsSchema.parse({}) });
 }
+const routingFor = (routing: unknown) => stateFor(routing).routing;
 
 describe('rule sets on Xray, as the app runs it', () => {
   const geo = () => ruleSetSchema.parse({ id: 'geo', name: 'Lab names', url: fileUrl('/geosite.dat'), format: 'geosite-dat', list: 'labset', outbound: 'direct', enabled: true });
@@ -163,12 +162,14 @@ describe('rule sets on Xray, as the app runs it', () => {
       expect(status.lastError, what).toMatch(reason);
       expect(status.copy, what).toEqual(first.copy);
       expect(store.routes([geo()])[0]?.revision, what).toBe(first.copy?.fetchedAt);
+      expect(stateFor(routing()).view.ruleSets?.[0], what).toMatchObject({ copy: first.copy, lastError: expect.stringMatching(reason) });
     }
     expect(await get(proxy, `http://www.inset.rules.test:${listenerPort}/`)).toBe(USER_ADDRESS);
 
     // The host now resets the user's own connections: the update comes through the tunnel.
     served.set('/geosite.dat', geositeDat({ LABSET: [{ type: 'domain', value: 'inset.rules.test' }, { type: 'full', value: 'second.rules.test' }] }));
     host.blockedHere = true;
+    const keyBefore = stateFor(routing()).key;
     const resetsBefore = host.resets;
     await new Promise((resolve) => setTimeout(resolve, 5));
     const throughTunnel = await store.update(geo());
@@ -176,6 +177,8 @@ describe('rule sets on Xray, as the app runs it', () => {
     expect(throughTunnel).toMatchObject({ copy: { entries: 2, viaTunnel: true }, lastError: null });
     expect(logger.lines.some((l) => /could not be reached directly \(reset\); trying through the tunnel/.test(l))).toBe(true);
     // Put in force (the core restarts on the same server to read the new copy): the new name goes direct too.
+    expect(stateFor(routing()).key).not.toBe(keyBefore);
+    expect(stateFor(routing()).view.ruleSets?.[0]).toMatchObject({ copy: { entries: 2, viaTunnel: true }, lastError: null });
     await tunnel.setRouting(routingFor(routing()));
     expect(await get(proxy, `http://second.rules.test:${listenerPort}/`)).toBe(USER_ADDRESS);
     host.blockedHere = false;
