@@ -10,7 +10,7 @@ const issuesOf = (routing: unknown) => {
 describe('routing settings', () => {
   it('defaults: global, LAN direct, no ad blocking, names resolved through the tunnel, the system resolver for direct names', () => {
     const s = settingsSchema.parse({});
-    expect(s.routing).toEqual({ preset: 'global', bypassLan: true, blockAds: false, domainStrategy: 'IPIfNonMatch', rules: [], hosts: {} });
+    expect(s.routing).toEqual({ preset: 'global', bypassLan: true, blockAds: false, domainStrategy: 'IPIfNonMatch', rules: [], hosts: {}, ruleSets: [] });
     expect(s.dns).toEqual({ remote: 'https://1.1.1.1/dns-query', domestic: 'system' });
   });
 

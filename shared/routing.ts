@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { parseIpv4, parseIpv6 } from './cidr';
+import { ruleSetsSchema } from './rule-sets';
 
 /** `global` sends everything through the server; a region sends its domestic traffic direct. */
 export const REGION_PRESETS = ['global', 'ir', 'ru', 'cn'] as const;
@@ -159,6 +160,8 @@ export const routingSettingsSchema = z
       .default([]),
     /** A static name → address map. */
     hosts: hostsSchema.default({}),
+    /** Rule sets fetched from sources and updated by themselves (shared/rule-sets.ts): after the ad list, before the preset. */
+    ruleSets: ruleSetsSchema,
   })
   .strict();
 export type RoutingSettings = z.infer<typeof routingSettingsSchema>;
@@ -218,6 +221,9 @@ export function routingIssuePlace(path: readonly PropertyKey[]): string {
       i++;
     } else if ((key === 'domain' || key === 'ip') && typeof next === 'number') {
       parts.push(`${key} ${next + 1}`);
+      i++;
+    } else if (key === 'ruleSets' && typeof next === 'number') {
+      parts.push(`rule set ${next + 1}`);
       i++;
     } else if (key === 'hosts' && next !== undefined) {
       parts.push(`hosts ${JSON.stringify(String(next))}`);

@@ -41,7 +41,7 @@ export { transparentInbounds, markOutbounds, TRANSPARENT_TAGS, type TransparentO
 export { type CoreRouting, type CoreRoute, type RoutingSections, routingSections, coreDomain, DNS_TAG } from './routing-config';
 export { proberConfig, type ProberConfigOptions, type ProberEntry, probeInboundTag, probeOutboundTag, probeViaTag } from './prober-config';
 export { writeConfigFile } from './config-file';
-export { coreRunArgs, coreRunEnvironment, configTestArgs } from './run-core';
+export { coreRunArgs, coreRunEnvironment, configTestArgs, assetLocation } from './run-core';
 export { UnsupportedServerError } from './errors';
 export { parseCoreVersion, compareVersions } from './version';
 export { type GroupRoute, groupDialTag, groupOutboundsOf, groupReceivedStat, groupSentStat, groupTag, groupTags, groupViaTag } from './group-outbounds';

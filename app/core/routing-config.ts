@@ -30,6 +30,8 @@ export interface CoreRoute {
 
 export interface CoreRouting {
   domainStrategy: 'AsIs' | 'IPIfNonMatch' | 'IPOnDemand';
+  /** Where the `ext:FILE:LIST` files of the routes are (the rule sets' copies); the core is told by its environment. */
+  assetDir?: string;
   routes: CoreRoute[];
   /** Name (core domain syntax) → IP address or another name. */
   hosts: Record<string, string>;

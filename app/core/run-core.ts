@@ -81,6 +81,11 @@ export function coreRunArgs(core: { family: CoreFamily; version: string }, file:
  * when the connection ends, so a direct download read 0 bytes for as long as it lasted (found with
  * Xray 26.3.27, routing.int.test.ts); without splicing it counts every buffer, as v2ray does.
  */
-export function coreRunEnvironment(core: { family: CoreFamily }): Record<string, string> {
-  return core.family === 'xray' ? { XRAY_BUF_SPLICE: 'disable' } : {};
+export function coreRunEnvironment(core: { family: CoreFamily }, assetDir?: string): Record<string, string> {
+  return { ...(core.family === 'xray' ? { XRAY_BUF_SPLICE: 'disable' } : {}), ...(assetDir ? assetLocation(assetDir) : {}) };
+}
+
+/** Xray and v2ray read `ext:FILE:LIST` files only from their asset folder, which only the environment sets. */
+export function assetLocation(dir: string): Record<string, string> {
+  return { XRAY_LOCATION_ASSET: dir, V2RAY_LOCATION_ASSET: dir };
 }

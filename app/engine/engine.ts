@@ -51,6 +51,7 @@ import { NetworkLossPort } from './network-loss';
 import { NoCoreProber } from './no-core-prober';
 import { ProblemBoard } from './problems';
 import { RoutingInForce, settingsOperations } from './routing-in-force';
+import { ruleSetPieces } from './rule-sets';
 import { reportSelections } from './selection-lines';
 import { ServerCatalog } from './server-catalog';
 import { SettingsFanOut, tunnelPorts } from './settings-changes';
@@ -176,7 +177,10 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   );
   // System-proxy mode: what a crashed run left pointed at the app is put back first too.
   const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
-  const routingService = await RoutingService.create(options.resourcesDir, profile);
+  // Rule sets (copies under the data folder); fetched through the tunnel once there is one.
+  let tunnelProxy: () => string | null = () => null;
+  const ruleSets = await ruleSetPieces({ dataDir, logger, clock, router: profile, carriers, tunnelProxy: () => tunnelProxy(), sets: () => settings().routing.ruleSets });
+  const routingService = await RoutingService.create(options.resourcesDir, profile, ruleSets.store);
   const initialRouting = routingService.stateFor(settings());
   // Household sharing: the credentials are made on first use (sharing turned on, or "Show").
   const sharingCredentials = new SharingCredentialsFile(dataDir);
@@ -187,6 +191,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const tunnel = built?.tunnel ?? null;
   const routing = new RoutingInForce(routingService, initialRouting, tunnel, logger);
   const sharing = new HouseholdSharing({ settings, connected: () => tunnel?.state().state === 'connected', credentials: () => sharingCredentials.get() });
+  tunnelProxy = () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null);
 
   // Subscriptions; a provider blocked on the user's network is asked again through the tunnel.
   const fetcher = await appFetcher({ dataDir, logger, tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null) });
@@ -333,6 +338,12 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       void monitor.testNow(change.changed.filter((id) => catalog.index.get(id)), 'selection');
       if (change.reconnect) void driver.reconnect().catch((error: unknown) => logger.warn(TAG, `reconnect on the new chain failed: ${String(error)}`));
     }),
+    // A set just chosen is fetched at once; an updated copy is put in force (a core restart on the same server).
+    settingsStore.onChange(() => void ruleSets.refresher.refreshDue()),
+    ruleSets.store.changed.on(() => {
+      const view = routing.follow(settings());
+      if (view) publish('routing')(view);
+    }),
   ];
 
   // The kill switch (Linux, through the capture helper): as the settings say, following the servers.
@@ -352,7 +363,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   // Started in this order stage by stage, closed in reverse (lifecycle.ts): the system proxy goes
   // back before the tunnel it points at stops, and the probers close last.
   const lifecycle = new Lifecycle([
-    { name: 'probers', close: async () => void (await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close()])) },
+    { name: 'probers', close: async () => void (await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close(), ruleSets.close()])) },
     // Its rules stay in force by design; closing only stops following the servers.
     { name: 'kill switch', close: () => killSwitch?.stop() },
     { name: 'system-wide capture', close: () => capture.end() },
@@ -380,6 +391,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       close: () => network?.stop(),
     },
     { name: 'subscription refresh', start: (stage) => void (stage === 'started' && refresher.start()), close: () => refresher.stop() },
+    { name: 'rule-set updates', start: (stage) => void (stage === 'started' && ruleSets.refresher.start()), close: () => ruleSets.refresher.stop() },
     {
       name: 'system proxy',
       start: (stage) => (stage === 'post-start' ? systemProxy?.follow(events, { settings: settings(), connection: connectionState() }) : undefined),

@@ -391,6 +391,7 @@ export class TunnelController {
       logger: this.options.logger,
       logTag: TAG,
       label: 'tunnel core',
+      assetDir: this.routing?.assetDir,
     });
     if (this.session !== session) {
       await core.stop();

@@ -29,6 +29,8 @@ export interface CoreProcessOptions {
   logTag: string;
   /** How messages name it ("tunnel core"). */
   label: string;
+  /** The folder of the `ext:` files its routing names. */
+  assetDir?: string;
 }
 
 export interface CoreExit {
@@ -115,7 +117,7 @@ export class CoreProcess {
     const began = performance.now();
     // Its own process group: a Ctrl-C in the terminal goes to the app, which stops the core in
     // order, instead of killing the core behind the app's back (which would look like a crash).
-    const child = spawnSupervised(options.core.path, args, { detached: process.platform !== 'win32', env: { ...process.env, ...coreRunEnvironment(options.core) } });
+    const child = spawnSupervised(options.core.path, args, { detached: process.platform !== 'win32', env: { ...process.env, ...coreRunEnvironment(options.core, options.assetDir) } });
     const core = new CoreProcess(child, options);
     child.stdin?.on('error', () => undefined);
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));

@@ -12,6 +12,29 @@ export interface RoutingView {
   dataSource: string | null;
   /** What differs from what was asked, in words (missing data, what the core cannot do). */
   notices: string[];
+  /** Each rule set of the settings with the copy in force and its last update's outcome. */
+  ruleSets?: RuleSetStatus[];
+}
+
+/** A rule set's copy in force and how its last update went, for the Routing page. */
+export interface RuleSetStatus {
+  id: string;
+  name: string;
+  enabled: boolean;
+  /** The copy in force, null before the first good fetch. */
+  copy: {
+    /** When it was fetched (epoch ms). */
+    fetchedAt: number;
+    bytes: number;
+    /** Names or addresses in the list the set takes. */
+    entries: number;
+    viaTunnel: boolean;
+  } | null;
+  /** The last update's failure in words (the copy in force stays), null when it succeeded. */
+  lastError: string | null;
+  lastAttemptAt: number | null;
+  /** Whether the core in force can use it, and if not why (e.g. an `.srs` without sing-box to convert it). */
+  unusable: string | null;
 }
 
 /** Everything through the server, nothing to say: before the engine has said otherwise. */

@@ -8,6 +8,7 @@ import type { CoreRoute, CoreRouting } from '../../core/routing-config';
 import type { DnsSettings, RegionPreset, RoutingRule, RoutingSettings } from '../../../shared/routing';
 import { AD_DOMAINS, REGION_DOMAINS } from '../domain-lists';
 import type { RegionCidrs } from '../region-data/format';
+import type { RuleSetRoute } from '../rule-sets/content';
 
 /** Private, loopback, link-local, CGNAT and the "this network" ranges, IPv4 and IPv6. */
 export const LAN_CIDRS = [
@@ -40,28 +41,50 @@ export interface RoutingPlan {
   notices: string[];
 }
 
-export function routingPlan(routing: RoutingSettings, dns: DnsSettings, data: RegionDataView | { problem: string }): RoutingPlan {
+/**
+ * `ruleSets` are the chosen rule sets with a copy in force (rule-sets/store.ts), after the ad list
+ * and before the preset; one marked `inPlaceOfPreset` stands in for the preset's shipped names
+ * (a name set) or its IP ranges (an address set).
+ */
+export function routingPlan(
+  routing: RoutingSettings,
+  dns: DnsSettings,
+  data: RegionDataView | { problem: string },
+  ruleSets: readonly RuleSetRoute[] = [],
+): RoutingPlan {
   const notices: string[] = [];
   const routes: CoreRoute[] = routing.rules.flatMap(userRoutes);
   if (routing.bypassLan) routes.push({ outbound: 'direct', ip: LAN_CIDRS }, { outbound: 'direct', domain: LAN_DOMAINS });
   if (routing.blockAds) routes.push({ outbound: 'block', domain: AD_DOMAINS.map((d) => `domain:${d.domain}`) });
+  for (const set of ruleSets) {
+    if (set.domains.length > 0) routes.push({ outbound: set.outbound, domain: set.domains });
+    if (set.cidrs.length > 0) routes.push({ outbound: set.outbound, ip: set.cidrs });
+  }
 
   let presetInForce: RegionPreset = routing.preset;
   let dataDate: string | null = null;
   if (routing.preset !== 'global') {
+    const namesBy = ruleSets.filter((s) => s.inPlaceOfPreset && s.domains.length > 0);
+    const addressesBy = ruleSets.filter((s) => s.inPlaceOfPreset && s.cidrs.length > 0);
     const region = 'problem' in data ? null : data.regions[routing.preset];
     const cidrs = region ? [...region.ipv4, ...region.ipv6] : [];
-    if (cidrs.length === 0) {
+    if (cidrs.length === 0 && addressesBy.length === 0) {
       const why = 'problem' in data ? data.problem : `the shipped region data has no IP ranges for "${routing.preset}"`;
       notices.push(`the ${routing.preset} preset is not in force: ${why}; everything goes through the server (global)`);
       presetInForce = 'global';
     } else {
       const lists = REGION_DOMAINS[routing.preset];
-      routes.push(
-        { outbound: 'direct', domain: [...lists.tlds.map((tld) => `domain:${tld}`), ...lists.services.map((s) => `domain:${s.domain}`)] },
-        { outbound: 'direct', ip: cidrs },
-      );
-      dataDate = 'problem' in data ? null : data.date;
+      if (namesBy.length === 0) {
+        routes.push({ outbound: 'direct', domain: [...lists.tlds.map((tld) => `domain:${tld}`), ...lists.services.map((s) => `domain:${s.domain}`)] });
+      } else {
+        notices.push(`the ${routing.preset} preset takes its names from ${quotedNames(namesBy)} in place of its shipped list`);
+      }
+      if (addressesBy.length === 0) {
+        routes.push({ outbound: 'direct', ip: cidrs });
+        dataDate = 'problem' in data ? null : data.date;
+      } else {
+        notices.push(`the ${routing.preset} preset takes its IP ranges from ${quotedNames(addressesBy)} in place of the shipped region data`);
+      }
     }
   }
 
@@ -80,6 +103,8 @@ export function routingPlan(routing: RoutingSettings, dns: DnsSettings, data: Re
     notices,
   };
 }
+
+const quotedNames = (sets: readonly RuleSetRoute[]) => sets.map((s) => `rule set "${s.name}"`).join(' and ');
 
 /**
  * A user's rule matches when one of its names or one of its addresses does (the core ANDs the

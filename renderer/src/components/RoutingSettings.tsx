@@ -8,6 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { DOMAIN_STRATEGIES, REGION_PRESETS, ROUTE_OUTBOUNDS, type RoutingRule } from '../../../shared/routing';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { useAppStore } from '../store/context';
+import type { RuleSetStatus } from '../../../shared/domain/routing';
+import type { RuleSet } from '../../../shared/rule-sets';
+import { RuleSetsField } from './RuleSetsField';
 
 export interface RuleDraft {
   /** Stable across reordering, for React's keys. */
@@ -28,6 +31,7 @@ export interface RoutingDraft {
   hosts: string;
   dnsRemote: string;
   dnsDomestic: string;
+  ruleSets: RuleSet[];
 }
 
 let nextKey = 1;
@@ -45,6 +49,7 @@ export function routingDraftOf(settings: Settings): RoutingDraft {
       .join('\n'),
     dnsRemote: dns.remote,
     dnsDomestic: dns.domestic,
+    ruleSets: routing.ruleSets,
   };
 }
 
@@ -79,6 +84,7 @@ export function routingPatchFromDraft(draft: RoutingDraft, settings: Settings): 
       outbound: rule.outbound,
     })),
     hosts,
+    ruleSets: draft.ruleSets,
   };
   const dns = { remote: draft.dnsRemote.trim(), domestic: draft.dnsDomestic.trim() };
   const patch: Pick<SettingsPatch, 'routing' | 'dns'> = {};
@@ -106,6 +112,8 @@ function Errors({ messages, id }: { messages: string[]; id: string }) {
     </ul>
   );
 }
+
+const NO_STATUSES: RuleSetStatus[] = [];
 
 export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDraft; onChange: (draft: RoutingDraft) => void; errors: Record<string, string> }) {
   const { t } = useTranslation();
@@ -166,6 +174,8 @@ export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDra
           </select>
         </label>
       </fieldset>
+
+      <RuleSetsField sets={draft.ruleSets} statuses={view.ruleSets ?? NO_STATUSES} onChange={(sets) => set('ruleSets', sets)} errors={messagesAt(errors, 'routing.ruleSets')} />
 
       <fieldset>
         <legend>{t('routing.rules')}</legend>
