@@ -57,7 +57,7 @@ import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
 import { forwardTunnelEvents } from './tunnel-events';
 import { VerdictBatcher } from './verdict-batcher';
-import { subscriptionForUi } from './ui-view';
+import { statusForList, subscriptionForUi } from './ui-view';
 import { EngineRefusal } from '../../shared/domain/refusal';
 
 export interface EngineOptions {
@@ -98,6 +98,8 @@ export type Engine = VpnClient & {
   tunnel(): TunnelController | null;
   /** Problems met at start (an unreadable file set aside, no core found), in words. */
   startupProblems(): string[];
+  /** A server whole, transport and security included, for in-process readers (benchmarks): the window holds only its list form. */
+  server(id: ServerId): Server | undefined;
   /** System-wide mode's capture (the CLI says what it applied). */
   systemWide(): SystemWide;
 };
@@ -240,7 +242,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     clock,
     windowMs: () => settings().monitor.debounceWindowMs,
     exists: (id) => catalog.index.get(id) !== undefined,
-    publish: (ids) => events.emit('statuses', ids.map((id) => statuses.of(id))),
+    publish: (ids) => events.emit('statuses', ids.map((id) => statusForList(statuses.of(id)))),
   });
   const imports = new ImportInbox(clock, logger);
   const settingsFanOut = new SettingsFanOut(settings(), {
@@ -278,7 +280,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     imports.onChange(publish('importRequests')),
     board.onChange(publish('problems')),
     removeSaveSink,
-    monitor.subscribe((list) => events.emit('statuses', list.map((status) => statuses.with(status)))),
+    monitor.subscribe((list) => events.emit('statuses', list.map((status) => statusForList(statuses.with(status))))),
     reachability.onChange(({ serverId }) => verdicts.note(serverId)),
     monitor.onProgress(publish('testProgress')),
     auto.onChange(publish('auto')),
@@ -317,7 +319,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await systemProxy?.follow(events, { settings: settings(), connection: connectionState() });
   const snapshot = (): AppSnapshot => ({
     subscriptions: subscriptions.list().map(subscriptionForUi),
-    statuses: statuses.all(),
+    statuses: statuses.listed(),
     unsupported: catalog.unsupported(),
     carried: catalog.carried(),
     connection: connectionState(),
@@ -362,6 +364,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     tunnel: () => tunnel,
     offerLink: (raw) => imports.offerLink(raw),
     startupProblems: () => board.atStart().map((problem) => problem.detail),
+    server: (id) => catalog.index.get(id),
     systemWide: () => capture,
     async stop() {
       if (stopped) return;

@@ -1,14 +1,15 @@
 /**
  * The monitor's results as the window gets them: each server's status with the reachability
  * verdict beside it, and the contract's test operations (test all, test one, throughput, TCP and
- * ICMP on request, history, the observation export).
+ * ICMP on request, history, a server's whole status, the observation export).
  */
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
-import type { ObservationExport } from '../../shared/ipc/contract';
+import type { ListStatus, ObservationExport } from '../../shared/ipc/contract';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
+import { statusForList } from './ui-view';
 
 export interface MonitorResults {
   status(serverId: ServerId): ServerStatus;
@@ -43,6 +44,11 @@ export class StatusView {
   all(): Record<ServerId, ServerStatus> {
     return Object.fromEntries(this.monitor.snapshot().map((status) => [status.serverId, this.with(status)]));
   }
+
+  /** Every status as the window's list holds it (the first snapshot). */
+  listed(): Record<ServerId, ListStatus> {
+    return Object.fromEntries(this.monitor.snapshot().map((status) => [status.serverId, statusForList(this.with(status))]));
+  }
 }
 
 export function measurementOperations(
@@ -50,7 +56,7 @@ export function measurementOperations(
   view: StatusView,
   index: Pick<ServerIndex, 'require'>,
   verdicts: Verdicts,
-): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'exportObservation'> {
+): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'getServerStatus' | 'exportObservation'> {
   return {
     testAll: async () => {
       monitor.testAll();
@@ -73,6 +79,7 @@ export function measurementOperations(
       index.require(r.serverId);
       return monitor.history(r.serverId);
     },
+    getServerStatus: async (r) => view.of(index.require(r.serverId).id),
     exportObservation: async () => {
       const observation = monitor.exportObservation();
       return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: verdicts.reachability(s.serverId) })) };

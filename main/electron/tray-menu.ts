@@ -1,9 +1,7 @@
 import type { AutoSnapshot } from '../../shared/domain/auto';
 import type { ConnectionState } from '../../shared/domain/connection';
 import type { ServerId, SubscriptionId } from '../../shared/domain/server';
-import type { ServerStatus } from '../../shared/domain/status';
-import type { Subscription } from '../../shared/domain/subscription';
-import type { EventName, EventPayloads } from '../../shared/ipc/contract';
+import type { EventName, EventPayloads, ListStatus, ListSubscription } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
 import type { TrayName } from './tray-flags';
 import type { TrayTranslate } from './tray-text';
@@ -11,9 +9,9 @@ import type { TrayTranslate } from './tray-text';
 /** What the tray knows, kept up to date from the engine's events. */
 export interface TrayState {
   connection: ConnectionState | null;
-  subscriptions: Subscription[];
+  subscriptions: ListSubscription[];
   auto: AutoSnapshot | null;
-  statuses: Record<ServerId, ServerStatus>;
+  statuses: Record<ServerId, ListStatus>;
   /** What Connect changes on the machine (shown, since system-wide mode captures every app). */
   mode: ConnectionMode | null;
 }
@@ -86,7 +84,7 @@ function serverName(state: TrayState, id: ServerId | null): string | null {
   return null;
 }
 
-function subscriptionOf(state: TrayState, id: ServerId | null): Subscription | null {
+function subscriptionOf(state: TrayState, id: ServerId | null): ListSubscription | null {
   if (id === null) return null;
   return state.subscriptions.find((sub) => sub.servers.some((s) => s.id === id)) ?? null;
 }

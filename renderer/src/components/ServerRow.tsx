@@ -2,7 +2,8 @@ import { type KeyboardEvent, memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
-import type { ServerStatus, Verdict } from '../../../shared/domain/status';
+import type { Verdict } from '../../../shared/domain/status';
+import type { ListStatus } from '../../../shared/ipc/contract';
 import { useFormat } from '../hooks/useFormat';
 import { useAppStore, useAppStoreApi } from '../store/context';
 import { describeVerdict, failureText } from '../format/reasons';
@@ -45,7 +46,7 @@ export const PingValue = memo(function PingValue({ delayMs, downForNow, testing,
 });
 
 /** The ping of a status (for dialogs that hold the whole status). */
-export function PingText({ status }: { status: ServerStatus | undefined }) {
+export function PingText({ status }: { status: ListStatus | undefined }) {
   return <PingValue delayMs={status?.delayMs} downForNow={status?.downForNow ?? false} testing={status?.testing ?? false} failed={Boolean(status?.error)} />;
 }
 

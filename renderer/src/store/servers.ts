@@ -2,18 +2,17 @@
  * Subscriptions (in list order), what the monitor knows of each server, and what the core cannot
  * run. The host is the source of truth: snapshots replace, `statuses` events patch (once a frame).
  */
-import type { InvokeRequest } from '../../../shared/ipc/contract';
+import type { InvokeRequest, ListStatus, ListSubscription } from '../../../shared/ipc/contract';
 import type { CoreSummary } from '../../../shared/domain/connection';
 import type { DirectMethod, DirectTestOutcome, Measurement } from '../../../shared/domain/measurement';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { ServerStatus } from '../../../shared/domain/status';
-import type { Subscription } from '../../../shared/domain/subscription';
 import { withStatuses } from './incoming';
 import { type ActionResult, request, type SliceDeps } from './types';
 
 export interface ServersState {
-  subscriptions: Subscription[];
-  statuses: Record<ServerId, ServerStatus>;
+  subscriptions: ListSubscription[];
+  statuses: Record<ServerId, ListStatus>;
   unsupported: Record<ServerId, string>;
   /** Servers a second core (sing-box) carries, with the host's words for why. */
   carried: Record<ServerId, string>;
@@ -23,32 +22,34 @@ export interface ServersState {
 }
 
 export interface ServersActions {
-  setSubscriptions(subscriptions: Subscription[]): void;
+  setSubscriptions(subscriptions: ListSubscription[]): void;
   /**
    * Applies status patches now (an action's own result), after whatever the host sent before
    * them. The host's `statuses` events go through the per-frame batch instead (see incoming.ts).
    */
-  patchStatuses(changed: ServerStatus[]): void;
+  patchStatuses(changed: ListStatus[]): void;
   setUnsupported(unsupported: Record<ServerId, string>): void;
-  addSubscription(input: InvokeRequest<'addSubscription'>): Promise<ActionResult<Subscription>>;
-  updateSubscription(id: SubscriptionId): Promise<ActionResult<Subscription>>;
+  addSubscription(input: InvokeRequest<'addSubscription'>): Promise<ActionResult<ListSubscription>>;
+  updateSubscription(id: SubscriptionId): Promise<ActionResult<ListSubscription>>;
   /**
    * The User-Agent a subscription is fetched with (null: the app's own). Once saved, an update
    * runs with it, so the user sees at once what the provider serves to that name.
    */
-  setSubscriptionUserAgent(id: SubscriptionId, userAgent: string | null): Promise<ActionResult<Subscription>>;
+  setSubscriptionUserAgent(id: SubscriptionId, userAgent: string | null): Promise<ActionResult<ListSubscription>>;
   removeSubscription(id: SubscriptionId): Promise<ActionResult<null>>;
   /** Moves a subscription by `delta` places (−1 up, +1 down). */
   moveSubscription(id: SubscriptionId, delta: number): Promise<ActionResult<null>>;
   /** Drag and drop: `id` takes the place of `targetId` (the ones between shift by one). */
   moveSubscriptionTo(id: SubscriptionId, targetId: SubscriptionId): Promise<ActionResult<null>>;
   reorderSubscriptions(ids: SubscriptionId[]): Promise<ActionResult<null>>;
-  confirmEmptySubscription(id: SubscriptionId): Promise<ActionResult<Subscription>>;
-  testServer(id: ServerId): Promise<ActionResult<ServerStatus>>;
-  measureThroughput(id: ServerId): Promise<ActionResult<ServerStatus>>;
+  confirmEmptySubscription(id: SubscriptionId): Promise<ActionResult<ListSubscription>>;
+  testServer(id: ServerId): Promise<ActionResult<ListStatus>>;
+  measureThroughput(id: ServerId): Promise<ActionResult<ListStatus>>;
   /** A TCP or ICMP test straight to the server's address; its status updates with the result. */
   measureDirect(id: ServerId, method: DirectMethod): Promise<ActionResult<DirectTestOutcome>>;
   loadHistory(id: ServerId): Promise<ActionResult<Measurement[]>>;
+  /** A server's whole status, statistics and last measurements included (the list holds less): for the details, which keep it while open. */
+  loadServerStatus(id: ServerId): Promise<ActionResult<ServerStatus>>;
 }
 
 export type ServersSlice = ServersState & ServersActions;
@@ -62,7 +63,7 @@ export const serversInitialState: ServersState = {
   history: {},
 };
 
-function upsert(list: Subscription[], subscription: Subscription): Subscription[] {
+function upsert(list: ListSubscription[], subscription: ListSubscription): ListSubscription[] {
   const at = list.findIndex((s) => s.id === subscription.id);
   if (at === -1) return [...list, subscription];
   const next = [...list];
@@ -76,7 +77,7 @@ export function createServersSlice(deps: SliceDeps): ServersSlice {
   const reorder = async (ids: SubscriptionId[]): Promise<ActionResult<null>> => {
     const before = get().subscriptions;
     const byId = new Map(before.map((s) => [s.id, s]));
-    const reordered = ids.map((id) => byId.get(id)).filter((s): s is Subscription => s !== undefined);
+    const reordered = ids.map((id) => byId.get(id)).filter((s): s is ListSubscription => s !== undefined);
     // Shown at once; the host's `subscriptions` event confirms it, a refusal puts it back (unless
     // the host has sent a newer list meanwhile).
     const optimistic = reordered.length === before.length ? reordered : before;
@@ -161,5 +162,6 @@ export function createServersSlice(deps: SliceDeps): ServersSlice {
       if (result.ok) set({ history: { ...get().history, [id]: result.value } });
       return result;
     },
+    loadServerStatus: (id) => request(deps, 'history', () => client.getServerStatus({ serverId: id }), { notify: false }),
   };
 }
