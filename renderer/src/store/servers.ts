@@ -54,6 +54,18 @@ export interface ServersActions {
 
 export type ServersSlice = ServersState & ServersActions;
 
+/** Histories kept: the servers whose details were opened last (a window open for weeks opens thousands). */
+export const HISTORIES_KEPT = 8;
+/** Points kept of one history: more than a chart can show apart. */
+export const HISTORY_POINTS_KEPT = 1000;
+
+/** `histories` with `id`'s new one, the most recent last; the oldest beyond HISTORIES_KEPT leave. */
+export function keptHistories(histories: Record<ServerId, Measurement[]>, id: ServerId, measurements: Measurement[]): Record<ServerId, Measurement[]> {
+  const { [id]: _previous, ...others } = histories;
+  const kept = Object.entries(others).slice(-(HISTORIES_KEPT - 1));
+  return { ...Object.fromEntries(kept), [id]: measurements.length > HISTORY_POINTS_KEPT ? measurements.slice(-HISTORY_POINTS_KEPT) : measurements };
+}
+
 export const serversInitialState: ServersState = {
   subscriptions: [],
   statuses: {},
@@ -159,7 +171,7 @@ export function createServersSlice(deps: SliceDeps): ServersSlice {
     },
     loadHistory: async (id) => {
       const result = await request(deps, 'history', () => client.getHistory({ serverId: id }));
-      if (result.ok) set({ history: { ...get().history, [id]: result.value } });
+      if (result.ok) set({ history: keptHistories(get().history, id, result.value) });
       return result;
     },
     loadServerStatus: (id) => request(deps, 'history', () => client.getServerStatus({ serverId: id }), { notify: false }),
