@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server } from '../../shared/domain/server';
+import type { ListServer } from '../../shared/ipc/contract';
 import type { AppSnapshot } from '../../shared/ipc/contract';
 import { type InProcessLab, labRouting, startLab } from '../../e2e/lab';
 import { labCore } from '../core/testing/cores';
@@ -19,12 +19,12 @@ import { createEngine, type Engine } from './engine';
 let lab: InProcessLab;
 let engine: Engine;
 const log = memoryLogger('info');
-let front: Server;
-let landing: Server;
-let others: Server[];
+let front: ListServer;
+let landing: ListServer;
+let others: ListServer[];
 
 const snapshot = (): Promise<AppSnapshot> => engine.getSnapshot({});
-const labServerOf = (server: Server) => lab.info.servers.find((s) => s.relay === `${server.address}:${server.port}`)!;
+const labServerOf = (server: ListServer) => lab.info.servers.find((s) => s.relay === `${server.address}:${server.port}`)!;
 
 async function throughTunnel(url: string, timeoutMs = 3000) {
   const proxy = (await snapshot()).connection.httpProxy;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   });
   await engine.addSubscription({ url: lab.info.subscriptions[0]!.url });
   const servers = (await snapshot()).subscriptions[0]!.servers;
-  [front, landing] = servers as [Server, Server];
+  [front, landing] = servers as [ListServer, ListServer];
   others = servers.slice(2);
 }, 60_000);
 

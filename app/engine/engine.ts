@@ -64,7 +64,7 @@ import { TunnelDriver } from './tunnel-driver';
 import { forwardTunnelEvents } from './tunnel-events';
 import { VerdictBatcher } from './verdict-batcher';
 import { Lifecycle } from './lifecycle';
-import { subscriptionForUi } from './ui-view';
+import { statusForList, subscriptionForUi } from './ui-view';
 import { EngineRefusal } from '../../shared/domain/refusal';
 import { KillSwitch } from '../system-wide/kill-switch/kill-switch';
 import { KillSwitchFollower } from '../system-wide/kill-switch/follow-settings';
@@ -107,6 +107,8 @@ export type Engine = VpnClient & {
   onDecision: AutoRuntime['onDecision'];
   /** Problems met at start (an unreadable file set aside, no core found), in words. */
   startupProblems(): string[];
+  /** A server whole, transport and security included, for in-process readers (benchmarks): the window holds only its list form. */
+  server(id: ServerId): Server | undefined;
   /** System-wide mode's capture (the CLI says what it applied). */
   systemWide(): SystemWide;
   /** The kill switch, where this host runs it (the CLI says what is in force). */
@@ -271,7 +273,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     clock,
     windowMs: () => settings().monitor.debounceWindowMs,
     exists: (id) => catalog.index.get(id) !== undefined,
-    publish: (ids) => events.emit('statuses', ids.map((id) => statuses.of(id))),
+    publish: (ids) => events.emit('statuses', ids.map((id) => statusForList(statuses.of(id)))),
   });
   const imports = new ImportInbox(clock, logger);
   const settingsFanOut = new SettingsFanOut(settings(), {
@@ -320,7 +322,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     imports.onChange(publish('importRequests')),
     board.onChange(publish('problems')),
     removeSaveSink,
-    monitor.subscribe((list) => events.emit('statuses', list.map((status) => statuses.with(status)))),
+    monitor.subscribe((list) => events.emit('statuses', list.map((status) => statusForList(statuses.with(status))))),
     reachability.onChange(({ serverId }) => verdicts.note(serverId)),
     monitor.onProgress(publish('testProgress')),
     auto.onChange(publish('auto')),
@@ -402,7 +404,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
 
   const snapshot = (): AppSnapshot => ({
     subscriptions: catalog.subscriptions().map(subscriptionForUi),
-    statuses: statuses.all(),
+    statuses: statuses.listed(),
     unsupported: catalog.unsupported(),
     carried: catalog.carried(),
     connection: connectionState(),
@@ -448,6 +450,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     onDecision: (listener) => auto.onDecision(listener),
     offerLink: (raw) => imports.offerLink(raw),
     startupProblems: () => board.atStart().map((problem) => problem.detail),
+    server: (id) => catalog.index.get(id),
     systemWide: () => capture,
     killSwitch: () => killSwitch,
     async stop() {

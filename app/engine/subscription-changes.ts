@@ -3,6 +3,7 @@
  * reads the new servers), then the probes, the monitor, reachability and Auto follow, and the
  * window gets the list (without credentials) and what the core cannot run.
  */
+import type { ListSubscription } from '../../shared/ipc/contract';
 import type { Server, ServerId } from '../../shared/domain/server';
 import type { Subscription } from '../../shared/domain/subscription';
 import type { ServerCatalog } from './server-catalog';
@@ -15,7 +16,7 @@ export interface SubscriptionChangeTargets {
   monitor: { serversChanged(): void };
   reachability: { refresh(): void };
   auto: { subscriptionsUpdated(): void };
-  publish: { subscriptions(list: Subscription[]): void; unsupported(reasons: Record<ServerId, string>): void; carried?(notes: Record<ServerId, string>): void };
+  publish: { subscriptions(list: ListSubscription[]): void; unsupported(reasons: Record<ServerId, string>): void; carried?(notes: Record<ServerId, string>): void };
 }
 
 export function followSubscriptions(list: readonly Subscription[], targets: SubscriptionChangeTargets): void {

@@ -48,7 +48,8 @@ describe('subscription operations', () => {
     const { store, ops } = await world();
     const added = await ops.addSubscription({ text: `${LINK}\n`, name: 'Pasted' });
     expect(added.name).toBe('Pasted');
-    expect(added.servers[0]).toMatchObject({ name: 'Frankfurt', uuid: '' });
+    expect(added.servers[0]).toMatchObject({ name: 'Frankfurt' });
+    expect(added.servers[0]).not.toHaveProperty('uuid');
     expect(store.get(added.id)?.servers[0]).toMatchObject({ uuid: UUID });
     const { link } = await ops.shareLink({ serverId: added.servers[0]!.id });
     expect(link).toContain(UUID);

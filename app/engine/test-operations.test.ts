@@ -34,6 +34,23 @@ describe('measurements for the window', () => {
     ]);
   });
 
+  it("the list's statuses leave the statistics and measurements to the details, which get them whole on request", async () => {
+    const { h, view, ops } = world();
+    h.prober.set('a', { answerMs: 120 });
+    const tested = ops.testServer({ serverId: 'a' });
+    await h.clock.advance(120);
+    await tested;
+    const listed = view.listed();
+    expect(listed.a).toMatchObject({ serverId: 'a', delayMs: 120, reachability: { verdict: 'blocked-here' } });
+    expect(listed.a).not.toHaveProperty('statistics');
+    expect(listed.a).not.toHaveProperty('recent');
+    const whole = await ops.getServerStatus({ serverId: 'a' });
+    expect(whole).toMatchObject({ serverId: 'a', delayMs: 120, reachability: { verdict: 'blocked-here' } });
+    expect(whole.recent.at(-1)).toMatchObject({ delayMs: 120 });
+    expect(whole.statistics).toBeDefined();
+    await expect(ops.getServerStatus({ serverId: 'gone' })).rejects.toThrow('no server with id "gone"');
+  });
+
   it('a server that left its subscription is refused in words, and nothing is probed', async () => {
     const { h, ops } = world();
     const gone = 'no server with id "gone" (it may have left its subscription)';

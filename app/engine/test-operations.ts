@@ -1,14 +1,16 @@
 /**
  * The contract's test operations (test all, test one, throughput, TCP and ICMP on request,
- * history, the observation export), answered with statuses as the window shows them.
+ * history, a server's whole status, the observation export), answered with statuses as the
+ * window shows them.
  */
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
-import type { ObservationExport } from '../../shared/ipc/contract';
+import type { ListStatus, ObservationExport } from '../../shared/ipc/contract';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
 import type { MonitorStatuses, Verdicts, WindowStatuses } from './window-statuses';
+import { statusForList } from './ui-view';
 
 export interface MonitorResults extends MonitorStatuses {
   testAll(): void;
@@ -24,7 +26,7 @@ export function measurementOperations(
   view: WindowStatuses,
   index: Pick<ServerIndex, 'require'>,
   verdicts: Verdicts,
-): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'exportObservation'> {
+): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'getServerStatus' | 'exportObservation'> {
   return {
     testAll: async () => {
       monitor.testAll();
@@ -47,6 +49,7 @@ export function measurementOperations(
       index.require(r.serverId);
       return monitor.history(r.serverId);
     },
+    getServerStatus: async (r) => view.of(index.require(r.serverId).id),
     exportObservation: async () => {
       const observation = monitor.exportObservation();
       return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: verdicts.reachability(s.serverId) })) };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
+import { fakeServer, monitorHarness } from '../monitor/testing/harness';
 import { parseSubscription } from '../subscriptions/parse';
 import { assignIds } from '../subscriptions/identity';
-import { subscriptionForUi } from './ui-view';
+import { statusForList, subscriptionForUi } from './ui-view';
 
 const links = [
   'vmess://' + Buffer.from(JSON.stringify({ v: '2', ps: 'vm', add: '1.2.3.4', port: '443', id: '3f1c2a4e-9b7d-4c1e-8a2b-0d9e8f7a6b5c', aid: '0', net: 'tcp' })).toString('base64'),
@@ -26,5 +27,26 @@ describe('what the UI is sent', () => {
     const sent = JSON.stringify(ui);
     for (const secret of secrets) expect(sent).not.toContain(secret);
     expect(ui.servers.map((s) => [s.id, s.name, s.protocol, s.address, s.port])).toEqual(servers.map((s) => [s.id, s.name, s.protocol, s.address, s.port]));
+  });
+
+  it('sends each server as the list shows it: no transport or security settings, a fraction of the bytes', () => {
+    const servers: Server[] = assignIds('s', [], parseSubscription(links.join('\n')).servers);
+    const ui = subscriptionForUi({ id: 's', name: 'S', servers, usage: null, rejected: [], updatedAt: 1, lastError: null, pendingEmpty: false });
+    for (const server of ui.servers) expect(Object.keys(server).sort()).toEqual(['address', 'id', 'name', 'port', 'protocol', 'subscriptionId']);
+    expect(JSON.stringify(ui.servers).length).toBeLessThan(JSON.stringify(servers).length / 2);
+  });
+});
+
+describe("a status as the window's list holds it", () => {
+  it('keeps what rows, search, sort and filters read, and leaves the statistics and measurements out', async () => {
+    const h = monitorHarness({ servers: [fakeServer('a')], withDirectCheck: false });
+    h.prober.set('a', { answerMs: 120 });
+    const tested = h.monitor.testStaged('a');
+    await h.clock.advance(120);
+    const status = await tested;
+    expect(status.recent).not.toEqual([]);
+    const { statistics: _statistics, recent: _recent, ...rest } = status;
+    expect(statusForList(status)).toEqual(rest);
+    expect(rest).toMatchObject({ serverId: 'a', delayMs: 120 });
   });
 });

@@ -1,36 +1,25 @@
-import type { Server } from '../../shared/domain/server';
+import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
+import type { ListServer, ListStatus, ListSubscription } from '../../shared/ipc/contract';
 
 /**
- * What the UI is sent of a server: everything but its credentials. The UI shows names, addresses
- * and protocols and refers to servers by id; it never needs a UUID, password or key, and a page (or
- * anything that can read it) should never hold one.
+ * What the window is sent of a subscription: its servers as the list shows them (id, name,
+ * protocol, address, port), never their credentials, transport or security. The window refers to
+ * servers by id; a page (or anything that can read it) never holds a UUID, password or key, and
+ * 5,000 servers open without shipping settings no row shows.
  */
-export function serverForUi(server: Server): Server {
-  switch (server.protocol) {
-    case 'vmess':
-    case 'vless':
-      return { ...server, uuid: '' };
-    case 'trojan':
-    case 'anytls':
-      return { ...server, password: '' };
-    case 'hysteria':
-      return { ...server, ...(server.auth !== undefined ? { auth: '' } : {}), ...(server.obfs !== undefined ? { obfs: '' } : {}) };
-    case 'shadowsocks':
-      return { ...server, password: '', ...(server.plugin ? { plugin: { name: server.plugin.name, options: '' } } : {}) };
-    case 'hysteria2':
-      return { ...server, password: '', ...(server.obfs ? { obfs: { type: server.obfs.type, password: '' } } : {}) };
-    case 'tuic':
-      return { ...server, uuid: '', password: '' };
-    case 'wireguard':
-      return { ...server, privateKey: '', ...(server.preSharedKey ? { preSharedKey: '' } : {}) };
-    case 'socks':
-    case 'http':
-    case 'naive':
-      return { ...server, ...(server.password !== undefined ? { password: '' } : {}) };
-  }
+export function subscriptionForUi(subscription: Subscription): ListSubscription {
+  return { ...subscription, servers: subscription.servers.map(serverForList) };
 }
 
-export function subscriptionForUi(subscription: Subscription): Subscription {
-  return { ...subscription, servers: subscription.servers.map(serverForUi) };
+function serverForList(server: ListServer): ListServer {
+  const listed: ListServer = { id: server.id, subscriptionId: server.subscriptionId, name: server.name, protocol: server.protocol, address: server.address, port: server.port };
+  if (server.via !== undefined) listed.via = server.via;
+  return listed;
+}
+
+/** A status as the list and the stream carry it: the statistics and the last measurements stay for the details to ask. */
+export function statusForList(status: ServerStatus): ListStatus {
+  const { statistics: _statistics, recent: _recent, ...listed } = status;
+  return listed;
 }

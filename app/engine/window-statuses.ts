@@ -4,6 +4,8 @@
  */
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
+import type { ListStatus } from '../../shared/ipc/contract';
+import { statusForList } from './ui-view';
 
 /** What the window's statuses read of the monitor. */
 export interface MonitorStatuses {
@@ -32,5 +34,10 @@ export class WindowStatuses {
 
   all(): Record<ServerId, ServerStatus> {
     return Object.fromEntries(this.monitor.snapshot().map((status) => [status.serverId, this.with(status)]));
+  }
+
+  /** Every status as the window's list holds it (the first snapshot). */
+  listed(): Record<ServerId, ListStatus> {
+    return Object.fromEntries(this.monitor.snapshot().map((status) => [status.serverId, statusForList(this.with(status))]));
   }
 }

@@ -1,13 +1,12 @@
 /** The contract's import operations over an inbox; `add` is how the engine adds a subscription. */
-import type { Subscription } from '../../shared/domain/subscription';
-import type { InvokeRequest, InvokeResponses } from '../../shared/ipc/contract';
+import type { InvokeRequest, InvokeResponses, ListSubscription } from '../../shared/ipc/contract';
 import type { ImportInbox } from './inbox';
 
 export type AddSource = { url: string } | { text: string };
 
 export function importHandlers(
   inbox: ImportInbox,
-  add: (source: AddSource, name: string | undefined) => Promise<Subscription>,
+  add: (source: AddSource, name: string | undefined) => Promise<ListSubscription>,
 ): {
   offerImport(request: InvokeRequest<'offerImport'>): Promise<InvokeResponses['offerImport']>;
   answerImport(request: InvokeRequest<'answerImport'>): Promise<InvokeResponses['answerImport']>;

@@ -3,7 +3,8 @@
  * is what panels serve: base64 (wrapped at 76 columns, CRLF) of mixed share links — vmess JSON,
  * vless REALITY and WebSocket, trojan gRPC, ss (classic and 2022), hysteria2, tuic — with emoji,
  * Persian and Russian names and some IPv6 hosts. Two warm-up runs, then `--runs` timed runs.
- * Also times assigning stable ids to the parsed list (what an update does next).
+ * Also times assigning stable ids to the parsed list (what an update does next); the goal
+ * (≥ 100,000 links/s) counts both, as a user waits for both.
  */
 import { loadavg } from 'node:os';
 import { assignIds } from '../../app/subscriptions/identity';
@@ -37,6 +38,7 @@ export const parseBenchmark: Benchmark = {
       assignMs.push(performance.now() - assignStarted);
     }
     const medianMs = median(parseMs);
+    const withIdsMs = median(parseMs.map((ms, i) => ms + (assignMs[i] as number)));
     const p95Ms = quantile(parseMs, 0.95);
     return {
       links,
@@ -50,6 +52,8 @@ export const parseBenchmark: Benchmark = {
       min_ms: round(Math.min(...parseMs), 1),
       max_ms: round(Math.max(...parseMs), 1),
       links_per_s_median: Math.round((links / medianMs) * 1000),
+      with_ids_median_ms: round(withIdsMs, 1),
+      links_per_s_with_ids_median: Math.round((links / withIdsMs) * 1000),
       links_per_s_p95: Math.round((links / p95Ms) * 1000),
       us_per_link_median: round((medianMs * 1000) / links, 2),
       // CPU time says how much work a run was, whatever else the machine was doing; the load

@@ -11,6 +11,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   fuzz: async () => (await import('./fuzz.bench')).fuzzBenchmark,
   switch: async () => (await import('./switch.bench')).switchBenchmark,
   ui: async () => (await import('./ui.bench')).uiBenchmark,
+  'ui-soak': async () => (await import('./ui-soak.bench')).uiSoakBenchmark,
   failover: async () => (await import('./failover.bench')).failoverBenchmark,
   soak: async () => (await import('./soak.bench')).soakBenchmark,
   'system-wide': async () => (await import('./system-wide.bench')).systemWideBenchmark,

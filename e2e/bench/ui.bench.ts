@@ -49,7 +49,8 @@ const INSTRUMENT = `
     recording: false, frames: [], bursts: [], pingUpdates: 0, statusEntries: 0, lastTested: new Map(), longTasks: [],
   });
   const afterTask = (callback) => { const channel = new MessageChannel(); channel.port1.onmessage = () => callback(performance.now()); channel.port2.postMessage(null); };
-  const ENTRY = /"serverId":"([^"]*)","delayMs":(?:null|[0-9.]+),"testedAt":(null|[0-9]+)/g;
+  // A status on the wire carries only what differs from an untested one (shared/ipc/wire.ts).
+  const ENTRY = /"serverId":"([^"]*)"(?:,"delayMs":[0-9.]+)?(?:,"testedAt":([0-9]+))?/g;
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -68,7 +69,7 @@ const INSTRUMENT = `
         let pings = 0;
         for (const match of data.matchAll(ENTRY)) {
           entries += 1;
-          if (match[2] !== 'null' && b.lastTested.get(match[1]) !== match[2]) {
+          if (match[2] !== undefined && b.lastTested.get(match[1]) !== match[2]) {
             b.lastTested.set(match[1], match[2]);
             pings += 1;
           }

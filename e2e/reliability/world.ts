@@ -215,7 +215,8 @@ export class ReliabilityWorld {
   /** Auto's queue for a subscription, computed with Auto's own policy from what the engine shows. */
   async queue(subscriptionId: SubscriptionId): Promise<ServerId[]> {
     const s = await this.snapshot();
-    const statuses = s.statuses;
+    // The whole statuses (the snapshot's list form has no measurements), from the observation export.
+    const statuses = Object.fromEntries((await this.engine.exportObservation({})).servers.map((st) => [st.serverId, st]));
     const world = worldOf({
       subscriptions: s.subscriptions.map((sub) => ({ id: sub.id, serverIds: sub.servers.map((server) => server.id) })),
       measurements: Object.fromEntries(Object.values(statuses).map((st) => [st.serverId, st.recent])),

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server } from '../../shared/domain/server';
+import type { ListServer } from '../../shared/ipc/contract';
 import type { AntiDpiSettings } from '../../shared/settings';
 import { type AppPage, type DemoWorld, allTested, eventually, launchChromium, openApp, screenshot, STRINGS, startWorld } from './harness';
 
@@ -33,7 +33,7 @@ describe('anti-censorship settings, global and per server', () => {
   let browser: Browser;
   let app: AppPage;
   let page: Page;
-  let servers: Server[];
+  let servers: ListServer[];
 
   /** The anti-DPI block as the app stored it. */
   const stored = (): AntiDpiSettings => (JSON.parse(readFileSync(join(world.dataDir, 'settings.json'), 'utf8')) as { antiDpi: AntiDpiSettings }).antiDpi;
@@ -46,7 +46,7 @@ describe('anti-censorship settings, global and per server', () => {
     return { dialog, tab: dialog.getByRole('tabpanel', { name: WORDS.tab }) };
   }
 
-  async function openDetails(server: Server): Promise<Locator> {
+  async function openDetails(server: ListServer): Promise<Locator> {
     await page.getByRole('button', { name: en.details(server.name), exact: true }).click();
     return page.getByRole('dialog').getByRole('region', { name: WORDS.tab });
   }
@@ -97,7 +97,7 @@ describe('anti-censorship settings, global and per server', () => {
   });
 
   it('gives one server values of its own and turns another off, each saved under its id', async () => {
-    const [first, second] = servers as [Server, Server];
+    const [first, second] = servers as [ListServer, ListServer];
     let section = await openDetails(first);
     await section.getByRole('radio', { name: WORDS.own }).check();
     // Its own values start from the global ones just saved.
@@ -129,7 +129,7 @@ describe('anti-censorship settings, global and per server', () => {
     expect(await tab.getByRole('checkbox', { name: WORDS.fragmentOn }).isChecked()).toBe(true);
     expect(await field(tab, WORDS.pause).inputValue()).toBe('5-10');
     await dialog.getByRole('button', { name: en.cancel, exact: true }).click();
-    const section = await openDetails(servers[0] as Server);
+    const section = await openDetails(servers[0] as ListServer);
     expect(await section.getByRole('radio', { name: WORDS.own }).isChecked()).toBe(true);
     expect(await field(section, WORDS.packets).inputValue()).toBe('1-3');
     await page.getByRole('dialog').getByRole('button', { name: en.close, exact: true }).click();

@@ -7,7 +7,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitFlags } from '../../shared/domain/name-flags';
-import type { Server, SubscriptionId } from '../../shared/domain/server';
+import type { SubscriptionId } from '../../shared/domain/server';
+import type { ListServer } from '../../shared/ipc/contract';
 import { type AppPage, type DemoWorld, allTested, currentRowId, eventually, launchChromium, openApp, rowOf, STRINGS, startWorld } from './harness';
 
 const en = STRINGS.en;
@@ -19,14 +20,14 @@ describe('the exclusion dialog', () => {
   let page: Page;
   let subscriptionId: SubscriptionId;
   let subscriptionName: string;
-  let servers: Server[];
+  let servers: ListServer[];
 
   const autoButton = () => page.getByRole('button', { name: `${en.autoPrefix}${subscriptionName})`, exact: true });
   const dialog = () => page.getByRole('dialog', { name: en.excludeTitle });
   // A flag in a name is drawn as an image read out as its country ("Switzerland Zurich · A1"), so
   // the checkbox is found by the name's words.
   const wordsOf = (name: string) => splitFlags(name).map((part) => ('text' in part ? part.text : '')).join('').trim();
-  const checkboxOf = (server: Server): Locator => dialog().getByRole('checkbox', { name: wordsOf(server.name) });
+  const checkboxOf = (server: ListServer): Locator => dialog().getByRole('checkbox', { name: wordsOf(server.name) });
   const snapshot = () => world.engine.getSnapshot({});
   const excludedIds = async () => (await snapshot()).auto.excluded[subscriptionId] ?? [];
 
@@ -88,7 +89,7 @@ describe('the exclusion dialog', () => {
     await autoButton().click({ button: 'right' });
     await dialog().waitFor();
     expect(await dialog().getByRole('checkbox').count()).toBe(servers.length);
-    const [last, ...others] = [...servers].reverse() as [Server, ...Server[]];
+    const [last, ...others] = [...servers].reverse() as [ListServer, ...ListServer[]];
     for (const server of others) await checkboxOf(server).check();
 
     const locked = checkboxOf(last);
@@ -98,7 +99,7 @@ describe('the exclusion dialog', () => {
     expect(reasonId).toBeTruthy();
     expect((await page.locator(`[id="${reasonId}"]`).textContent())?.trim()).toBe(en.lastUnmarked);
     // Unmarking any other server frees it again.
-    await checkboxOf(others[0] as Server).uncheck();
+    await checkboxOf(others[0] as ListServer).uncheck();
     expect(await locked.isDisabled()).toBe(false);
 
     // Cancel sends nothing.
@@ -175,7 +176,7 @@ describe('the exclusion dialog', () => {
     await expect.poll(() => rowOf(page, marked).getByText(en.excludedChip, { exact: true }).count()).toBe(1);
     await autoButton().click({ button: 'right' });
     await dialog().waitFor();
-    const markedServer = after.servers.find((s) => s.id === marked) as Server;
+    const markedServer = after.servers.find((s) => s.id === marked) as ListServer;
     expect(await checkboxOf(markedServer).isChecked()).toBe(true);
     await dialog().getByRole('button', { name: en.cancel }).click();
     expect(app.errors).toEqual([]);

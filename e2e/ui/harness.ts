@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import type { ServerStatus } from '../../shared/domain/status';
 import { Logger } from '../../app/log/logger';
 import { type Demo, type DemoOptions, startDemo } from '../demo/world';
 import { descendants, isLoopback, type Listener, listenersOf } from '../lab/proc-net';
+import type { ListStatus } from '../../shared/ipc/contract';
 
 /** Where screenshots go (gitignored; CI keeps the folder). */
 export const ARTIFACTS_DIR = fileURLToPath(new URL('../artifacts/', import.meta.url));
@@ -169,7 +169,7 @@ export async function eventually<T>(what: string, timeoutMs: number, probe: () =
 }
 
 /** Waits until the engine has a ping and exit IP info for every server. */
-export async function allTested(demo: Demo, timeoutMs = 30_000): Promise<Record<string, ServerStatus>> {
+export async function allTested(demo: Demo, timeoutMs = 30_000): Promise<Record<string, ListStatus>> {
   return eventually('every server tested with exit IP info', timeoutMs, async () => {
     const snapshot = await demo.engine.getSnapshot({});
     const ids = snapshot.subscriptions.flatMap((s) => s.servers.map((x) => x.id));

@@ -7,7 +7,7 @@ import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLinkList } from '../../app/subscriptions/parse/links';
-import type { Server } from '../../shared/domain/server';
+import type { ListServer } from '../../shared/ipc/contract';
 import { type AppPage, type DemoWorld, launchChromium, openApp, screenshot, STRINGS, startWorld } from './harness';
 
 /** A PNG's pixels, decoded by the browser itself (a blank page: nothing of the app's). */
@@ -36,7 +36,7 @@ describe('QR codes', () => {
   let browser: Browser;
   let app: AppPage;
   let page: Page;
-  let server: Server;
+  let server: ListServer;
 
   beforeAll(async () => {
     world = await startWorld({ autoConnect: false });

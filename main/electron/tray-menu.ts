@@ -1,9 +1,7 @@
 import type { AutoSnapshot } from '../../shared/domain/auto';
 import type { ConnectionState } from '../../shared/domain/connection';
 import type { ServerId, SubscriptionId } from '../../shared/domain/server';
-import type { ServerStatus } from '../../shared/domain/status';
-import type { Subscription } from '../../shared/domain/subscription';
-import type { EventName, EventPayloads } from '../../shared/ipc/contract';
+import type { EventName, EventPayloads, ListStatus, ListSubscription } from '../../shared/ipc/contract';
 import type { ConnectionMode } from '../../shared/settings';
 import { countdownSeconds, shownConnection } from '../../shared/domain/shown-status';
 import { excludedAfter, rowMenuItems } from '../../shared/domain/server-actions';
@@ -13,9 +11,9 @@ import type { TrayTranslate } from './tray-text';
 /** What the tray knows, kept up to date from the engine's events. */
 export interface TrayState {
   connection: ConnectionState | null;
-  subscriptions: Subscription[];
+  subscriptions: ListSubscription[];
   auto: AutoSnapshot | null;
-  statuses: Record<ServerId, ServerStatus>;
+  statuses: Record<ServerId, ListStatus>;
   /** What Connect changes on the machine (shown, since system-wide mode captures every app). */
   mode: ConnectionMode | null;
   /** The kill switch setting, once the settings are known (null: not yet; no item then). */
@@ -100,7 +98,7 @@ function serverName(state: TrayState, id: ServerId | null): string | null {
   return null;
 }
 
-function subscriptionOf(state: TrayState, id: ServerId | null): Subscription | null {
+function subscriptionOf(state: TrayState, id: ServerId | null): ListSubscription | null {
   if (id === null) return null;
   return state.subscriptions.find((sub) => sub.servers.some((s) => s.id === id)) ?? null;
 }
@@ -199,7 +197,7 @@ export function buildTrayMenu(state: TrayState, t: TrayTranslate, nameOf: TrayNa
  * One submenu per server with the row menu's actions that a tray menu can carry out: Connect,
  * Test, Exclude from Auto / Include. Share and Details need the window (a QR code, a chart).
  */
-function serverSubmenus(state: TrayState, sub: Subscription, current: ServerId | null, t: TrayTranslate, nameOf: TrayNamer): TrayMenuItem[] {
+function serverSubmenus(state: TrayState, sub: ListSubscription, current: ServerId | null, t: TrayTranslate, nameOf: TrayNamer): TrayMenuItem[] {
   const excluded = state.auto?.excluded[sub.id] ?? [];
   const available = sub.servers.filter((s) => !excluded.includes(s.id));
   return sub.servers.slice(0, MAX_TRAY_SERVERS).map((server): TrayMenuItem => {

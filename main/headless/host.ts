@@ -17,7 +17,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { refusalToWire } from '../../shared/ipc/answer';
 import { EVENT_NAMES, type EventName, type EventPayloads, isInvokeChannel, parseRequest, type VpnClient } from '../../shared/ipc/contract';
-import { clientMessageSchema, type HostMessage, MAX_CLIENT_MESSAGE_BYTES, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
+import { clientMessageSchema, eventToWire, type HostMessage, MAX_CLIENT_MESSAGE_BYTES, resultToWire, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
 import { policyConnectingTo } from '../../shared/security/csp';
 import type { Logger } from '../../app/log/logger';
 
@@ -140,7 +140,7 @@ async function handleMessage(service: VpnClient, ws: WebSocket, text: string): P
     const request = parseRequest(message.channel, message.payload);
     const handler = service[message.channel] as (r: unknown) => Promise<unknown>;
     const value = await handler.call(service, request);
-    send(ws, { kind: 'result', id, ok: true, value } as HostMessage);
+    send(ws, { kind: 'result', id, ok: true, value: resultToWire(message.channel, value) } as HostMessage);
   } catch (error) {
     if (error instanceof SyntaxError) return send(ws, { kind: 'result', id, ok: false, error: 'the message is not JSON' });
     const refusal = refusalToWire(error);
@@ -151,7 +151,7 @@ async function handleMessage(service: VpnClient, ws: WebSocket, text: string): P
 
 function broadcast<E extends EventName>(wss: WebSocketServer, event: E, payload: EventPayloads[E]): void {
   if (wss.clients.size === 0) return;
-  const frame = JSON.stringify({ kind: 'event', event, payload });
+  const frame = JSON.stringify({ kind: 'event', event, payload: eventToWire(event, payload) });
   for (const client of wss.clients) if (client.readyState === client.OPEN) client.send(frame);
 }
 

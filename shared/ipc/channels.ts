@@ -20,6 +20,7 @@ export const INVOKE_CHANNELS = [
   'measureThroughput',
   'measureDirect',
   'getHistory',
+  'getServerStatus',
   'exportObservation',
   'listCores',
   'setSettings',

@@ -13,7 +13,7 @@ import type { ImportRequest } from '../domain/import-request';
 import type { AppProblem } from '../domain/problem';
 import type { RoutingView } from '../domain/routing';
 import type { ObservatoryStatus, ServerStatus } from '../domain/status';
-import type { ServerId, SubscriptionId } from '../domain/server';
+import type { Server, ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
 import { type Settings, settingsPatchSchema } from '../settings';
 import type { SharingCredentials, SharingView } from '../sharing';
@@ -65,6 +65,8 @@ export const invokeSchemas = {
   measureThroughput: z.object({ serverId: id }).strict(),
   measureDirect: z.object({ serverId: id, method: z.enum(['tcp', 'icmp']) }).strict(),
   getHistory: z.object({ serverId: id }).strict(),
+  /** A server's whole status, statistics and last measurements included (the details ask for it). */
+  getServerStatus: z.object({ serverId: id }).strict(),
   exportObservation: z.object({}).strict(),
   /** Every core on this machine, its role and abilities, and how many servers each carries (as `cli cores`). */
   listCores: z.object({}).strict(),
@@ -93,6 +95,23 @@ export const invokeSchemas = {
 
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeSchemas)[C]>;
 
+/**
+ * A server as the window's list holds it: what the rows, search, sort and filters read. The rest
+ * of a server (transport, security, credentials) stays in the host; with 5,000 servers it was most
+ * of the window's first snapshot.
+ */
+/** `via`: the front a chained server is reached through (the details and the row say so). */
+export type ListServer = Pick<Server, 'id' | 'subscriptionId' | 'name' | 'protocol' | 'address' | 'port' | 'via'>;
+
+/** A subscription as the window holds it: its servers as the list needs them. */
+export type ListSubscription = Omit<Subscription, 'servers'> & { servers: ListServer[] };
+
+/**
+ * A server's status as the list and the stream carry it: everything but the statistics and the
+ * last measurements, which only the details show and fetch on demand (`getServerStatus`).
+ */
+export type ListStatus = Omit<ServerStatus, 'statistics' | 'recent'>;
+
 /** Progress of a "test all" run. */
 export interface TestProgress {
   running: boolean;
@@ -102,8 +121,8 @@ export interface TestProgress {
 
 /** Everything the UI needs to draw itself from scratch. */
 export interface AppSnapshot {
-  subscriptions: Subscription[];
-  statuses: Record<ServerId, ServerStatus>;
+  subscriptions: ListSubscription[];
+  statuses: Record<ServerId, ListStatus>;
   /** Servers the detected core cannot run: "not supported by v2ray 4.34.0: reason". */
   unsupported: Record<ServerId, string>;
   /** Servers a second core carries for the main one: "carried by sing-box 1.14.1: not supported by Xray 26.3.27: …". */
@@ -134,12 +153,12 @@ export interface ObservationExport {
 
 export interface InvokeResponses {
   getSnapshot: AppSnapshot;
-  addSubscription: Subscription;
-  updateSubscription: Subscription;
-  editSubscription: Subscription;
+  addSubscription: ListSubscription;
+  updateSubscription: ListSubscription;
+  editSubscription: ListSubscription;
   removeSubscription: null;
   reorderSubscriptions: null;
-  confirmEmptySubscription: Subscription;
+  confirmEmptySubscription: ListSubscription;
   connect: ConnectionState;
   disconnect: ConnectionState;
   setAuto: AutoSnapshot;
@@ -150,6 +169,7 @@ export interface InvokeResponses {
   /** The test's outcome and the server's status after it (the measurement is its latest). */
   measureDirect: { outcome: DirectTestOutcome; status: ServerStatus };
   getHistory: Measurement[];
+  getServerStatus: ServerStatus;
   exportObservation: ObservationExport;
   listCores: CoreList;
   setSettings: Settings;
@@ -157,7 +177,7 @@ export interface InvokeResponses {
   dismissProblem: null;
   offerImport: ImportRequest;
   /** The subscription added, or null when declined. */
-  answerImport: Subscription | null;
+  answerImport: ListSubscription | null;
   /** null: a pasted subscription has no address to share. */
   shareLink: { link: string | null };
   /** One PNG per screen, as data: URLs. */
@@ -170,9 +190,9 @@ export interface InvokeResponses {
 /** What the host pushes, unasked. */
 export interface EventPayloads {
   snapshot: AppSnapshot;
-  subscriptions: Subscription[];
+  subscriptions: ListSubscription[];
   /** Statuses that changed, at most one message per debounce burst. */
-  statuses: ServerStatus[];
+  statuses: ListStatus[];
   connection: ConnectionState;
   traffic: TrafficSample;
   auto: AutoSnapshot;

@@ -160,10 +160,23 @@ export function buildTransport(network: Network, f: TransportFields): Transport 
 function checkEarlyData(network: Network, path: string | undefined): void {
   const query = path?.split('?')[1];
   if (!query) return;
-  const ed = new URLSearchParams(query).get('ed');
+  const ed = earlyDataParam(query);
   if (ed !== null && !/^\d{1,9}$/.test(ed.trim())) {
     reject(`${network}: the early-data size in the path (ed=${ed.slice(0, 20)}) is not a number`);
   }
+}
+
+/**
+ * `ed` of a path's query as URLSearchParams reads it (the first one, `+` a space, escapes
+ * decoded). A query with nothing to decode, the usual `ed=2048`, is read without building one.
+ */
+function earlyDataParam(query: string): string | null {
+  if (query.includes('%') || query.includes('+') || query.startsWith('?')) return new URLSearchParams(query).get('ed');
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    if ((eq >= 0 ? pair.slice(0, eq) : pair) === 'ed') return eq >= 0 ? pair.slice(eq + 1) : '';
+  }
+  return null;
 }
 
 export interface SecurityFields {

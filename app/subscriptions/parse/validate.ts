@@ -103,7 +103,7 @@ export function checkSecret(label: string, what: string, raw: unknown): string {
  * Null when the text is not base64 of exactly 32 bytes.
  */
 function x25519KeyBytes(key: string): Buffer | null {
-  const normalized = key.replace(/-/g, '+').replace(/_/g, '/');
+  const normalized = key.includes('-') || key.includes('_') ? key.replace(/-/g, '+').replace(/_/g, '/') : key;
   const bytes = /^[A-Za-z0-9+/]{42,44}={0,2}$/.test(normalized) ? Buffer.from(normalized, 'base64') : null;
   return bytes && bytes.length === 32 ? bytes : null;
 }

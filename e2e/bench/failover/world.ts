@@ -96,7 +96,8 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
     for (const server of first.subscriptions.flatMap((s) => s.servers)) {
       const labServer = byRelay.get(`${server.address}:${server.port}`);
       if (labServer) byEngineId.set(server.id, labServer);
-      kinds.set(server.id, `${server.protocol}/${server.transport.network}/${server.security.type}`);
+      const whole = running.server(server.id);
+      kinds.set(server.id, whole ? `${whole.protocol}/${whole.transport.network}/${whole.security.type}` : server.protocol);
     }
 
     const decisions: AutoDecision[] = [];

@@ -21,7 +21,7 @@ import {
   type VpnClient,
 } from '../../../shared/ipc/contract';
 import { refusalFromWire } from '../../../shared/ipc/answer';
-import type { HostMessage } from '../../../shared/ipc/wire';
+import { eventFromWire, type HostMessage, resultFromWire } from '../../../shared/ipc/wire';
 import { reconnectDelayMs } from './backoff';
 
 /** The part of the browser's WebSocket this client uses (tests may hand in their own). */
@@ -138,7 +138,7 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
       if (message.ok) call.resolve(message.value);
       else call.reject(refusalFromWire(message));
     } else if (message.kind === 'event') {
-      dispatch(message.event, message.payload as never);
+      dispatch(message.event, eventFromWire(message.event, message.payload) as never);
     }
   };
 
@@ -182,7 +182,7 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
 
   function invoke<C extends InvokeChannel>(channel: C, payload: InvokeRequest<C>): Promise<InvokeResponses[C]> {
     return new Promise<InvokeResponses[C]>((resolve, reject) => {
-      const call: Pending = { resolve: resolve as (value: unknown) => void, reject };
+      const call: Pending = { resolve: (value) => resolve(resultFromWire(channel, value) as InvokeResponses[C]), reject };
       const frame = (id: number) => JSON.stringify({ kind: 'invoke', id, channel, payload });
       if (link === 'closed') {
         reject(new Error('The connection to the app is closed.'));

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Server, ServerId } from '../../../shared/domain/server';
+import type { ServerId } from '../../../shared/domain/server';
+import type { ListServer } from '../../../shared/ipc/contract';
 import { type Formatters, isolate } from '../format/format';
 import { pauseReasonText, stayReasonText, switchReasonText, triggerText } from '../format/reasons';
 import { useFormat } from '../hooks/useFormat';
@@ -201,7 +202,7 @@ export function AutoTimeline() {
   );
 }
 
-function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<ServerId, Server>; format: Formatters }) {
+function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<ServerId, ListServer>; format: Formatters }) {
   const { t } = useTranslation();
   const nameOf = (id: ServerId | null) => isolate(id ? index.get(id)?.name ?? id : '—');
   const outcome = episode.outcome;

@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Server, ServerId } from '../../../shared/domain/server';
+import type { ServerId } from '../../../shared/domain/server';
+import type { ListServer } from '../../../shared/ipc/contract';
 import { useAppStore } from '../store/context';
 import { selectServerIndex } from '../store/servers.selectors';
 import { FlaggedName } from './FlaggedName';
@@ -14,7 +15,7 @@ import { FlaggedName } from './FlaggedName';
 type FrontChoice = ServerId | '';
 
 /** Servers that can be a front: any other one that is not reached through a front itself (one front per chain). */
-export function frontCandidates(index: ReadonlyMap<ServerId, Server>, serverId: ServerId): Server[] {
+export function frontCandidates(index: ReadonlyMap<ServerId, ListServer>, serverId: ServerId): ListServer[] {
   return [...index.values()].filter((s) => s.id !== serverId && s.via === undefined);
 }
 

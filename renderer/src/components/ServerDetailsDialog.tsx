@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { hostPort, type ServerId } from '../../../shared/domain/server';
-import type { Ipv6Support } from '../../../shared/domain/status';
+import type { Ipv6Support, ServerStatus } from '../../../shared/domain/status';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
@@ -72,6 +72,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
   const actions = useAppStore(
     useShallow((s) => ({
       loadHistory: s.loadHistory,
+      loadServerStatus: s.loadServerStatus,
       testServer: s.testServer,
       measureThroughput: s.measureThroughput,
       connect: s.connect,
@@ -82,13 +83,24 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
   const [measuring, setMeasuring] = useState(false);
   const testedAt = status?.testedAt ?? null;
 
+  // The statistics and last measurements are not in the list's status: asked for here, kept
+  // only while the dialog is open.
+  const [whole, setWhole] = useState<ServerStatus | null>(null);
+
   // Fetched on open and again whenever a new result lands, so the chart follows the tests.
   useEffect(() => {
+    let open = true;
     void actions.loadHistory(serverId);
+    void actions.loadServerStatus(serverId).then((result) => {
+      if (open && result.ok) setWhole(result.value);
+    });
+    return () => {
+      open = false;
+    };
   }, [actions, serverId, testedAt]);
 
   if (!server) return null;
-  const stats = status?.statistics;
+  const stats = whole?.serverId === serverId ? whole.statistics : undefined;
   const ipInfo = status?.ipInfo ?? null;
   const country = countryOf(ipInfo, i18n.language);
   const verdict = status?.reachability ?? null;
@@ -141,7 +153,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
       <section aria-labelledby="details-history">
         <h3 id="details-history">{t('details.pingHistory')}</h3>
         <Suspense fallback={<div className="chart-placeholder" />}>
-          <PingChart measurements={history ?? status?.recent ?? []} name={server.name} rtl={rtl} />
+          <PingChart measurements={history ?? (whole?.serverId === serverId ? whole.recent : [])} name={server.name} rtl={rtl} />
         </Suspense>
       </section>
 

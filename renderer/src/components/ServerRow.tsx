@@ -2,7 +2,8 @@ import { type KeyboardEvent, memo, type MouseEvent, type PointerEvent, useRef } 
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
-import type { ServerStatus, Verdict } from '../../../shared/domain/status';
+import type { Verdict } from '../../../shared/domain/status';
+import type { ListStatus } from '../../../shared/ipc/contract';
 import { measuredBeforeLoss, networkLostSince } from '../../../shared/domain/shown-status';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
@@ -49,7 +50,7 @@ export const PingValue = memo(function PingValue({ delayMs, downForNow, testing,
 });
 
 /** The ping of a status (for dialogs that hold the whole status). */
-export function PingText({ status }: { status: ServerStatus | undefined }) {
+export function PingText({ status }: { status: ListStatus | undefined }) {
   return <PingValue delayMs={status?.delayMs} downForNow={status?.downForNow ?? false} testing={status?.testing ?? false} failed={Boolean(status?.error)} />;
 }
 

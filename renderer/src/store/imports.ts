@@ -4,7 +4,7 @@
  * `importRequests` event, and an answered request leaves when the host's next list drops it.
  */
 import type { ImportRequest } from '../../../shared/domain/import-request';
-import type { Subscription } from '../../../shared/domain/subscription';
+import type { ListSubscription } from '../../../shared/ipc/contract';
 import { type ActionResult, request, type SliceDeps } from './types';
 
 export interface ImportsSlice {
@@ -13,7 +13,7 @@ export interface ImportsSlice {
   /** Text found in a picture: the host turns it into a request the user then confirms. */
   offerImport(text: string): Promise<ActionResult<ImportRequest>>;
   /** Add what the request proposes (the host fetches it only now), or drop it. */
-  answerImport(id: string, accept: boolean): Promise<ActionResult<Subscription | null>>;
+  answerImport(id: string, accept: boolean): Promise<ActionResult<ListSubscription | null>>;
   /** One picture per screen, taken by the desktop app after the user agreed. */
   captureScreen(): Promise<ActionResult<{ screens: string[] }>>;
   /** A server's share link or a subscription's address: asked for only when the user chooses to see it. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sampleSnapshot, status } from '../testing/sample-world';
 import { storeWith } from '../testing/store';
+import { createFakeClient } from '../testing/fake-client';
 import { animationFrames, type FrameHost } from './frames';
+import { createAppStore } from './index';
 
 const NOW = 1_000_000;
 
@@ -88,32 +90,81 @@ describe('bursts from the host are applied once per frame', () => {
 describe('animationFrames', () => {
   function fakeWindow(hidden: boolean) {
     const frames: (() => void)[] = [];
-    const timers: { callback: () => void; ms: number }[] = [];
+    const timers = new Map<number, { callback: () => void; ms: number }>();
+    const listeners = new Set<() => void>();
+    let next = 1;
     const host: FrameHost = {
       requestAnimationFrame: (callback) => frames.push(callback),
-      setTimeout: (callback, ms) => timers.push({ callback, ms }),
-      document: { hidden },
+      setTimeout: (callback, ms) => {
+        timers.set(next, { callback, ms });
+        return next++;
+      },
+      clearTimeout: (handle) => void timers.delete(handle),
+      document: {
+        hidden,
+        addEventListener: (_type, listener) => void listeners.add(listener),
+        removeEventListener: (_type, listener) => void listeners.delete(listener),
+      },
     };
-    return { host, frames, timers };
+    const fireTimer = () => {
+      const [handle, timer] = [...timers][0]!;
+      timers.delete(handle);
+      timer.callback();
+    };
+    return { host, frames, timers, listeners, fireTimer };
   }
 
   it('runs the callback in the next animation frame of a shown window, with no timer beside it', () => {
-    const { host, frames, timers } = fakeWindow(false);
+    const { host, frames, timers, listeners } = fakeWindow(false);
     let runs = 0;
     animationFrames(host).request(() => (runs += 1));
     expect(runs).toBe(0);
     frames.shift()!();
     expect(runs).toBe(1);
-    expect(timers).toEqual([]);
+    expect(timers.size).toBe(0);
+    expect(listeners.size).toBe(0);
   });
 
-  it('runs it from a timer in a hidden window, which draws no frames', () => {
-    const { host, frames, timers } = fakeWindow(true);
+  it('in a hidden window, which draws no frames, coalesces for a while and leaves no timer or listener behind', () => {
+    const { host, frames, timers, listeners, fireTimer } = fakeWindow(true);
     let runs = 0;
-    animationFrames(host, 250).request(() => (runs += 1));
+    const scheduler = animationFrames(host, 2000);
+    for (let i = 0; i < 100; i++) {
+      scheduler.request(() => (runs += 1));
+      expect([...timers.values()].map((t) => t.ms)).toEqual([2000]);
+      fireTimer();
+    }
     expect(frames).toEqual([]);
-    expect(timers.map((t) => t.ms)).toEqual([250]);
-    timers[0]!.callback();
+    expect(runs).toBe(100);
+    expect(timers.size).toBe(0);
+    expect(listeners.size).toBe(0);
+  });
+
+  it('applies what waited at once when the hidden window is shown again', () => {
+    const { host, timers, listeners } = fakeWindow(true);
+    let runs = 0;
+    animationFrames(host, 2000).request(() => (runs += 1));
+    expect(runs).toBe(0);
+    for (const listener of [...listeners]) listener();
     expect(runs).toBe(1);
+    expect(timers.size).toBe(0);
+    expect(listeners.size).toBe(0);
+  });
+
+  it('a burst of statuses in a hidden window is applied once, the latest of each server', () => {
+    const { host, listeners, fireTimer } = fakeWindow(true);
+    const client = createFakeClient(sampleSnapshot(NOW));
+    const store = createAppStore(client, { systemLanguage: 'en', prefersDark: false }, animationFrames(host, 2000));
+    store.getState().applySnapshot(client.snapshot);
+    const unfollow = store.getState().follow();
+    let changes = 0;
+    store.subscribe(() => (changes += 1));
+    for (let done = 1; done <= 50; done += 1) client.emit('statuses', [status('nl', { delayMs: 100 + done })]);
+    expect(store.getState().statuses.nl?.delayMs).not.toBe(150);
+    fireTimer();
+    expect(store.getState().statuses.nl?.delayMs).toBe(150);
+    expect(changes).toBe(1);
+    expect(listeners.size).toBe(0);
+    unfollow();
   });
 });

@@ -8,14 +8,13 @@
  * now" within that frame.
  */
 import type { ServerId } from '../../../shared/domain/server';
-import type { ServerStatus } from '../../../shared/domain/status';
-import type { TestProgress } from '../../../shared/ipc/contract';
+import type { ListStatus, TestProgress } from '../../../shared/ipc/contract';
 import type { FrameScheduler } from './frames';
 import type { AppState, AppStore } from './types';
 
 export interface IncomingBatch {
   /** Queues status patches (a later patch of a server replaces an earlier one). */
-  statuses(changed: readonly ServerStatus[]): void;
+  statuses(changed: readonly ListStatus[]): void;
   /** Queues the latest test progress. */
   progress(progress: TestProgress): void;
   /**
@@ -28,14 +27,14 @@ export interface IncomingBatch {
 }
 
 /** `statuses` with `changed` laid over it: one copy of the record, however many changed. */
-export function withStatuses(statuses: Record<ServerId, ServerStatus>, changed: Iterable<ServerStatus>): Record<ServerId, ServerStatus> {
+export function withStatuses(statuses: Record<ServerId, ListStatus>, changed: Iterable<ListStatus>): Record<ServerId, ListStatus> {
   const next = { ...statuses };
   for (const status of changed) next[status.serverId] = status;
   return next;
 }
 
 export function createIncomingBatch(store: Pick<AppStore, 'getState' | 'setState'>, frames: FrameScheduler): IncomingBatch {
-  let statuses = new Map<ServerId, ServerStatus>();
+  let statuses = new Map<ServerId, ListStatus>();
   let progress: TestProgress | null = null;
   let scheduled = false;
 

@@ -1,8 +1,7 @@
 /** Derived views of the servers: list rows, per-row models, flags and ping colours. */
-import type { Server, ServerId, SubscriptionId } from '../../../shared/domain/server';
+import type { ListServer, ListStatus, ListSubscription } from '../../../shared/ipc/contract';
+import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { IpInfo } from '../../../shared/domain/measurement';
-import type { ServerStatus } from '../../../shared/domain/status';
-import type { Subscription } from '../../../shared/domain/subscription';
 import { memoSelector } from './memo';
 import type { AppState } from './types';
 
@@ -68,18 +67,18 @@ export function ipInfoDetails(ipInfo: IpInfo | null | undefined): string {
 
 export const selectServerIndex = memoSelector(
   (state: AppState) => [state.subscriptions] as const,
-  ([subscriptions]): Map<ServerId, Server> => {
-    const index = new Map<ServerId, Server>();
+  ([subscriptions]): Map<ServerId, ListServer> => {
+    const index = new Map<ServerId, ListServer>();
     for (const subscription of subscriptions) for (const server of subscription.servers) index.set(server.id, server);
     return index;
   },
 );
 
-export function selectServer(state: AppState, id: ServerId): Server | undefined {
+export function selectServer(state: AppState, id: ServerId): ListServer | undefined {
   return selectServerIndex(state).get(id);
 }
 
-export function selectSubscription(state: AppState, id: SubscriptionId): Subscription | undefined {
+export function selectSubscription(state: AppState, id: SubscriptionId): ListSubscription | undefined {
   return state.subscriptions.find((s) => s.id === id);
 }
 
@@ -88,7 +87,7 @@ export type ListRow =
   | { kind: 'server'; key: string; serverId: ServerId; subscriptionId: SubscriptionId; position: number }
   | { kind: 'empty'; key: string; subscriptionId: SubscriptionId; reason: 'no-servers' | 'no-match' };
 
-function matchesFilter(server: Server, status: ServerStatus | undefined, needle: string): boolean {
+function matchesFilter(server: ListServer, status: ListStatus | undefined, needle: string): boolean {
   if (!needle) return true;
   const haystack = [
     server.name,
@@ -104,7 +103,7 @@ function matchesFilter(server: Server, status: ServerStatus | undefined, needle:
 }
 
 /** Sort key by ping: answered servers fastest first, then untested, then failed. */
-function pingRank(status: ServerStatus | undefined): [number, number] {
+function pingRank(status: ListStatus | undefined): [number, number] {
   if (!status || (status.delayMs === null && !status.error)) return [1, 0];
   if (status.delayMs === null) return [2, 0];
   return [0, status.delayMs];
@@ -151,8 +150,8 @@ export const selectListRows = memoSelector(
 
 /** Everything one row shows; each field keeps its identity so `useShallow` skips unchanged rows. */
 export interface ServerRowModel {
-  server: Server | undefined;
-  status: ServerStatus | undefined;
+  server: ListServer | undefined;
+  status: ListStatus | undefined;
   unsupported: string | undefined;
   isCurrent: boolean;
   connectionState: AppState['connection']['state'] | null;
@@ -174,7 +173,7 @@ export function selectServerRow(state: AppState, id: ServerId, subscriptionId: S
 }
 
 /** Used / total traffic of a subscription and how full it is (0..1), when the provider says. */
-export function usageOf(subscription: Subscription): { used: number; total: number | null; fraction: number | null; expire: number | null } | null {
+export function usageOf(subscription: ListSubscription): { used: number; total: number | null; fraction: number | null; expire: number | null } | null {
   const usage = subscription.usage;
   if (!usage) return null;
   const used = (usage.upload ?? 0) + (usage.download ?? 0);

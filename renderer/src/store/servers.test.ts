@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleSnapshot, status } from '../testing/sample-world';
 import { storeWith } from '../testing/store';
+import { HISTORIES_KEPT, HISTORY_POINTS_KEPT, keptHistories } from './servers';
 
 const NOW = 1_000_000;
 
@@ -108,5 +109,18 @@ describe('servers slice', () => {
     await store.getState().confirmEmptySubscription('B');
     expect(client.callsTo('confirmEmptySubscription')).toEqual([{ id: 'B' }]);
     expect(store.getState().subscriptions[1]).toMatchObject({ servers: [], pendingEmpty: false });
+  });
+
+  it('keeps the histories of the servers opened last, each with its latest points, however many are opened', async () => {
+    const { store } = await storeWith(sampleSnapshot(NOW));
+    const ids = store.getState().subscriptions.flatMap((s) => s.servers.map((server) => server.id));
+    for (let round = 0; round < 5; round++) for (const id of ids) expect((await store.getState().loadHistory(id)).ok).toBe(true);
+    expect(ids.length).toBeGreaterThan(HISTORIES_KEPT);
+    const kept = Object.keys(store.getState().history);
+    expect(kept).toEqual(ids.slice(-HISTORIES_KEPT));
+    const long = Array.from({ length: HISTORY_POINTS_KEPT * 3 }, (_, i) => ({ at: i, method: 'url' as const, delayMs: i }));
+    const bounded = keptHistories({}, 'x', long);
+    expect(bounded.x).toHaveLength(HISTORY_POINTS_KEPT);
+    expect(bounded.x?.at(-1)?.at).toBe(HISTORY_POINTS_KEPT * 3 - 1);
   });
 });

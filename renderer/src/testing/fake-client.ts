@@ -13,6 +13,7 @@ import {
   INVOKE_CHANNELS,
   type InvokeChannel,
   type InvokeResponses,
+  type ListStatus,
   parseRequest,
   type VpnClient,
 } from '../../../shared/ipc/contract';
@@ -34,10 +35,17 @@ export type FakeClient = VpnClient & {
   failNext(channel: InvokeChannel, message: string, code?: string): void;
 };
 
+function listed(status: ServerStatus): ListStatus {
+  const { statistics: _statistics, recent: _recent, ...rest } = status;
+  return rest;
+}
+
 export function createFakeClient(initial: AppSnapshot, now: () => number = Date.now): FakeClient {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const failures = new Map<InvokeChannel, { message: string; code?: string }>();
-  let snapshot = structuredClone(initial);
+  // As a host does: the snapshot and the stream carry list statuses, the whole status is asked for.
+  const whole = new Map<string, ServerStatus>(Object.values(initial.statuses).map((status) => [status.serverId, { ...makeStatus(status.serverId), ...structuredClone(status) }]));
+  let snapshot: AppSnapshot = { ...structuredClone(initial), statuses: Object.fromEntries([...whole.values()].map((status) => [status.serverId, listed(status)])) };
 
   const emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => {
     for (const listener of [...(listeners.get(event) ?? [])]) (listener as (p: EventPayloads[E]) => void)(payload);
@@ -47,10 +55,11 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     emit('auto', auto);
     return auto;
   };
-  const patchStatus = (id: string, patch: Partial<ServerStatus>) => {
-    const next = { ...(snapshot.statuses[id] ?? makeStatus(id)), ...patch };
-    snapshot = { ...snapshot, statuses: { ...snapshot.statuses, [id]: next } };
-    emit('statuses', [next]);
+  const patchStatus = (id: string, patch: Partial<ServerStatus>): ServerStatus => {
+    const next = { ...(whole.get(id) ?? makeStatus(id)), ...patch };
+    whole.set(id, next);
+    snapshot = { ...snapshot, statuses: { ...snapshot.statuses, [id]: listed(next) } };
+    emit('statuses', [listed(next)]);
     return next;
   };
   const subscriptionOf = (serverId: string) => snapshot.subscriptions.find((s) => s.servers.some((x) => x.id === serverId));
@@ -151,6 +160,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       status: patchStatus(request.serverId, {}),
     }),
     getHistory: (request: { serverId: string }) => measurementsFor(request.serverId.length, now()),
+    getServerStatus: (request: { serverId: string }) => whole.get(request.serverId) ?? makeStatus(request.serverId),
     exportObservation: () => ({ exportedAt: now(), servers: [], batch: { confirmedFailures: 0, overturnedFailures: 0 } }),
     listCores: () => sampleCoreList(snapshot),
     setSettings: (patch: Record<string, unknown>) => {

@@ -56,6 +56,12 @@ export function mbps(value: unknown): number | undefined {
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
+// Spelled out once, not per link (a subscription can hold thousands of TUIC links).
+const DISABLE_SNI = spellings('disable_sni');
+const ALLOW_INSECURE = spellings('allow_insecure', 'insecure', 'skip_cert_verify');
+const CONGESTION = spellings('congestion_control', 'congestion_controller', 'congestion');
+const UDP_RELAY_MODE = spellings('udp_relay_mode');
+
 /**
  * `tuic://uuid:password@host:port?congestion_control=bbr&udp_relay_mode=native&alpn=h3&sni=…#name`.
  * Panels spell the parameters with underscores, hyphens (`allow-insecure`, `congestion-control`)
@@ -70,17 +76,17 @@ export function parseTuic(line: string, note: Note = () => undefined): ParsedSer
   const address = checkHost('tuic', parts.host);
   const port = checkPort('tuic', parts.port);
   const q = parts.query;
-  const disableSni = isTruthy(param(q, ...spellings('disable_sni')));
+  const disableSni = isTruthy(param(q, ...DISABLE_SNI));
   const security = buildSecurity('tuic', 'tls', {
     sni: disableSni ? undefined : param(q, 'sni', 'peer'),
     alpn: splitList(param(q, 'alpn') ?? ''),
-    allowInsecure: isTruthy(param(q, ...spellings('allow_insecure', 'insecure', 'skip_cert_verify'))),
+    allowInsecure: isTruthy(param(q, ...ALLOW_INSECURE)),
     ech: echConfigListOf('tuic', q.get('ech'), 'tls', note),
   });
   const endpoint: TuicEndpoint = { protocol: 'tuic', address, port, uuid, password, transport: quicTransport(), security };
   // `congestion_controller` is Clash's name for it, which converters carry into links.
-  const congestion = param(q, ...spellings('congestion_control', 'congestion_controller', 'congestion'));
-  const relay = param(q, ...spellings('udp_relay_mode'));
+  const congestion = param(q, ...CONGESTION);
+  const relay = param(q, ...UDP_RELAY_MODE);
   if (congestion) endpoint.congestionControl = congestion.toLowerCase();
   if (relay) endpoint.udpRelayMode = relay.toLowerCase();
   return { name: linkName(parts.fragment, address, port), ...endpoint };

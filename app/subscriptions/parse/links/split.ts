@@ -86,8 +86,9 @@ export function splitHostPort(text: string): { host: string; port: string | null
  * xhttp's `extra` JSON, where a space between tokens survives only that reading.
  */
 export function parseQuery(raw: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of rawQueryValues(raw)) out.set(key, decodeEscapes(value));
+  // Decoded in place: replacing a value keeps the key's place and is not visited again.
+  const out = rawQueryValues(raw);
+  for (const [key, value] of out) if (value.includes('%')) out.set(key, decodeEscapes(value));
   return out;
 }
 
