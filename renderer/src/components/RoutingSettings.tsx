@@ -8,6 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { DOMAIN_STRATEGIES, REGION_PRESETS, ROUTE_OUTBOUNDS, type RoutingRule } from '../../../shared/routing';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { useAppStore } from '../store/context';
+import { isolate } from '../format/format';
+import { useFormat } from '../hooks/useFormat';
+import { TechnicalText } from './TechnicalText';
 
 export interface RuleDraft {
   /** Stable across reordering, for React's keys. */
@@ -109,6 +112,7 @@ function Errors({ messages, id }: { messages: string[]; id: string }) {
 
 export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDraft; onChange: (draft: RoutingDraft) => void; errors: Record<string, string> }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const view = useAppStore((s) => s.routing);
   const set = <K extends keyof RoutingDraft>(key: K, value: RoutingDraft[K]) => onChange({ ...draft, [key]: value });
   const setRule = (index: number, change: Partial<RuleDraft>) => set('rules', draft.rules.map((rule, i) => (i === index ? { ...rule, ...change } : rule)));
@@ -133,7 +137,9 @@ export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDra
             ))}
           </select>
           <span className="hint">{t('routing.presetHint')}</span>
-          <span className="hint">{view.dataDate && view.dataSource ? t('routing.dataDate', { date: view.dataDate, source: view.dataSource }) : t('routing.noData')}</span>
+          <span className="hint">
+            {view.dataDate && view.dataSource ? t('routing.dataDate', { date: format.day(view.dataDate), source: isolate(view.dataSource) }) : t('routing.noData')}
+          </span>
         </label>
         {view.notices.length > 0 && (
           <ul className="routing-notices" role="status">
@@ -218,7 +224,7 @@ export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDra
           })}
         </ol>
         <p className="hint">
-          {t('routing.domainsHint')} · {t('routing.ipsHint')}
+          <TechnicalText text={`${t('routing.domainsHint')} · ${t('routing.ipsHint')}`} />
         </p>
         <button type="button" className="button" onClick={() => set('rules', [...draft.rules, { key: nextKey++, outbound: 'direct', domain: '', ip: '', port: '' }])}>
           {t('routing.addRule')}

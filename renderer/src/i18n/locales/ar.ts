@@ -1,4 +1,12 @@
-/** العربية. المصطلحات: «من الذاكرة المؤقتة»، «لم يُؤكَّد عنوان IP بعد»، «متوقف حاليًا»، «محجوب هنا». */
+/**
+ * العربية. المصطلحات: «من الذاكرة المؤقتة»، «لم يُؤكَّد عنوان IP بعد»، «متوقف حاليًا»، «محجوب هنا».
+ *
+ * Digits and dates, chosen (format/format.ts applies them): Western digits (0–9), as Intl's plain
+ * "ar" writes them and as the Maghreb and most Arabic software do, so a count reads the same as
+ * the addresses, ports and sizes beside it, which stay in Western digits in every Arabic UI; and
+ * dates with the month named ("17 يونيو 2026"), not numeric ("17‏/06‏/2026"), whose day/month
+ * order readers across the Arabic-speaking countries take differently.
+ */
 export const ar = {
   app: {
     name: 'Steadfast VPN',
@@ -600,6 +608,7 @@ export const ar = {
     notTested: 'لم يُجرَ بعد',
     skipped: 'حركته تتجمّد: عُدّ غير مجيب',
     marked: 'حركة بطيئة',
+    measured: '{{size}} في {{time}}',
   },
   routing: {
     page: 'التوجيه',
@@ -650,7 +659,7 @@ export const ar = {
     moveDown: 'نقل القاعدة {{n}} إلى الأسفل',
     remove: 'حذف القاعدة {{n}}',
     noRules: 'لا قواعد خاصة بك.',
-    hosts: 'Hosts',
+    hosts: 'جدول المضيفين',
     hostsHint: 'في كل سطر: اسم ثم مسافة ثم عنوان (bank.ir 10.0.0.5).',
     hostsLine: 'السطر {{n}} يحتاج إلى اسم وعنوان.',
     dns: 'DNS',

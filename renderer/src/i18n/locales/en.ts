@@ -575,6 +575,7 @@ export const en = {
     notTested: 'not run yet',
     skipped: 'its traffic freezes: counted as not answering',
     marked: 'slow traffic',
+    measured: '{{size}} in {{time}}',
   },
   routing: {
     page: 'Routing',

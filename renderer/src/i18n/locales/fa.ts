@@ -572,6 +572,7 @@ export const fa = {
     notTested: 'هنوز انجام نشده',
     skipped: 'ترافیکش متوقف می‌شود: بی‌پاسخ به شمار آمد',
     marked: 'ترافیک کند',
+    measured: '{{size}} در {{time}}',
   },
   routing: {
     page: 'مسیریابی',
@@ -622,7 +623,7 @@ export const fa = {
     moveDown: 'پایین بردن قانون {{n}}',
     remove: 'حذف قانون {{n}}',
     noRules: 'قانونی از خودتان ندارید.',
-    hosts: 'Hosts',
+    hosts: 'جدول میزبان‌ها',
     hostsHint: 'هر خط: یک نام، یک فاصله، یک نشانی (bank.ir 10.0.0.5).',
     hostsLine: 'خط {{n}} به یک نام و یک نشانی نیاز دارد.',
     dns: 'DNS',

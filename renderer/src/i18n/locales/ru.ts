@@ -586,6 +586,7 @@ export const ru = {
     notTested: 'ещё не проводилась',
     skipped: 'трафик замирает: считается неотвечающим',
     marked: 'медленный трафик',
+    measured: '{{size}} за {{time}}',
   },
   routing: {
     page: 'Маршрутизация',
@@ -636,7 +637,7 @@ export const ru = {
     moveDown: 'Опустить правило {{n}}',
     remove: 'Удалить правило {{n}}',
     noRules: 'Своих правил нет.',
-    hosts: 'Hosts',
+    hosts: 'Таблица хостов',
     hostsHint: 'По одному в строке: имя, пробел, адрес (bank.ir 10.0.0.5).',
     hostsLine: 'В строке {{n}} нужны имя и адрес.',
     dns: 'DNS',

@@ -563,6 +563,7 @@ export const zh = {
     notTested: '尚未进行',
     skipped: '流量会冻结：视为无回应',
     marked: '流量缓慢',
+    measured: '{{time}} 内 {{size}}',
   },
   routing: {
     page: '路由',
@@ -613,7 +614,7 @@ export const zh = {
     moveDown: '下移规则 {{n}}',
     remove: '删除规则 {{n}}',
     noRules: '没有自定义规则。',
-    hosts: 'Hosts',
+    hosts: '主机映射',
     hostsHint: '每行：名称、空格、地址（bank.ir 10.0.0.5）。',
     hostsLine: '第 {{n}} 行需要名称和地址。',
     dns: 'DNS',
