@@ -24,7 +24,7 @@ async function markTexts(page: Page, pattern: string): Promise<Probe[]> {
     const match = new RegExp(source, 'u');
     const found: { index: number; text: string }[] = [];
     const loads: Promise<unknown>[] = [];
-    for (const old of document.querySelectorAll('[data-glyph-probe]')) old.removeAttribute('data-glyph-probe');
+    Array.from(document.querySelectorAll('[data-glyph-probe]')).forEach((old) => old.removeAttribute('data-glyph-probe'));
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
@@ -118,7 +118,7 @@ describe('every glyph drawn from the bundled fonts', () => {
     // The drop-downs: a native option cannot hold a picture, so its font carries the emoji.
     const options = await page.evaluate(async (source) => {
       const match = new RegExp(source, 'u');
-      const found = [...document.querySelectorAll('option')].filter((o) => match.test(o.textContent ?? ''));
+      const found = Array.from(document.querySelectorAll('option')).filter((o) => match.test(o.textContent ?? ''));
       return Promise.all(
         found.map(async (o) => {
           const family = getComputedStyle(o).fontFamily;
@@ -160,7 +160,7 @@ describe('every glyph drawn from the bundled fonts', () => {
     await page.locator('bdi.technical', { hasText: examples[0] }).first().waitFor();
     const laidOut = await page.evaluate((tokens) => {
       return tokens.map((token) => {
-        const bdi = [...document.querySelectorAll('bdi.technical')].find((b) => b.textContent === token)!;
+        const bdi = Array.from(document.querySelectorAll('bdi.technical')).find((b) => b.textContent === token)!;
         const text = bdi.firstChild!;
         const range = document.createRange();
         const charX = (i: number) => {
