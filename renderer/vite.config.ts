@@ -28,5 +28,7 @@ export default defineConfig({
     target: 'chrome120',
     sourcemap: true,
     chunkSizeWarningLimit: 900,
+    // The fonts stay files of the build: a data: URL is no source the Content-Security-Policy allows.
+    assetsInlineLimit: (file) => (/\.(woff2?|ttf|otf)$/.test(file) ? false : undefined),
   },
 });

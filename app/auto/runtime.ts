@@ -96,9 +96,12 @@ export class AutoRuntime {
   traffic(sample: TrafficSample): void {
     this.dispatch({ type: 'traffic', sample });
   }
-  /** The core failed to connect to a server; `kind` says how, when the core said. */
-  dialFailure(serverId: ServerId, kind?: ProbeFailure): void {
-    this.dispatch({ type: 'dial-failure', serverId, ...(kind ? { kind } : {}) });
+  /**
+   * The core failed to connect to a server; `kind` says how, when the core said. `of:
+   * 'destination'`: it reached the server, and a destination through it failed on its own.
+   */
+  dialFailure(serverId: ServerId, kind?: ProbeFailure, of?: 'destination'): void {
+    this.dispatch({ type: 'dial-failure', serverId, ...(kind ? { kind } : {}), ...(of ? { of } : {}) });
   }
   /** The OS reported a network change: 'none' (no network at all) or 'up' (a network, possibly another one). */
   networkChanged(state: 'none' | 'up'): void {

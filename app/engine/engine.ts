@@ -62,6 +62,7 @@ import { followSubscriptions } from './subscription-changes';
 import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
 import { forwardTunnelEvents } from './tunnel-events';
+import { OwnFetchDestinations } from './own-fetches';
 import { VerdictBatcher } from './verdict-batcher';
 import { Lifecycle } from './lifecycle';
 import { statusForList, subscriptionForUi } from './ui-view';
@@ -196,7 +197,13 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   tunnelProxy = () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null);
 
   // Subscriptions; a provider blocked on the user's network is asked again through the tunnel.
-  const fetcher = await appFetcher({ dataDir, logger, tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null) });
+  const ownFetches = new OwnFetchDestinations(clock);
+  const fetcher = await appFetcher({
+    dataDir,
+    logger,
+    tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null),
+    onTunnelAttempt: (destination) => ownFetches.begin(destination),
+  });
   const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher, clock, logger });
   await subscriptions.load();
   metAtStart(subscriptions.problem);
@@ -311,6 +318,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
           forwardTunnelEvents(built.tunnel, {
             auto,
             monitor: { trafficSeen: (at) => monitor.trafficSeen(at), connectionActivity: () => monitor.connectionActivity(), testFailedMember: (id) => void monitor.testNow([id], 'member-failed') },
+            ownFetch: (destination) => ownFetches.has(destination),
+            log: (line) => logger.info('TUNNEL', line),
             wanted: () => driver.isWanted(),
             publish: { traffic: publish('traffic'), connection: publish('connection') },
           }),

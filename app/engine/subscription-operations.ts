@@ -73,6 +73,6 @@ export function subscriptionOperations(deps: SubscriptionOperationsDeps): Handle
       return autoAnswer(auto.setExcluded(r.subscriptionId, r.serverIds));
     },
     shareLink: async (r) => ({ link: 'serverId' in r ? shareLink(deps.index.require(r.serverId)) : (requireSubscription(r.subscriptionId).url ?? null) }),
-    ...importHandlers(deps.imports, async (source, name) => subscriptionForUi(await subscriptions.add(source, name))),
+    ...importHandlers(deps.imports, async (source, name, options) => subscriptionForUi(await subscriptions.add(source, name, options))),
   };
 }

@@ -5,13 +5,13 @@ import { forwardTunnelEvents } from './tunnel-events';
 
 const state = (name: ConnectionState['state'], serverId: string | null = 'a'): ConnectionState => ({ state: name, serverId, httpProxy: null, socksProxy: null, since: null, error: null, core: null });
 
-function world(wanted = true) {
+function world(wanted = true, ownFetch: string | null = null) {
   const tunnel = new FakeTunnel();
   const heard: string[] = [];
   const stop = forwardTunnelEvents(tunnel, {
     auto: {
       traffic: (s) => heard.push(`auto: traffic ${s.downBytes}`),
-      dialFailure: (id, kind) => heard.push(`auto: dial failed ${id} (${kind})`),
+      dialFailure: (id, kind, of) => heard.push(`auto: dial failed ${id} (${kind})${of ? ` of the ${of}` : ''}`),
       tunnelConnected: (id) => heard.push(`auto: connected ${id}`),
       tunnelDisconnected: () => heard.push('auto: disconnected'),
     },
@@ -20,6 +20,8 @@ function world(wanted = true) {
       connectionActivity: () => heard.push('monitor: connection'),
       testFailedMember: (id) => heard.push(`monitor: test ${id}`),
     },
+    ownFetch: (destination) => destination !== null && destination === ownFetch,
+    log: (line) => heard.push(`log: ${line}`),
     wanted: () => wanted,
     publish: { traffic: (s) => heard.push(`window: traffic ${s.upBytes}/${s.downBytes}`), connection: (s) => heard.push(`window: ${s.state}`) },
   });
@@ -36,8 +38,16 @@ describe('tunnel events', () => {
 
   it('a failed dial is an Auto trigger, saying how it failed, and gets the server tested at once', () => {
     const w = world();
-    w.tunnel.emit('dialFailure', { at: 1, serverId: 'a', kind: 'timeout', address: '192.0.2.1:443', detail: 'i/o timeout', upstream: false });
+    w.tunnel.emit('dialFailure', { at: 1, serverId: 'a', kind: 'timeout', address: '192.0.2.1:443', destination: 'example.com:443', detail: 'i/o timeout', upstream: false });
     expect(w.heard).toEqual(['auto: dial failed a (timeout)', 'monitor: test a']);
+  });
+
+  it('a failed dial to the app’s own fetch through the tunnel is the destination’s: Auto hears it so, the monitor tests nothing', () => {
+    const w = world(true, 'provider.example:443');
+    w.tunnel.emit('dialFailure', { at: 1, serverId: 'a', kind: 'handshake', address: null, destination: 'provider.example:443', detail: 'EOF', upstream: false });
+    expect(w.heard).toEqual([expect.stringMatching(/^log: the core could not reach provider\.example:443 through the current server \(handshake\).*the provider's failure, not the server's$/), 'auto: dial failed a (handshake) of the destination']);
+    w.tunnel.emit('dialFailure', { at: 2, serverId: 'a', kind: 'handshake', address: null, destination: 'other.example:443', detail: 'EOF', upstream: false });
+    expect(w.heard.slice(2)).toEqual(['auto: dial failed a (handshake)', 'monitor: test a']);
   });
 
   it('the connection: connected tells Auto and the monitor; a failure while the VPN is wanted is not a disconnect', () => {

@@ -11,7 +11,7 @@ import type { TunnelController } from '../tunnel/controller';
 export interface TunnelEventTargets {
   auto: {
     traffic(sample: TrafficSample): void;
-    dialFailure(serverId: ServerId, kind?: ProbeFailure): void;
+    dialFailure(serverId: ServerId, kind?: ProbeFailure, of?: 'destination'): void;
     tunnelConnected(serverId: ServerId): void;
     tunnelDisconnected(): void;
   };
@@ -23,6 +23,10 @@ export interface TunnelEventTargets {
     /** A member failed to dial: tested at once. */
     testFailedMember(serverId: ServerId): void;
   };
+  /** Whether a session's destination is the app's own fetch through the tunnel (own-fetches.ts). */
+  ownFetch(destination: string | null): boolean;
+  /** Says in the log what a failure was taken for, when it is not the server's. */
+  log(line: string): void;
   /** Whether the user wants the VPN up (a failure then is a reconnect, not a disconnect). */
   wanted(): boolean;
   publish: { traffic(sample: TrafficSample): void; connection(state: ConnectionState): void };
@@ -37,6 +41,14 @@ export function forwardTunnelEvents(tunnel: Pick<TunnelController, 'on'>, target
       publish.traffic(sample);
     }),
     tunnel.on('dialFailure', (failure) => {
+      // The app's own fetch of a provider that failed directly too: the server carried the
+      // request and the provider did not answer it. Auto hears it as the destination's failure,
+      // and the monitor has no reason to test the server.
+      if (targets.ownFetch(failure.destination)) {
+        targets.log(`the core could not reach ${failure.destination} through the current server (${failure.kind}): the app's own fetch of that provider failed there too; taken as the provider's failure, not the server's`);
+        auto.dialFailure(failure.serverId, failure.kind, 'destination');
+        return;
+      }
       auto.dialFailure(failure.serverId, failure.kind);
       monitor.testFailedMember(failure.serverId);
     }),

@@ -70,3 +70,59 @@ describe('deep links: what they would add', () => {
     expect(readImportText('WIFI:S:home;T:WPA;P:secret;;', 'qr').target).toMatchObject({ kind: 'unreadable', reason: expect.stringMatching(/neither a share link/) });
   });
 });
+
+const TROJAN = 'trojan://s3cret-pass@t.example.com:443?security=tls&sni=t.example.com#JP%201';
+const SS = 'ss://YWVzLTI1Ni1nY206cGFzc3dvcmQ@s.example.com:8388#SG';
+const XRAY_JSON = JSON.stringify({
+  remarks: 'From JSON',
+  outbounds: [{ protocol: 'trojan', tag: 'proxy', settings: { servers: [{ address: 't.example.com', port: 443, password: 'pw-json-1' }] }, streamSettings: { security: 'tls' } }],
+});
+const CLASH_YAML = ['proxies:', '  - name: "🇩🇪 Berlin"', '    type: trojan', '    server: t.example.com', '    port: 443', '    password: pw-yaml-1', ''].join('\n');
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** Everything a user may paste into the one import box, and what each becomes before they confirm. */
+const PASTED: [string, string, { kind: string; url?: string; format?: string; servers?: number; text?: string }, string | null][] = [
+  ['a subscription address', `  ${SUB}  `, { kind: 'subscription', url: SUB }, null],
+  ['one share link', VLESS, { kind: 'links', text: VLESS }, null],
+  ['several share links with blank lines', `${VLESS}\r\n\r\n${TROJAN}\n${SS}\n`, { kind: 'links', text: `${VLESS}\n${TROJAN}\n${SS}` }, null],
+  ['a v2rayN install-sub link', `v2rayn://install-sub?url=${enc(SUB)}&name=Mine`, { kind: 'subscription', url: SUB }, 'Mine'],
+  ['a Hiddify import of a subscription', `hiddify://import/${SUB}#Home`, { kind: 'subscription', url: SUB }, 'Home'],
+  ['a Clash install-config link', `clash://install-config?url=${enc(SUB)}`, { kind: 'subscription', url: SUB }, null],
+  ['a sing-box remote profile', `sing-box://import-remote-profile?url=${enc(SUB)}#sb`, { kind: 'subscription', url: SUB }, 'sb'],
+  ['a steadfast link', `steadfast://install-sub?url=${enc(SUB)}&name=Ours`, { kind: 'subscription', url: SUB }, 'Ours'],
+  ['a base64 body', b64(`${VLESS}\n${TROJAN}`), { kind: 'body', format: 'base64', servers: 2 }, null],
+  ['an Xray JSON body', XRAY_JSON, { kind: 'body', format: 'xray-json', servers: 1 }, null],
+  ['a Clash YAML body', CLASH_YAML, { kind: 'body', format: 'clash-yaml', servers: 1 }, null],
+  ['a body with its REMARKS line', `REMARKS=Friend’s servers\n${VLESS}`, { kind: 'body', format: 'links', servers: 1 }, 'Friend’s servers'],
+  ['links inside a channel post', `Today's servers: ${TROJAN} — fast\nenjoy`, { kind: 'body', format: 'links-in-text', servers: 1 }, null],
+];
+
+describe('the import box: what pasted text would add', () => {
+  it.each(PASTED)('%s', (_title, text, target, name) => {
+    const read = readImportText(text, 'paste');
+    expect(read).toMatchObject({ source: 'paste', name, target });
+  });
+
+  it('a body is shown masked: no password of it reaches the confirmation', () => {
+    for (const body of [XRAY_JSON, CLASH_YAML, b64(TROJAN)]) {
+      const read = readImportText(body, 'paste');
+      expect(read.target.kind).toBe('body');
+      expect(read.target.kind === 'body' && read.target.excerpt).not.toMatch(/pw-json-1|pw-yaml-1|s3cret-pass/);
+    }
+  });
+
+  const NOTHING: [string, string, RegExp][] = [
+    ['blank', '  \n ', /nothing in it/],
+    ['prose', 'hello, please send me a VPN', /neither a share link, a subscription address, an import link nor a subscription’s contents/],
+    ['a link of an app it does not know', `foxray://yiguo.dev/sub/add/?url=${enc(SUB)}`, /no usable server \(unknown scheme foxray:\/\/\)/],
+    ['a broken import link', 'v2rayn://install-sub?name=x', /without a url= to add/],
+    ['a file address', 'file:///etc/passwd', /unknown scheme file:/],
+    ['JSON that is not a config', '{"hello": "world"}', /no usable server|neither/],
+  ];
+  it.each(NOTHING)('says why it adds nothing: %s', (_title, text, reason) => {
+    const read = readImportText(text, 'paste');
+    expect(read.target.kind).toBe('unreadable');
+    expect(read.target.kind === 'unreadable' && read.target.reason).toMatch(reason);
+  });
+});
+

@@ -13,6 +13,7 @@
  * - this app's own: `steadfast://install-sub?url=ENC&name=NAME` and `steadfast://import/<…>`.
  */
 import type { ImportRequest } from '../../shared/domain/import-request';
+import { parseSubscription } from '../subscriptions/parse';
 import { cleanName, maskedExcerpt } from '../subscriptions/parse/text';
 
 /** The schemes the app registers with the OS (electron-builder.yml lists the same). */
@@ -135,18 +136,39 @@ function decodeOrNull(text: string): string | null {
 }
 
 /**
- * What a QR code (or other found text) would add: an import link as above, a subscription address,
- * or share links, one a line. `source` says where it was found ("qr").
+ * What pasted text, a QR code or other found text would add, whatever the user was given: an
+ * import link as above, a subscription address, share links one a line, or a whole subscription
+ * body (base64, Xray / sing-box JSON, Clash YAML, links among other text), read once here so the
+ * confirmation can say how many servers it holds. `source` says where it was found ("qr",
+ * "paste"). Never throws; text that holds none of these says why.
  */
 export function readImportText(text: string, source: string): DeepLink {
   const trimmed = text.trim();
-  if (isDeepLink(trimmed)) return { ...parseDeepLink(trimmed), source };
+  const unreadable = (reason: string, name: string | null = null): DeepLink => ({ source, name, target: { kind: 'unreadable', reason, excerpt: maskedExcerpt(trimmed) } });
+  if (trimmed === '') return unreadable('there is nothing in it');
+  if (isDeepLink(trimmed) && !/\s/.test(trimmed)) return { ...parseDeepLink(trimmed), source };
   const lines = trimmed.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
-  if (lines.length > 0 && lines.every((line) => SHARE_LINK.test(line))) {
+  if (lines.every((line) => SHARE_LINK.test(line))) {
     return { source, name: null, target: { kind: 'links', text: lines.join('\n'), excerpt: maskedExcerpt(lines[0] ?? '') } };
   }
-  if (/^https?:\/\//i.test(trimmed) && lines.length === 1) {
-    return targetFor(source, trimmed, null, (reason, name) => ({ source, name, target: { kind: 'unreadable', reason, excerpt: maskedExcerpt(trimmed) } }));
+  if (/^https?:\/\//i.test(trimmed) && lines.length === 1) return targetFor(source, trimmed, null, unreadable);
+  return bodyTarget(trimmed, source, unreadable);
+}
+
+/** A subscription body as a provider serves it, or why it is not one. */
+function bodyTarget(text: string, source: string, unreadable: (reason: string) => DeepLink): DeepLink {
+  const parsed = parseSubscription(text);
+  if (parsed.servers.length === 0) {
+    const first = parsed.rejected[0]?.reason;
+    return unreadable(
+      parsed.format === 'unknown' || first === undefined
+        ? 'it holds neither a share link, a subscription address, an import link nor a subscription’s contents'
+        : `it holds no usable server (${first})`,
+    );
   }
-  return { source, name: null, target: { kind: 'unreadable', reason: 'it holds neither a share link, a subscription address nor an import link', excerpt: maskedExcerpt(trimmed) } };
+  return {
+    source,
+    name: parsed.info?.remarks ? cleanName(parsed.info.remarks) || null : null,
+    target: { kind: 'body', text, format: parsed.format, servers: parsed.servers.length, excerpt: maskedExcerpt(text) },
+  };
 }

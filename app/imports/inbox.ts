@@ -51,6 +51,14 @@ export class ImportInbox {
     if (this.requests.length !== before) this.changed();
   }
 
+  /** Its Add failed and nothing was added: the request stays, saying why, for the user's next word. */
+  failed(id: string, failure: NonNullable<ImportRequest['failure']>): void {
+    const found = this.get(id);
+    if (!found) return;
+    this.requests = this.requests.map((r) => (r.id === id ? { ...r, failure } : r));
+    this.changed();
+  }
+
   get(id: string): ImportRequest | undefined {
     return this.requests.find((r) => r.id === id);
   }
@@ -79,6 +87,8 @@ function describe(request: ImportRequest): string {
       return `a subscription at ${new URL(request.target.url).host}`;
     case 'links':
       return 'a share link';
+    case 'body':
+      return `a subscription's contents (${request.target.format}, ${request.target.servers} server(s))`;
     case 'unreadable':
       return `unreadable (${request.target.reason})`;
   }

@@ -7,7 +7,7 @@
 import type { Logger } from '../log/logger';
 import { deviceHeaders, loadDeviceIdentity } from './device-identity';
 import { type FetchOptions, type FetchOutcome, type HttpFetcherOptions, HttpSubscriptionFetcher, type SubscriptionFetcher } from './fetch';
-import { TunnelFallbackFetcher } from './tunnel-fallback';
+import { type TunnelAttemptListener, TunnelFallbackFetcher } from './tunnel-fallback';
 
 export interface AppFetcherOptions {
   /** The profile's data folder: the device id is kept there (`device-id.json`). */
@@ -18,6 +18,8 @@ export interface AppFetcherOptions {
    * network is asked once more through it. Absent where no tunnel runs (`cli parse`).
    */
   tunnelProxy?: () => string | null;
+  /** Told of each retry through the tunnel (tunnel-fallback.ts). */
+  onTunnelAttempt?: TunnelAttemptListener;
   /** Deadlines and bounds of the HTTP fetcher (its defaults otherwise). */
   http?: Omit<HttpFetcherOptions, 'extraHeaders'>;
 }
@@ -32,7 +34,7 @@ export async function appFetcher(options: AppFetcherOptions): Promise<AppFetcher
   if (device.problem) options.logger.warn('SUBSCRIPTIONS', device.problem);
   const http = new HttpSubscriptionFetcher({ ...options.http, extraHeaders: deviceHeaders(device.identity) });
   const tunnelProxy = options.tunnelProxy;
-  const fetcher: SubscriptionFetcher = tunnelProxy ? new TunnelFallbackFetcher(http, tunnelProxy, options.logger) : http;
+  const fetcher: SubscriptionFetcher = tunnelProxy ? new TunnelFallbackFetcher(http, tunnelProxy, options.logger, options.onTunnelAttempt) : http;
   return {
     fetch: (url: string, fetchOptions?: FetchOptions): Promise<FetchOutcome> => fetcher.fetch(url, fetchOptions),
     close: () => http.close(),

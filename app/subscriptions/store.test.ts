@@ -166,6 +166,37 @@ describe('SubscriptionStore with a real provider on 127.0.0.1', () => {
     expect(store.list()).toHaveLength(1);
   });
 
+  describe('added only if fetched (the import box and links): nothing is stored without servers from a working fetch', () => {
+    const strictly = () => store.add({ url: provider.url }, undefined, { onlyIfFetched: true });
+    const CASES: [string, Parameters<typeof setMode>[0], SubscriptionErrorKind, RegExp][] = [
+      ['an HTTP error', { kind: 'status', status: 403 }, 'http-status', /^Nothing was added: .*HTTP 403/],
+      ['a timeout', { kind: 'hang' }, 'timeout', /^Nothing was added: /],
+      ['an empty response', { kind: 'empty' }, 'empty-response', /^Nothing was added: the provider lists no servers\.$/],
+      ['a list with no server', { kind: 'ok', body: 'proxies: []\n' }, 'empty-response', /^Nothing was added: the provider lists no servers\.$/],
+      ['nothing usable', { kind: 'garbage' }, 'no-usable-server', /^Nothing was added: no usable server in the provider's response/],
+    ];
+    function setMode(mode: ProviderServer['mode']) {
+      provider.mode = mode;
+    }
+    it.each(CASES)('%s: refused with its kind, nothing saved or announced', async (_title, mode, kind, message) => {
+      await store.load();
+      setMode(mode);
+      await expect(strictly()).rejects.toMatchObject({ name: 'SubscriptionNotAdded', kind, message: expect.stringMatching(message) });
+      expect(store.list()).toEqual([]);
+      expect(changes).toEqual([]);
+      expect(readdirSync(dir).filter((f) => f.startsWith('subscriptions'))).toEqual([]);
+    });
+
+    it('a working fetch adds it with its servers, name and usage at once', async () => {
+      await store.load();
+      const sub = await strictly();
+      expect(sub).toMatchObject({ name: '🚀 Provider', lastError: null, usage: { total: 1000 } });
+      expect(sub.servers.map((s) => s.name)).toEqual(['🇫🇮 Finland', '🇳🇱 Нидерланды']);
+      expect(store.list()).toEqual([sub]);
+      expect(changes).toHaveLength(1);
+    });
+  });
+
   it('concurrent updates of one subscription share one fetch', async () => {
     const sub = await added();
     const requestsBefore = provider.requests;

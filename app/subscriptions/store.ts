@@ -11,6 +11,7 @@ import { JsonFile, saveProblemOf } from '../storage/json-file';
 import { secretsOf } from '../../shared/domain/secrets';
 import type { SubscriptionFetcher } from './fetch';
 import { assignIds } from './identity';
+import { SubscriptionNotAdded } from './not-added';
 import { parseSubscription } from './parse';
 import { type SubscriptionsDocument, subscriptionsDocumentSchema } from './schema';
 import { listenerErrorsTo, Signal } from '../events';
@@ -102,12 +103,15 @@ export class SubscriptionStore {
 
   /**
    * Adds a subscription by URL (fetched at once; a failed first fetch still adds it, with the
-   * error, so the user's URL is not lost) or by pasted text (refused, with the reason, when it
-   * holds no usable server). Adding a URL that is already in the list returns that subscription.
+   * error, so the user's URL is not lost, unless `onlyIfFetched`: then a failed or empty first
+   * fetch adds nothing and throws `SubscriptionNotAdded` with why) or by pasted text (refused,
+   * with the reason, when it holds no usable server). Adding a URL that is already in the list
+   * returns that subscription.
    */
-  async add(input: SubscriptionInput, name?: string, options: { userAgent?: string } = {}): Promise<Subscription> {
+  async add(input: SubscriptionInput, name?: string, options: { userAgent?: string; onlyIfFetched?: boolean } = {}): Promise<Subscription> {
     await this.load();
     const givenName = name?.trim() || undefined;
+    if ('url' in input && options.onlyIfFetched) return this.addFetched(checkedUrl(input.url), givenName, options.userAgent?.trim() || undefined);
     if ('url' in input) {
       const url = checkedUrl(input.url);
       const existing = this.subscriptions.find((s) => s.url === url);
@@ -152,6 +156,53 @@ export class SubscriptionStore {
     this.subscriptions = [...this.subscriptions, subscription];
     await this.commit(`added "${subscription.name}" from pasted text: ${subscription.servers.length} server(s), ${parsed.rejected.length} rejected`);
     return subscription;
+  }
+
+  /** A URL subscription stored only with the servers of a working first fetch. */
+  private async addFetched(url: string, givenName: string | undefined, userAgent: string | undefined): Promise<Subscription> {
+    const existing = this.subscriptions.find((s) => s.url === url);
+    if (existing) return existing;
+    this.logger.redactor.add(url);
+    const host = new URL(url).hostname;
+    const outcome = await this.fetcher.fetch(url, userAgent ? { userAgent } : {});
+    if (!outcome.ok) throw this.notAdded(host, outcome.kind, `${outcome.message}`);
+    const parsed = parseSubscription(outcome.body);
+    if (parsed.servers.length === 0) {
+      const first = parsed.rejected[0]?.reason;
+      if (parsed.format === 'empty' || first === undefined) throw this.notAdded(host, 'empty-response', 'the provider lists no servers');
+      throw this.notAdded(host, 'no-usable-server', `no usable server in the provider's response (${first})`);
+    }
+    const again = this.subscriptions.find((s) => s.url === url);
+    if (again) return again; // the same address, added while this one was fetched
+    const id: SubscriptionId = `u-${createHash('sha256').update(url).digest('hex').slice(0, 12)}`;
+    const now = this.clock.now();
+    const subscription: Subscription = {
+      id,
+      url,
+      ...(userAgent ? { userAgent } : {}),
+      name: givenName ?? outcome.title ?? parsed.info?.remarks ?? host,
+      servers: assignIds(id, [], parsed.servers),
+      usage: outcome.usage ?? parsed.info?.usage ?? null,
+      rejected: parsed.rejected,
+      updatedAt: now,
+      lastAttemptAt: now,
+      updateIntervalHours: outcome.updateIntervalHours,
+      announce: outcome.announce,
+      lastError: null,
+      lastErrorKind: null,
+      pendingEmpty: false,
+    };
+    for (const note of parsed.notes) this.logger.info(TAG, `"${subscription.name}" line ${note.line}: ${note.note}`);
+    this.registerSecrets(subscription);
+    this.subscriptions = [...this.subscriptions, subscription];
+    const via = outcome.viaTunnel ? ' through the tunnel' : '';
+    await this.commit(`added "${subscription.name}" (${parsed.format})${via}: ${plural(subscription.servers.length, 'server')}, ${parsed.rejected.length} rejected`);
+    return subscription;
+  }
+
+  private notAdded(host: string, kind: SubscriptionErrorKind, why: string): SubscriptionNotAdded {
+    this.logger.warn(TAG, `${host} was not added: ${why}`);
+    return new SubscriptionNotAdded(kind, `Nothing was added: ${why}.`);
   }
 
   /** Fetches, parses and re-identifies; concurrent calls for one subscription share one fetch. */

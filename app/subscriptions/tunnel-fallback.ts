@@ -10,12 +10,20 @@ import type { FetchErrorKind, FetchOptions, FetchOutcome, SubscriptionFetcher } 
 
 const BLOCKED_LOOKING: ReadonlySet<FetchErrorKind> = new Set(['timeout', 'dns', 'refused', 'reset', 'tls', 'network']);
 
+/**
+ * Told of each retry through the tunnel, with the provider's `host:port` as the core's route line
+ * names it; the returned function is called when the retry is over. The core's failure to reach
+ * that destination is the provider's, not the working server's (app/engine/own-fetches.ts).
+ */
+export type TunnelAttemptListener = (destination: string) => () => void;
+
 export class TunnelFallbackFetcher implements SubscriptionFetcher {
   constructor(
     private readonly direct: SubscriptionFetcher,
     /** The tunnel's HTTP proxy while connected (`http://127.0.0.1:10809`), else null. */
     private readonly tunnelProxy: () => string | null,
     private readonly logger: Logger,
+    private readonly onTunnelAttempt: TunnelAttemptListener = () => () => undefined,
   ) {}
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchOutcome> {
@@ -25,12 +33,23 @@ export class TunnelFallbackFetcher implements SubscriptionFetcher {
     if (!proxy) return direct;
     const host = hostOf(url);
     this.logger.info('SUBSCRIPTIONS', `${host} could not be reached directly (${direct.kind}); trying through the tunnel`);
-    const tunnelled = await this.direct.fetch(url, { ...options, proxy });
+    const over = this.onTunnelAttempt(destinationOf(url));
+    const tunnelled = await this.direct.fetch(url, { ...options, proxy }).finally(over);
     if (tunnelled.ok) {
       this.logger.info('SUBSCRIPTIONS', `${host} answered through the tunnel`);
       return { ...tunnelled, viaTunnel: true };
     }
     return { ...direct, message: `${direct.message}; through the tunnel too: ${tunnelled.message}` };
+  }
+}
+
+/** `host:port` as a core names a destination (the scheme's port when the URL has none). */
+export function destinationOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || (parsed.protocol === 'https:' ? '443' : '80')}`;
+  } catch {
+    return '';
   }
 }
 

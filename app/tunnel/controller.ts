@@ -56,6 +56,8 @@ export interface DialFailureEvent {
   kind: OutboundFailureKind;
   /** The address the core names (host:port), when it names one. */
   address: string | null;
+  /** Where the failed session was going (host:port), when the core's route line said. */
+  destination: string | null;
   /** The core's words, shortened and redacted. */
   detail: string;
   /** The failing hop was the upstream of a chained server. */
@@ -529,6 +531,7 @@ export class TunnelController {
       serverId: session.server.id,
       kind: failure.kind,
       address: failure.address,
+      destination: failure.destination,
       detail: this.options.logger.redactor.apply(failure.detail),
       upstream,
     };

@@ -31,6 +31,18 @@ describe('OutboundFailureTracker', () => {
     ]);
   });
 
+  it('names where the failed session was going, so a destination that failed through a working server can be told apart', () => {
+    expect(track(REFUSED_SESSION).failures[0]?.destination).toBe('127.0.0.1:9');
+    // A working VLESS server that could not reach the destination closes the stream before its answer (Xray's lines).
+    const { failures } = track([
+      '2026/12/02 02:05:48.008246 [Info] [537156519] proxy/http: request to Method [CONNECT] Host [127.0.0.1:1] with URL [//127.0.0.1:1]',
+      '2026/12/02 02:05:48.008260 [Info] [537156519] app/dispatcher: default route for tcp:127.0.0.1:1',
+      '2026/12/02 02:05:48.008267 [Info] [537156519] transport/internet/tcp: dialing TCP to tcp:127.0.2.1:33423',
+      '2026/12/02 02:05:48.101000 [Info] [537156519] app/proxyman/outbound: failed to process outbound traffic > proxy/vless/outbound: connection ends > proxy/vless/encoding: failed to read response version > EOF',
+    ], 'proxy');
+    expect(failures).toEqual([expect.objectContaining({ outboundTag: 'proxy', kind: 'handshake', destination: '127.0.0.1:1' })]);
+  });
+
   it('reports each retry of a dial: the second dial is the first sign it failed', () => {
     const { retries } = track(REFUSED_SESSION);
     expect(retries.map((r) => r.attempt)).toEqual([2, 3, 4, 5]);

@@ -9,6 +9,11 @@ import { interpretCoreLine, type OutboundFailureKind } from './core-log';
 export interface AttributedFailure {
   /** The outbound the session went to; null when its route line was not seen. */
   outboundTag: string | null;
+  /**
+   * Where the session was going (`host:port`, as its route line names it: `tcp:` dropped), when
+   * its route line was seen: through a working server, a failure may be this destination's.
+   */
+  destination: string | null;
   sessionId: string | null;
   kind: OutboundFailureKind;
   /** The server address the core names (host:port or host), when it names one. */
@@ -36,6 +41,8 @@ const MAX_SESSIONS = 4096;
 export class OutboundFailureTracker {
   /** sessionId → outbound tag, oldest first (a Map keeps insertion order). */
   private readonly routes = new Map<string, string>();
+  /** sessionId → the destination its route line named. */
+  private readonly destinations = new Map<string, string>();
   private readonly dials = new Map<string, number>();
 
   /**
@@ -57,6 +64,7 @@ export class OutboundFailureTracker {
       case 'route': {
         const tag = event.outboundTag ?? this.defaultTag;
         if (tag !== null) this.remember(this.routes, event.sessionId, tag);
+        this.remember(this.destinations, event.sessionId, event.destination.replace(/^(?:tcp|udp):/, ''));
         return;
       }
       case 'dialing': {
@@ -70,11 +78,13 @@ export class OutboundFailureTracker {
       case 'outbound-failure': {
         // sing-box names the outbound in the failure itself; the v2ray family only in the session's route line.
         const tag = event.outboundTag ?? (event.sessionId ? (this.routes.get(event.sessionId) ?? null) : null);
+        const destination = event.sessionId ? (this.destinations.get(event.sessionId) ?? null) : null;
         if (event.sessionId) {
           this.routes.delete(event.sessionId);
           this.dials.delete(event.sessionId);
+          this.destinations.delete(event.sessionId);
         }
-        this.handlers.failure?.({ outboundTag: tag, sessionId: event.sessionId, kind: event.kind, address: event.address, detail: event.detail });
+        this.handlers.failure?.({ outboundTag: tag, sessionId: event.sessionId, kind: event.kind, address: event.address, destination, detail: event.detail });
         return;
       }
       default:

@@ -7,6 +7,12 @@ import { createI18n } from './i18n';
 import { animationFrames, createAppStore } from './store';
 import { StoreProvider } from './store/context';
 import { matchLanguage, selectLanguage } from './store/ui';
+// The bundled faces, each subset loaded by its unicode-range (styles.css says which goes where).
+import './fonts/emoji-faces.css';
+import '@fontsource/noto-color-emoji/400.css';
+import '@fontsource/vazirmatn/400.css';
+import '@fontsource/vazirmatn/600.css';
+import '@fontsource/noto-sans-sc/400.css';
 import './styles.css';
 
 const container = document.getElementById('root')!;

@@ -21,6 +21,10 @@ export const REFUSAL_CODES = [
   'screen-reading-unavailable',
   /** The Lab panel's controls outside the demo. */
   'lab-unavailable',
+  /** Text in the import box that is no address, share link, import link or subscription body (the message says why). */
+  'nothing-to-import',
+  /** An import's first fetch failed or brought no server, so nothing was added (the import request says why). */
+  'subscription-not-added',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

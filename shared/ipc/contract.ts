@@ -72,10 +72,23 @@ export const invokeSchemas = {
   listCores: z.object({}).strict(),
   setSettings: settingsPatchSchema,
   dismissProblem: z.object({ id }).strict(),
-  /** Text the UI found (a QR code in a picture): it becomes an import request the user confirms. */
-  offerImport: z.object({ text: z.string().min(1).max(65_536), source: z.enum(['qr']) }).strict(),
-  /** The user's answer to an import request: add what it proposes, or drop it. */
-  answerImport: z.object({ id, accept: z.boolean() }).strict(),
+  /**
+   * Text the UI found (a QR code in a picture) or the user pasted into the import box: it becomes
+   * an import request the user confirms. The box may name it and give a User-Agent.
+   */
+  offerImport: z
+    .object({
+      text: z.string().min(1).max(MAX_PASTED_TEXT),
+      source: z.enum(['qr', 'paste']),
+      name: z.string().max(200).optional(),
+      userAgent: userAgentSchema.optional(),
+    })
+    .strict(),
+  /**
+   * The user's answer to an import request: add what it proposes, or drop it. A subscription is
+   * added only with servers from a working fetch, unless `keep` (the user's "Keep and retry later").
+   */
+  answerImport: z.object({ id, accept: z.boolean(), keep: z.boolean().optional() }).strict(),
   /** The share link of a server, or a subscription's address: asked for only when the user chooses to see it (it carries credentials). */
   shareLink: z.union([z.object({ serverId: id }).strict(), z.object({ subscriptionId: id }).strict()]),
   /** One picture of the screen, after the user agreed, to look for a QR code in (the desktop app only). */

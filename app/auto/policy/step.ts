@@ -68,6 +68,8 @@ function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState 
     case 'traffic':
       return onTraffic(state, ctx, event.sample);
     case 'dial-failure':
+      // A destination that failed through a working server is no sign of that server failing.
+      if (event.of === 'destination') return state;
       return event.serverId === state.current ? maybeStartCheck(state, ctx, requestedCheck(state, 'dial-failure', event.kind)) : state;
     case 'check-now':
       return maybeStartCheck(state, ctx, requestedCheck(state, 'user'));

@@ -150,7 +150,11 @@ export interface AutoState {
 export type AutoEvent =
   | { type: 'traffic'; sample: TrafficSample }
   /** The core failed to connect to a server; `kind` is how (absent: not said, e.g. the core did not start). */
-  | { type: 'dial-failure'; serverId: ServerId; kind?: ProbeFailure }
+  /**
+   * The core failed a dial through `serverId`. `of: 'destination'` when the server carried it and
+   * the destination failed on its own (the app's own fetch of a provider that failed directly too).
+   */
+  | { type: 'dial-failure'; serverId: ServerId; kind?: ProbeFailure; of?: 'destination' }
   /** The OS reported a network change ('up' after 'up' is a change too: Wi-Fi ↔ mobile). */
   | { type: 'network'; state: 'up' | 'none' }
   | { type: 'subscriptions-updated' }

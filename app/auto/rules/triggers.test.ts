@@ -42,6 +42,15 @@ describe('trigger 2: the core failed to connect to the server', () => {
       '120571 switch fi>nl current-silent',
     ]);
   });
+
+  it.each([
+    { name: 'once', failures: ['2m'] },
+    { name: 'five times in a row', failures: ['2m', '2m0.5s', '2m1s', '2m1.5s', '2m2s'] },
+  ])('a destination that failed through the working server ($name: the app’s own fetch of an unreachable provider) is not the server’s failure: no check', async ({ failures }) => {
+    const lines = await simulate(baseScenario({ until: '2m30s' }, failures.map((at) => ({ at, action: { destinationFailure: true } }))));
+    expect(brief(lines)).toEqual([]);
+    expect(lines.filter((l) => l.type === 'refused')).toEqual([]);
+  });
 });
 
 describe('trigger 3: nothing received for 30 s although something was sent', () => {

@@ -200,6 +200,11 @@ function perform(world: SimWorld, runtime: AutoRuntime, action: Exclude<SimActio
     runtime.manualConnect(action.connect);
     return null;
   }
+  if ('destinationFailure' in action) {
+    const current = world.current();
+    if (current) runtime.dialFailure(current, 'handshake', 'destination');
+    return null;
+  }
   runtime.checkNow();
   return null;
 }

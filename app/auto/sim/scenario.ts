@@ -5,7 +5,9 @@
  *
  * Additions to the contract (extra fields are allowed): a server may be `"refused"` (probes fail
  * at once and the core reports a dial failure for every attempt, as a closed port does); actions
- * `{"connect": id}` (the user picks a server by hand) and `{"checkNow": true}`; `reconnect`, how
+ * `{"connect": id}` (the user picks a server by hand), `{"checkNow": true}` and
+ * `{"destinationFailure": true}` (the core reports a failed dial of a destination through the
+ * current server, which carried it: the app's own fetch of an unreachable provider); `reconnect`, how
  * long a switch interrupts the traffic (default 1 s); traffic `"sparse"` (a background app sending
  * in one 500 ms interval every 3 s: never a 5 s stall, but 30 s without an answer);
  * `platform: "mobile"` uses the 2 s stall of
@@ -52,6 +54,9 @@ const action = z.union(
     z.object({ subscriptionUpdate: z.record(id, z.array(id)) }),
     z.object({ connect: id }),
     z.object({ checkNow: z.literal(true) }),
+    // The core fails to reach a destination through the current server, which carried the
+    // request: the app's own fetch of a provider that failed directly too (issue 28).
+    z.object({ destinationFailure: z.literal(true) }),
     // The settings Auto reads, with the bounds Settings puts on them.
     z.object({
       settings: z
@@ -62,7 +67,7 @@ const action = z.union(
   ],
   {
     error:
-      'expected one of {"exclude": [ids]}, {"include": [ids]}, {"autoOn": id}, {"autoOff": true}, {"subscriptionUpdate": {...}}, {"connect": id}, {"checkNow": true}, {"settings": {"stallThresholdMs": ms, "urlTestTimeoutMs": ms}}',
+      'expected one of {"exclude": [ids]}, {"include": [ids]}, {"autoOn": id}, {"autoOff": true}, {"subscriptionUpdate": {...}}, {"connect": id}, {"checkNow": true}, {"destinationFailure": true}, {"settings": {"stallThresholdMs": ms, "urlTestTimeoutMs": ms}}',
   },
 );
 export type SimAction = z.infer<typeof action>;

@@ -1,61 +1,53 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { invokeSchemas } from '../../../shared/ipc/contract';
+import type { WireRefusal } from '../../../shared/ipc/answer';
 import { useAppStore } from '../store/context';
 import { Modal } from './Modal';
 import { QrImport } from './QrImport';
-import { FormError, FormFooter, UserAgentField } from './FormParts';
+import { FormFooter, RefusalError, UserAgentField } from './FormParts';
 
-type Source = 'url' | 'text';
+/** Whether the box holds one address: only then is a User-Agent of any use. */
+const ONE_ADDRESS = /^https?:\/\/\S+$/i;
 
-/** Add a subscription from a link or from pasted text (share links, base64, JSON, YAML). */
+/**
+ * Add anything a user may have been given, in one box: a subscription address, share links, an
+ * "add to app" link of any scheme the app registers, or a whole subscription body (base64, JSON,
+ * YAML). The host reads it and it becomes an import request, confirmed like a clicked link or a QR
+ * code (ImportPrompt); nothing is fetched or added from here.
+ */
 export function AddSubscriptionDialog() {
   const { t } = useTranslation();
-  const addSubscription = useAppStore((s) => s.addSubscription);
+  const offerImport = useAppStore((s) => s.offerImport);
   const closeDialog = useAppStore((s) => s.closeDialog);
-  const pushNotice = useAppStore((s) => s.pushNotice);
-  const [source, setSource] = useState<Source>('url');
-  const [url, setUrl] = useState('');
   const [text, setText] = useState('');
   const [name, setName] = useState('');
   const [userAgent, setUserAgent] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<WireRefusal | null>(null);
   const [busy, setBusy] = useState(false);
-  const first = useRef<HTMLInputElement>(null);
+  const first = useRef<HTMLTextAreaElement>(null);
+  const oneAddress = ONE_ADDRESS.test(text.trim());
 
   const paste = async () => {
     try {
-      const pasted = await navigator.clipboard.readText();
-      if (/^https?:\/\/\S+$/i.test(pasted.trim())) {
-        setSource('url');
-        setUrl(pasted.trim());
-      } else {
-        setSource('text');
-        setText(pasted);
-      }
-      setError(null);
+      setText(await navigator.clipboard.readText());
+      setRefusal(null);
     } catch {
-      setError(t('add.pasteFailed'));
+      setRefusal({ error: t('add.pasteFailed') });
     }
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const request = {
-      ...(source === 'url' ? { url: url.trim() } : { text }),
-      ...(name.trim() ? { name: name.trim() } : {}),
-      ...(source === 'url' && userAgent.trim() ? { userAgent: userAgent.trim() } : {}),
-    };
-    if (source === 'url' && !/^https?:\/\//i.test(url.trim())) return setError(t('add.needUrl'));
-    if (source === 'text' && text.trim() === '') return setError(t('add.needText'));
-    const valid = invokeSchemas.addSubscription.safeParse(request);
-    if (!valid.success) return setError(valid.error.issues[0]?.message ?? t('add.needUrl'));
+    if (text.trim() === '') return setRefusal({ error: t('add.needText') });
     setBusy(true);
-    setError(null);
-    const result = await addSubscription(request);
+    setRefusal(null);
+    const result = await offerImport(text, {
+      source: 'paste',
+      ...(name.trim() ? { name: name.trim() } : {}),
+      ...(oneAddress && userAgent.trim() ? { userAgent: userAgent.trim() } : {}),
+    });
     setBusy(false);
-    if (!result.ok) return setError(result.error);
-    pushNotice({ tone: 'info', what: 'addSubscription', text: t('add.added', { name: result.value.name, count: result.value.servers.length }) });
+    if (!result.ok) return setRefusal(result);
     closeDialog();
   };
 
@@ -65,28 +57,22 @@ export function AddSubscriptionDialog() {
         <header className="modal-header">
           <h2 id="add-title">{t('add.title')}</h2>
         </header>
-        <fieldset className="segmented-field">
-          <legend className="visually-hidden">{t('add.source')}</legend>
-          <label className={source === 'url' ? 'segment active' : 'segment'}>
-            <input type="radio" name="source" value="url" checked={source === 'url'} onChange={() => setSource('url')} />
-            {t('add.fromUrl')}
-          </label>
-          <label className={source === 'text' ? 'segment active' : 'segment'}>
-            <input type="radio" name="source" value="text" checked={source === 'text'} onChange={() => setSource('text')} />
-            {t('add.fromText')}
-          </label>
-        </fieldset>
-        {source === 'url' ? (
-          <label className="field">
-            <span>{t('add.url')}</span>
-            <input ref={first} type="url" dir="ltr" inputMode="url" placeholder={t('add.urlPlaceholder')} value={url} onChange={(event) => setUrl(event.target.value)} />
-          </label>
-        ) : (
-          <label className="field">
-            <span>{t('add.text')}</span>
-            <textarea dir="ltr" rows={8} spellCheck={false} value={text} onChange={(event) => setText(event.target.value)} />
-          </label>
-        )}
+        <label className="field">
+          <span>{t('add.box')}</span>
+          <textarea
+            ref={first}
+            dir="ltr"
+            rows={6}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder={t('add.urlPlaceholder')}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          />
+          <span className="hint">
+            {t('add.boxHint')}
+          </span>
+        </label>
         <button type="button" className="button small" onClick={() => void paste()}>
           {t('add.paste')}
         </button>
@@ -95,9 +81,9 @@ export function AddSubscriptionDialog() {
           <span>{t('add.name')}</span>
           <input type="text" dir="auto" value={name} onChange={(event) => setName(event.target.value)} />
         </label>
-        {source === 'url' && <UserAgentField value={userAgent} onChange={setUserAgent} />}
-        <FormError>{error}</FormError>
-        <FormFooter onCancel={closeDialog} submitLabel={t('add.add')} busyLabel={t('add.adding')} busy={busy} />
+        {oneAddress && <UserAgentField value={userAgent} onChange={setUserAgent} />}
+        <RefusalError refusal={refusal} />
+        <FormFooter onCancel={closeDialog} submitLabel={t('add.next')} busyLabel={t('add.reading')} busy={busy} />
       </form>
     </Modal>
   );

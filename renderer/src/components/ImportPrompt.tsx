@@ -4,12 +4,15 @@ import type { ImportRequest } from '../../../shared/domain/import-request';
 import { useAppStore } from '../store/context';
 import { FlaggedName } from './FlaggedName';
 import { Modal } from './Modal';
-import { FormError } from './FormParts';
+import type { WireRefusal } from '../../../shared/ipc/answer';
+import { EngineDetails } from './EngineDetails';
+import { RefusalError } from './FormParts';
 
 /**
  * Asks before anything from outside is added: a panel's "add to app" link, a QR code. It shows
  * where the request came from, the address it would fetch (its host first, so a look-alike stands
- * out) and the name it proposes; only "Add" lets the host fetch or add anything.
+ * out) and the name it proposes; only "Add" lets the host fetch or add anything. What the import
+ * box took comes here too, so a pasted link is asked about as a clicked one is.
  */
 export function ImportPrompt() {
   const pending = useAppStore((s) => s.importRequests[0]);
@@ -21,18 +24,23 @@ function ImportRequestDialog({ request }: { request: ImportRequest }) {
   const answer = useAppStore((s) => s.answerImport);
   const pushNotice = useAppStore((s) => s.pushNotice);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<WireRefusal | null>(null);
   const decline = useRef<HTMLButtonElement>(null);
   const { target } = request;
-  const source = request.source === 'qr' ? t('desktop.imports.fromQr') : t('desktop.imports.fromLink', { scheme: `${request.source}://` });
+  const source =
+    request.source === 'qr' ? t('desktop.imports.fromQr') : request.source === 'paste' ? t('desktop.imports.fromPaste') : t('desktop.imports.fromLink', { scheme: `${request.source}://` });
 
-  const respond = async (accept: boolean) => {
+  const respond = async (accept: boolean, keep = false) => {
     setBusy(true);
     setError(null);
-    const result = await answer(request.id, accept);
+    const result = await answer(request.id, accept, keep);
     setBusy(false);
-    if (!result.ok) return setError(result.error);
-    if (result.value) pushNotice({ tone: 'info', what: 'import', text: t('add.added', { name: result.value.name, count: result.value.servers.length }) });
+    // A failed Add comes back on the request itself (its failure, said below in the user's words).
+    if (!result.ok) return setError(result.code === 'subscription-not-added' ? null : result);
+    const added = result.value;
+    if (!added) return;
+    if (keep && added.servers.length === 0) pushNotice({ tone: 'info', what: 'import', text: t('desktop.imports.kept', { name: added.name }) });
+    else pushNotice({ tone: 'info', what: 'import', text: t('add.added', { name: added.name, count: added.servers.length }) });
   };
 
   return (
@@ -67,6 +75,12 @@ function ImportRequestDialog({ request }: { request: ImportRequest }) {
             <Excerpt text={target.excerpt} />
           </>
         )}
+        {target.kind === 'body' && (
+          <>
+            <p>{t('desktop.imports.bodyBody', { count: target.servers, format: target.format })}</p>
+            <Excerpt text={target.excerpt} />
+          </>
+        )}
         {target.kind === 'unreadable' && (
           <>
             <p role="alert">{t('desktop.imports.unreadableBody', { reason: target.reason })}</p>
@@ -81,7 +95,15 @@ function ImportRequestDialog({ request }: { request: ImportRequest }) {
         )}
         {target.kind !== 'unreadable' && <p className="muted">{t('desktop.imports.trust')}</p>}
       </div>
-      <FormError>{error}</FormError>
+      {request.failure && (
+        <>
+          <p className="form-error" role="alert">
+            {t('desktop.imports.failed', { why: t(`subscription.errorKinds.${request.failure.kind}`) })}
+          </p>
+          <EngineDetails text={request.failure.detail} className="form-error-details" />
+        </>
+      )}
+      <RefusalError refusal={error} />
       <footer className="modal-footer">
         {target.kind === 'unreadable' ? (
           <button ref={decline} type="button" className="button primary" onClick={() => void respond(false)}>
@@ -92,8 +114,13 @@ function ImportRequestDialog({ request }: { request: ImportRequest }) {
             <button ref={decline} type="button" className="button" disabled={busy} onClick={() => void respond(false)}>
               {t('desktop.imports.decline')}
             </button>
+            {request.failure && target.kind === 'subscription' && (
+              <button type="button" className="button" disabled={busy} onClick={() => void respond(true, true)}>
+                {t('desktop.imports.keep')}
+              </button>
+            )}
             <button type="button" className="button primary" disabled={busy} onClick={() => void respond(true)}>
-              {busy ? t('add.adding') : t('desktop.imports.accept')}
+              {busy ? t('add.adding') : request.failure ? t('desktop.imports.retry') : t('desktop.imports.accept')}
             </button>
           </>
         )}

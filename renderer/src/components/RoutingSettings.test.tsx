@@ -23,7 +23,7 @@ describe('the Routing page of Settings', () => {
   it('shows the preset with its data’s date, and sends rules in the order the user arranged them', async () => {
     const { page, client, dialog } = openRouting();
     expect(within(page).getByRole('combobox', { name: /^Region/ })).toHaveProperty('value', 'ir');
-    expect(page.textContent).toContain('IP ranges of 2026-06-17 from @ip-location-db/geo-whois-asn-country');
+    expect(page.textContent).toContain('IP ranges of Jun 17, 2026 from \u2068@ip-location-db/geo-whois-asn-country');
     await userEvent.click(within(page).getByRole('button', { name: 'Add a rule' }));
     await userEvent.click(within(page).getByRole('button', { name: 'Add a rule' }));
     const first = within(page).getByRole('listitem', { name: 'Rule 1' });

@@ -11,6 +11,9 @@ import { useAppStore } from '../store/context';
 import type { RuleSetStatus } from '../../../shared/domain/routing';
 import type { RuleSet } from '../../../shared/rule-sets';
 import { RuleSetsField } from './RuleSetsField';
+import { isolate } from '../format/format';
+import { useFormat } from '../hooks/useFormat';
+import { TechnicalText } from './TechnicalText';
 
 export interface RuleDraft {
   /** Stable across reordering, for React's keys. */
@@ -117,6 +120,7 @@ const NO_STATUSES: RuleSetStatus[] = [];
 
 export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDraft; onChange: (draft: RoutingDraft) => void; errors: Record<string, string> }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const view = useAppStore((s) => s.routing);
   const groups = useAppStore((s) => s.settings.groups);
   const set = <K extends keyof RoutingDraft>(key: K, value: RoutingDraft[K]) => onChange({ ...draft, [key]: value });
@@ -142,7 +146,9 @@ export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDra
             ))}
           </select>
           <span className="hint">{t('routing.presetHint')}</span>
-          <span className="hint">{view.dataDate && view.dataSource ? t('routing.dataDate', { date: view.dataDate, source: view.dataSource }) : t('routing.noData')}</span>
+          <span className="hint">
+            {view.dataDate && view.dataSource ? t('routing.dataDate', { date: format.day(view.dataDate), source: isolate(view.dataSource) }) : t('routing.noData')}
+          </span>
         </label>
         {view.notices.length > 0 && (
           <ul className="routing-notices" role="status">
@@ -234,7 +240,7 @@ export function RoutingSettings({ draft, onChange, errors }: { draft: RoutingDra
           })}
         </ol>
         <p className="hint">
-          {t('routing.domainsHint')} · {t('routing.ipsHint')}
+          <TechnicalText text={`${t('routing.domainsHint')} · ${t('routing.ipsHint')}`} />
         </p>
         <button type="button" className="button" onClick={() => set('rules', [...draft.rules, { key: nextKey++, outbound: 'direct', domain: '', ip: '', port: '' }])}>
           {t('routing.addRule')}

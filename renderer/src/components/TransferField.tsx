@@ -31,7 +31,12 @@ export function TransferField({ test }: { test: TransferTest | null }) {
           <>
             <br />
             <small className="muted">
-              <bdi>{test.detail}</bdi>
+              {/* What was measured, in the user's words; a failure's reason is the engine's. */}
+              {(test.verdict === 'ok' || test.verdict === 'throttled') && test.bytesPerSecond !== null && test.bytesPerSecond > 0 ? (
+                t('transfer.measured', { size: format.bytes(test.bytes), time: format.ms((test.bytes / test.bytesPerSecond) * 1000) })
+              ) : (
+                <bdi>{test.detail}</bdi>
+              )}
             </small>
           </>
         )}

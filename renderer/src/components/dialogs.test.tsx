@@ -74,48 +74,55 @@ describe('the settings dialog', () => {
 });
 
 describe('the add-subscription dialog', () => {
-  it('adds from a URL', async () => {
+  it('offers an address from the one box as an import request the user then confirms, and closes', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'add-subscription' }));
     const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
-    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Subscription URL' }), 'https://provider.example/s/abc');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
-    expect(client.callsTo('addSubscription')).toEqual([{ url: 'https://provider.example/s/abc' }]);
-    expect(screen.queryByRole('dialog')).toBeNull();
-  });
-
-  it('adds pasted text with a name, and refuses an empty paste without asking the host', async () => {
-    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
-    act(() => store.getState().openDialog({ kind: 'add-subscription' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
-    await userEvent.click(within(dialog).getByRole('radio', { name: 'Pasted text' }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
-    expect(within(dialog).getByRole('alert').textContent).toBe('Paste the list first.');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Address, links or subscription contents/ }), 'https://provider.example/s/abc');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(client.callsTo('offerImport')).toEqual([{ text: 'https://provider.example/s/abc', source: 'paste' }]);
     expect(client.callsTo('addSubscription')).toEqual([]);
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /Share links/ }), 'vless://one');
+    expect(screen.queryByRole('dialog', { name: 'Add a subscription' })).toBeNull();
+    // The confirmation (ImportPrompt, beside the dialogs) asks about what now waits in the host's list.
+    expect(store.getState().importRequests).toMatchObject([{ source: 'paste', target: { kind: 'subscription', url: 'https://provider.example/s/abc' } }]);
+  });
+
+  it('offers share links with a name, and refuses an empty box without asking the host', async () => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'add-subscription' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Paste the list first.');
+    expect(client.callsTo('offerImport')).toEqual([]);
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Address, links or subscription contents/ }), 'vless://one');
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name (optional)' }), 'Mine');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
-    expect(client.callsTo('addSubscription')).toEqual([{ text: 'vless://one', name: 'Mine' }]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(client.callsTo('offerImport')).toEqual([{ text: 'vless://one', source: 'paste', name: 'Mine' }]);
   });
 
-  it('sends the User-Agent override with the URL when one is typed', async () => {
+  it('asks for a User-Agent only for an address, and sends it with it', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'add-subscription' }));
     const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
-    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Subscription URL' }), 'https://provider.example/s/abc');
+    const box = within(dialog).getByRole('textbox', { name: /^Address, links or subscription contents/ });
+    await userEvent.type(box, 'vless://one');
+    expect(within(dialog).queryByRole('textbox', { name: /User-Agent/ })).toBeNull();
+    await userEvent.clear(box);
+    await userEvent.type(box, 'https://provider.example/s/abc');
     await userEvent.type(within(dialog).getByRole('textbox', { name: /User-Agent/ }), 'clash-verge/v1.7.7');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
-    expect(client.callsTo('addSubscription')).toEqual([{ url: 'https://provider.example/s/abc', userAgent: 'clash-verge/v1.7.7' }]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(client.callsTo('offerImport')).toEqual([{ text: 'https://provider.example/s/abc', source: 'paste', userAgent: 'clash-verge/v1.7.7' }]);
   });
 
-  it('shows the host’s parse error', async () => {
+  it('says in the user’s words why the host could not read the box, and stays open', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
-    client.failNext('addSubscription', 'no entry could be read (3 rejected)');
+    client.failNext('offerImport', 'Nothing to add: it holds neither a share link, a subscription address, an import link nor a subscription’s contents.', 'nothing-to-import');
     act(() => store.getState().openDialog({ kind: 'add-subscription' }));
     const dialog = screen.getByRole('dialog', { name: 'Add a subscription' });
-    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Subscription URL' }), 'https://p.example/x');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
-    expect(within(dialog).getByRole('alert').textContent).toBe('no entry could be read (3 rejected)');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Address, links or subscription contents/ }), 'hello');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByRole('alert').textContent).toMatch(/^Nothing here can be added/);
+    expect(screen.getByRole('dialog', { name: 'Add a subscription' })).toBeTruthy();
   });
 });
 

@@ -33,4 +33,16 @@ describe('formatters', () => {
     expect(en.relative(2 * 86_400_000, 0)).toBe('in 2 days');
     expect(en.relative(1000, 1000)).toBe('now');
   });
+
+  it.each([
+    ['en', 'Jun 17, 2026'],
+    ['ru', '17 июн. 2026 г.'],
+    ['fa', '۲۷ خرداد ۱۴۰۵'],
+    ['ar', '17 يونيو 2026'],
+    ['zh', '2026年6月17日'],
+  ])('a data file’s day in %s: its calendar and digits (Solar Hijri for Persian), the month named in Arabic', (language, text) => {
+    expect(formattersFor(language).day('2026-06-17')).toBe(text);
+    expect(formattersFor(language).day('not a day')).toBe('not a day');
+  });
 });
+

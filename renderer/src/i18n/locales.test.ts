@@ -63,6 +63,34 @@ describe.each(LANGUAGES.filter((l) => l !== 'en'))('the %s translation', (langua
   });
 });
 
+/**
+ * Keys whose English value is right in every language: names (the app's, protocols', technical
+ * terms) and examples written as the user types them. Anything else left as in English is a
+ * string nobody translated.
+ */
+const SAME_IN_EVERY_LANGUAGE = new Set([
+  'app.name', // a brand
+  'routing.dns', // a protocol's name
+  'details.ipv6', // a protocol's name
+  'add.urlPlaceholder', // what an address starts with, typed as is
+]);
+
+/** A value with nothing to translate: placeholders and punctuation only. */
+const onlyPlaceholders = (text: string) => !/\p{L}/u.test(text.replace(/{{[^}]*}}/g, '').replace(/<\/?\w+>/g, ''));
+
+describe.each(LANGUAGES.filter((l) => l !== 'en'))('nothing left in English in %s', (language) => {
+  const flat = flatten(resources[language].translation as unknown as Tree);
+
+  it('every English text has its own translation, except the names on the allow-list', () => {
+    const untranslated = [...flat].filter(([key, text]) => english.get(key) === text && !SAME_IN_EVERY_LANGUAGE.has(key) && !onlyPlaceholders(text));
+    expect(untranslated.map(([key, text]) => `${key}: ${text}`)).toEqual([]);
+  });
+
+  it('the allow-list names only keys that exist', () => {
+    for (const key of SAME_IN_EVERY_LANGUAGE) expect(flat.has(key), key).toBe(true);
+  });
+});
+
 describe('plural rules through i18next', () => {
   it.each([
     ['en', 1, '1 server'],

@@ -10,10 +10,16 @@ import { type ActionResult, request, type SliceDeps } from './types';
 export interface ImportsSlice {
   importRequests: ImportRequest[];
   setImportRequests(requests: ImportRequest[]): void;
-  /** Text found in a picture: the host turns it into a request the user then confirms. */
-  offerImport(text: string): Promise<ActionResult<ImportRequest>>;
-  /** Add what the request proposes (the host fetches it only now), or drop it. */
-  answerImport(id: string, accept: boolean): Promise<ActionResult<ListSubscription | null>>;
+  /**
+   * Text found in a picture, or pasted into the import box (with the name and User-Agent the user
+   * gave): the host turns it into a request the user then confirms.
+   */
+  offerImport(text: string, from?: { source: 'paste'; name?: string; userAgent?: string }): Promise<ActionResult<ImportRequest>>;
+  /**
+   * Add what the request proposes (the host fetches it only now), or drop it; `keep` adds a
+   * subscription even when its fetch fails, to be retried later.
+   */
+  answerImport(id: string, accept: boolean, keep?: boolean): Promise<ActionResult<ListSubscription | null>>;
   /** One picture per screen, taken by the desktop app after the user agreed. */
   captureScreen(): Promise<ActionResult<{ screens: string[] }>>;
   /** A server's share link or a subscription's address: asked for only when the user chooses to see it. */
@@ -27,8 +33,8 @@ export function createImportsSlice(deps: SliceDeps): ImportsSlice {
   return {
     ...importsInitialState,
     setImportRequests: (importRequests) => set({ importRequests }),
-    offerImport: (text) => request(deps, 'import', () => client.offerImport({ text, source: 'qr' }), { notify: false }),
-    answerImport: (id, accept) => request(deps, 'import', () => client.answerImport({ id, accept }), { notify: false }),
+    offerImport: (text, from) => request(deps, 'import', () => client.offerImport({ text, source: 'qr', ...from }), { notify: false }),
+    answerImport: (id, accept, keep = false) => request(deps, 'import', () => client.answerImport({ id, accept, ...(keep ? { keep } : {}) }), { notify: false }),
     captureScreen: () => request(deps, 'import', () => client.captureScreen({}), { notify: false }),
     shareLink: (target) => request(deps, 'import', () => client.shareLink(target), { notify: false }),
   };

@@ -175,10 +175,10 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     },
     labControl: () => null,
     // As the host does, in short: an address is a subscription, anything else share links.
-    offerImport: (request: { text: string; source: 'qr' }) => {
+    offerImport: (request: { text: string; source: 'qr' | 'paste'; name?: string }) => {
       const text = request.text.trim();
       const target = /^https?:\/\//.test(text) ? { kind: 'subscription' as const, url: text } : { kind: 'links' as const, text, excerpt: text.replace(/\/\/[^@]*@/, '//***@') };
-      const offered = { id: `i${snapshot.importRequests.length + 1}`, receivedAt: now(), source: request.source, name: null, target };
+      const offered = { id: `i${snapshot.importRequests.length + 1}`, receivedAt: now(), source: request.source, name: request.name ?? null, target };
       snapshot = { ...snapshot, importRequests: [...snapshot.importRequests, offered] };
       emit('importRequests', snapshot.importRequests);
       return offered;

@@ -176,10 +176,20 @@ describe('the user saying no is told apart from a failure', () => {
 // under both shells it may meet, dash and bash.
 describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell) => {
   const started: ChildProcess[] = [];
+  const groups: number[] = [];
   const engines: ReturnType<typeof fakeSingBox>[] = [];
   afterEach(() => {
     for (const child of started.splice(0)) child.kill('SIGKILL');
-    // A watchdog killed with -9 cannot stop its sing-box: the stand-ins it ran go too.
+    // A watchdog killed with -9 cannot stop its sing-box, and one it was starting as the test
+    // ended is in no list yet: each watchdog leads its own process group, and the group goes
+    // whole (a shell without job control runs its `&` children in its own group).
+    for (const group of groups.splice(0)) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
     for (const engine of engines.splice(0)) for (const { pid } of engine.runs()) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   });
 
@@ -203,13 +213,15 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
       ...(o.afterEngine ? { afterEngine: [`echo after >> ${shellQuote(marker)}`] } : {}),
     };
     writeFileSync(files.controlFile, 'lift');
-    const watchdog = spawn(shell, ['-c', posixWatchdogScript(files)], { stdio: 'ignore' });
+    const watchdog = spawn(shell, ['-c', posixWatchdogScript(files)], { stdio: 'ignore', detached: true });
     started.push(watchdog);
+    groups.push(watchdog.pid!);
     const exited = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
     const enginePid = () => (existsSync(files.enginePidFile) ? Number(readFileSync(files.enginePidFile, 'utf8')) : null);
     return { dir, marker, engine, app, files, watchdog, exited, enginePid, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   }
 
+  // Four waits of up to 5 s each: on a busy machine the whole round trip outlasts vitest's 5 s.
   it('waits lifted, runs sing-box on `run`, stops it on `lift`, and restarts it on a new `run` without being started again', async () => {
     const w = launch();
     // Written by `echo $$ >`: there (created) a moment before it holds the pid.
@@ -228,7 +240,7 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
     expect(w.engine.runs()[1]!.pid).toBe(w.enginePid());
     expect(processAlive(w.watchdog.pid!)).toBe(true);
     w.cleanup();
-  });
+  }, 20_000);
 
   it('a control file caught half-written restarts nothing', async () => {
     const w = launch();

@@ -1,4 +1,12 @@
-/** العربية. المصطلحات: «من الذاكرة المؤقتة»، «لم يُؤكَّد عنوان IP بعد»، «متوقف حاليًا»، «محجوب هنا». */
+/**
+ * العربية. المصطلحات: «من الذاكرة المؤقتة»، «لم يُؤكَّد عنوان IP بعد»، «متوقف حاليًا»، «محجوب هنا».
+ *
+ * Digits and dates, chosen (format/format.ts applies them): Western digits (0–9), as Intl's plain
+ * "ar" writes them and as the Maghreb and most Arabic software do, so a count reads the same as
+ * the addresses, ports and sizes beside it, which stay in Western digits in every Arabic UI; and
+ * dates with the month named ("17 يونيو 2026"), not numeric ("17‏/06‏/2026"), whose day/month
+ * order readers across the Arabic-speaking countries take differently.
+ */
 export const ar = {
   app: {
     name: 'Steadfast VPN',
@@ -247,18 +255,15 @@ export const ar = {
   },
   add: {
     title: 'إضافة اشتراك',
-    source: 'المصدر',
-    fromUrl: 'رابط',
-    fromText: 'نص ملصق',
-    url: 'عنوان الاشتراك',
+    box: 'عنوان أو روابط أو محتوى اشتراك',
+    boxHint: 'عنوان اشتراك (https://…)، أو رابط مشاركة واحد أو أكثر (vless://، ss://، …)، أو رابط «إضافة إلى التطبيق» (v2rayn://، hiddify://، clash://، sing-box://، steadfast://)، أو اشتراك كامل بصيغة base64 أو JSON أو YAML. تؤكّد ما فيه قبل أن يُضاف أي شيء.',
+    next: 'متابعة',
+    reading: 'جارٍ القراءة…',
+    adding: 'جارٍ الإضافة…',
     urlPlaceholder: 'https://…',
-    text: 'روابط مشاركة أو base64 أو JSON أو YAML',
     paste: 'لصق من الحافظة',
     pasteFailed: 'لا يمكن قراءة الحافظة هنا؛ الصق باستخدام Ctrl+V.',
     name: 'الاسم (اختياري)',
-    add: 'إضافة',
-    adding: 'جارٍ الإضافة…',
-    needUrl: 'أدخل عنوان http(s) صحيحًا.',
     needText: 'الصق القائمة أولًا.',
     added_zero: 'أُضيف {{name}} بلا خوادم.',
     added_one: 'أُضيف {{name}} مع خادم واحد.',
@@ -497,6 +502,8 @@ export const ar = {
     'system-wide-unavailable': 'وضع النظام كله غير متاح هنا: لا يستطيع التطبيق تشغيل أداته المساعدة التي تحتاج صلاحيات المسؤول. اختر وكيل النظام أو الوكيل المحلي بدلًا منه.',
     'screen-reading-unavailable': 'قراءة الشاشة ممكنة في تطبيق سطح المكتب فقط.',
     'lab-unavailable': 'المختبر موجود في الوضع التجريبي فقط.',
+    'nothing-to-import': 'لا شيء هنا يمكن إضافته: ليس عنوان اشتراك ولا رابط خادم ولا رابط «إضافة إلى التطبيق» ولا محتوى اشتراك.',
+    'subscription-not-added': 'لم يُضف شيء: تعذّر جلب الاشتراك أو أنه لا يضم أي خادم.',
   },
   mode: {
     label: 'ما الذي يغيّره الاتصال',
@@ -528,10 +535,16 @@ export const ar = {
       unreadableTitle: 'لا يمكن إضافة هذا',
       fromLink: 'من رابط {{scheme}}',
       fromQr: 'من رمز QR',
+      fromPaste: 'مُلصق في مربع الاستيراد',
       subscriptionBody: 'سيجلب التطبيق قائمة الخوادم من هذا العنوان. أضفه فقط إن كنت تثق بمصدر الرابط.',
       host: 'المزوّد',
       address: 'العنوان',
       linksBody: 'عدد الخوادم فيه: {{count, number}}. تُضاف كاشتراك مستقل.',
+      bodyBody: 'محتوى اشتراك ({{format}}). عدد الخوادم فيه: {{count, number}}. تُضاف كاشتراك مستقل.',
+      failed: 'لم يُضف شيء: {{why}}.',
+      retry: 'حاول مجددًا',
+      keep: 'احتفظ به وأعد المحاولة لاحقًا',
+      kept: 'احتُفظ بـ {{name}} بلا خوادم؛ سيُجلب مجددًا في التحديث التالي.',
       name: 'الاسم المقترح',
       noName: 'لا يوجد (يُستخدم اسم المزوّد)',
       trust: 'لا يُجلب ولا يُضاف شيء حتى تختار «إضافة».',
@@ -595,6 +608,7 @@ export const ar = {
     notTested: 'لم يُجرَ بعد',
     skipped: 'حركته تتجمّد: عُدّ غير مجيب',
     marked: 'حركة بطيئة',
+    measured: '{{size}} في {{time}}',
   },
   routing: {
     page: 'التوجيه',
@@ -645,7 +659,7 @@ export const ar = {
     moveDown: 'نقل القاعدة {{n}} إلى الأسفل',
     remove: 'حذف القاعدة {{n}}',
     noRules: 'لا قواعد خاصة بك.',
-    hosts: 'Hosts',
+    hosts: 'جدول المضيفين',
     hostsHint: 'في كل سطر: اسم ثم مسافة ثم عنوان (bank.ir 10.0.0.5).',
     hostsLine: 'السطر {{n}} يحتاج إلى اسم وعنوان.',
     dns: 'DNS',
