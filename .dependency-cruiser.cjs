@@ -23,7 +23,7 @@ const APP_LAYERS = {
   auto: ['clock', 'events', 'log', 'storage', 'virtual-clock'],
   'system-proxy': ['log', 'storage', 'process'],
   'system-wide': ['core', 'events', 'log', 'storage', 'tunnel', 'process'],
-  routing: ['core'],
+  routing: ['clock', 'core', 'events', 'log', 'storage'],
   // Helpers for tests (fake clock, polling); imported only by tests, by the rule below.
   testing: ['virtual-clock'],
   sharing: [],
