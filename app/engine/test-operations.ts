@@ -6,11 +6,10 @@
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
-import type { ListStatus, ObservationExport } from '../../shared/ipc/contract';
+import type { ObservationExport } from '../../shared/ipc/contract';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
 import type { MonitorStatuses, Verdicts, WindowStatuses } from './window-statuses';
-import { statusForList } from './ui-view';
 
 export interface MonitorResults extends MonitorStatuses {
   testAll(): void;
