@@ -41,6 +41,8 @@ export interface SchedulerDeps {
   writer: Pick<ResultWriter, 'url' | 'notReady'>;
   /** Transfer tests share the workers. */
   transfers: Pick<TransferTests, 'runningCount'>;
+  /** The due servers that may have delay probes now (policy/test-budget.ts: at the daily cap, only those in focus). */
+  delayTargets?: (ids: readonly ServerId[]) => ServerId[];
   log: (line: string) => void;
   onListenerError?: ListenerErrorSink;
 }
@@ -131,7 +133,9 @@ export class CycleScheduler {
       // A result loaded from the cache is not one of this run: due whatever its age.
       return { id, lastDelayMs: last ? last.delayMs : undefined, testedAt: last?.at ?? null, marked: this.marked.has(id) || last?.fromCache === true };
     });
-    let targets = cycleOrder(candidates, startedAt, settings.intervalMs, this.lastDurationMs);
+    const due = cycleOrder(candidates, startedAt, settings.intervalMs, this.lastDurationMs);
+    let targets = this.deps.delayTargets ? this.deps.delayTargets(due) : due;
+    if (targets.length < due.length) this.deps.log(`${label}: the daily test budget is spent: ${due.length - targets.length} server(s) outside the current one and Auto's candidates keep their last results`);
     let urlIndex = Math.min(this.deps.urls.index, settings.urls.length - 1);
     while (targets.length > 0) {
       const url = settings.urls[urlIndex] as string;

@@ -28,4 +28,6 @@ export type ProblemTopic =
   /** No core was found, or the one found could not be used: nothing can connect. */
   | { kind: 'no-core' }
   /** System-wide mode is on but its capture is not in force (the helper failed or stopped): apps that ignore the proxy go around the tunnel. */
-  | { kind: 'system-wide' };
+  | { kind: 'system-wide' }
+  /** The daily test budget is spent: only delay probes of the current server and Auto's next candidates run. */
+  | { kind: 'test-budget'; capBytesPerDay: number };

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { AppProblem, ProblemTopic } from '../../../shared/domain/problem';
+import type { Formatters } from '../format/format';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
@@ -10,7 +11,7 @@ import { EngineDetails } from './EngineDetails';
 import { ErrorIcon, WarningIcon } from './icons';
 
 /** What the problem is about, in the user's language. */
-function topicSentence(t: TFunction, topic: ProblemTopic): string {
+function topicSentence(t: TFunction, format: Formatters, topic: ProblemTopic): string {
   switch (topic.kind) {
     case 'file-unreadable':
       return t(topic.recovered === 'backup' ? 'problems.fileUnreadableBackup' : 'problems.fileUnreadableEmpty', { file: topic.file });
@@ -20,6 +21,8 @@ function topicSentence(t: TFunction, topic: ProblemTopic): string {
       return t('problems.noCore');
     case 'system-wide':
       return t('problems.systemWide');
+    case 'test-budget':
+      return t('problems.testBudget', { size: format.bytes(topic.capBytesPerDay) });
   }
 }
 
@@ -42,6 +45,7 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
   buttonRef(button: HTMLButtonElement | null): void;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const messageId = useId();
   return (
     <li className={`problem problem-${problem.severity}`}>
@@ -55,7 +59,7 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
         {problem.topic ? (
           <>
             <p className="problem-message" id={messageId}>
-              {topicSentence(t, problem.topic)}
+              {topicSentence(t, format, problem.topic)}
             </p>
             <EngineDetails text={problem.message} className="problem-details" />
           </>

@@ -426,6 +426,7 @@ export const en = {
     saveFailed: '{{file}} could not be saved. The app keeps working with what it has in memory; free some disk space or check the folder’s permissions.',
     noCore: 'No usable core (v2ray or Xray) was found, so nothing can connect. Install one or set its path in Settings.',
     systemWide: 'System-wide mode is not in force, so apps that ignore the proxy settings go around the VPN. Try connecting again, or switch to the system proxy in Settings.',
+    testBudget: 'Testing used its daily traffic budget of {{size}}: until the last 24 hours fall under it, only the current server and Auto\'s next candidates are pinged, with no speed or freeze tests.',
   },
   lab: {
     title: 'Lab',
