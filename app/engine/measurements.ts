@@ -7,6 +7,7 @@ import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
 import type { ObservationExport } from '../../shared/ipc/contract';
+import type { TestTrafficUsage } from '../../shared/domain/test-traffic';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
 
@@ -19,6 +20,9 @@ export interface MonitorResults {
   measureDirect(serverId: ServerId, method: DirectMethod): Promise<DirectTestOutcome>;
   history(serverId: ServerId): Measurement[];
   exportObservation(): ObservationExport;
+  /** The user opened a server: it gets transfer tests for a while (the window asks its history as its details open). */
+  serverOpened(serverId: ServerId): void;
+  testTraffic(): TestTrafficUsage;
 }
 
 export interface Verdicts {
@@ -50,7 +54,7 @@ export function measurementOperations(
   view: StatusView,
   index: Pick<ServerIndex, 'require'>,
   verdicts: Verdicts,
-): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'exportObservation'> {
+): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'exportObservation' | 'testTraffic'> {
   return {
     testAll: async () => {
       monitor.testAll();
@@ -71,8 +75,11 @@ export function measurementOperations(
     },
     getHistory: async (r) => {
       index.require(r.serverId);
+      // The window asks a server's history when its details open: the server the user opened.
+      monitor.serverOpened(r.serverId);
       return monitor.history(r.serverId);
     },
+    testTraffic: async () => monitor.testTraffic(),
     exportObservation: async () => {
       const observation = monitor.exportObservation();
       return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: verdicts.reachability(s.serverId) })) };

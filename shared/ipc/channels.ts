@@ -21,6 +21,7 @@ export const INVOKE_CHANNELS = [
   'measureDirect',
   'getHistory',
   'exportObservation',
+  'testTraffic',
   'listCores',
   'setSettings',
   'labControl',

@@ -11,13 +11,14 @@ import { type AntiDpiErrors, type AntiDpiValues, checkAntiDpiValues, globalAntiD
 import { AntiDpiSettings } from './AntiDpiSettings';
 import { FormError, FormFooter } from './FormParts';
 import { type CoreDraft, coreDraftOf, corePathOf, CoreSettings } from './CoreSettings';
+import { capBytesOf, type TestingDraft, testingDraftOf, TestingSettings } from './TestingSettings';
 
-const PAGES = ['general', 'routing', 'antiDpi', 'cores'] as const;
+const PAGES = ['general', 'routing', 'antiDpi', 'testing', 'cores'] as const;
 type Page = (typeof PAGES)[number];
-const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page', cores: 'cores.page' };
+const PAGE_TITLES: Record<Page, string> = { general: 'routing.general', routing: 'routing.page', antiDpi: 'antiDpi.page', cores: 'cores.page', testing: 'testing.page' };
 
 /** The form's own view of the settings: what the inputs hold, as text. */
-interface Draft extends StartupDraft, CoreDraft {
+interface Draft extends StartupDraft, CoreDraft, TestingDraft {
   language: Settings['language'];
   theme: Settings['theme'];
   stallThresholdS: string;
@@ -39,6 +40,7 @@ function draftOf(settings: Settings): Draft {
     language: settings.language,
     theme: settings.theme,
     ...coreDraftOf(settings.corePath),
+    ...testingDraftOf(settings.monitor.testBudgetBytesPerDay),
     stallThresholdS: trim(settings.stallThresholdMs / 1000),
     testUrls: settings.monitor.urls.join('\n'),
     ipInfoUrl: settings.monitor.ipInfoUrl,
@@ -89,6 +91,9 @@ export function patchFromDraft(draft: Draft, settings: Settings): { patch: Setti
   const idle = num(draft.idleTimeoutMin, 60_000, 'monitor.idleTimeoutMs');
   if (idle !== undefined && idle !== settings.monitor.idleTimeoutMs) monitor.idleTimeoutMs = idle;
   if (draft.verifyIpv6 !== settings.monitor.verifyIpv6) monitor.verifyIpv6 = draft.verifyIpv6;
+  const cap = capBytesOf(draft);
+  if (cap === null) numberErrors['monitor.testBudgetBytesPerDay'] = true;
+  else if (cap !== settings.monitor.testBudgetBytesPerDay) monitor.testBudgetBytesPerDay = cap;
   if (draft.mode !== settings.mode) patch.mode = draft.mode;
   const checker = draft.trustedCheckerId === '' ? null : draft.trustedCheckerId;
   if (checker !== settings.trustedCheckerId) patch.trustedCheckerId = checker;
@@ -163,6 +168,7 @@ export function SettingsDialog() {
     if (Object.keys(numberErrors).length > 0) {
       setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
       setFormError(t('settings.invalid'));
+      if (numberErrors['monitor.testBudgetBytesPerDay']) setPage('testing');
       return;
     }
     if (Object.keys(patch).length === 0) {
@@ -183,6 +189,7 @@ export function SettingsDialog() {
     if (firstPath.startsWith('routing') || firstPath.startsWith('dns')) setPage('routing');
     if (firstPath.startsWith('antiDpi')) setPage('antiDpi');
     if (firstPath === 'corePath') setPage('cores');
+    if (firstPath === 'monitor.testBudgetBytesPerDay') setPage('testing');
     setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
   };
 
@@ -216,6 +223,11 @@ export function SettingsDialog() {
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-cores" aria-labelledby="settings-tab-cores" hidden={page !== 'cores'}>
           {page === 'cores' && <CoreSettings draft={draft} error={errors.corePath} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />}
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-testing" aria-labelledby="settings-tab-testing" hidden={page !== 'testing'}>
+          {page === 'testing' && (
+            <TestingSettings draft={draft} error={errors['monitor.testBudgetBytesPerDay']} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />
+          )}
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-general" aria-labelledby="settings-tab-general" hidden={page !== 'general'}>
           <fieldset>
