@@ -91,7 +91,20 @@ export function composeMonitor(options: MonitorOptions) {
   const traffic = new TestTrafficLedger(clock, () => settings.get().testBudgetBytesPerDay, onListenerError);
   const proberFor = (kind: 'delay' | 'transfer' | 'ip-info') => countedProber(options.prober, traffic, kind, (id) => servers.get(id));
   const prober = proberFor('delay');
-  const focus = new TestFocusKeeper({ clock, settings: settings.get, selections: options.selections, queue: options.queue ?? (() => []), ledger: traffic });
+  const focus = new TestFocusKeeper({
+    clock,
+    settings: settings.get,
+    selections: options.selections,
+    queue: options.queue ?? (() => []),
+    ledger: traffic,
+    // Read only once every part exists (the focus is first read by a test).
+    onGained: (ids) => {
+      for (const id of ids) {
+        const last = records.get(id)?.last;
+        if (last && last.delayMs !== null && !last.fromCache) transfers.considerAfterAnswer(id, last.at);
+      }
+    },
+  });
   const urls = new TestUrls(settings.get);
   const view = new StatusView(clock, records, servers, settings.get);
   const publisher = new StatusPublisher(clock, settings.get().debounceWindowMs, (id) => view.current(id), (error) =>

@@ -46,7 +46,20 @@ describe('transfer tests go to the servers in focus', () => {
     expect(downloaded(h)).toEqual(ids);
   });
 
-  it('a server that becomes a candidate gets its transfer test after its next delay answer', async () => {
+  it('a server that becomes a candidate gets its transfer test as soon as the monitor next looks, its delay known', async () => {
+    const h = harness();
+    await h.monitor.start();
+    await h.clock.advance(5 * S);
+    h.setQueue(['s0', 's6', 's1', 's2', 's3', 's4', 's5', 's7']);
+    // Any answer brings the new focus: an event test of the current server.
+    await h.clock.advance(2 * S);
+    void h.monitor.testNow(['s0'], 'member-failed');
+    await h.clock.advance(2 * S);
+    expect(downloadsOf(h, 's6')).toBe(1);
+    expect(downloadsOf(h, 's7')).toBe(0);
+  });
+
+  it('a server that becomes a candidate before any answer gets its transfer test after its next delay answer', async () => {
     const h = harness();
     await h.monitor.start();
     await h.clock.advance(5 * S);

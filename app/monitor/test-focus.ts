@@ -17,6 +17,11 @@ export interface TestFocusDeps {
   /** Auto's queue of the current subscription, in order (empty when Auto is off). */
   queue: () => readonly ServerId[];
   ledger: Pick<TestTrafficLedger, 'capped'>;
+  /**
+   * Servers that came into focus (a new current server, a new candidate, one opened): they get
+   * their transfer test now when their delay answered in this run, rather than an interval later.
+   */
+  onGained?: (ids: ServerId[]) => void;
 }
 
 /** Auto's queue is sorted anew on each read: one read a second is enough for every answer of a cycle. */
@@ -25,6 +30,7 @@ const FOCUS_REUSE_MS = 1000;
 export class TestFocusKeeper {
   private readonly opened = new Map<ServerId, number>();
   private cached: { at: number; focus: TestFocus } | null = null;
+  private inFocus = new Set<ServerId>();
 
   constructor(private readonly deps: TestFocusDeps) {}
 
@@ -36,12 +42,18 @@ export class TestFocusKeeper {
 
   focus(): TestFocus {
     const { clock, settings } = this.deps;
-    if (this.cached && clock.now() - this.cached.at < FOCUS_REUSE_MS) return this.cached.focus;
+    const current = this.deps.selections();
+    // A new current server (a connection, a switch) is read at once, not a second later.
+    const sameCurrent = (ids: readonly ServerId[]) => ids.length === current.length && ids.every((id, i) => id === current[i]);
+    if (this.cached && clock.now() - this.cached.at < FOCUS_REUSE_MS && sameCurrent(this.cached.focus.current)) return this.cached.focus;
     const keepMs = 2 * settings().intervalMs;
     for (const [id, at] of this.opened) if (clock.now() - at > keepMs) this.opened.delete(id);
-    const current = this.deps.selections();
     const focus = { current, candidates: nextCandidates(this.deps.queue(), current[0] ?? null, settings().transferTestCandidates), opened: new Set(this.opened.keys()) };
     this.cached = { at: clock.now(), focus };
+    const now = new Set([...focus.current, ...focus.candidates, ...focus.opened]);
+    const gained = [...now].filter((id) => !this.inFocus.has(id));
+    this.inFocus = now;
+    if (gained.length > 0) this.deps.onGained?.(gained);
     return focus;
   }
 

@@ -61,8 +61,9 @@ export class TransferTests {
   considerAfterAnswer(id: ServerId, at: number): void {
     const { settings, activity, records } = this.options;
     const { transferTestBytes, intervalMs } = settings();
-    if (transferTestBytes <= 0 || !activity.isActive() || this.running.has(id) || this.waiting.includes(id)) return;
+    // Asked first: reading the focus may itself queue this server's test (it just came into focus).
     if (this.options.mayTest && !this.options.mayTest(id)) return;
+    if (transferTestBytes <= 0 || !activity.isActive() || this.running.has(id) || this.waiting.includes(id)) return;
     if (!transferDue(records.get(id)?.transfer ?? null, at, intervalMs, intervalMs / 2)) return;
     this.waiting.push(id);
     this.pump();
