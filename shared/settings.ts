@@ -56,6 +56,13 @@ export const monitorSettingsSchema = z.object({
   transferTestUrl: webUrl()
     .refine((url) => url.includes('{bytes}'), 'must contain {bytes}, where the size goes')
     .default('https://speed.cloudflare.com/__down?bytes={bytes}'),
+  // What testing may cost (app/monitor/policy/test-budget.ts).
+  /** How many of Auto's next candidates after the current server get transfer tests; the rest get delay probes only. */
+  transferTestCandidates: z.number().int().min(0).max(50).default(5),
+  /** Transfer tests for every server that answers (the old rule), not only the servers in focus. */
+  transferTestEveryServer: z.boolean().default(false),
+  /** Bytes testing may use in 24 h; 0: no cap. At the cap only delay probes of the current server and Auto's candidates run. */
+  testBudgetBytesPerDay: z.number().int().min(0).max(1024 ** 4).default(0),
 });
 export type MonitorSettings = z.infer<typeof monitorSettingsSchema>;
 

@@ -119,6 +119,18 @@ describe('AutoRuntime', () => {
     expect(w.records.filter((r) => r.message === 'check (stall): probing fi, de, nl').map((r) => r.at - w.start)).toEqual([8000]);
   });
 
+  it('tells the queue of the current server’s subscription: the monitor’s transfer tests follow its head', () => {
+    const w = setup();
+    // Nothing measured: subscription order.
+    expect(w.runtime.candidateQueue()).toEqual(['fi', 'de', 'nl']);
+    w.ports.record('nl', { at: w.clock.now(), method: 'url', delayMs: 30 });
+    w.ports.record('de', { at: w.clock.now(), method: 'url', delayMs: 90 });
+    expect(w.runtime.candidateQueue().slice(0, 2)).toEqual(['nl', 'de']);
+    // Marked servers are no candidates.
+    w.runtime.setExcluded('A', ['nl']);
+    expect(w.runtime.candidateQueue()).not.toContain('nl');
+  });
+
   it('runs a check end to end: parallel probes, results recorded, the switch carried out, every decision an AUTO line', async () => {
     const w = setup();
     w.ports.delays.set('fi', null);

@@ -20,7 +20,7 @@ import type { Clock, TimerHandle } from '../clock';
 import type { Logger } from '../log/logger';
 import { describeDecision } from './describe';
 import type { AutoConfig } from './policy/constants';
-import { initialState, NOTHING_PERSISTED, type PersistedAutoState, persistedOf } from './policy/state';
+import { homeOf, initialState, NOTHING_PERSISTED, type PersistedAutoState, persistedOf, queueOf } from './policy/state';
 import { step } from './policy/step';
 import type { AutoCommand, AutoEvent, AutoState } from './policy/types';
 import type { AutoWorld } from './policy/world';
@@ -157,6 +157,15 @@ export class AutoRuntime {
       networkLostUntil: s.networkLoss && s.networkLoss.until > this.options.clock.now() ? s.networkLoss.until : null,
       timeline: [...this.timeline],
     };
+  }
+
+  /**
+   * The servers of the current server's subscription (else Auto's) in queue order, marked ones
+   * left out: the monitor gives the first few its transfer tests, the candidates Auto moves to.
+   */
+  candidateQueue(): ServerId[] {
+    const ctx = { now: this.options.clock.now(), world: this.world, out: [] };
+    return queueOf(this.state, ctx, homeOf(this.state, ctx));
   }
 
   onChange(listener: (snapshot: AutoSnapshot) => void): () => void {

@@ -61,6 +61,7 @@ import { listApps } from '../system-wide/per-app/app-list';
 import { followSubscriptions } from './subscription-changes';
 import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
+import { countedVantages, followTestBudget } from './test-budget';
 import { forwardTunnelEvents } from './tunnel-events';
 import { OwnFetchDestinations } from './own-fetches';
 import { VerdictBatcher } from './verdict-batcher';
@@ -217,6 +218,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     : new NoCoreProber(noCoreReason);
   prober.setServers?.(catalog.index.all());
   const driver = new TunnelDriver(() => tunnel, catalog.index, () => noCoreReason);
+  // Auto's queue picks the servers with transfer tests; Auto is built after the monitor.
+  let autoQueue: () => ServerId[] = () => [];
   const monitor = new Monitor({
     prober,
     clock,
@@ -225,15 +228,20 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     cacheFile: monitorCacheFile(dataDir),
     servers: () => catalog.index.all(),
     selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
+    queue: () => autoQueue(),
     directCheck: new HttpDirectCheck(() => capture.directProxy()),
     throughputUrl: options.throughputUrl,
     fragmentOn: (id) => fragmentWritten(settings().antiDpi, id, profile),
   });
 
   // Reachability verdicts: the outside view through other servers (spec/reachability.md).
-  const vantages = profile
-    ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings().monitor.urls[0] as string, outboundMark: probeMark })
-    : noVantageProber(noCoreReason);
+  const vantages = countedVantages(
+    profile
+      ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings().monitor.urls[0] as string, outboundMark: probeMark })
+      : noVantageProber(noCoreReason),
+    () => settings().monitor.urls[0] as string,
+    monitor,
+  );
   // Reachability asks whether Auto found the network lost; Auto, built after it, is plugged in below.
   const networkLoss = new NetworkLossPort(clock);
   const reachability = new ReachabilityRuntime({
@@ -268,6 +276,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     persisted: autoLoaded.value,
   });
   networkLoss.connect(auto);
+  autoQueue = () => auto.candidateQueue();
 
   // Events: lower layers publish; the engine's services carry them to Auto, the monitor and the hosts.
   const events = new Emitter<EventPayloads>((error, event) => logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
@@ -334,6 +343,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     monitor.subscribe((list) => events.emit('statuses', list.map((status) => statusForList(statuses.with(status))))),
     reachability.onChange(({ serverId }) => verdicts.note(serverId)),
     monitor.onProgress(publish('testProgress')),
+    followTestBudget(monitor, board),
     auto.onChange(publish('auto')),
     // The current server's transfer test freezing is one of Auto's triggers.
     monitor.onTransfer((id) => auto.transferSeen(id)),

@@ -52,6 +52,18 @@ describe('ProblemBoard', () => {
     expect(board.list()).toEqual([{ id: 'p2', at: 1000, severity: 'error', message: 'nftables refused the rules', topic: { kind: 'system-wide' } }]);
   });
 
+  it('withdraws a problem that is over (a test budget no longer spent), and only that one', () => {
+    const board = new ProblemBoard(new FakeClock(1000));
+    const seen: number[] = [];
+    board.onChange((list) => seen.push(list.length));
+    board.raise({ topic: { kind: 'no-core' }, detail: 'no core' });
+    board.raise({ topic: { kind: 'test-budget', capBytesPerDay: 1e8 }, detail: 'spent' });
+    board.withdraw({ kind: 'test-budget', capBytesPerDay: 1e8 });
+    board.withdraw({ kind: 'test-budget', capBytesPerDay: 1e8 });
+    expect(board.list().map((p) => p.topic?.kind)).toEqual(['no-core']);
+    expect(seen).toEqual([1, 2, 1]);
+  });
+
   it('puts a failed save reported in the log on the board, one line per file', () => {
     const board = new ProblemBoard(new FakeClock(1000));
     const { logger } = memoryLogger('info');

@@ -21,6 +21,14 @@ export class ProblemBoard {
     this.put(problemKey(problem.topic), problem.detail, severity, problem.topic);
   }
 
+  /** A problem that is over (the test budget is no longer spent) leaves the board. */
+  withdraw(topic: ProblemTopic): void {
+    const key = problemKey(topic);
+    const before = this.problems.length;
+    this.problems = this.problems.filter((p) => p.key !== key);
+    if (this.problems.length !== before) this.changed();
+  }
+
   /** A problem met while the engine starts: on the board, and in `atStart()` for the CLI to print. */
   raiseAtStart(problem: Problem): void {
     this.metAtStart.push(problem);
@@ -89,5 +97,7 @@ export function problemKey(topic: ProblemTopic): string {
       return 'system-wide';
     case 'kill-switch-left':
       return 'kill-switch';
+    case 'test-budget':
+      return 'test-budget';
   }
 }

@@ -7,6 +7,7 @@ import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
 import type { ObservationExport } from '../../shared/ipc/contract';
+import type { TestTrafficUsage } from '../../shared/domain/test-traffic';
 import type { HandlersOf } from './contract-handlers';
 import type { ServerIndex } from './server-index';
 import type { MonitorStatuses, Verdicts, WindowStatuses } from './window-statuses';
@@ -18,6 +19,9 @@ export interface MonitorResults extends MonitorStatuses {
   measureDirect(serverId: ServerId, method: DirectMethod): Promise<DirectTestOutcome>;
   history(serverId: ServerId): Measurement[];
   exportObservation(): ObservationExport;
+  /** The user opened a server: it gets transfer tests for a while (the window asks its history as its details open). */
+  serverOpened(serverId: ServerId): void;
+  testTraffic(): TestTrafficUsage;
 }
 
 export function measurementOperations(
@@ -25,7 +29,7 @@ export function measurementOperations(
   view: WindowStatuses,
   index: Pick<ServerIndex, 'require'>,
   verdicts: Verdicts,
-): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'getServerStatus' | 'exportObservation'> {
+): HandlersOf<'testAll' | 'testServer' | 'measureThroughput' | 'measureDirect' | 'getHistory' | 'getServerStatus' | 'exportObservation' | 'testTraffic'> {
   return {
     testAll: async () => {
       monitor.testAll();
@@ -46,9 +50,12 @@ export function measurementOperations(
     },
     getHistory: async (r) => {
       index.require(r.serverId);
+      // The window asks a server's history when its details open: the server the user opened.
+      monitor.serverOpened(r.serverId);
       return monitor.history(r.serverId);
     },
     getServerStatus: async (r) => view.of(index.require(r.serverId).id),
+    testTraffic: async () => monitor.testTraffic(),
     exportObservation: async () => {
       const observation = monitor.exportObservation();
       return { ...observation, servers: observation.servers.map((s) => ({ ...s, reachability: verdicts.reachability(s.serverId) })) };

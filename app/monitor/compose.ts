@@ -36,6 +36,9 @@ import { ThroughputTests } from './throughput';
 import { DirectTests } from './direct-tests';
 import type { IcmpPing } from './icmp';
 import { TransferTests } from './transfer-tests';
+import { countedProber } from './counted-prober';
+import { TestFocusKeeper } from './test-focus';
+import { TestTrafficLedger } from './test-traffic';
 
 export interface MonitorOptions {
   prober: ServerProber;
@@ -48,6 +51,8 @@ export interface MonitorOptions {
   servers: () => readonly Server[];
   /** What groups have selected: Auto's current server, the connected server. */
   selections: () => readonly ServerId[];
+  /** Auto's queue of its subscription, in order: the next `transferTestCandidates` after the current server get transfer tests. */
+  queue?: () => readonly ServerId[];
   /** A number in [0, 1): the first IP-info service. */
   random?: () => number;
   /** The connectivity check; without it a cycle's failures always count. */
@@ -73,7 +78,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export type MonitorParts = ReturnType<typeof composeMonitor>;
 
 export function composeMonitor(options: MonitorOptions) {
-  const { prober, clock, logger } = options;
+  const { clock, logger } = options;
   const onListenerError = listenerErrorsTo(logger, TAG);
   const log = (line: string) => logger.log('info', TAG, line, clock.now());
   const settings = new SettingsCell(options.settings);
@@ -81,6 +86,25 @@ export function composeMonitor(options: MonitorOptions) {
   // What is known, and how it is read.
   const records = new ServerRecords();
   const servers = new ServerDirectory(options.servers, records);
+
+  // What testing costs: each kind of test gets a prober that counts its bytes.
+  const traffic = new TestTrafficLedger(clock, () => settings.get().testBudgetBytesPerDay, onListenerError);
+  const proberFor = (kind: 'delay' | 'transfer' | 'ip-info') => countedProber(options.prober, traffic, kind, (id) => servers.get(id));
+  const prober = proberFor('delay');
+  const focus = new TestFocusKeeper({
+    clock,
+    settings: settings.get,
+    selections: options.selections,
+    queue: options.queue ?? (() => []),
+    ledger: traffic,
+    // Read only once every part exists (the focus is first read by a test).
+    onGained: (ids) => {
+      for (const id of ids) {
+        const last = records.get(id)?.last;
+        if (last && last.delayMs !== null && !last.fromCache) transfers.considerAfterAnswer(id, last.at);
+      }
+    },
+  });
   const urls = new TestUrls(settings.get);
   const view = new StatusView(clock, records, servers, settings.get);
   const publisher = new StatusPublisher(clock, settings.get().debounceWindowMs, (id) => view.current(id), (error) =>
@@ -103,7 +127,7 @@ export function composeMonitor(options: MonitorOptions) {
   const settling = new NetworkSettling(clock);
   const flights = new Flights({ prober, clock, servers, settling, onListenerError });
   const lookups = new IpInfoLookups({
-    prober,
+    prober: proberFor('ip-info'),
     clock,
     settings: settings.get,
     random,
@@ -116,7 +140,19 @@ export function composeMonitor(options: MonitorOptions) {
     resolve: options.resolveIpv6 ?? systemIpv6Resolver,
     onResult: (request, finding) => writer.ipv6Found(request, finding),
   });
-  const transfers = new TransferTests({ prober, clock, settings: settings.get, flights, activity, records, writer, fragmentOn: options.fragmentOn, onListenerError });
+  const transfers = new TransferTests({
+    prober: proberFor('transfer'),
+    clock,
+    settings: settings.get,
+    flights,
+    activity,
+    records,
+    writer,
+    mayTest: focus.mayTransferTest,
+    capped: focus.capped,
+    fragmentOn: options.fragmentOn,
+    onListenerError,
+  });
   const readiness = new ChainReadiness(prober, servers, flights, records);
   const scheduler = new CycleScheduler({
     clock,
@@ -132,6 +168,7 @@ export function composeMonitor(options: MonitorOptions) {
     writer,
     transfers,
     random,
+    delayTargets: focus.delayTargets,
     log,
     onListenerError,
   });
@@ -146,6 +183,7 @@ export function composeMonitor(options: MonitorOptions) {
     ipv6Checks,
     transfers,
     events,
+    mayLookUp: focus.mayLookUp,
     log,
   });
 
@@ -165,9 +203,21 @@ export function composeMonitor(options: MonitorOptions) {
     scheduler.request('traffic resumed');
   });
 
+  traffic.capChanged.on((capped) =>
+    log(
+      capped
+        ? `the daily test budget (${settings.get().testBudgetBytesPerDay} bytes) is spent: only delay probes of the current server and Auto's candidates run until the last 24 h fall under it`
+        : 'testing is under its daily budget again: every test runs',
+    ),
+  );
+
   // The ports the monitor serves.
   return {
     settings,
+    traffic,
+    focus,
+    transfers,
+    records,
     transferWritten: writer.transferWritten,
     activity,
     scheduler,
@@ -177,7 +227,7 @@ export function composeMonitor(options: MonitorOptions) {
     probes: new AutoProbes(clock, settings.get, servers, urls, flights, transfers),
     measurements: new AutoMeasurements(records, view, writer),
     throughput: new ThroughputTests({
-      prober,
+      prober: proberFor('transfer'),
       servers,
       records,
       publisher,

@@ -28,6 +28,8 @@ export interface FollowUpsDeps {
   ipv6Checks: Pick<Ipv6Checks, 'busy' | 'request'>;
   transfers: Pick<TransferTests, 'considerAfterAnswer'>;
   events: Pick<EventTests, 'testNow'>;
+  /** IP-info lookups and IPv6 checks may run (not at the daily test budget's cap). */
+  mayLookUp?: () => boolean;
   log: (line: string) => void;
 }
 
@@ -38,8 +40,9 @@ export class AnswerFollowUps {
   written({ serverId, ok, at, recovered, immediate }: UrlWritten): void {
     if (!ok) return;
     const info = this.deps.records.get(serverId)?.ipInfo;
-    if (!info || info.fromCache) this.deps.lookups?.request({ serverId, measuredAt: at, immediate });
-    this.considerIpv6(serverId, immediate);
+    const mayLookUp = this.deps.mayLookUp?.() ?? true;
+    if (mayLookUp && (!info || info.fromCache)) this.deps.lookups?.request({ serverId, measuredAt: at, immediate });
+    if (mayLookUp) this.considerIpv6(serverId, immediate);
     this.deps.transfers.considerAfterAnswer(serverId, at);
     if (recovered) this.retestChained(serverId);
   }

@@ -23,6 +23,8 @@ const world = labMonitors({
     urls: [lab.info.target],
     transferTestUrl: `${lab.info.bytes}/{bytes}`,
     transferTestBytes: BYTES,
+    // Each server here stands for the current one or a candidate: the verdicts are tested, not the focus.
+    transferTestEveryServer: true,
     urlTestTimeoutMs: URL_TIMEOUT_MS,
     intervalMs: INTERVAL_MS,
     idleTimeoutMs: 3600_000,

@@ -23,12 +23,14 @@
  */
 import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
 import type { Problem } from '../../shared/domain/problem';
-import type { ServerId } from '../../shared/domain/server';
+import type { Server, ServerId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
+import type { ByteCount, BytesByKind, TestKind, TestTrafficUsage } from '../../shared/domain/test-traffic';
 import type { TransferTest, TransferVerdict } from '../../shared/domain/transfer';
 import type { ObservationExport, TestProgress } from '../../shared/ipc/contract';
 import type { MonitorSettings } from '../../shared/settings';
 import { composeMonitor, type MonitorOptions, type MonitorParts } from './compose';
+import { chainedExchangeBytes } from './policy/traffic-cost';
 import type { TestReason } from './event-tests';
 import type { ProbeAnswer } from './probes';
 import type { StatusListener, SubscribeOptions } from './publisher';
@@ -63,6 +65,8 @@ export class Monitor {
 
   setSettings(settings: MonitorSettings): void {
     this.parts.lifecycle.setSettings(settings);
+    // A cap set, raised or removed takes effect now.
+    this.parts.traffic.checkCap();
   }
 
   /** The server list changed: results of removed servers are dropped. */
@@ -175,6 +179,46 @@ export class Monitor {
   /** A lowest-delay group's decision, logged as a LOWEST line. */
   reportSelection(report: SelectionReport): void {
     this.parts.selectionLog.report(report);
+  }
+
+  // ——— what testing costs ———
+
+  /** The user opened a server (its details): it gets transfer tests for two intervals, one now when due. */
+  serverOpened(serverId: ServerId): void {
+    const { focus, records, transfers } = this.parts;
+    focus.open(serverId);
+    const last = records.get(serverId)?.last;
+    if (last && last.delayMs !== null && !last.fromCache) transfers.considerAfterAnswer(serverId, last.at);
+  }
+
+  /** Bytes of a test made outside the monitor's own probers (reachability's probes through other servers). */
+  countTraffic(serverId: ServerId, kind: TestKind, bytes: ByteCount): void {
+    this.parts.traffic.add(serverId, kind, bytes);
+  }
+
+  /** A reachability test of `target` through `vantage` (policy/traffic-cost.ts's estimate), on the vantage's account. */
+  countChainedTest(vantage: Server, target: Server, url: string, answered: boolean): void {
+    this.parts.traffic.add(vantage.id, 'reachability', chainedExchangeBytes(vantage, target, url, answered));
+  }
+
+  /** What testing used in the last hour and the last day, by kind, and the daily cap. */
+  testTraffic(): TestTrafficUsage {
+    return this.parts.traffic.usage();
+  }
+
+  /** Every byte testing used since start, by kind. */
+  testTrafficTotal(): BytesByKind {
+    return this.parts.traffic.total();
+  }
+
+  /** One server's share since start, by kind. */
+  testTrafficOf(serverId: ServerId): BytesByKind {
+    return this.parts.traffic.server(serverId);
+  }
+
+  /** The daily test budget was spent (true) or testing is under it again (false). */
+  onTestBudget(listener: (capped: boolean) => void): () => void {
+    return this.parts.traffic.capChanged.on(listener);
   }
 
   // ——— outputs ———

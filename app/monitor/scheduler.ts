@@ -44,6 +44,8 @@ export interface SchedulerDeps {
   transfers: Pick<TransferTests, 'runningCount'>;
   /** Draws the spread start moments of scheduled cycles. */
   random: () => number;
+  /** The due servers that may have delay probes now (policy/test-budget.ts: at the daily cap, only those in focus). */
+  delayTargets?: (ids: readonly ServerId[]) => ServerId[];
   log: (line: string) => void;
   onListenerError?: ListenerErrorSink;
 }
@@ -134,7 +136,9 @@ export class CycleScheduler {
       // A result loaded from the cache is not one of this run: due whatever its age.
       return { id, lastDelayMs: last ? last.delayMs : undefined, testedAt: last?.at ?? null, marked: this.marked.has(id) || last?.fromCache === true };
     });
-    let targets = cycleOrder(candidates, startedAt, settings.intervalMs, this.lastDurationMs);
+    const due = cycleOrder(candidates, startedAt, settings.intervalMs, this.lastDurationMs);
+    let targets = this.deps.delayTargets ? this.deps.delayTargets(due) : due;
+    if (targets.length < due.length) this.deps.log(`${label}: the daily test budget is spent: ${due.length - targets.length} server(s) outside the current one and Auto's candidates keep their last results`);
     let urlIndex = Math.min(this.deps.urls.index, settings.urls.length - 1);
     // Only the cycle the interval brings is spread; a repeat with the next URL runs at once.
     let startOffsets = reason === 'interval' ? spreadStarts(targets, spreadWindowMs(settings.intervalMs), this.deps.random) : undefined;

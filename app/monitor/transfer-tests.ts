@@ -31,6 +31,10 @@ export interface TransferTestsOptions {
   records: Pick<ServerRecords, 'get'>;
   /** Where a result is written. */
   writer: Pick<ResultWriter, 'transfer'>;
+  /** Whether a background transfer test of the server may run (policy/test-budget.ts: the servers in focus). */
+  mayTest?: (id: ServerId) => boolean;
+  /** The daily test budget is spent: no transfer test runs, not even one asked for. */
+  capped?: () => boolean;
   /** Whether the server's TLS ClientHello is fragmented (noted on its result). */
   fragmentOn?: (id: ServerId) => boolean;
   onListenerError?: ListenerErrorSink;
@@ -57,6 +61,8 @@ export class TransferTests {
   considerAfterAnswer(id: ServerId, at: number): void {
     const { settings, activity, records } = this.options;
     const { transferTestBytes, intervalMs } = settings();
+    // Asked first: reading the focus may itself queue this server's test (it just came into focus).
+    if (this.options.mayTest && !this.options.mayTest(id)) return;
     if (transferTestBytes <= 0 || !activity.isActive() || this.running.has(id) || this.waiting.includes(id)) return;
     if (!transferDue(records.get(id)?.transfer ?? null, at, intervalMs, intervalMs / 2)) return;
     this.waiting.push(id);
@@ -70,6 +76,7 @@ export class TransferTests {
   testNow(id: ServerId): Promise<TransferTest | null> {
     const running = this.running.get(id);
     if (running) return running;
+    if (this.options.capped?.()) return Promise.resolve(null);
     const queued = this.waiting.indexOf(id);
     if (queued >= 0) this.waiting.splice(queued, 1);
     return this.start(id);

@@ -57,8 +57,21 @@ export const freezeBenchmark: Benchmark = {
           intervalMs,
           urlTestTimeoutMs: 3000,
           idleTimeoutMs: 0,
+          // Every server is the current one or one of Auto's next candidates: the servers whose freeze verdict counts.
+          transferTestCandidates: Math.max(0, count - 1),
         });
-        const monitor = new Monitor({ prober: prober!, clock: systemClock, logger: log.logger, settings, cacheFile: null, servers: () => servers, selections: () => [], ipInfo: false });
+        const queue = servers.map((s) => s.id);
+        const monitor = new Monitor({
+          prober: prober!,
+          clock: systemClock,
+          logger: log.logger,
+          settings,
+          cacheFile: null,
+          servers: () => servers,
+          selections: () => queue.slice(0, 1),
+          queue: () => queue,
+          ipInfo: false,
+        });
         const cyclesDone = () => log.records.filter((r) => r.tag === 'MONITORING' && /^cycle \d+ \(/.test(r.message)).length;
         const transfers = () => log.records.filter((r) => r.tag === 'MONITORING' && r.message.startsWith('transfer test of'));
         return { monitor, cyclesDone, transfers };

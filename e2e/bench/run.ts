@@ -17,6 +17,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'system-wide': async () => (await import('./system-wide.bench')).systemWideBenchmark,
   freeze: async () => (await import('./freeze.bench')).freezeBenchmark,
   routing: async () => (await import('./routing.bench')).routingBenchmark,
+  'monitor-cost': async () => (await import('./monitor-cost.bench')).monitorCostBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -30,4 +30,6 @@ export type ProblemTopic =
   /** System-wide mode is on but its capture is not in force (the helper failed or stopped): apps that ignore the proxy go around the tunnel. */
   | { kind: 'system-wide' }
   /** The kill switch was found in force at start (an earlier run left it so, by design): offered "turn off". */
-  | { kind: 'kill-switch-left'; since: number | null };
+  | { kind: 'kill-switch-left'; since: number | null }
+  /** The daily test budget is spent: only delay probes of the current server and Auto's next candidates run. */
+  | { kind: 'test-budget'; capBytesPerDay: number };

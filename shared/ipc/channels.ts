@@ -22,6 +22,7 @@ export const INVOKE_CHANNELS = [
   'getHistory',
   'getServerStatus',
   'exportObservation',
+  'testTraffic',
   'listCores',
   'setSettings',
   'labControl',

@@ -4,6 +4,7 @@
  * are all derived from these two maps; every request is validated against its schema before a
  * service sees it.
  */
+import type { TestTrafficUsage } from '../domain/test-traffic';
 import { z } from 'zod';
 import type { AutoSnapshot } from '../domain/auto';
 import type { ConnectionState, CoreSummary, TrafficSample } from '../domain/connection';
@@ -68,6 +69,8 @@ export const invokeSchemas = {
   /** A server's whole status, statistics and last measurements included (the details ask for it). */
   getServerStatus: z.object({ serverId: id }).strict(),
   exportObservation: z.object({}).strict(),
+  /** What testing used in the last hour and day, by kind, and the daily cap (Settings → Testing). */
+  testTraffic: z.object({}).strict(),
   /** Every core on this machine, its role and abilities, and how many servers each carries (as `cli cores`). */
   listCores: z.object({}).strict(),
   setSettings: settingsPatchSchema,
@@ -184,6 +187,7 @@ export interface InvokeResponses {
   getHistory: Measurement[];
   getServerStatus: ServerStatus;
   exportObservation: ObservationExport;
+  testTraffic: TestTrafficUsage;
   listCores: CoreList;
   setSettings: Settings;
   labControl: null;

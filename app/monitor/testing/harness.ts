@@ -49,7 +49,9 @@ export function monitorHarness(options: HarnessOptions = {}) {
   for (const [id, behaviour] of Object.entries(options.behaviours ?? {})) prober.set(id, behaviour);
   const { logger, records, lines } = memoryLogger('info');
   // The transfer test is off unless a test asks for it: the other rules' tests count delay tests.
-  const settings = monitorSettingsSchema.parse({ transferTestBytes: 0, ...options.settings });
+  // When on, it follows every answer unless a test asks for the servers in focus only
+  // (monitor.budget.test.ts): the transfer rules' tests are about servers, not about focus.
+  const settings = monitorSettingsSchema.parse({ transferTestBytes: 0, transferTestEveryServer: true, ...options.settings });
   const directCheck = new FakeDirectCheck();
   const monitor = new Monitor({
     prober,

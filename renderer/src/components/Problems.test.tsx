@@ -150,6 +150,19 @@ describe('the problems the app reports', () => {
     ]);
   });
 
+  it.each([
+    ['en', 'Testing used its daily traffic budget of 100 MB'],
+    ['ru', 'Проверки израсходовали дневной лимит трафика (100 МБ)'],
+    ['fa', 'آزمون‌ها سهمیهٔ روزانهٔ ترافیک'],
+    ['ar', 'استهلكت الاختبارات حصتها اليومية'],
+    ['zh', '测试已用完每日流量预算'],
+  ] as const)('%s: a spent test budget is said with its size', (language, start) => {
+    renderProblems([{ id: 'p5', at: NOW, severity: 'warning', message: 'Testing used its daily budget of 100.0 MB', topic: { kind: 'test-budget', capBytesPerDay: 100e6 } }], language);
+    const sentence = screen.getAllByRole('listitem')[0]!.querySelector('.problem-message')!.textContent!;
+    expect(sentence.startsWith(start)).toBe(true);
+    expect(sentence).not.toContain('{{');
+  });
+
   it('stands between the top bar and the server list in the window', () => {
     const root = document.createElement('html');
     const { container } = renderWithStore(<App root={root} />, { ...sampleSnapshot(NOW), problems: [diskFull] });

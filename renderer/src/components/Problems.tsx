@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { AppProblem, ProblemTopic } from '../../../shared/domain/problem';
+import type { Formatters } from '../format/format';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
@@ -10,7 +11,7 @@ import { EngineDetails } from './EngineDetails';
 import { ErrorIcon, WarningIcon } from './icons';
 
 /** What the problem is about, in the user's language. */
-function topicSentence(t: TFunction, topic: ProblemTopic, dateTime: (at: number) => string): string {
+function topicSentence(t: TFunction, format: Formatters, topic: ProblemTopic): string {
   switch (topic.kind) {
     case 'file-unreadable':
       return t(topic.recovered === 'backup' ? 'problems.fileUnreadableBackup' : 'problems.fileUnreadableEmpty', { file: topic.file });
@@ -21,7 +22,9 @@ function topicSentence(t: TFunction, topic: ProblemTopic, dateTime: (at: number)
     case 'system-wide':
       return t('problems.systemWide');
     case 'kill-switch-left':
-      return topic.since === null ? t('killSwitch.leftUnknown') : t('killSwitch.left', { since: dateTime(topic.since) });
+      return topic.since === null ? t('killSwitch.leftUnknown') : t('killSwitch.left', { since: format.dateTime(topic.since) });
+    case 'test-budget':
+      return t('problems.testBudget', { size: format.bytes(topic.capBytesPerDay) });
   }
 }
 
@@ -69,7 +72,7 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
         {problem.topic ? (
           <>
             <p className="problem-message" id={messageId}>
-              {topicSentence(t, problem.topic, format.dateTime)}
+              {topicSentence(t, format, problem.topic)}
             </p>
             <EngineDetails text={problem.message} className="problem-details" />
           </>

@@ -13,9 +13,10 @@ import { FormError, FormFooter } from './FormParts';
 import { type CoreDraft, coreDraftOf, corePathOf, CoreSettings } from './CoreSettings';
 import { type SharingDraft, SharingSettings } from './SharingSettings';
 import { type PerAppDraft, PerAppSettings } from './PerAppSettings';
+import { capBytesOf, type TestingDraft, testingDraftOf, TestingSettings } from './TestingSettings';
 
 /** Each page short enough for a small screen; Start-up and Connection are pages of their own. */
-const PAGES = ['general', 'connection', 'startup', 'routing', 'antiDpi', 'apps', 'sharing', 'cores'] as const;
+const PAGES = ['general', 'connection', 'startup', 'routing', 'antiDpi', 'testing', 'apps', 'sharing', 'cores'] as const;
 type Page = (typeof PAGES)[number];
 const PAGE_TITLES: Record<Page, string> = {
   general: 'routing.general',
@@ -23,13 +24,14 @@ const PAGE_TITLES: Record<Page, string> = {
   startup: 'desktop.startup.section',
   routing: 'routing.page',
   antiDpi: 'antiDpi.page',
+  testing: 'testing.page',
   apps: 'perApp.page',
   sharing: 'sharing.page',
   cores: 'cores.page',
 };
 
 /** The form's own view of the settings: what the inputs hold, as text. */
-interface Draft extends StartupDraft, CoreDraft {
+interface Draft extends StartupDraft, CoreDraft, TestingDraft {
   language: Settings['language'];
   theme: Settings['theme'];
   stallThresholdS: string;
@@ -53,6 +55,7 @@ function draftOf(settings: Settings): Draft {
     language: settings.language,
     theme: settings.theme,
     ...coreDraftOf(settings.corePath),
+    ...testingDraftOf(settings.monitor.testBudgetBytesPerDay),
     stallThresholdS: trim(settings.stallThresholdMs / 1000),
     testUrls: settings.monitor.urls.join('\n'),
     ipInfoUrl: settings.monitor.ipInfoUrl,
@@ -105,6 +108,9 @@ export function patchFromDraft(draft: Draft, settings: Settings): { patch: Setti
   const idle = num(draft.idleTimeoutMin, 60_000, 'monitor.idleTimeoutMs');
   if (idle !== undefined && idle !== settings.monitor.idleTimeoutMs) monitor.idleTimeoutMs = idle;
   if (draft.verifyIpv6 !== settings.monitor.verifyIpv6) monitor.verifyIpv6 = draft.verifyIpv6;
+  const cap = capBytesOf(draft);
+  if (cap === null) numberErrors['monitor.testBudgetBytesPerDay'] = true;
+  else if (cap !== settings.monitor.testBudgetBytesPerDay) monitor.testBudgetBytesPerDay = cap;
   if (draft.mode !== settings.mode) patch.mode = draft.mode;
   if (draft.killSwitch !== settings.killSwitch) patch.killSwitch = draft.killSwitch;
   if (draft.killSwitchAllowLan !== settings.killSwitchAllowLan) patch.killSwitchAllowLan = draft.killSwitchAllowLan;
@@ -192,7 +198,7 @@ export function SettingsDialog() {
     if (Object.keys(numberErrors).length > 0) {
       setErrors(Object.fromEntries(Object.keys(numberErrors).map((path) => [path, t('settings.mustBeNumber')])));
       setFormError(t('settings.invalid'));
-      setPage(numberErrors.stallThresholdMs ? 'connection' : 'general');
+      setPage(numberErrors['monitor.testBudgetBytesPerDay'] ? 'testing' : numberErrors.stallThresholdMs ? 'connection' : 'general');
       return;
     }
     if (Object.keys(patch).length === 0) {
@@ -217,6 +223,7 @@ export function SettingsDialog() {
     if (firstPath.startsWith('sharing')) setPage('sharing');
     if (firstPath.startsWith('perApp')) setPage('apps');
     if (firstPath === 'corePath') setPage('cores');
+    if (firstPath === 'monitor.testBudgetBytesPerDay') setPage('testing');
     setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
   };
 
@@ -286,6 +293,11 @@ export function SettingsDialog() {
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-startup" aria-labelledby="settings-tab-startup" hidden={page !== 'startup'}>
           <StartupFields draft={draft} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} titled={false} />
+        </div>
+        <div className="settings-body" role="tabpanel" id="settings-page-testing" aria-labelledby="settings-tab-testing" hidden={page !== 'testing'}>
+          {page === 'testing' && (
+            <TestingSettings draft={draft} error={errors['monitor.testBudgetBytesPerDay']} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />
+          )}
         </div>
         <div className="settings-body" role="tabpanel" id="settings-page-general" aria-labelledby="settings-tab-general" hidden={page !== 'general'}>
           <Field label={t('settings.language')} path="language" errors={errors}>

@@ -289,6 +289,24 @@ export const en = {
     nothingChanged: 'Nothing changed.',
     mustBeNumber: 'Enter a number.',
   },
+  testing: {
+    page: 'Testing',
+    explain: 'What the background tests sent and received through your servers. Every server gets a small delay probe; the 64 KB transfer test goes only to the current server, Auto\'s next 5 candidates and servers you open.',
+    usageTitle: 'Traffic used by testing',
+    kind: 'Test',
+    lastHour: 'Last hour',
+    lastDay: 'Last 24 hours',
+    kinds: {
+      delay: 'Delay probes',
+      transfer: 'Transfer tests',
+      'ip-info': 'Exit IP lookups',
+      reachability: 'Reachability checks',
+    },
+    total: 'Total',
+    capped: 'The daily cap is reached: only the current server and Auto\'s next candidates are pinged until the last 24 hours fall under it.',
+    cap: 'Daily cap for testing (MB)',
+    capHint: 'Empty for no cap.',
+  },
   cores: {
     page: 'Cores',
     choiceTitle: 'The core that connects',
@@ -423,6 +441,7 @@ export const en = {
     saveFailed: '{{file}} could not be saved. The app keeps working with what it has in memory; free some disk space or check the folder’s permissions.',
     noCore: 'No usable core (v2ray or Xray) was found, so nothing can connect. Install one or set its path in Settings.',
     systemWide: 'System-wide mode is not in force, so apps that ignore the proxy settings go around the VPN. Try connecting again, or switch to the system proxy in Settings.',
+    testBudget: 'Testing used its daily traffic budget of {{size}}: until the last 24 hours fall under it, only the current server and Auto\'s next candidates are pinged, with no speed or freeze tests.',
   },
   lab: {
     title: 'Lab',

@@ -280,6 +280,24 @@ export const zh = {
     nothingChanged: '没有任何更改。',
     mustBeNumber: '请输入数字。',
   },
+  testing: {
+    page: '测试',
+    explain: '后台测试通过你的服务器发送和接收的数据量。每台服务器都做一次小的延迟测试；64 KB 的传输测试只针对当前服务器、Auto 接下来的 5 个候选以及你打开的服务器。',
+    usageTitle: '测试使用的流量',
+    kind: '测试',
+    lastHour: '过去 1 小时',
+    lastDay: '过去 24 小时',
+    kinds: {
+      delay: '延迟测试',
+      transfer: '传输测试',
+      'ip-info': '出口 IP 查询',
+      reachability: '可达性检查',
+    },
+    total: '合计',
+    capped: '已达到每日上限：在过去 24 小时的用量回落之前，只对当前服务器和 Auto 接下来的候选做延迟测试。',
+    cap: '每日测试流量上限（MB）',
+    capHint: '留空表示不设上限。',
+  },
   cores: {
     page: '内核',
     choiceTitle: '用于连接的内核',
@@ -412,6 +430,7 @@ export const zh = {
     saveFailed: '无法保存 {{file}}。应用会继续使用内存中的内容；请释放磁盘空间或检查文件夹权限。',
     noCore: '未找到可用的内核（v2ray 或 Xray），因此无法连接。请安装一个，或在设置中指定其路径。',
     systemWide: '全局模式未生效，不读取代理设置的应用会绕过 VPN。请重新连接，或在设置中改用系统代理。',
+    testBudget: '测试已用完每日流量预算（{{size}}）：在过去 24 小时的用量回落到预算以下之前，只对当前服务器和 Auto 接下来的候选服务器做延迟测试，不做速度和卡顿测试。',
   },
   lab: {
     title: '实验室',
