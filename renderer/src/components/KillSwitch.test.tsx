@@ -71,6 +71,7 @@ describe('the kill switch in Settings → Connection', () => {
       logLevel: settings.logLevel,
       startAtLogin: false,
       connectOnStart: false,
+      testBudgetMb: '',
     });
     type Draft = Parameters<typeof patchFromDraft>[0];
     expect(patchFromDraft(draft({ killSwitch: true }) as unknown as Draft, base).patch).toMatchObject({ killSwitch: true });
@@ -84,9 +85,10 @@ describe('Settings → Connection says what IPv6 does in each mode and offers th
     ['system-proxy', true],
     ['proxy', true],
     ['system-wide', false],
-  ] as const)('%s: the IPv6 note shown %s', (mode, shown) => {
+  ] as const)('%s: the IPv6 note shown %s', async (mode, shown) => {
     const snapshot = sampleSnapshot(NOW);
     renderWithStore(<SettingsDialog />, { ...snapshot, settings: { ...snapshot.settings, mode } });
+    await userEvent.click(screen.getByRole('tab', { name: 'Connection' }));
     expect(screen.queryByText(/^IPv6 in this mode: apps that use the proxy hand it the site’s name/) !== null).toBe(shown);
     const killSwitch = screen.getByRole('checkbox', { name: /^Kill switch/ });
     expect((killSwitch as HTMLInputElement).checked).toBe(false);

@@ -10,11 +10,11 @@ afterEach(cleanup);
 const NOW = Date.now();
 
 describe('the settings dialog’s pages', () => {
-  it('has General, Connection, Start-up, Routing, Anti-censorship and Cores as tabs', () => {
+  it('has General, Connection, Start-up, Routing, Anti-censorship, Testing, Apps, Sharing and Cores as tabs', () => {
     const { store } = renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'settings' }));
     const dialog = screen.getByRole('dialog', { name: 'Settings' });
-    expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General', 'Connection', 'Start-up', 'Routing', 'Anti-censorship', 'Cores']);
+    expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General', 'Connection', 'Start-up', 'Routing', 'Anti-censorship', 'Testing', 'Apps', 'Sharing', 'Cores']);
   });
 
   it('no page repeats a heading: no visible legend says its tab’s name or the name of the field right under it', () => {

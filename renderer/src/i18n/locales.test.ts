@@ -73,6 +73,8 @@ const SAME_IN_EVERY_LANGUAGE = new Set([
   'routing.dns', // a protocol's name
   'details.ipv6', // a protocol's name
   'add.urlPlaceholder', // what an address starts with, typed as is
+  'routing.ruleSets.formatName.srs', // a file format's name
+  'routing.ruleSets.formatName.source-json', // a file format's name
 ]);
 
 /** A value with nothing to translate: placeholders and punctuation only. */
