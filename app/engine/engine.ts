@@ -235,13 +235,9 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   });
 
   // Reachability verdicts: the outside view through other servers (spec/reachability.md).
-  const vantages = countedVantages(
-    profile
-      ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings().monitor.urls[0] as string, outboundMark: probeMark })
-      : noVantageProber(noCoreReason),
-    () => settings().monitor.urls[0] as string,
-    monitor,
-  );
+  // The vantage cores are the chained prober's: kept apart from the counting wrapper so stop reaches them.
+  const vantageCores = profile ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings().monitor.urls[0] as string, outboundMark: probeMark }) : null;
+  const vantages = countedVantages(vantageCores ?? noVantageProber(noCoreReason), () => settings().monitor.urls[0] as string, monitor);
   // Reachability asks whether Auto found the network lost; Auto, built after it, is plugged in below.
   const networkLoss = new NetworkLossPort(clock);
   const reachability = new ReachabilityRuntime({
@@ -384,7 +380,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   // Started in this order stage by stage, closed in reverse (lifecycle.ts): the system proxy goes
   // back before the tunnel it points at stops, and the probers close last.
   const lifecycle = new Lifecycle([
-    { name: 'probers', close: async () => void (await Promise.allSettled([prober.close?.(), vantages instanceof ChainedProber ? vantages.stop() : undefined, fetcher.close(), ruleSets.close()])) },
+    { name: 'probers', close: async () => void (await Promise.allSettled([prober.close?.(), vantageCores?.stop(), fetcher.close(), ruleSets.close()])) },
     // Its rules stay in force by design; closing only stops following the servers.
     { name: 'kill switch', close: () => killSwitch?.stop() },
     { name: 'system-wide capture', close: () => capture.end() },
