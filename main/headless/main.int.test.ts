@@ -32,7 +32,8 @@ afterAll(async () => {
 describe('npm run headless -- --settings FILE', () => {
   it('points the transfer test at the lab: the transfer test of each of its three servers passes through it', async () => {
     const settingsFile = join(dataDir, 'lab-settings.json');
-    await writeFile(settingsFile, JSON.stringify({ monitor: { ipInfoUrls: lab.ipinfoUrls, transferTestUrl: `${lab.bytes}/{bytes}` } }));
+    // Every server transfer-tested (not only those in Auto's focus: nothing is connected here), from the file's URL.
+    await writeFile(settingsFile, JSON.stringify({ monitor: { ipInfoUrls: lab.ipinfoUrls, transferTestUrl: `${lab.bytes}/{bytes}`, transferTestEveryServer: true } }));
     const host = runEntry('main/headless/main.ts', ['--subscription', lab.subscriptions[0]!.url, '--test-url', lab.target, '--settings', settingsFile, '--data-dir', join(dataDir, 'profile'), '--port', '0']);
     try {
       // As the page's "Test all" would: through the host's WebSocket, with this run's token.
