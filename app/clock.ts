@@ -37,3 +37,26 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * Runs `work` `firstMs` from now, then `everyMs` after each run has ended (never two at once),
+ * until the returned function is called: the refreshers' "a first look shortly after start, then
+ * every so often".
+ */
+export function repeatAfterEach(clock: Clock, firstMs: number, everyMs: number, work: () => Promise<void>): () => void {
+  let timer: TimerHandle | null = null;
+  let stopped = false;
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    timer = clock.after(ms, () => {
+      timer = null;
+      void work().finally(() => schedule(everyMs));
+    });
+  };
+  schedule(firstMs);
+  return () => {
+    stopped = true;
+    timer?.cancel();
+    timer = null;
+  };
+}

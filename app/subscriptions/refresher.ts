@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../clock';
+import { type Clock, repeatAfterEach } from '../clock';
 import type { Logger } from '../log/logger';
 import { dueForRefresh } from './policy/refresh';
 import type { SubscriptionStore } from './store';
@@ -9,7 +9,7 @@ import type { SubscriptionStore } from './store';
  * (the store's rule); the refresher only decides when.
  */
 export class SubscriptionRefresher {
-  private timer: TimerHandle | null = null;
+  private cancelRepeat: (() => void) | null = null;
   private stopped = false;
 
   constructor(
@@ -22,13 +22,14 @@ export class SubscriptionRefresher {
 
   start(): void {
     this.stopped = false;
-    this.schedule(this.firstCheckMs);
+    this.cancelRepeat?.();
+    this.cancelRepeat = repeatAfterEach(this.clock, this.firstCheckMs, this.checkEveryMs, () => this.refreshDue());
   }
 
   stop(): void {
     this.stopped = true;
-    this.timer?.cancel();
-    this.timer = null;
+    this.cancelRepeat?.();
+    this.cancelRepeat = null;
   }
 
   /** Updates every due subscription now; resolves when done. */
@@ -40,13 +41,5 @@ export class SubscriptionRefresher {
         this.logger.warn('SUBSCRIPTIONS', `"${subscription.name}": ${error instanceof Error ? error.message : String(error)}`);
       });
     }
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = this.clock.after(ms, () => {
-      this.timer = null;
-      void this.refreshDue().finally(() => this.schedule(this.checkEveryMs));
-    });
   }
 }

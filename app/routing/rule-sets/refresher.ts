@@ -1,5 +1,5 @@
 import type { RuleSet } from '../../../shared/rule-sets';
-import type { Clock, TimerHandle } from '../../clock';
+import { type Clock, repeatAfterEach } from '../../clock';
 import type { Logger } from '../../log/logger';
 import { dueForUpdate } from './policy/update';
 import type { RuleSetStore } from './store';
@@ -10,7 +10,7 @@ import type { RuleSetStore } from './store';
  * update keeps the copy in force (the store's rule); the refresher only decides when.
  */
 export class RuleSetRefresher {
-  private timer: TimerHandle | null = null;
+  private cancelRepeat: (() => void) | null = null;
   private stopped = false;
   private running: Promise<void> | null = null;
 
@@ -25,13 +25,14 @@ export class RuleSetRefresher {
 
   start(): void {
     this.stopped = false;
-    this.schedule(this.firstCheckMs);
+    this.cancelRepeat?.();
+    this.cancelRepeat = repeatAfterEach(this.clock, this.firstCheckMs, this.checkEveryMs, () => this.refreshDue());
   }
 
   stop(): void {
     this.stopped = true;
-    this.timer?.cancel();
-    this.timer = null;
+    this.cancelRepeat?.();
+    this.cancelRepeat = null;
   }
 
   /** Updates every due set now; resolves when done (a run already under way is joined). */
@@ -46,13 +47,5 @@ export class RuleSetRefresher {
       this.logger.info('ROUTING', `rule set "${set.name}" is due: updating`);
       await this.store.update(set).catch((error: unknown) => this.logger.warn('ROUTING', `rule set "${set.name}": ${String(error)}`));
     }
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = this.clock.after(ms, () => {
-      this.timer = null;
-      void this.refreshDue().finally(() => this.schedule(this.checkEveryMs));
-    });
   }
 }
