@@ -109,8 +109,6 @@ export type Engine = VpnClient & {
   onDecision: AutoRuntime['onDecision'];
   /** Problems met at start (an unreadable file set aside, no core found), in words. */
   startupProblems(): string[];
-  /** A server whole, transport and security included, for in-process readers (benchmarks): the window holds only its list form. */
-  server(id: ServerId): Server | undefined;
   /** System-wide mode's capture (the CLI says what it applied). */
   systemWide(): SystemWide;
   /** The kill switch, where this host runs it (the CLI says what is in force). */
@@ -128,6 +126,8 @@ export interface EngineParts {
   engine: Engine;
   /** The tunnel controller itself, for its dial-failure events and timings; null without a core. */
   tunnel: TunnelController | null;
+  /** A server whole, transport and security included (the window holds only its list form). */
+  server(id: ServerId): Server | undefined;
 }
 
 /** Builds the engine and keeps hold of its parts; only createEngine and testing/ call it. */
@@ -465,7 +465,6 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     onDecision: (listener) => auto.onDecision(listener),
     offerLink: (raw) => imports.offerLink(raw),
     startupProblems: () => board.atStart().map((problem) => problem.detail),
-    server: (id) => catalog.index.get(id),
     systemWide: () => capture,
     killSwitch: () => killSwitch,
     async stop() {
@@ -474,7 +473,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     },
   };
   logger.info(TAG, `started: ${profile ? coreLabel(profile) : 'no core'}, ${subscriptions.list().length} subscription(s), ${catalog.index.all().length} server(s)`);
-  return { engine, tunnel };
+  return { engine, tunnel, server: (id) => catalog.index.get(id) };
 }
 
 /**

@@ -162,7 +162,7 @@ export const failoverBenchmark: Benchmark = {
  */
 async function preferWebSocket(world: FailoverWorld): Promise<{ subscriptionIndex: number; name: string; restore(): Promise<void> }> {
   const subscriptions = (await world.snapshot()).subscriptions;
-  const isWebSocket = (id: string) => world.engine.server(id)?.transport.network === 'ws';
+  const isWebSocket = (id: string) => world.server(id)?.transport.network === 'ws';
   const counted = subscriptions.map((s, i) => ({ i, s, ws: s.servers.filter((v) => isWebSocket(v.id)) }));
   const best = counted.sort((a, b) => b.ws.length - a.ws.length)[0];
   if (!best || best.ws.length < 2) throw new Error('reset-ws needs a subscription with two WebSocket servers');

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { AutoDecision } from '../../../shared/domain/auto';
 import type { AppSnapshot } from '../../../shared/ipc/contract';
 import type { Engine } from '../../../app/engine';
+import type { Server } from '../../../shared/domain/server';
 import type { TunnelController } from '../../../app/tunnel/controller';
 import { createEngineWithParts } from '../../../app/engine/testing/engine-parts';
 import { Logger, type LogRecord } from '../../../app/log/logger';
@@ -37,6 +38,8 @@ export interface WorldOptions {
 export interface FailoverWorld {
   lab: Lab & { pid: number };
   engine: Engine;
+  /** A server whole (transport included), which the window's list form leaves out. */
+  server(id: string): Server | undefined;
   traffic: ExitTraffic;
   dials: DialLog;
   decisions: AutoDecision[];
@@ -65,10 +68,11 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
   const logger = new Logger({ level: 'debug', sinks: [dials.sink, verboseSink] });
   let engine: Engine | null = null;
   let engineTunnel: TunnelController | null = null;
+  let serverOf: (id: string) => Server | undefined = () => undefined;
   let traffic: ExitTraffic | null = null;
   try {
     const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
-    ({ engine, tunnel: engineTunnel } = await createEngineWithParts({
+    ({ engine, tunnel: engineTunnel, server: serverOf } = await createEngineWithParts({
       dataDir,
       logger,
       watchNetwork: false,
@@ -96,7 +100,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
     for (const server of first.subscriptions.flatMap((s) => s.servers)) {
       const labServer = byRelay.get(`${server.address}:${server.port}`);
       if (labServer) byEngineId.set(server.id, labServer);
-      const whole = running.server(server.id);
+      const whole = serverOf(server.id);
       kinds.set(server.id, whole ? `${whole.protocol}/${whole.transport.network}/${whole.security.type}` : server.protocol);
     }
 
@@ -127,6 +131,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
     const world: FailoverWorld = {
       lab,
       engine: running,
+      server: serverOf,
       traffic,
       dials,
       decisions,
