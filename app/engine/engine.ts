@@ -322,7 +322,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
           built.tunnel.on('loginRefused', (event) => sharing.loginRefused(event.at)),
           forwardTunnelEvents(built.tunnel, {
             auto,
-            monitor: { trafficSeen: (at) => monitor.trafficSeen(at), connectionActivity: () => monitor.connectionActivity(), testFailedMember: (id) => void monitor.testNow([id], 'member-failed') },
+            monitor: { trafficSeen: (at) => monitor.trafficSeen(at), connectionActivity: () => monitor.connectionActivity(), selectionChanged: () => monitor.selectionChanged(), testFailedMember: (id) => void monitor.testNow([id], 'member-failed') },
             ownFetch: (destination) => ownFetches.has(destination),
             log: (line) => logger.info('TUNNEL', line),
             wanted: () => driver.isWanted(),

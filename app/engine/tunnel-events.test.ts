@@ -18,6 +18,7 @@ function world(wanted = true, ownFetch: string | null = null) {
     monitor: {
       trafficSeen: (at) => heard.push(`monitor: traffic at ${at}`),
       connectionActivity: () => heard.push('monitor: connection'),
+      selectionChanged: () => heard.push('monitor: selection'),
       testFailedMember: (id) => heard.push(`monitor: test ${id}`),
     },
     ownFetch: (destination) => destination !== null && destination === ownFetch,
@@ -55,7 +56,7 @@ describe('tunnel events', () => {
     w.tunnel.emit('state', state('connected'));
     w.tunnel.emit('state', state('failed'));
     w.tunnel.emit('state', state('disconnected', null));
-    expect(w.heard).toEqual(['auto: connected a', 'monitor: connection', 'window: connected', 'window: failed', 'auto: disconnected', 'window: disconnected']);
+    expect(w.heard).toEqual(['auto: connected a', 'monitor: connection', 'monitor: selection', 'window: connected', 'window: failed', 'auto: disconnected', 'window: disconnected']);
   });
 
   it('a failure when the user no longer wants the VPN up is a disconnect for Auto', () => {

@@ -20,6 +20,8 @@ export interface TunnelEventTargets {
     trafficSeen(at: number): void;
     /** The tunnel connected: the monitor's connection-change tests. */
     connectionActivity(): void;
+    /** The tunnel came up on a server: the servers in focus for transfer tests are read anew. */
+    selectionChanged(): void;
     /** A member failed to dial: tested at once. */
     testFailedMember(serverId: ServerId): void;
   };
@@ -56,6 +58,7 @@ export function forwardTunnelEvents(tunnel: Pick<TunnelController, 'on'>, target
       if (state.state === 'connected' && state.serverId) {
         auto.tunnelConnected(state.serverId);
         monitor.connectionActivity();
+        monitor.selectionChanged();
       } else if (state.state === 'disconnected' || (state.state === 'failed' && !targets.wanted())) {
         auto.tunnelDisconnected();
       }

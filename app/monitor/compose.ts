@@ -140,6 +140,7 @@ export function composeMonitor(options: MonitorOptions) {
     resolve: options.resolveIpv6 ?? systemIpv6Resolver,
     onResult: (request, finding) => writer.ipv6Found(request, finding),
   });
+  const readiness = new ChainReadiness(prober, servers, flights, records);
   const transfers = new TransferTests({
     prober: proberFor('transfer'),
     clock,
@@ -150,10 +151,10 @@ export function composeMonitor(options: MonitorOptions) {
     writer,
     mayTest: focus.mayTransferTest,
     capped: focus.capped,
+    readiness: (id) => readiness.of(id),
     fragmentOn: options.fragmentOn,
     onListenerError,
   });
-  const readiness = new ChainReadiness(prober, servers, flights, records);
   const scheduler = new CycleScheduler({
     clock,
     flights,

@@ -26,8 +26,8 @@ function harness(settings: Record<string, unknown> = {}, queue: ServerId[] = ids
   return { ...h, setQueue: (next: ServerId[]) => void (order = next) };
 }
 
-const downloaded = (h: ReturnType<typeof harness>) => [...new Set(h.prober.calls.filter((c) => c.kind === 'download').map((c) => c.serverId))].sort();
-const downloadsOf = (h: ReturnType<typeof harness>, id: ServerId) => h.prober.calls.filter((c) => c.kind === 'download' && c.serverId === id).length;
+const downloaded = (h: Pick<ReturnType<typeof harness>, 'prober'>) => [...new Set(h.prober.calls.filter((c) => c.kind === 'download').map((c) => c.serverId))].sort();
+const downloadsOf = (h: Pick<ReturnType<typeof harness>, 'prober'>, id: ServerId) => h.prober.calls.filter((c) => c.kind === 'download' && c.serverId === id).length;
 
 describe('transfer tests go to the servers in focus', () => {
   it('the current server and the next K of Auto’s queue get one; the others delay probes only', async () => {
@@ -68,6 +68,19 @@ describe('transfer tests go to the servers in focus', () => {
     await h.clock.advance(MIN);
     expect(downloadsOf(h, 's5')).toBe(1);
     expect(downloadsOf(h, 's2')).toBe(1);
+  });
+
+  it('a connection coming up on a server whose delay answered gets its transfer test at once, not when a test next looks', async () => {
+    const selections: ServerId[] = [];
+    const h = monitorHarness({ servers, selections, settings: focused, extra: { queue: () => [], ipInfo: false } });
+    await h.monitor.start();
+    await h.clock.advance(5 * S);
+    expect(downloaded(h)).toEqual([]);
+    selections.push('s4');
+    h.monitor.selectionChanged();
+    await h.clock.advance(S);
+    expect(downloadsOf(h, 's4')).toBe(1);
+    expect(h.monitor.status('s4').transfer?.verdict).toBe('ok');
   });
 
   it('a server the user opens gets one at once, though no candidate', async () => {

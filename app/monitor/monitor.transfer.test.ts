@@ -37,6 +37,22 @@ describe('the transfer test', () => {
     expect(h.monitor.status('b').delayMs).toBe(100);
   });
 
+  it('asked for while the prober core starts, waits for it and tests the server, instead of recording a failure it never tried', async () => {
+    const h = monitorHarness({ settings: transfer });
+    await h.monitor.start();
+    await h.clock.advance(5 * S);
+    h.prober.setReady('a', { ready: false, reason: 'the prober core is starting' });
+    const verdict = h.monitor.transferTest('a');
+    await h.clock.advance(2 * S);
+    expect(h.monitor.status('a').transfer?.verdict).toBe('ok');
+    const before = downloads(h, 'a').length;
+    h.prober.setReady('a', { ready: true });
+    await h.clock.advance(S);
+    expect(await verdict).toBe('ok');
+    expect(downloads(h, 'a')).toHaveLength(before + 1);
+    expect(h.monitoringLines().filter((l) => l.includes('transfer test of server a') && l.includes('failed'))).toEqual([]);
+  });
+
   it('is not repeated while fresh, and runs again with the cycle that finds it stale: one download per server per interval', async () => {
     const h = monitorHarness({ settings: transfer });
     await h.monitor.start();

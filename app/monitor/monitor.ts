@@ -86,6 +86,11 @@ export class Monitor {
     this.parts.activity.seen();
   }
 
+  /** The tunnel came up on a server (a connect, a switch): it is the current server in focus now. */
+  selectionChanged(): void {
+    this.parts.focus.selectionChanged();
+  }
+
   /** Whether background testing runs now (false while idle). */
   isActive(): boolean {
     return this.parts.activity.isActive();

@@ -57,6 +57,15 @@ export class TestFocusKeeper {
     return focus;
   }
 
+  /**
+   * The selection changed (a connection came up, Auto switched): the focus is read now, so a new
+   * current server whose delay answered in this run gets its transfer test at once instead of
+   * whenever a test next happens to read the focus.
+   */
+  selectionChanged(): void {
+    this.focus();
+  }
+
   /** The servers of a cycle's list that may have delay probes now (all of them under the cap). */
   delayTargets = (ids: readonly ServerId[]): ServerId[] => {
     const focus = this.focus();

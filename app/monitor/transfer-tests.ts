@@ -13,9 +13,9 @@ import { type Clock, sleep } from '../clock';
 import { type ListenerErrorSink, Signal } from '../events';
 import type { ActivityTracker } from './activity';
 import type { Flights } from './flights';
-import { hungGuardMs } from './policy/timing';
+import { hungGuardMs, NOT_READY_MAX_TRIES, NOT_READY_RETRY_MS } from './policy/timing';
 import { judgeTransfer, TRANSFER_STALL_MS, type TransferCourse, transferDeadlineMs, transferDue } from './policy/transfer';
-import type { ServerProber } from './ports';
+import type { Readiness, ServerProber } from './ports';
 import type { ServerRecords } from './records';
 import type { ResultWriter } from './results';
 
@@ -35,10 +35,15 @@ export interface TransferTestsOptions {
   mayTest?: (id: ServerId) => boolean;
   /** The daily test budget is spent: no transfer test runs, not even one asked for. */
   capped?: () => boolean;
+  /** Whether the prober can reach the server now (a core still starting cannot). */
+  readiness?: (id: ServerId) => Readiness;
   /** Whether the server's TLS ClientHello is fragmented (noted on its result). */
   fragmentOn?: (id: ServerId) => boolean;
   onListenerError?: ListenerErrorSink;
 }
+
+/** How often a test waiting for the prober looks again. */
+const READINESS_POLL_MS = 250;
 
 export class TransferTests {
   private readonly waiting: ServerId[] = [];
@@ -107,11 +112,31 @@ export class TransferTests {
     this.controller = new AbortController();
   }
 
+  private reachable(id: ServerId): boolean {
+    return this.options.readiness?.(id).ready ?? true;
+  }
+
+  /**
+   * Waits (up to `ms`) until the prober can reach the server. A test asked for while the prober
+   * core starts (at a connect, right after a switch) would otherwise record "failed" for a server
+   * that was never tried, and no transfer test would follow for half an interval.
+   */
+  private async untilReachable(id: ServerId, ms: number, signal: AbortSignal): Promise<boolean> {
+    const { clock } = this.options;
+    const until = clock.now() + ms;
+    while (!this.reachable(id)) {
+      if (signal.aborted || clock.now() >= until) return false;
+      await sleep(clock, READINESS_POLL_MS, signal);
+    }
+    return !signal.aborted;
+  }
+
   private async run(id: ServerId, signal: AbortSignal): Promise<TransferTest | null> {
     const { clock, prober } = this.options;
     const settings = this.options.settings();
     const bytes = settings.transferTestBytes;
     const deadlineMs = transferDeadlineMs(bytes, settings.urlTestTimeoutMs);
+    if (!(await this.untilReachable(id, NOT_READY_RETRY_MS * NOT_READY_MAX_TRIES, signal))) return null;
     const fragment = this.options.fragmentOn?.(id) ?? false;
     // A download can hang where a probe can: the guard ends the wait.
     const guard = new AbortController();

@@ -169,6 +169,12 @@ export class FakeProber implements ServerProber {
   download(serverId: ServerId, request: DownloadRequest): Promise<TransferCourse> {
     const call: FakeCall = { kind: 'download', serverId, url: request.url, at: this.clock.now(), timeoutMs: request.deadlineMs, endedAt: null };
     this.calls.push(call);
+    // As the real prober: a server it cannot reach yet fails at once, without a download.
+    const readiness = this.readiness(serverId);
+    if (!readiness.ready) {
+      call.endedAt = call.at;
+      return Promise.resolve({ kind: 'error', error: { kind: 'network', message: readiness.reason } });
+    }
     const front = this.frontOf(serverId);
     this.enter(front);
     const planned = this.downloadHandler(serverId, request);
