@@ -1,8 +1,8 @@
 /**
  * Finds a QR code in a picture (a file, the clipboard's image, a screenshot) with jsQR, in the
- * page: the picture never leaves it. Null when there is no code to read.
+ * page: the picture never leaves it. Null when there is no code to read. jsQR is loaded on the
+ * first use: most windows never read a code, and the window's start should not parse it.
  */
-import jsQR from 'jsqr';
 
 /** Bigger pictures are scaled down first: a QR code stays readable, and the search stays quick. */
 const MAX_SIDE = 2400;
@@ -18,6 +18,7 @@ export async function decodeQr(image: Blob): Promise<string | null> {
     if (!context) throw new Error('no 2D canvas');
     context.drawImage(bitmap, 0, 0, width, height);
     const pixels = context.getImageData(0, 0, width, height);
+    const { default: jsQR } = await import('jsqr');
     // Light-on-dark codes (dark themes, some channel posts) are read too.
     return jsQR(pixels.data, width, height, { inversionAttempts: 'attemptBoth' })?.data ?? null;
   } finally {
