@@ -7,7 +7,8 @@ import { userAgentSchema } from '../../shared/ipc/contract';
 import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { FIRST_FORMAT } from '../storage/format';
-import { JsonFile, saveProblemOf } from '../storage/json-file';
+import { JsonFile, SaveError } from '../storage/json-file';
+import type { ProblemSink } from '../storage/problem-sink';
 import { secretsOf } from '../../shared/domain/secrets';
 import type { SubscriptionFetcher } from './fetch';
 import { assignIds } from './identity';
@@ -20,13 +21,15 @@ const TAG = 'SUBSCRIPTIONS';
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `<dataDir>/subscriptions.json`, written 0600: it holds every server's credentials. */
-export function subscriptionsFile(dataDir: string): JsonFile<SubscriptionsDocument> {
+/** `problems`: where a failed save is put for the user. */
+export function subscriptionsFile(dataDir: string, problems?: ProblemSink): JsonFile<SubscriptionsDocument> {
   return new JsonFile<SubscriptionsDocument>({
     path: join(dataDir, 'subscriptions.json'),
     schema: subscriptionsDocumentSchema,
     format: FIRST_FORMAT,
     fallback: () => ({ version: 1, subscriptions: [] }),
     mode: 0o600,
+    problems,
   });
 }
 
@@ -366,8 +369,8 @@ export class SubscriptionStore {
       if (this.problem?.topic.kind === 'save-failed') this.problem = null;
     } catch (error) {
       const detail = `Could not save the subscriptions: ${error instanceof Error ? error.message : String(error)}. Changes are kept until the app closes.`;
-      this.problem = saveProblemOf(error) ?? { topic: { kind: 'save-failed', file: basename(this.file.path) }, detail };
-      this.logger.error(TAG, detail, this.problem);
+      this.problem = error instanceof SaveError ? error.problem : { topic: { kind: 'save-failed', file: basename(this.file.path) }, detail };
+      this.logger.error(TAG, detail);
     }
     this.changes.emit(this.subscriptions);
   }
