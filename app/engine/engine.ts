@@ -116,7 +116,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
   // Rule sets (copies under the data folder); fetched through the tunnel once there is one.
   let tunnelProxy: () => string | null = () => null;
-  const ruleSets = await ruleSetPieces({ dataDir, logger, clock, router: profile, carriers, tunnelProxy: () => tunnelProxy(), sets: () => settings().routing.ruleSets });
+  const ruleSets = await ruleSetPieces({ dataDir, logger, clock, router: profile, carriers, tunnelProxy: () => tunnelProxy(), sets: () => settings().routing.ruleSets, problems: board });
+  metAtStart(ruleSets.store.problem);
   const routingService = await RoutingService.create(options.resourcesDir, profile, ruleSets.store);
   const initialRouting = routingService.stateFor(settings());
   // Household sharing: the credentials are made on first use (sharing turned on, or "Show").
@@ -137,7 +138,10 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     logger,
     tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null),
     onTunnelAttempt: (destination) => ownFetches.begin(destination),
+    problems: board,
   });
+  // The fetcher has logged it already.
+  if (fetcher.problem) board.raiseAtStart(fetcher.problem);
   const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir, board), fetcher, clock, logger });
   await subscriptions.load();
   metAtStart(subscriptions.problem);
