@@ -113,7 +113,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     settings().mode,
   );
   // System-proxy mode: what a crashed run left pointed at the app is put back first too.
-  const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
+  const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger, problems: board }) : null;
   // Rule sets (copies under the data folder); fetched through the tunnel once there is one.
   let tunnelProxy: () => string | null = () => null;
   const ruleSets = await ruleSetPieces({ dataDir, logger, clock, router: profile, carriers, tunnelProxy: () => tunnelProxy(), sets: () => settings().routing.ruleSets, problems: board });

@@ -23,7 +23,7 @@ export async function startKillSwitch(o: {
     return null;
   }
   const { follower, left, since } = await KillSwitchFollower.start({
-    killSwitch: new KillSwitch({ dataDir: o.dataDir, logger: o.logger, launch: o.launch }),
+    killSwitch: new KillSwitch({ dataDir: o.dataDir, logger: o.logger, launch: o.launch, problems: o.board }),
     wanted: o.settings,
     servers: o.servers,
     logger: o.logger,
