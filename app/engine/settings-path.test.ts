@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SETTINGS, type Settings, settingsPatchSchema, settingsSchema } from '../../shared/settings';
 import type { CoreRouting } from '../core';
 import { memoryLogger } from '../log/logger';
 import { RoutingService } from '../routing/service';
@@ -124,6 +124,20 @@ describe('the settings path', () => {
     expect(w.saves).toHaveLength(2);
     expect(w.published.routing).toEqual(['global']);
     expect(w.published.settings).toHaveLength(2);
+  });
+
+  it('a routing change is parsed by the schema once, and the whole settings not again', async () => {
+    const w = await world();
+    const patchParses = vi.spyOn(settingsPatchSchema, 'safeParse');
+    const wholeParses = vi.spyOn(settingsSchema, 'safeParse');
+    try {
+      await w.ops.setSettings(directRule('192.0.2.7/32'));
+      expect(patchParses).toHaveBeenCalledTimes(1);
+      expect(wholeParses).not.toHaveBeenCalled();
+    } finally {
+      patchParses.mockRestore();
+      wholeParses.mockRestore();
+    }
   });
 
   it('a refused patch saves nothing, tells nobody and names the field', async () => {
