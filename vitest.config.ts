@@ -13,8 +13,6 @@ export default defineConfig({
           environment: 'node',
           include: ['{app,main,shared,scripts,e2e}/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', 'node_modules/**'],
-          // Through vite, so electron-store sees the mocked `electron` of main/electron's tests.
-          server: { deps: { inline: ['electron-store'] } },
         },
       },
       {

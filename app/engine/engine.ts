@@ -9,16 +9,15 @@
 import { join } from 'node:path';
 import type { Problem } from '../../shared/domain/problem';
 import type { Server, ServerId } from '../../shared/domain/server';
-import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, VpnClient } from '../../shared/ipc/contract';
-import type { ConnectionMode, Settings, SettingsPatch } from '../../shared/settings';
+import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
-import { type Clock, systemClock } from '../clock';
+import { systemClock } from '../clock';
 import { coreLabel } from '../core';
-import { antiDpiAbilities, antiDpiFor, fragmentWritten, writableAntiDpi } from '../core/anti-dpi';
-import { Emitter, listenerErrorsTo } from '../events';
+import { antiDpiFor, fragmentWritten, writableAntiDpi } from '../core/anti-dpi';
+import { Emitter } from '../events';
 import { ImportInbox } from '../imports/inbox';
-import { type Logger, fileSink } from '../log/logger';
+import { fileSink } from '../log/logger';
 import { Monitor } from '../monitor/monitor';
 import { monitorCacheFile } from '../monitor/cache';
 import { HttpDirectCheck } from '../monitor/direct-check';
@@ -26,108 +25,46 @@ import type { ServerProber } from '../monitor/ports';
 import { NetworkWatcher } from '../network/watcher';
 import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
 import { RoutingService } from '../routing/service';
-import { type SettingsBackend, SettingsFile } from '../settings/settings-file';
+import { SettingsFile } from '../settings/settings-file';
 import { SettingsStore } from '../settings/store';
-import { saveProblemOf } from '../storage/json-file';
 import { appFetcher } from '../subscriptions/app-fetcher';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
-import { type SystemProxyHost, SystemProxyMode } from '../system-proxy/mode';
-import type { HelperMode, LaunchCommand } from '../system-wide/linux/policy/elevation';
-import type { SystemWide } from '../system-wide/for-platform';
-import type { TunnelController } from '../tunnel/controller';
+import { SystemProxyMode } from '../system-proxy/mode';
 import { CarrierProber } from '../tunnel/carrier-prober';
-import type { ImportRequest } from '../../shared/domain/import-request';
-import { connectionHandlers, connectionStateOf } from './connection';
-import type { ContractHandlers } from './contract-handlers';
+import { connectionStateOf } from './connection';
+import { contractHandlers } from './contract';
 import { captureFollowedTunnel, findCore, probeOutboundMark, startCapture } from './core-pieces';
-import { coreListOf } from './core-list';
-import { chainChange } from './chain-changes';
-import { surveyCores } from './core-survey';
-import { measurementOperations } from './test-operations';
 import { WindowStatuses } from './window-statuses';
 import { forwardNetworkChange } from './network-changes';
 import { NetworkLossPort } from './network-loss';
 import { NoCoreProber } from './no-core-prober';
 import { ProblemBoard } from './problems';
-import { RoutingInForce, settingsOperations } from './routing-in-force';
+import { RoutingInForce } from './routing-in-force';
 import { ruleSetPieces } from './rule-sets';
-import { reportSelections } from './selection-lines';
 import { ServerCatalog } from './server-catalog';
-import { SettingsFanOut, tunnelPorts } from './settings-changes';
+import { tunnelPorts } from './settings-changes';
+import { SettingsPath } from './settings-path';
 import { SharingCredentialsFile } from '../sharing/credentials';
 import { HouseholdSharing } from '../sharing/sharing';
-import { listApps } from '../system-wide/per-app/app-list';
 import { followSubscriptions } from './subscription-changes';
-import { subscriptionOperations } from './subscription-operations';
 import { TunnelDriver } from './tunnel-driver';
-import { countedVantages, followTestBudget } from './test-budget';
-import { forwardTunnelEvents } from './tunnel-events';
+import { countedVantages } from './test-budget';
+import { routeEvents } from './event-routes';
 import { OwnFetchDestinations } from './own-fetches';
 import { VerdictBatcher } from './verdict-batcher';
 import { Lifecycle } from './lifecycle';
-import { statusForList, subscriptionForUi } from './ui-view';
+import { statusForList } from './ui-view';
 import { EngineRefusal } from '../../shared/domain/refusal';
-import { KillSwitch } from '../system-wide/kill-switch/kill-switch';
-import { KillSwitchFollower } from '../system-wide/kill-switch/follow-settings';
+import { startKillSwitch } from './kill-switch-start';
+import type { Engine, EngineOptions, EngineParts } from './engine-api';
 
-export interface EngineOptions {
-  /** The app's data folder (settings, subscriptions, cache, Auto's state, logs, runtime configs). */
-  dataDir: string;
-  /** The folder holding `core/<platform>-<arch>/` (bundled cores). */
-  resourcesDir?: string;
-  logger: Logger;
-  clock?: Clock;
-  /** The connection mode of a first start: the desktop app's is `system-proxy`, the CLI's `proxy`. */
-  defaultMode?: ConnectionMode;
-  /** Where the settings live: electron-store in the Electron host, conf (the default) elsewhere. */
-  settingsBackend?: SettingsBackend;
-  /** Settings applied over the stored ones at start (the demo points test URLs at the lab). */
-  settingsOverrides?: SettingsPatch;
-  /** Where the throughput test downloads `bytes` from (the lab's /download in the demo). */
-  throughputUrl?: (bytes: number) => string;
-  /** Watch the OS's network for changes (default true). */
-  watchNetwork?: boolean;
-  /**
-   * How this host starts the system-wide capture helper (root directly, else pkexec); without it
-   * system-wide mode refuses to connect, saying why.
-   */
-  captureHelper?: (mode: HelperMode) => LaunchCommand;
-  /** Where the kill switch keeps its record (default: dataDir); the CLI's `kill-switch off` looks there. */
-  killSwitchDataDir?: string;
-  /** How this host changes the OS's proxy settings; without it `system-proxy` mode leaves them alone. */
-  systemProxy?: SystemProxyHost;
-  /** The demo world's control, behind the contract's `labControl` (absent outside the demo). */
-  labControl?: (request: InvokeRequest<'labControl'>) => Promise<void>;
-}
-
-export type Engine = VpnClient & {
-  stop(): Promise<void>;
-  /** A link handed over by the OS or the command line: it waits for the user's confirmation. */
-  offerLink(raw: string): ImportRequest;
-  /** Auto's decisions as they are made (the CLI prints them). */
-  onDecision: AutoRuntime['onDecision'];
-  /** Problems met at start (an unreadable file set aside, no core found), in words. */
-  startupProblems(): string[];
-  /** System-wide mode's capture (the CLI says what it applied). */
-  systemWide(): SystemWide;
-  /** The kill switch, where this host runs it (the CLI says what is in force). */
-  killSwitch(): KillSwitchFollower | null;
-};
+export type { Engine, EngineOptions, EngineParts };
 
 const TAG = 'ENGINE';
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   return (await assembleEngine(options)).engine;
-}
-
-/** What tests and benchmarks may look at beside the engine (testing/engine-parts.ts); hosts never do. */
-export interface EngineParts {
-  engine: Engine;
-  /** The tunnel controller itself, for its dial-failure events and timings; null without a core. */
-  tunnel: TunnelController | null;
-  /** A server whole, transport and security included (the window holds only its list form). */
-  server(id: ServerId): Server | undefined;
 }
 
 /** Builds the engine and keeps hold of its parts; only createEngine and testing/ call it. */
@@ -136,21 +73,17 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const clock = options.clock ?? systemClock;
   const board = new ProblemBoard(clock);
   logger.addSink(fileSink(join(dataDir, 'app.log')));
-  const removeSaveSink = logger.addSink(board.saveFailures());
   const metAtStart = (problem: Problem | null) => {
     if (!problem) return;
     logger.warn(TAG, problem.detail);
     board.raiseAtStart(problem);
   };
 
-  // Settings first: everything else is configured from them.
-  const settingsStore = new SettingsStore(
-    new SettingsFile({ dataDir, backend: options.settingsBackend, defaultMode: options.defaultMode }),
-    listenerErrorsTo(logger, TAG),
-  );
+  // Settings first: everything else is configured from them. Every file's failed save goes on the board.
+  const settingsStore = new SettingsStore(new SettingsFile({ dataDir, defaultMode: options.defaultMode, problems: board }));
   await settingsStore.load();
   metAtStart(settingsStore.problem);
-  if (options.settingsOverrides) await settingsStore.update(options.settingsOverrides);
+  if (options.settingsOverrides) await settingsStore.save(settingsStore.validate(options.settingsOverrides));
   const settings = () => settingsStore.get();
   logger.setLevel(settings().logLevel);
 
@@ -180,10 +113,11 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     settings().mode,
   );
   // System-proxy mode: what a crashed run left pointed at the app is put back first too.
-  const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger }) : null;
+  const systemProxy = options.systemProxy ? await SystemProxyMode.start(options.systemProxy, { dataDir, logger, problems: board }) : null;
   // Rule sets (copies under the data folder); fetched through the tunnel once there is one.
   let tunnelProxy: () => string | null = () => null;
-  const ruleSets = await ruleSetPieces({ dataDir, logger, clock, router: profile, carriers, tunnelProxy: () => tunnelProxy(), sets: () => settings().routing.ruleSets });
+  const ruleSets = await ruleSetPieces({ dataDir, logger, clock, router: profile, carriers, tunnelProxy: () => tunnelProxy(), sets: () => settings().routing.ruleSets, problems: board });
+  metAtStart(ruleSets.store.problem);
   const routingService = await RoutingService.create(options.resourcesDir, profile, ruleSets.store);
   const initialRouting = routingService.stateFor(settings());
   // Household sharing: the credentials are made on first use (sharing turned on, or "Show").
@@ -204,8 +138,11 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     logger,
     tunnelProxy: () => (tunnel?.state().state === 'connected' ? tunnel.state().httpProxy : null),
     onTunnelAttempt: (destination) => ownFetches.begin(destination),
+    problems: board,
   });
-  const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir), fetcher, clock, logger });
+  // The fetcher has logged it already.
+  if (fetcher.problem) board.raiseAtStart(fetcher.problem);
+  const subscriptions = new SubscriptionStore({ file: subscriptionsFile(dataDir, board), fetcher, clock, logger });
   await subscriptions.load();
   metAtStart(subscriptions.problem);
   const catalog = new ServerCatalog(profile, carriers, () => settings().chains);
@@ -225,7 +162,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     clock,
     logger,
     settings: settings().monitor,
-    cacheFile: monitorCacheFile(dataDir),
+    cacheFile: monitorCacheFile(dataDir, board),
     servers: () => catalog.index.all(),
     selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
     queue: () => autoQueue(),
@@ -252,7 +189,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   });
 
   // Auto, with its state persisted beside the rest.
-  const autoFile = autoStateFile(dataDir);
+  const autoFile = autoStateFile(dataDir, board);
   const autoLoaded = await autoFile.load();
   metAtStart(autoLoaded.problem);
   const auto = new AutoRuntime({
@@ -268,7 +205,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     tunnel: driver,
     subscriptions: { list: () => catalog.autoView() },
     reachability,
-    store: { save: (state) => autoFile.save(state).catch((error: unknown) => logger.error(TAG, String(error), saveProblemOf(error))) },
+    store: { save: (state) => autoFile.save(state).catch((error: unknown) => logger.error(TAG, String(error))) },
     persisted: autoLoaded.value,
   });
   networkLoss.connect(auto);
@@ -288,24 +225,6 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     publish: (ids) => events.emit('statuses', ids.map((id) => statusForList(statuses.of(id)))),
   });
   const imports = new ImportInbox(clock, logger);
-  const settingsFanOut = new SettingsFanOut(settings(), {
-    capture,
-    tunnel,
-    restartTunnel: () => driver.reconnect(),
-    rewriteProbes: () => prober.setServers?.(catalog.index.all()),
-    tunnelAntiDpi: (next) => {
-      const current = driver.current();
-      return profile && current ? writableAntiDpi(antiDpiFor(next.antiDpi, current), profile) : null;
-    },
-    sharingCredentials: () => sharingCredentials.get(),
-    setLogLevel: (level) => logger.setLevel(level),
-    monitor,
-    auto,
-    reachability,
-    routing,
-    publish: { settings: publish('settings'), routing: publish('routing') },
-    warn: (line) => logger.warn(TAG, line),
-  });
   const subscriptionTargets = {
     catalog,
     setProbedServers: (servers: readonly Server[]) => prober.setServers?.(servers),
@@ -314,63 +233,50 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     auto,
     publish: { subscriptions: publish('subscriptions'), unsupported: publish('unsupported'), carried: publish('carried') },
   };
-  let chainsInForce = settings().chains;
-  const unsubscribers: (() => void)[] = [
-    ...(built
-      ? [
-          built.unbind,
-          built.tunnel.on('loginRefused', (event) => sharing.loginRefused(event.at)),
-          forwardTunnelEvents(built.tunnel, {
-            auto,
-            monitor: { trafficSeen: (at) => monitor.trafficSeen(at), connectionActivity: () => monitor.connectionActivity(), selectionChanged: () => monitor.selectionChanged(), testFailedMember: (id) => void monitor.testNow([id], 'member-failed') },
-            ownFetch: (destination) => ownFetches.has(destination),
-            log: (line) => logger.info('TUNNEL', line),
-            wanted: () => driver.isWanted(),
-            publish: { traffic: publish('traffic'), connection: publish('connection') },
-          }),
-        ]
-      : []),
-    capture.onChange((status) => {
-      if (status.error) board.raise({ topic: { kind: 'system-wide' }, detail: status.error }, 'error');
-    }),
-    imports.onChange(publish('importRequests')),
-    board.onChange(publish('problems')),
-    removeSaveSink,
-    monitor.subscribe((list) => events.emit('statuses', list.map((status) => statusForList(statuses.with(status))))),
-    reachability.onChange(({ serverId }) => verdicts.note(serverId)),
-    monitor.onProgress(publish('testProgress')),
-    followTestBudget(monitor, board),
-    auto.onChange(publish('auto')),
-    // The current server's transfer test freezing is one of Auto's triggers.
-    monitor.onTransfer((id) => auto.transferSeen(id)),
-    reportSelections({ auto, subscriptions, monitor }),
-    subscriptions.onChange((list) => followSubscriptions(list, subscriptionTargets)),
-    settingsStore.onChange((next) => settingsFanOut.apply(next)),
-    // A chain chosen in a server's details: the servers run by it again, measured again by their new path.
-    settingsStore.onChange((next) => {
-      const change = chainChange(chainsInForce, next.chains, driver.current());
-      chainsInForce = next.chains;
-      if (change.changed.length === 0) return;
-      followSubscriptions(subscriptions.list(), subscriptionTargets);
-      void monitor.testNow(change.changed.filter((id) => catalog.index.get(id)), 'selection');
-      if (change.reconnect) void driver.reconnect().catch((error: unknown) => logger.warn(TAG, `reconnect on the new chain failed: ${String(error)}`));
-    }),
-    // A set just chosen is fetched at once; an updated copy is put in force (a core restart on the same server).
-    settingsStore.onChange(() => void ruleSets.refresher.refreshDue()),
-    ruleSets.store.changed.on(() => {
-      const view = routing.follow(settings());
-      if (view) publish('routing')(view);
-    }),
-  ];
+  const unsubscribers = routeEvents({
+    tunnel: built, sharing, auto, monitor, ownFetches, logger, driver, capture, board, imports, statuses, reachability, verdicts, subscriptions, subscriptionTargets,
+    ruleSets: ruleSets.store, routing, settings, publish,
+  });
 
   // The kill switch (Linux, through the capture helper): as the settings say, following the servers.
   const killSwitch = await startKillSwitch({ dataDir: options.killSwitchDataDir ?? dataDir, logger, board, settings, servers: () => catalog.index.all(), launch: options.captureHelper });
-  if (killSwitch) {
-    unsubscribers.push(
-      settingsStore.onChange(() => void killSwitch.follow()),
-      subscriptions.onChange(() => void killSwitch.follow()),
-    );
-  }
+  if (killSwitch) unsubscribers.push(subscriptions.onChange(() => void killSwitch.follow()));
+
+  const settingsPath = new SettingsPath({
+    store: settingsStore,
+    routing,
+    context: () => ({
+      currentServer: driver.current(),
+      credentials: () => sharingCredentials.get(),
+      tunnelAntiDpi: (next) => {
+        const current = driver.current();
+        return profile && current ? writableAntiDpi(antiDpiFor(next.antiDpi, current), profile) : null;
+      },
+    }),
+    targets: {
+      capture,
+      tunnel,
+      restartTunnel: () => driver.reconnect(),
+      rewriteProbes: () => prober.setServers?.(catalog.index.all()),
+      setLogLevel: (level) => logger.setLevel(level),
+      monitor,
+      auto,
+      reachability,
+      // A chain chosen in a server's details: the servers run by it again, measured again by their new path.
+      chainsChanged: (change) => {
+        followSubscriptions(subscriptions.list(), subscriptionTargets);
+        void monitor.testNow(change.changed.filter((id) => catalog.index.get(id)), 'selection');
+        if (change.reconnect) void driver.reconnect().catch((error: unknown) => logger.warn(TAG, `reconnect on the new chain failed: ${String(error)}`));
+      },
+      // A set just chosen is fetched at once; the kill switch follows what the settings now say.
+      afterEach: () => {
+        void ruleSets.refresher.refreshDue();
+        void killSwitch?.follow();
+      },
+      warn: (line) => logger.warn(TAG, line),
+    },
+    publish: { settings: publish('settings'), routing: publish('routing') },
+  });
 
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
   if (network) unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })));
@@ -417,54 +323,20 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   ]);
   await lifecycle.start();
 
-  const snapshot = (): AppSnapshot => ({
-    subscriptions: catalog.subscriptions().map(subscriptionForUi),
-    statuses: statuses.listed(),
-    unsupported: catalog.unsupported(),
-    carried: catalog.carried(),
-    connection: connectionState(),
-    auto: auto.snapshot(),
-    settings: settings(),
-    core: profile ? { family: profile.family, version: profile.version, path: profile.path, antiDpi: antiDpiAbilities(profile) } : null,
-    testProgress: monitor.progress(),
-    demo: options.labControl !== undefined,
-    problems: board.list(),
-    importRequests: imports.list(),
-    routing: routing.view(),
+  const handlers = contractHandlers({
+    snapshot: { catalog, statuses, connection: connectionState, auto, settings, profile, monitor, demo: options.labControl !== undefined, board, imports, routing },
+    coresWanted: { corePath: settings().corePath, resourcesDir: options.resourcesDir },
+    catalog, driver, auto, monitor, statuses, reachability, subscriptions, imports, settingsPath, board, sharing, settings,
+    connection: connectionState,
+    labControl: options.labControl,
   });
-
-  // The cores as found at start: a core chosen in Settings since then takes a restart, as the tunnel's does.
-  const coresWanted = { corePath: settings().corePath, resourcesDir: options.resourcesDir };
-  const handlers: ContractHandlers = {
-    getSnapshot: async () => snapshot(),
-    listCores: async () => coreListOf(await surveyCores(coresWanted), catalog.index.all()).list,
-    ...connectionHandlers({ driver, auto, catalog, delayOf: (id) => monitor.status(id).delayMs, testConnected: (id) => void monitor.testNow([id], 'selection'), state: connectionState }),
-    ...subscriptionOperations({ subscriptions, auto, index: catalog.index, imports }),
-    ...measurementOperations(monitor, statuses, catalog.index, reachability),
-    ...settingsOperations(settingsStore, routing),
-    dismissProblem: async (r) => {
-      board.dismiss(r.id);
-      return null;
-    },
-    getSharing: async () => sharing.view(),
-    sharingCredentials: async () => sharing.credentials(),
-    listApps: (r) => listApps(r.entries, { language: settings().language === 'system' ? undefined : settings().language }),
-    captureScreen: async () => {
-      throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
-    },
-    labControl: async (r) => {
-      if (!options.labControl) throw new EngineRefusal('lab-unavailable', 'the Lab panel exists only in the demo');
-      await options.labControl(r);
-      return null;
-    },
-  };
 
   const engine: Engine = {
     ...handlers,
     on: (event, listener) => events.on(event, listener),
     onDecision: (listener) => auto.onDecision(listener),
     offerLink: (raw) => imports.offerLink(raw),
-    startupProblems: () => board.atStart().map((problem) => problem.detail),
+    startupProblems: () => board.atStart(),
     systemWide: () => capture,
     killSwitch: () => killSwitch,
     async stop() {
@@ -474,37 +346,6 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   };
   logger.info(TAG, `started: ${profile ? coreLabel(profile) : 'no core'}, ${subscriptions.list().length} subscription(s), ${catalog.index.all().length} server(s)`);
   return { engine, tunnel, server: (id) => catalog.index.get(id) };
-}
-
-/**
- * The kill switch where it runs (Linux, a host that can start the helper); found in force from an
- * earlier run, it is put on the board with its "turn off". Elsewhere a setting that asks for it is
- * logged: Windows and macOS have its config generation only (policy/platform-kill-switch.ts).
- */
-async function startKillSwitch(o: {
-  dataDir: string;
-  logger: Logger;
-  board: ProblemBoard;
-  settings: () => Settings;
-  servers: () => readonly { address: string }[];
-  launch: ((mode: HelperMode) => LaunchCommand) | undefined;
-}): Promise<KillSwitchFollower | null> {
-  if (process.platform !== 'linux' || !o.launch) {
-    if (o.settings().killSwitch) o.logger.warn(TAG, 'the kill switch is not available in this host');
-    return null;
-  }
-  const { follower, left, since } = await KillSwitchFollower.start({
-    killSwitch: new KillSwitch({ dataDir: o.dataDir, logger: o.logger, launch: o.launch }),
-    wanted: o.settings,
-    servers: o.servers,
-    logger: o.logger,
-    onProblem: (detail) => {
-      if (detail) o.board.raise({ topic: { kind: 'system-wide' }, detail }, 'error');
-      if (!o.settings().killSwitch) o.board.clear({ kind: 'kill-switch-left', since: null });
-    },
-  });
-  if (left) o.board.raiseAtStart({ topic: { kind: 'kill-switch-left', since }, detail: left });
-  return follower;
 }
 
 function noCaptureHelper(): never {

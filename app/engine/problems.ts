@@ -1,15 +1,15 @@
 import type { AppProblem, Problem, ProblemTopic } from '../../shared/domain/problem';
 import type { Clock } from '../clock';
-import type { LogSink } from '../log/logger';
+import type { ProblemSink } from '../storage/problem-sink';
 import { Signal } from '../events';
 
 /**
  * What the user should know, kept until they dismiss it: problems met at start and failed saves at
- * run time. Each is raised as `{ topic, detail }` where it arises; its topic decides its line, so
+ * run time (the board is every file owner's problem sink, so no problem travels only in the log). Each is raised as `{ topic, detail }` where it arises; its topic decides its line, so
  * a second failure of the same kind and file replaces the first (one line per file, not one per
  * failed save) and nothing compares the sentences.
  */
-export class ProblemBoard {
+export class ProblemBoard implements ProblemSink {
   private problems: (AppProblem & { key: string })[] = [];
   private readonly metAtStart: Problem[] = [];
   private seq = 0;
@@ -18,7 +18,7 @@ export class ProblemBoard {
   constructor(private readonly clock: Clock) {}
 
   raise(problem: Problem, severity: AppProblem['severity'] = 'warning'): void {
-    this.put(problemKey(problem.topic), problem.detail, severity, problem.topic);
+    this.put(problemKey(problem.topic), problem, severity);
   }
 
   /** A problem that is over (the test budget is no longer spent) leaves the board. */
@@ -61,20 +61,8 @@ export class ProblemBoard {
     return this.changes.on(listener);
   }
 
-  /**
-   * A log sink that puts a failed save on the board (a line carrying a `save-failed` problem): the
-   * app keeps its in-memory state and goes on, but the user must know that what they see may not
-   * survive a restart.
-   */
-  saveFailures(): LogSink {
-    return (record) => {
-      const problem = record.problem;
-      if (problem?.topic.kind === 'save-failed') this.raise(problem, 'error');
-    };
-  }
-
-  private put(key: string, message: string, severity: AppProblem['severity'], topic?: ProblemTopic): void {
-    const problem = { id: `p${++this.seq}`, key, at: this.clock.now(), severity, message, ...(topic ? { topic } : {}) };
+  private put(key: string, { topic, detail }: Problem, severity: AppProblem['severity']): void {
+    const problem = { id: `p${++this.seq}`, key, at: this.clock.now(), severity, topic, detail };
     this.problems = [...this.problems.filter((p) => p.key !== key), problem];
     this.changed();
   }

@@ -8,6 +8,7 @@ import type { RuleSet } from '../../shared/rule-sets';
 import type { Clock } from '../clock';
 import type { CoreProfile } from '../core';
 import type { Logger } from '../log/logger';
+import type { ProblemSink } from '../storage/problem-sink';
 import { RuleSetRefresher } from '../routing/rule-sets/refresher';
 import { UPDATE_RULES } from '../routing/rule-sets/policy/update';
 import { RuleSetStore } from '../routing/rule-sets/store';
@@ -29,6 +30,8 @@ export async function ruleSetPieces(options: {
   /** The tunnel's HTTP proxy while connected, else null. */
   tunnelProxy: () => string | null;
   sets: () => readonly RuleSet[];
+  /** Where a failed save is put for the user. */
+  problems: ProblemSink;
 }): Promise<RuleSetPieces> {
   // A large list on a slow link takes minutes; silence for 30 s is still the end of it.
   const http = new HttpSubscriptionFetcher({ maxBytes: UPDATE_RULES.maxBytes, timeoutMs: 10 * 60_000, bodyTimeoutMs: 30_000 });
@@ -41,6 +44,7 @@ export async function ruleSetPieces(options: {
     cores: { router: router && { path: router.path, family: router.family }, singBox: singBox && { path: singBox.path, family: 'sing-box' } },
     clock: options.clock,
     logger: options.logger,
+    problems: options.problems,
   });
   await store.load();
   const refresher = new RuleSetRefresher(store, options.sets, options.clock, options.logger);

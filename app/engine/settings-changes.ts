@@ -1,15 +1,16 @@
 /**
- * Where a settings change goes. What it means for the running cores is decided by a pure rule
- * (`settingsEffects`, table-tested); `SettingsFanOut` carries it out and hands every service its
- * part of the new settings.
+ * What a settings change means. A pure rule decides it (`settingsEffects`, table-tested): what the
+ * running cores must do, whether the routing is worked out again, which chains changed.
+ * `carryOut` then hands every service its part of the new settings.
  */
-import type { RoutingView } from '../../shared/domain/routing';
+import type { ServerId } from '../../shared/domain/server';
 import type { ConnectionMode, MonitorSettings, Settings } from '../../shared/settings';
 import type { SharingCredentials } from '../../shared/sharing';
 import type { AutoConfig } from '../auto/policy/constants';
 import { autoConfigFrom } from '../auto/runtime';
 import type { LogLevel } from '../log/logger';
 import type { TunnelPorts } from '../tunnel/controller';
+import { type ChainChange, chainChange } from './chain-changes';
 
 export interface SettingsEffects {
   /** The mode to put the system-wide capture in, when it changed. */
@@ -20,6 +21,10 @@ export interface SettingsEffects {
   rewriteProbes: boolean;
   /** The core must start again on the same server (when connected): what it started with changed. */
   restartTunnel: boolean;
+  /** The routing or the DNS changed: the core's routing is worked out again, and the window's view. */
+  routing: boolean;
+  /** The servers whose chosen chain changed, measured again by their new path. */
+  chains: ChainChange;
 }
 
 /** The household's credentials, made on first use (app/sharing/credentials.ts). */
@@ -49,12 +54,18 @@ function accountOf(credentials: SharingCredentials): { username: string; passwor
  */
 export type TunnelAntiDpi = (settings: Settings) => unknown;
 
-export function settingsEffects(
-  previous: Settings,
-  next: Settings,
-  tunnelAntiDpi: TunnelAntiDpi = (s) => s.antiDpi,
-  credentials: SharingCredentialsSource = NO_CREDENTIALS,
-): SettingsEffects {
+/** What the rule needs to know of the running app beside the two settings. */
+export interface EffectsContext {
+  /** What the tunnel's core writes of the anti-DPI options (absent: all of them count). */
+  tunnelAntiDpi?: TunnelAntiDpi;
+  /** The household's credentials, asked for when sharing is on. */
+  credentials?: SharingCredentialsSource;
+  /** The server the tunnel is on (a change of its chain reconnects it). */
+  currentServer?: ServerId | null;
+}
+
+export function settingsEffects(previous: Settings, next: Settings, context: EffectsContext = {}): SettingsEffects {
+  const { tunnelAntiDpi = (s: Settings) => s.antiDpi, credentials = NO_CREDENTIALS } = context;
   const before = tunnelPorts(previous, credentials);
   const after = tunnelPorts(next, credentials);
   const portsChanged = before.httpPort !== after.httpPort || before.socksPort !== after.socksPort || before.listen !== after.listen || JSON.stringify(before.share) !== JSON.stringify(after.share);
@@ -73,6 +84,8 @@ export function settingsEffects(
     ports: portsChanged ? after : null,
     rewriteProbes: antiDpiChanged,
     restartTunnel: captureChanged || tunnelAntiDpiChanged || portsChanged,
+    routing: JSON.stringify(previous.routing) !== JSON.stringify(next.routing) || JSON.stringify(previous.dns) !== JSON.stringify(next.dns),
+    chains: chainChange(previous.chains, next.chains, context.currentServer ?? null),
   };
 }
 
@@ -83,40 +96,27 @@ export interface SettingsTargets {
   /** Starts the core again on the same server when the VPN is up. */
   restartTunnel(): Promise<void>;
   rewriteProbes(): void;
-  /** What the tunnel's core writes of the anti-DPI options (absent: all of them count). */
-  tunnelAntiDpi?: TunnelAntiDpi;
-  /** The household's credentials, asked for when sharing is on. */
-  sharingCredentials?: SharingCredentialsSource;
   setLogLevel(level: LogLevel): void;
   monitor: { setSettings(settings: MonitorSettings): void };
   auto: { reconfigure(config: AutoConfig): void };
   reachability: { refresh(): void };
-  routing: { follow(next: Settings): RoutingView | null };
-  /** Tells the window (the new settings; the routing view when it changed). */
-  publish: { settings(settings: Settings): void; routing(view: RoutingView): void };
+  /** Servers whose chain changed: they run by it again and are measured again (the tunnel's reconnects). */
+  chainsChanged(change: ChainChange): void;
+  /** What follows every change whatever it was (a rule set just chosen is fetched, the kill switch follows). */
+  afterEach(): void;
   warn(line: string): void;
 }
 
-export class SettingsFanOut {
-  constructor(
-    private previous: Settings,
-    private readonly targets: SettingsTargets,
-  ) {}
-
-  apply(next: Settings): void {
-    const effects = settingsEffects(this.previous, next, this.targets.tunnelAntiDpi, this.targets.sharingCredentials);
-    this.previous = next;
-    const t = this.targets;
-    if (effects.mode) t.capture.setMode(effects.mode);
-    if (effects.ports) t.tunnel?.setPorts(effects.ports);
-    if (effects.rewriteProbes) t.rewriteProbes();
-    if (effects.restartTunnel) void t.restartTunnel().catch((error: unknown) => t.warn(`reconnect after the settings change failed: ${String(error)}`));
-    t.setLogLevel(next.logLevel);
-    t.monitor.setSettings(next.monitor);
-    t.auto.reconfigure(autoConfigFrom(next));
-    t.reachability.refresh();
-    const routing = t.routing.follow(next);
-    if (routing) t.publish.routing(routing);
-    t.publish.settings(next);
-  }
+/** Hands every service its part of settings `next`, as `effects` say. */
+export function carryOut(effects: SettingsEffects, next: Settings, t: SettingsTargets): void {
+  if (effects.mode) t.capture.setMode(effects.mode);
+  if (effects.ports) t.tunnel?.setPorts(effects.ports);
+  if (effects.rewriteProbes) t.rewriteProbes();
+  if (effects.restartTunnel) void t.restartTunnel().catch((error: unknown) => t.warn(`reconnect after the settings change failed: ${String(error)}`));
+  t.setLogLevel(next.logLevel);
+  t.monitor.setSettings(next.monitor);
+  t.auto.reconfigure(autoConfigFrom(next));
+  t.reachability.refresh();
+  if (effects.chains.changed.length > 0) t.chainsChanged(effects.chains);
+  t.afterEach();
 }

@@ -26,9 +26,9 @@ describe('no usable core at start', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'engine-no-core-'));
     engine = await createEngine({ dataDir, logger: memoryLogger('info').logger, watchNetwork: false, settingsOverrides: { corePath } });
     const snapshot = await engine.getSnapshot({});
-    const about = snapshot.problems.filter((p) => p.topic?.kind === 'no-core');
+    const about = snapshot.problems.filter((p) => p.topic.kind === 'no-core');
     expect(about).toHaveLength(1);
-    expect(about[0]!.message).toMatch(message);
-    expect(snapshot.connection.error).toBe(about[0]!.message);
+    expect(about[0]!.detail).toMatch(message);
+    expect(snapshot.connection.error).toBe(about[0]!.detail);
   });
 });

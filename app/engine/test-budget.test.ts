@@ -23,7 +23,7 @@ describe('the test budget in the engine', () => {
     await h.monitor.start();
     await h.clock.advance(5000);
     expect(board.list()).toEqual([expect.objectContaining({ severity: 'warning', topic: { kind: 'test-budget', capBytesPerDay: 50 * KB } })]);
-    expect(board.list()[0]!.message).toMatch(/daily budget of 0\.1 MB: only delay probes of the current server and Auto's next candidates run/);
+    expect(board.list()[0]!.detail).toMatch(/daily budget of 0\.1 MB: only delay probes of the current server and Auto's next candidates run/);
     h.monitor.setSettings(monitorSettingsSchema.parse({ ...settings, testBudgetBytesPerDay: 10 * 1024 * KB }));
     expect(board.list()).toEqual([]);
   });

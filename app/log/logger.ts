@@ -1,5 +1,4 @@
 import { appendFileSync } from 'node:fs';
-import type { Problem } from '../../shared/domain/problem';
 import { Redactor } from './redact';
 
 export const LOG_LEVELS = ['debug', 'info', 'warning', 'error'] as const;
@@ -11,8 +10,6 @@ export interface LogRecord {
   /** A subsystem tag such as "AUTO", "MONITORING", "LOWEST", "TUNNEL". */
   tag: string;
   message: string;
-  /** Set when the line reports something the user should be told (a failed save). */
-  problem?: Problem;
 }
 
 export type LogSink = (record: LogRecord, line: string) => void;
@@ -47,9 +44,9 @@ export class Logger {
     return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(this.level);
   }
 
-  log(level: LogLevel, tag: string, message: string, at = Date.now(), problem?: Problem): void {
+  log(level: LogLevel, tag: string, message: string, at = Date.now()): void {
     if (!this.enabled(level)) return;
-    const record: LogRecord = { at, level, tag, message: this.redactor.apply(message), ...(problem ? { problem: this.redacted(problem) } : {}) };
+    const record: LogRecord = { at, level, tag, message: this.redactor.apply(message) };
     const line = formatLogLine(record);
     for (const sink of this.sinks) sink(record, line);
   }
@@ -60,15 +57,12 @@ export class Logger {
   info(tag: string, message: string): void {
     this.log('info', tag, message);
   }
-  warn(tag: string, message: string, problem?: Problem): void {
-    this.log('warning', tag, message, Date.now(), problem);
+  // What the user must be told goes to a problem sink (storage/problem-sink.ts), not through here.
+  warn(tag: string, message: string): void {
+    this.log('warning', tag, message);
   }
-  error(tag: string, message: string, problem?: Problem): void {
-    this.log('error', tag, message, Date.now(), problem);
-  }
-
-  private redacted(problem: Problem): Problem {
-    return { ...problem, detail: this.redactor.apply(problem.detail) };
+  error(tag: string, message: string): void {
+    this.log('error', tag, message);
   }
 }
 

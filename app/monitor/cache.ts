@@ -14,6 +14,7 @@ import type { ServerId } from '../../shared/domain/server';
 import type { Clock, TimerHandle } from '../clock';
 import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
+import type { ProblemSink } from '../storage/problem-sink';
 import { HISTORY_LENGTH, RECENT_KEPT } from './policy/timing';
 import type { ServerRecords } from './records';
 
@@ -86,9 +87,10 @@ export function emptyMonitorCache(): MonitorCacheData {
   return { version: 1, savedAt: 0, urlIndex: 0, servers: {} };
 }
 
-export function monitorCacheFile(dataDir: string): JsonFile<MonitorCacheData> {
+/** `problems`: where a failed save is put for the user. */
+export function monitorCacheFile(dataDir: string, problems?: ProblemSink): JsonFile<MonitorCacheData> {
   // 0600: exit addresses and which servers a user has are nobody else's business on a shared machine.
-  return new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, format: FIRST_FORMAT, fallback: emptyMonitorCache, mode: 0o600 });
+  return new JsonFile({ path: join(dataDir, CACHE_FILE_NAME), schema: monitorCacheSchema, format: FIRST_FORMAT, fallback: emptyMonitorCache, mode: 0o600, problems });
 }
 
 /** Puts loaded results into the records, every one marked from cache. */

@@ -8,7 +8,7 @@ import type { MonitorSettings } from '../../shared/settings';
 import type { Clock } from '../clock';
 import { listenerErrorsTo } from '../events';
 import type { Logger } from '../log/logger';
-import { type JsonFile, saveProblemOf } from '../storage/json-file';
+import type { JsonFile } from '../storage/json-file';
 import { ActivityTracker } from './activity';
 import { DebouncedSaver, type MonitorCacheData, exportCache } from './cache';
 import { EventTests } from './event-tests';
@@ -115,7 +115,7 @@ export function composeMonitor(options: MonitorOptions) {
         options.cacheFile,
         clock,
         () => exportCache(records, servers.present(), urls.index, clock.now()),
-        (error) => logger.warn(TAG, `the result cache could not be saved: ${messageOf(error)}`, saveProblemOf(error)),
+        (error) => logger.warn(TAG, `the result cache could not be saved: ${messageOf(error)}`),
         options.cacheSaveDelayMs ?? 2000,
       )
     : null;

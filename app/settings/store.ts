@@ -1,33 +1,26 @@
 import { routingIssuePlace } from '../../shared/routing';
-import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema, unknownGroupReferences } from '../../shared/settings';
+import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, unknownGroupReferences } from '../../shared/settings';
 import type { Problem } from '../../shared/domain/problem';
 import type { LoadResult } from '../storage/json-file';
-import { type ListenerErrorSink, Signal } from '../events';
 
-/** Where the settings are kept (SettingsFile: conf or electron-store on disk). */
+/** Where the settings are kept (SettingsFile, a JsonFile on disk). */
 export interface SettingsPersistence {
   load(): Promise<LoadResult<Settings>>;
   save(settings: Settings): Promise<void>;
 }
 
 /**
- * The user's settings: parsed, defaulted and validated once at the boundary, then handed out as
- * immutable values. A patch that does not validate is refused whole, with the field named.
+ * The user's settings: read once at start, then handed out as immutable values. A patch is
+ * validated once, against the settings in force (`validate`); what it gives is put in force only
+ * once it is on disk (`save`). The engine's settings path (engine/settings-path.ts) runs the two
+ * one change at a time, with the change's effects between them.
  */
 export class SettingsStore {
   private current: Settings = DEFAULT_SETTINGS;
   /** Set when the settings file was unreadable at start (it was set aside). */
   problem: Problem | null = null;
 
-  private readonly changed: Signal<Settings>;
-
-  /** `onListenerError`: where a listener's throw is reported (the change itself stands). */
-  constructor(
-    private readonly file: SettingsPersistence,
-    onListenerError?: ListenerErrorSink,
-  ) {
-    this.changed = new Signal('settings', onListenerError);
-  }
+  constructor(private readonly file: SettingsPersistence) {}
 
   async load(): Promise<Settings> {
     const result = await this.file.load();
@@ -41,43 +34,42 @@ export class SettingsStore {
   }
 
   /**
-   * Applies a validated patch, persists it and tells listeners. Throws with the field at fault, or
-   * when the file cannot be saved: then nothing changes (the caller was told the change failed,
-   * so a later patch must not carry it to disk). Updates run one at a time, each on the last.
+   * The settings this patch makes of the ones in force, validated (the patch's fields by the
+   * schema, then what only the whole can tell: a rule may name a group only once the group
+   * exists, and both may come in one patch). Throws with the field at fault; changes nothing.
    */
-  update(patch: SettingsPatch): Promise<Settings> {
-    const run = this.updating.catch(() => undefined).then(() => this.apply(patch));
-    this.updating = run;
-    return run;
+  validate(patch: SettingsPatch): Settings {
+    const parsed = settingsPatchSchema.safeParse(patch);
+    if (!parsed.success) throw new Error(describe(parsed.error.issues[0]));
+    const { monitor, ...fields } = parsed.data;
+    const next: Settings = {
+      ...this.current,
+      ...mentioned(fields),
+      monitor: { ...this.current.monitor, ...mentioned(monitor ?? {}) },
+    };
+    const unknownGroup = unknownGroupReferences(next)[0];
+    if (unknownGroup) throw new Error(`invalid setting routing, ${unknownGroup}`);
+    return Object.freeze(next);
   }
 
-  private updating: Promise<unknown> = Promise.resolve();
-
-  private async apply(patch: SettingsPatch): Promise<Settings> {
-    const parsedPatch = settingsPatchSchema.safeParse(patch);
-    if (!parsedPatch.success) throw new Error(describe(parsedPatch.error.issues[0]));
-    const merged = {
-      ...this.current,
-      ...parsedPatch.data,
-      monitor: { ...this.current.monitor, ...(parsedPatch.data.monitor ?? {}) },
-    };
-    const parsed = settingsSchema.safeParse(merged);
-    if (!parsed.success) throw new Error(describe(parsed.error.issues[0]));
-    // A rule may name a group only once the group exists (both may come in one patch).
-    const unknownGroup = unknownGroupReferences(parsed.data)[0];
-    if (unknownGroup) throw new Error(`invalid setting routing, ${unknownGroup}`);
-    const next = Object.freeze(parsed.data);
+  /**
+   * Persists validated settings, then they are the ones in force. When the file cannot be saved
+   * this throws and nothing changes (the caller was told the change failed, so a later patch must
+   * not carry it to disk).
+   */
+  async save(next: Settings): Promise<Settings> {
     await this.file.save(next);
     this.current = next;
-    this.changed.emit(this.current);
-    return this.current;
-  }
-
-  onChange(listener: (settings: Settings) => void): () => void {
-    return this.changed.on(listener);
+    return next;
   }
 }
 
+/** The fields a patch names (a key sent as `undefined` names nothing). */
+function mentioned<T extends object>(fields: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
+}
+
+/** A zod issue as the user reads it. */
 function describe(issue: { path: PropertyKey[]; message: string } | undefined): string {
   if (!issue) return 'invalid settings';
   // Routing entries are named as the user sees them: "routing, rule 3, ip 1".

@@ -15,6 +15,8 @@ export interface FileFormat {
   version: number;
   /** `migrations[n]`: version n-1 → n, for every n up to `version` a file may still be at. */
   migrations: Readonly<Record<number, Migration>>;
+  /** The version of a document that may say it elsewhere than `version` (files of an earlier writer). */
+  versionOf?: (document: Record<string, unknown>) => number;
 }
 
 /** Files that have carried `version: 1` from the start: nothing older to read. */
@@ -39,7 +41,7 @@ export type Upgraded = { ok: true; document: unknown; from: number } | { ok: fal
  */
 export function upgrade(data: unknown, format: FileFormat): Upgraded {
   if (!isRecord(data)) return { ok: true, document: data, from: format.version };
-  const from = versionOf(data);
+  const from = (format.versionOf ?? versionOf)(data);
   if (from > format.version) {
     return { ok: false, reason: `written by a newer version of the app (format ${from}; this one reads up to ${format.version})` };
   }

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Problem } from '../../shared/domain/problem';
 import { type FileFormat, stamp, upgrade } from './format';
 import { processAlive } from '../process/alive';
+import type { ProblemSink } from './problem-sink';
 
 /** How an unreadable file was recovered from, in words. */
 const RECOVERED_SENTENCE = { backup: 'the last good copy was used', empty: 'starting empty' } as const;
@@ -26,11 +27,6 @@ export class SaveError extends Error {
       detail: `Could not save ${file} (${reason}). The app keeps working with what it has in memory; free some space or check the folder's permissions.`,
     };
   }
-}
-
-/** The user-facing problem of a failed save, when that is what `error` is. */
-export function saveProblemOf(error: unknown): Problem | undefined {
-  return error instanceof SaveError ? error.problem : undefined;
 }
 
 /** How a load went: what was used, and what the user should be told if anything was wrong. */
@@ -55,6 +51,8 @@ export interface JsonFileOptions<T> {
   mode?: number;
   /** Injected for tests: the time used in set-aside names. */
   now?: () => number;
+  /** Where a failed save is put for the user (the caller still hears the SaveError and keeps its value). */
+  problems?: ProblemSink;
 }
 
 /**
@@ -66,7 +64,8 @@ export interface JsonFileOptions<T> {
  * - a file that does not parse or validate is moved aside to `<path>.corrupt-<time>` (never
  *   deleted), the `.bak` copy is tried next, and only then the fallback;
  * - a failed write (read-only folder, full disk) rejects with the reason and leaves the last good
- *   file in place; the caller keeps its in-memory value and tells the user.
+ *   file in place, and its problem goes to the owner's problem sink; the caller keeps its
+ *   in-memory value.
  */
 export class JsonFile<T> {
   readonly path: string;
@@ -75,6 +74,7 @@ export class JsonFile<T> {
   private readonly fallback: () => T;
   private readonly mode: number;
   private readonly now: () => number;
+  private readonly problems: ProblemSink | null;
   private writing: Promise<void> = Promise.resolve();
   /** The file on disk is one we loaded as valid or wrote ourselves: it can become the backup as is. */
   private diskIsGood = false;
@@ -86,6 +86,7 @@ export class JsonFile<T> {
     this.fallback = options.fallback;
     this.mode = options.mode ?? 0o644;
     this.now = options.now ?? Date.now;
+    this.problems = options.problems ?? null;
   }
 
   get backupPath(): string {
@@ -138,7 +139,9 @@ export class JsonFile<T> {
       this.diskIsGood = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EISDIR') await unlink(tmp).catch(() => undefined);
-      throw new SaveError(this.path, error);
+      const failed = new SaveError(this.path, error);
+      this.problems?.raise(failed.problem, 'error');
+      throw failed;
     }
   }
 

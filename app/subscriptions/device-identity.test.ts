@@ -30,7 +30,8 @@ describe('the device identity', () => {
     await writeFile(join(dir, 'device-id.json'), '{"id": 42');
     const loaded = await loadDeviceIdentity(dir);
     expect(loaded.identity.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(loaded.problem).toMatch(/device-id\.json was unreadable/);
+    expect(loaded.problem?.topic).toEqual({ kind: 'file-unreadable', file: 'device-id.json', recovered: 'empty' });
+    expect(loaded.note).toMatch(/device-id\.json was unreadable/);
     expect(JSON.parse(await readFile(join(dir, 'device-id.json'), 'utf8')).id).toBe(loaded.identity.id);
   });
 

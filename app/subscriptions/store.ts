@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Problem } from '../../shared/domain/problem';
 import type { SubscriptionId } from '../../shared/domain/server';
 import type { Subscription, SubscriptionErrorKind } from '../../shared/domain/subscription';
@@ -7,7 +7,8 @@ import { userAgentSchema } from '../../shared/ipc/contract';
 import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { FIRST_FORMAT } from '../storage/format';
-import { JsonFile, saveProblemOf } from '../storage/json-file';
+import { JsonFile } from '../storage/json-file';
+import type { ProblemSink } from '../storage/problem-sink';
 import { secretsOf } from '../../shared/domain/secrets';
 import type { SubscriptionFetcher } from './fetch';
 import { assignIds } from './identity';
@@ -19,14 +20,15 @@ import { listenerErrorsTo, Signal } from '../events';
 const TAG = 'SUBSCRIPTIONS';
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `<dataDir>/subscriptions.json`, written 0600: it holds every server's credentials. */
-export function subscriptionsFile(dataDir: string): JsonFile<SubscriptionsDocument> {
+/** `<dataDir>/subscriptions.json`, written 0600: it holds every server's credentials; `problems` hears a failed save. */
+export function subscriptionsFile(dataDir: string, problems?: ProblemSink): JsonFile<SubscriptionsDocument> {
   return new JsonFile<SubscriptionsDocument>({
     path: join(dataDir, 'subscriptions.json'),
     schema: subscriptionsDocumentSchema,
     format: FIRST_FORMAT,
     fallback: () => ({ version: 1, subscriptions: [] }),
     mode: 0o600,
+    problems,
   });
 }
 
@@ -56,7 +58,7 @@ export type SubscriptionsListener = (subscriptions: readonly Subscription[]) => 
  * carry one.
  */
 export class SubscriptionStore {
-  /** For the user when the file was unreadable or could not be saved; else null. */
+  /** For the user when the file was unreadable at start (it was set aside); else null. */
   problem: Problem | null = null;
   private subscriptions: Subscription[] = [];
   private readonly changes: Signal<readonly Subscription[]>;
@@ -358,16 +360,14 @@ export class SubscriptionStore {
     this.subscriptions = this.subscriptions.map((s) => (s.id === next.id ? next : s));
   }
 
-  /** Saves, then tells listeners. A failed save keeps the in-memory list and says so in `problem`. */
+  /** Saves, then tells listeners. A failed save keeps the in-memory list (the file's problem sink tells the user). */
   private async commit(logLine: string | null): Promise<void> {
     if (logLine) this.logger.info(TAG, logLine);
     try {
       await this.file.save({ version: 1, subscriptions: this.subscriptions });
-      if (this.problem?.topic.kind === 'save-failed') this.problem = null;
     } catch (error) {
-      const detail = `Could not save the subscriptions: ${error instanceof Error ? error.message : String(error)}. Changes are kept until the app closes.`;
-      this.problem = saveProblemOf(error) ?? { topic: { kind: 'save-failed', file: basename(this.file.path) }, detail };
-      this.logger.error(TAG, detail, this.problem);
+      // The file has put its problem in the sink, for the window.
+      this.logger.error(TAG, `Could not save the subscriptions: ${error instanceof Error ? error.message : String(error)}. Changes are kept until the app closes.`);
     }
     this.changes.emit(this.subscriptions);
   }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AppSnapshot, VpnClient } from '../../shared/ipc/contract';
 import type { Logger } from '../log/logger';
+import type { ProblemSink } from '../storage/problem-sink';
 import type { ProxyBackend } from './backend';
 import type { CommandRunner } from './command';
 import { SystemProxyController } from './controller';
@@ -32,14 +33,15 @@ export class SystemProxyMode {
     private readonly logger: Logger,
   ) {}
 
-  static async start(host: SystemProxyHost, context: { dataDir: string; logger: Logger }): Promise<SystemProxyMode> {
+  /** `problems`: where a failed save of the proxy state file is put for the user. */
+  static async start(host: SystemProxyHost, context: { dataDir: string; logger: Logger; problems?: ProblemSink }): Promise<SystemProxyMode> {
     const { logger } = context;
     // Not finding where this OS keeps its proxy settings must not keep the app from starting.
     const backends = await (host.detectBackends ?? detectProxyBackends)(host.run).catch((error: unknown) => {
       logger.error('SYSPROXY', `could not find the system proxy settings, system-proxy mode will not change them: ${String(error)}`);
       return [];
     });
-    const proxy = new SystemProxy({ backends, run: host.run, statePath: join(context.dataDir, SYSTEM_PROXY_STATE_FILE), logger });
+    const proxy = new SystemProxy({ backends, run: host.run, statePath: join(context.dataDir, SYSTEM_PROXY_STATE_FILE), logger, problems: context.problems });
     await proxy.recoverAfterCrash().catch((error: unknown) => logger.error('SYSPROXY', `restore after a crash failed: ${String(error)}`));
     return new SystemProxyMode(proxy, new SystemProxyController(proxy, logger), logger);
   }

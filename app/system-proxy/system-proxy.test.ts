@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../shared/domain/problem';
 import { memoryLogger } from '../log/logger';
 import type { ProxyBackend } from './backend';
 import type { CommandRunner } from './command';
@@ -45,6 +46,19 @@ describe('SystemProxy: the user’s settings are saved before the first change a
     expect(existsSync(w.statePath)).toBe(false);
     expect(existsSync(`${w.statePath}.bak`)).toBe(false);
     expect(proxy.isApplied).toBe(false);
+  });
+
+  it('when the previous settings cannot be saved, nothing is changed and the failure goes to the problem sink', async () => {
+    const w = world();
+    const raised: Problem[] = [];
+    // A file where the data folder should be.
+    const notAFolder = join(w.dir, 'data');
+    writeFileSync(notAFolder, 'a file');
+    const statePath = join(notAFolder, 'system-proxy.json');
+    const proxy = new SystemProxy({ backends: [windowsBackend() as ProxyBackend<unknown>], run: w.registry.run, statePath, logger: memoryLogger().logger, problems: { raise: (problem) => raised.push(problem) } });
+    await expect(proxy.apply(target)).rejects.toThrow(/could not save .*system-proxy\.json/);
+    expect(values(w.registry)).toEqual(USER);
+    expect(raised.map((p) => p.topic)).toEqual([{ kind: 'save-failed', file: 'system-proxy.json' }]);
   });
 
   it('applying again (a new port) keeps the original snapshot instead of saving its own settings as the user’s', async () => {

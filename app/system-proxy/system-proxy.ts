@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Logger } from '../log/logger';
 import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
+import type { ProblemSink } from '../storage/problem-sink';
 import { BACKEND_IDS, type BackendId, type ProxyBackend } from './backend';
 import type { CommandRunner } from './command';
 import { type ProxyTarget, proxyTargetSchema } from './target';
@@ -44,6 +45,8 @@ export interface SystemProxyOptions {
   statePath: string;
   logger: Logger;
   now?: () => number;
+  /** Where a failed save of the saved-previous-settings file is put for the user. */
+  problems?: ProblemSink;
 }
 
 /**
@@ -72,6 +75,7 @@ export class SystemProxy {
       format: FIRST_FORMAT,
       fallback: () => null,
       mode: 0o600,
+      problems: options.problems,
     });
   }
 

@@ -150,13 +150,13 @@ describe.each(CASES.map((c) => [`${c.name} ${c.damage}`, c] as const))('%s at st
     const { engine, log } = await engineOn(dir);
     try {
       const problems = engine.startupProblems();
-      const about = problems.filter((p) => p.includes(name));
+      const about = problems.filter((p) => p.detail.includes(name));
       expect(about, `startup problems: ${JSON.stringify(problems)}`).toHaveLength(1);
       const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      expect(about[0]).toMatch(new RegExp(`^${escaped} was unreadable \\(${REASON[damage]}\\); the last good copy was used\\. It was moved to ${escaped}\\.corrupt-[0-9TZ-]+\\.$`));
+      expect(about[0]!.detail).toMatch(new RegExp(`^${escaped} was unreadable \\(${REASON[damage]}\\); the last good copy was used\\. It was moved to ${escaped}\\.corrupt-[0-9TZ-]+\\.$`));
       expect(log.lines.some((l) => / WARNING /.test(l) && l.includes(name))).toBe(true);
       // The window gets the sentence and what it is about, to say it in the user's language.
-      const shown = (await engine.getSnapshot({})).problems.filter((p) => p.message === about[0]);
+      const shown = (await engine.getSnapshot({})).problems.filter((p) => p.detail === about[0]!.detail);
       expect(shown.map((p) => p.topic)).toEqual([{ kind: 'file-unreadable', file: name, recovered: 'backup' }]);
       await restored(engine);
       // Set aside, byte for byte, never deleted.
@@ -180,8 +180,8 @@ it('both the subscriptions file and its backup damaged: starts with no subscript
   writeFileSync(join(dir, 'subscriptions.json.bak'), '');
   const { engine } = await engineOn(dir);
   try {
-    const about = engine.startupProblems().filter((p) => p.includes('subscriptions.json'));
-    expect(about).toEqual([expect.stringMatching(/was unreadable \(not valid JSON\); starting empty\. It was moved to .+\.corrupt-[0-9TZ-]+\.$/)]);
+    const about = engine.startupProblems().filter((p) => p.detail.includes('subscriptions.json'));
+    expect(about.map((p) => p.detail)).toEqual([expect.stringMatching(/was unreadable \(not valid JSON\); starting empty\. It was moved to .+\.corrupt-[0-9TZ-]+\.$/)]);
     expect((await engine.getSnapshot({})).subscriptions).toEqual([]);
     expect(readdirSync(dir).some((f) => f.startsWith('subscriptions.json.corrupt-'))).toBe(true);
   } finally {
@@ -232,8 +232,8 @@ describe('unwritable', () => {
       expect(problems.length).toBeGreaterThan(0);
       for (const problem of problems) {
         // The folder's random name (mkdtemp: "…-EPNVD7") is not an error code: only the words around it are checked.
-        expect(problem.replaceAll(root, '<data>')).not.toMatch(/\bE[A-Z]{3,}\b|\bopen '|\bmkdir '/);
-        expect(problem).toMatch(/\.$/);
+        expect(problem.detail.replaceAll(root, '<data>')).not.toMatch(/\bE[A-Z]{3,}\b|\bopen '|\bmkdir '/);
+        expect(problem.detail).toMatch(/\.$/);
       }
       await expect(engine.setSettings({ language: 'ru' })).rejects.toThrow(/^could not save .+settings\.json: [^:]+$/);
       expect((await engine.getSnapshot({})).settings.language).not.toBe('ru');

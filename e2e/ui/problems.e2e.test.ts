@@ -38,8 +38,8 @@ describe('a damaged settings file', () => {
     app = await openApp(browser, world.host.url);
     const region = app.page.getByRole('region', { name: HEADING });
     await expect.poll(() => region.count(), { timeout: 15_000 }).toBe(1);
-    // Said in the user's words; the engine's sentence (path, reason) one click away.
-    await expect.poll(() => region.getByText('settings.json could not be read and no good copy was left, so that part starts empty.', { exact: false }).count()).toBe(1);
+    // Said in the user's words (the file's name isolated); the engine's sentence (path, reason) one click away.
+    await expect.poll(() => region.getByText('\u2068settings.json\u2069 could not be read and no good copy was left, so that part starts empty.', { exact: false }).count()).toBe(1);
     await region.getByText('Details').click();
     await expect.poll(() => region.getByText(/settings\.json was unreadable \(not valid JSON\); starting empty/).isVisible()).toBe(true);
     // The damaged file is kept beside the folder's files, not deleted.

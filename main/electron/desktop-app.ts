@@ -2,7 +2,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { app, type BrowserWindow, desktopCapturer, dialog, Menu, screen, session } from 'electron';
 import type { Logger } from '../../app/log/logger';
-import type { SettingsBackend } from '../../app/settings/settings-file';
 import type { Engine, EngineOptions } from '../../app/engine';
 import type { SystemProxyHost } from '../../app/system-proxy/mode';
 import { EVENT_NAMES, parseRequest } from '../../shared/ipc/contract';
@@ -35,8 +34,6 @@ export interface DesktopAppOptions {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   logger: Logger;
-  /** Where the engine keeps the settings (electron-store). */
-  settingsBackend?: SettingsBackend;
   /** How the engine reads and changes the OS's proxy settings (system-proxy mode). */
   systemProxy: SystemProxyHost;
   /** How system-wide mode's privileged helper is started (absent: the mode says it is unavailable). */
@@ -177,7 +174,6 @@ export function startDesktopApp(options: DesktopAppOptions): DesktopApp | null {
       resourcesDir: options.resourcesDir,
       logger,
       defaultMode: 'system-proxy',
-      settingsBackend: options.settingsBackend,
       systemProxy: options.systemProxy,
       ...(options.captureHelper ? { captureHelper: options.captureHelper } : {}),
     });

@@ -12,7 +12,6 @@ import { execRunner } from '../../app/system-proxy/exec-runner';
 import { helperLaunchCommand } from '../../app/system-wide/linux/policy/elevation';
 import { startDesktopApp } from './desktop-app';
 import { loadEngineBundle } from './engine-loader';
-import { electronStoreBackend } from './settings-backend';
 
 // dist/main/ when bundled; the renderer, preload and icons are built next to it.
 const distDir = join(__dirname, '..');
@@ -32,7 +31,6 @@ startDesktopApp({
   env: process.env,
   platform: process.platform,
   logger,
-  settingsBackend: electronStoreBackend,
   systemProxy: { run: execRunner() },
   launch: { argv: process.argv, defaultApp: process.defaultApp === true, execPath: process.execPath },
   // The helper runs on Electron's own Node, through pkexec (the app itself never runs as root).

@@ -1,23 +1,22 @@
-/**
- * Something the user should know that is not an answer to what they just did: a file that was
- * unreadable at start (set aside, the last good copy used), a save that failed (a full disk), no
- * core found, system-wide capture not in force. Shown until dismissed; the app keeps working meanwhile.
- */
-export interface AppProblem {
-  id: string;
-  at: number;
-  severity: 'warning' | 'error';
-  /** The engine's full sentence in English (paths, the system's reason): what the log says too. */
-  message: string;
-  /** What kind of problem it is, for a sentence in the user's language; the message is its detail. */
-  topic?: ProblemTopic;
-}
-
 /** A problem as it arises: what it is about, and the engine's sentence saying it in English. */
 export interface Problem {
   topic: ProblemTopic;
   /** Paths, the system's reason: what the log says and the window shows beside the topic's words. */
   detail: string;
+}
+
+/**
+ * Something the user should know that is not an answer to what they just did: a file that was
+ * unreadable at start (set aside, the last good copy used), a save that failed (a full disk), no
+ * core found, system-wide capture not in force. Shown until dismissed; the app keeps working meanwhile.
+ *
+ * The window lists it with when it was raised, how grave it is, and an id to dismiss it by; it
+ * words it from its topic in the user's language, the detail shown beside.
+ */
+export interface AppProblem extends Problem {
+  id: string;
+  at: number;
+  severity: 'warning' | 'error';
 }
 
 export type ProblemTopic =

@@ -20,7 +20,9 @@ import type { Clock } from '../../clock';
 import { Signal } from '../../events';
 import type { Logger } from '../../log/logger';
 import { FIRST_FORMAT } from '../../storage/format';
+import type { Problem } from '../../../shared/domain/problem';
 import { JsonFile } from '../../storage/json-file';
+import type { ProblemSink } from '../../storage/problem-sink';
 import { contentProblem, entryCount, readSourceJson, type RuleSetContent, type RuleSetRoute, toSourceJson } from './content';
 
 export type { RuleSetRoute } from './content';
@@ -70,6 +72,8 @@ export class RuleSetStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** A set was updated or failed to: routing and its view should be looked at again. */
   readonly changed = new Signal<string>('rule-set-changed');
+  /** Set when the sets' record was unreadable at start (it was set aside). */
+  problem: Problem | null = null;
 
   constructor(
     private readonly options: {
@@ -79,15 +83,17 @@ export class RuleSetStore {
       clock: Pick<Clock, 'now'>;
       logger: Logger;
       maxBytes?: number;
+      /** Where a failed save of the sets' record is put for the user. */
+      problems?: ProblemSink;
     },
   ) {
     this.dir = join(options.dataDir, 'rule-sets');
-    this.file = new JsonFile({ path: join(this.dir, 'rule-sets.json'), schema: stateSchema, format: FIRST_FORMAT, fallback: () => ({ sets: {} }) });
+    this.file = new JsonFile({ path: join(this.dir, 'rule-sets.json'), schema: stateSchema, format: FIRST_FORMAT, fallback: () => ({ sets: {} }), problems: options.problems });
   }
 
   async load(): Promise<void> {
     const loaded = await this.file.load();
-    if (loaded.problem) this.options.logger.warn('ROUTING', loaded.problem.detail);
+    this.problem = loaded.problem;
     this.records = loaded.value.sets;
     for (const [id, record] of Object.entries(this.records)) {
       if (!record.copy || record.routerUnusable || record.source.format === 'geosite-dat' || record.source.format === 'geoip-dat') continue;

@@ -20,6 +20,7 @@ import type { Logger } from '../../log/logger';
 import { SerialQueue } from '../../process/serial-queue';
 import { FIRST_FORMAT } from '../../storage/format';
 import { JsonFile } from '../../storage/json-file';
+import type { ProblemSink } from '../../storage/problem-sink';
 import { HelperClient } from '../linux/helper-client';
 import type { HelperMode, LaunchCommand } from '../linux/policy/elevation';
 
@@ -51,6 +52,8 @@ export interface KillSwitchOptions {
   launch: (mode: HelperMode) => LaunchCommand;
   /** Host names to addresses (default: the system's resolver, 3 s at most per name). */
   resolve?: Resolver;
+  /** Where a failed save of the record is put for the user. */
+  problems?: ProblemSink;
 }
 
 export interface KillSwitchState {
@@ -69,7 +72,7 @@ export class KillSwitch {
   private record: KillSwitchRecord | null = null;
 
   constructor(private readonly options: KillSwitchOptions) {
-    this.file = new JsonFile({ path: join(options.dataDir, KILL_SWITCH_RECORD_FILE), schema: killSwitchRecordSchema.nullable(), format: FIRST_FORMAT, fallback: () => null, mode: 0o600 });
+    this.file = new JsonFile({ path: join(options.dataDir, KILL_SWITCH_RECORD_FILE), schema: killSwitchRecordSchema.nullable(), format: FIRST_FORMAT, fallback: () => null, mode: 0o600, problems: options.problems });
   }
 
   /**

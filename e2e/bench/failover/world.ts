@@ -109,7 +109,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
     const dialFailures: DialFailureEvent[] = [];
     const dialRetries: DialRetryEvent[] = [];
     const tunnel = engineTunnel;
-    if (!tunnel) throw new Error(`the engine has no core: ${running.startupProblems().join('; ')}`);
+    if (!tunnel) throw new Error(`the engine has no core: ${running.startupProblems().map((p) => p.detail).join('; ')}`);
     tunnel.on('dialFailure', (f) => dialFailures.push(f));
     tunnel.on('dialRetrying', (r) => dialRetries.push(r));
 

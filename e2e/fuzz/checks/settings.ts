@@ -36,7 +36,7 @@ export class SettingsStoreChecker {
   async apply(patch: unknown): Promise<StoreOutcome> {
     const before = this.store.get();
     try {
-      return { before, after: await this.store.update(patch as never) };
+      return { before, after: await this.store.save(this.store.validate(patch as never)) };
     } catch (error) {
       return { before, error };
     }
@@ -51,9 +51,9 @@ export class SettingsStoreChecker {
     const { after } = outcome;
     ensure(settingsSchema.safeParse(after).success, () => `stored settings do not validate: ${show(after)}`);
     ensure(Object.isFrozen(after), 'the stored settings can be changed in place');
-    ensure(isDeepStrictEqual(this.store.get(), after), 'get() does not return what update() stored');
-    // Beside the settings, the file keeps the store's own record of the migrations it ran.
-    const { __internal__: _migrations, ...onDisk } = JSON.parse(readFileSync(join(this.dir, 'settings.json'), 'utf8')) as Record<string, unknown>;
+    ensure(isDeepStrictEqual(this.store.get(), after), 'get() does not return what save() stored');
+    // Beside the settings, the file carries its format's version.
+    const { version: _version, ...onDisk } = JSON.parse(readFileSync(join(this.dir, 'settings.json'), 'utf8')) as Record<string, unknown>;
     ensure(isDeepStrictEqual(onDisk, JSON.parse(JSON.stringify(after))), 'the file does not hold the stored settings');
   }
 

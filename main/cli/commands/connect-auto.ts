@@ -170,7 +170,7 @@ export async function run(argv: readonly string[]): Promise<number> {
         ...(routing ? { routing: routing.routing, ...(routing.dns ? { dns: routing.dns } : {}) } : {}),
       },
     });
-    for (const problem of engine.startupProblems()) console.error(problem);
+    for (const problem of engine.startupProblems()) console.error(problem.detail);
     const { routing: inForce } = await engine.getSnapshot({});
     for (const notice of inForce.notices) console.error(`routing: ${notice}`);
     console.log(`routing: preset ${inForce.presetInForce}${inForce.presetInForce !== 'global' && inForce.dataDate ? ` (region data of ${inForce.dataDate})` : ''}`);

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, readdir, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build, type BuildOptions, type BuildResult, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type BuildResult } from 'esbuild';
 import { TRAY_FLAGS_DIR } from '../tray-flags';
 
 /**
@@ -34,23 +33,7 @@ export async function bundleMain({ root, outDir, sourcemap = false }: BundleOpti
     ...mainOptions(root, sourcemap),
     entryPoints: [join(root, 'main', 'electron', 'main.ts')],
     outfile: join(outDir, 'main', 'electron.cjs'),
-    plugins: [bundledPackages(['electron-store'])],
   });
-}
-
-/**
- * Packages bundled into the shell instead of required from node_modules: electron-store is an ES
- * module importing `electron`, which a CommonJS shell then requires like every other use of it.
- */
-function bundledPackages(names: readonly string[]): Plugin {
-  return {
-    name: 'bundled-packages',
-    setup(plugin) {
-      plugin.onResolve({ filter: /^[^./]/ }, (args) =>
-        names.includes(args.path) ? { path: createRequire(join(args.resolveDir, 'index.js')).resolve(args.path) } : undefined,
-      );
-    },
-  };
 }
 
 function mainOptions(root: string, sourcemap: boolean): BuildOptions {

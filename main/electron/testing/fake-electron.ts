@@ -211,7 +211,7 @@ export class FakeApp extends EventEmitter {
   getLocale(): string {
     return 'en-US';
   }
-  /** electron-store asks where the app's data lives (the app always passes its own folder). */
+  /** Where Electron keeps an app's data (the app always passes its own folder). */
   getPath(name: string): string {
     return `/nonexistent/fake-electron/${name}`;
   }
@@ -242,7 +242,7 @@ export class FakeIpcMain {
   removeHandler(channel: string): void {
     this.handlers.delete(channel);
   }
-  /** One-way messages (electron-store registers one for renderer-side stores). */
+  /** One-way messages from a page. */
   readonly listeners = new Map<string, Listener>();
   on(channel: string, listener: Listener): void {
     this.listeners.set(channel, listener);

@@ -17,7 +17,7 @@ const left = (since: number | null): AppProblem => ({
   id: 'p9',
   at: NOW,
   severity: 'warning',
-  message: 'The kill switch is still on since 2026-12-02T01:00:00.000Z: nothing leaves this machine outside the tunnel until you turn it off.',
+  detail: 'The kill switch is still on since 2026-12-02T01:00:00.000Z: nothing leaves this machine outside the tunnel until you turn it off.',
   topic: { kind: 'kill-switch-left', since },
 });
 
@@ -42,7 +42,7 @@ describe('the kill switch left in force at start', () => {
   });
 
   it('no other problem offers it', () => {
-    renderWithStore(<Problems />, { ...sampleSnapshot(NOW), problems: [{ id: 'p1', at: NOW, severity: 'error', message: 'x', topic: { kind: 'system-wide' } }] });
+    renderWithStore(<Problems />, { ...sampleSnapshot(NOW), problems: [{ id: 'p1', at: NOW, severity: 'error', detail: 'x', topic: { kind: 'system-wide' } }] });
     expect(screen.queryByRole('button', { name: 'Turn off the kill switch' })).toBeNull();
   });
 });

@@ -1,32 +1,13 @@
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
-import type { AppProblem, ProblemTopic } from '../../../shared/domain/problem';
-import type { Formatters } from '../format/format';
+import type { AppProblem } from '../../../shared/domain/problem';
+import { problemText } from '../i18n/problem';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
 import { selectProblemsShown } from '../store/problems';
 import { EngineDetails } from './EngineDetails';
 import { ErrorIcon, WarningIcon } from './icons';
-
-/** What the problem is about, in the user's language. */
-function topicSentence(t: TFunction, format: Formatters, topic: ProblemTopic): string {
-  switch (topic.kind) {
-    case 'file-unreadable':
-      return t(topic.recovered === 'backup' ? 'problems.fileUnreadableBackup' : 'problems.fileUnreadableEmpty', { file: topic.file });
-    case 'save-failed':
-      return t('problems.saveFailed', { file: topic.file });
-    case 'no-core':
-      return t('problems.noCore');
-    case 'system-wide':
-      return t('problems.systemWide');
-    case 'kill-switch-left':
-      return topic.since === null ? t('killSwitch.leftUnknown') : t('killSwitch.left', { since: format.dateTime(topic.since) });
-    case 'test-budget':
-      return t('problems.testBudget', { size: format.bytes(topic.capBytesPerDay) });
-  }
-}
 
 /** The kill switch left in force by an earlier run: the one way out is the user's own "turn off". */
 function TurnOffKillSwitch() {
@@ -69,21 +50,12 @@ function ProblemItem({ problem, now, onDismiss, buttonRef }: {
           <strong className="problem-severity">{t(`problems.${problem.severity}`)}</strong>
           <ProblemTime at={problem.at} now={now} />
         </span>
-        {problem.topic ? (
-          <>
-            <p className="problem-message" id={messageId}>
-              {topicSentence(t, format, problem.topic)}
-            </p>
-            <EngineDetails text={problem.message} className="problem-details" />
-          </>
-        ) : (
-          // The engine's own English sentence: isolated so a right-to-left page keeps its order.
-          <p className="problem-message" id={messageId}>
-            <bdi>{problem.message}</bdi>
-          </p>
-        )}
+        <p className="problem-message" id={messageId}>
+          {problemText(t, format, problem.topic)}
+        </p>
+        <EngineDetails text={problem.detail} className="problem-details" />
       </div>
-      {problem.topic?.kind === 'kill-switch-left' && <TurnOffKillSwitch />}
+      {problem.topic.kind === 'kill-switch-left' && <TurnOffKillSwitch />}
       <button type="button" ref={buttonRef} className="button problem-dismiss" aria-describedby={messageId} onClick={(event) => onDismiss(event.currentTarget === document.activeElement)}>
         {t('common.dismiss')}
       </button>

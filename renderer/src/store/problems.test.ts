@@ -11,13 +11,15 @@ const unreadable: AppProblem = {
   id: 'p1',
   at: NOW - 60_000,
   severity: 'warning',
-  message: 'settings.json was unreadable; it was set aside and the last good copy is used.',
+  topic: { kind: 'file-unreadable', file: 'settings.json', recovered: 'backup' },
+  detail: 'settings.json was unreadable; it was set aside and the last good copy is used.',
 };
 const diskFull: AppProblem = {
   id: 'p2',
   at: NOW - 30_000,
   severity: 'error',
-  message: 'Could not save cache.json (ENOSPC: no space left on device).',
+  topic: { kind: 'save-failed', file: 'cache.json' },
+  detail: 'Could not save cache.json (ENOSPC: no space left on device).',
 };
 
 const withProblems = (...problems: AppProblem[]) => ({ ...sampleSnapshot(NOW), problems });
