@@ -57,6 +57,19 @@ describe('the top bar and the rows while the network is lost', () => {
     expect(screen.queryAllByText('Blocked here')).toHaveLength(0);
   });
 
+  it('before Auto confirms, the silence of every server asked already reads "Network lost", and older pings are stale', () => {
+    const base = sampleSnapshot(NOW);
+    const silent: AppSnapshot = { ...base, auto: { ...base.auto, networkLostUntil: null, networkSilentSince: NOW - 1_500 } };
+    const { client } = renderWithStore(<App root={document.createElement('html')} />, silent);
+    expect(topBar().querySelector('.state-line strong')!.textContent).toBe('Network lost — no server answers, checking');
+    expect(topBar().querySelector('.connection-bar')?.className).toContain('state-network-lost');
+    expect(row('fi').querySelector('.row-ping')?.getAttribute('data-stale')).toBe('true');
+    expect(row('de').querySelector('.verdict')?.className).toContain('verdict-unknown');
+    act(() => client.emit('auto', { ...silent.auto, networkSilentSince: null }));
+    expect(topBar().querySelector('.state-line strong')!.textContent).toBe('Connected');
+    expect(row('fi').querySelector('.row-ping')?.getAttribute('data-stale')).toBeNull();
+  });
+
   it('shows the state and the fresh pings again once the engine clears the verdict', () => {
     const { client } = renderWithStore(<App root={document.createElement('html')} />, lostWorld());
     act(() => client.emit('auto', { ...lostWorld().auto, networkLostUntil: null }));

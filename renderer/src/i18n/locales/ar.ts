@@ -805,6 +805,7 @@ export const ar = {
   truth: {
     networkLost: 'انقطعت الشبكة — بانتظار، المحاولة التالية بعد {{seconds}} ث',
     networkLostNow: 'انقطعت الشبكة — جارٍ المحاولة مجددًا',
+    networkLostChecking: 'انقطعت الشبكة — لا يجيب أي خادم، جارٍ التحقق',
     stalePing: 'قيس قبل {{age}}، قبل انقطاع الشبكة',
     staleAge: 'قبل {{age}}',
     verdictUnknown: 'غير معروف ما دامت الشبكة منقطعة',

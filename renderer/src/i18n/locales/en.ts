@@ -768,6 +768,7 @@ export const en = {
   truth: {
     networkLost: 'Network lost — waiting, next try in {{seconds}} s',
     networkLostNow: 'Network lost — trying again now',
+    networkLostChecking: 'Network lost — no server answers, checking',
     stalePing: 'Measured {{age}} ago, before the network was lost',
     staleAge: '{{age}} ago',
     verdictUnknown: 'Not known while the network is lost',

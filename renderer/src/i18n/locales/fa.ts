@@ -765,6 +765,7 @@ export const fa = {
   truth: {
     networkLost: 'شبکه قطع شد — در انتظار، تلاش بعدی تا {{seconds}} ثانیه دیگر',
     networkLostNow: 'شبکه قطع شد — در حال تلاش دوباره',
+    networkLostChecking: 'شبکه قطع شد — هیچ سروری پاسخ نمی‌دهد، در حال بررسی',
     stalePing: '{{age}} پیش، پیش از قطع شبکه اندازه‌گیری شد',
     staleAge: '{{age}} پیش',
     verdictUnknown: 'تا وقتی شبکه قطع است معلوم نیست',

@@ -781,6 +781,7 @@ export const ru = {
   truth: {
     networkLost: 'Сеть потеряна — ждём, следующая попытка через {{seconds}} с',
     networkLostNow: 'Сеть потеряна — пробуем снова',
+    networkLostChecking: 'Сеть потеряна — серверы не отвечают, проверяем',
     stalePing: 'Измерено {{age}} назад, до потери сети',
     staleAge: '{{age}} назад',
     verdictUnknown: 'Неизвестно, пока сети нет',

@@ -755,6 +755,7 @@ export const zh = {
   truth: {
     networkLost: '网络已断开 — 等待中，{{seconds}} 秒后重试',
     networkLostNow: '网络已断开 — 正在重试',
+    networkLostChecking: '网络已断开 — 没有服务器响应，正在确认',
     stalePing: '{{age}}前测得，早于网络断开',
     staleAge: '{{age}}前',
     verdictUnknown: '网络断开期间无法判断',
