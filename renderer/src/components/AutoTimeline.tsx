@@ -242,7 +242,12 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
         )}
         {headline && <div className="decision-outcome">{headline}</div>}
         {episode.results.length > 0 && (
-          <ul className="probe-results">
+          <div className="probe-results-label" aria-hidden="true">
+            {t('decision.answers')}
+          </div>
+        )}
+        {episode.results.length > 0 && (
+          <ul className="probe-results" aria-label={t('decision.answers')}>
             {episode.results.map((result, i) => (
               <li key={i} className={result.delay === null ? 'silent' : 'answered'}>
                 {/* A sentence in the UI's direction; the name inside is already isolated (a <bdi>

@@ -419,6 +419,7 @@ export const ar = {
     silent: '{{server}}: لا ردّ',
     answered: '{{server}}: {{delay}}',
     notRecorded: 'لم يُسجَّل',
+    answers: 'ما أجابت به الاختبارات',
   },
   switchReason: {
     'current-silent': 'توقف {{from}} عن الرد',

@@ -389,6 +389,7 @@ export const en = {
     silent: '{{server}}: no answer',
     answered: '{{server}}: {{delay}}',
     notRecorded: 'not recorded',
+    answers: 'What the probes answered',
   },
   switchReason: {
     'current-silent': '{{from}} stopped answering',

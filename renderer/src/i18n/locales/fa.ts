@@ -387,6 +387,7 @@ export const fa = {
     silent: '{{server}}: بی‌پاسخ',
     answered: '{{server}}: {{delay}}',
     notRecorded: 'ثبت نشد',
+    answers: 'پاسخ آزمون‌ها',
   },
   switchReason: {
     'current-silent': '{{from}} دیگر پاسخ نمی‌داد',

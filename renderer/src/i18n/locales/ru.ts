@@ -399,6 +399,7 @@ export const ru = {
     silent: '{{server}}: нет ответа',
     answered: '{{server}}: {{delay}}',
     notRecorded: 'не записано',
+    answers: 'Что ответили проверки',
   },
   switchReason: {
     'current-silent': '{{from}} перестал отвечать',

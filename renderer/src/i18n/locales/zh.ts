@@ -379,6 +379,7 @@ export const zh = {
     silent: '{{server}}：无响应',
     answered: '{{server}}：{{delay}}',
     notRecorded: '未记录',
+    answers: '各探测的结果',
   },
   switchReason: {
     'current-silent': '{{from}} 停止响应',
