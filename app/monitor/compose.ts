@@ -235,6 +235,7 @@ export function composeMonitor(options: MonitorOptions) {
       view,
       url: options.throughputUrl,
       timeoutMs: options.throughputTimeoutMs,
+      now: () => clock.now(),
       log,
     }),
     direct: new DirectTests({ clock, prober, servers, writer, timeoutMs: () => settings.get().urlTestTimeoutMs, icmp: options.icmp, log }),

@@ -213,6 +213,9 @@ export const ar = {
     reached: 'وصل إليه',
     notReached: 'لم يصل إليه',
     throughput: 'سرعة التنزيل',
+    speedOnRequest: 'تنزيل {{size}} عند الطلب',
+    speedTransferTest: 'اختبار النقل {{size}}',
+    speedMeasured: '{{what}}، {{age}}',
     measure: 'قياس السرعة',
     measuring: 'جارٍ القياس…',
     direct: 'مباشرةً إلى العنوان',
@@ -629,6 +632,7 @@ export const ar = {
     skipped: 'حركته تتجمّد: عُدّ غير مجيب',
     marked: 'حركة بطيئة',
     measured: '{{size}} في {{time}}',
+    passed: 'وصلت (اختُبر {{time}})',
   },
   routing: {
     page: 'التوجيه',

@@ -196,6 +196,9 @@ export const en = {
     reached: 'reached it',
     notReached: 'did not reach it',
     throughput: 'Download speed',
+    speedOnRequest: 'a {{size}} download when asked',
+    speedTransferTest: 'the {{size}} transfer test',
+    speedMeasured: '{{what}}, {{age}}',
     measure: 'Measure speed',
     measuring: 'Measuring…',
     direct: 'Straight to the address',
@@ -596,6 +599,7 @@ export const en = {
     skipped: 'its traffic freezes: counted as not answering',
     marked: 'slow traffic',
     measured: '{{size}} in {{time}}',
+    passed: 'came through (tested {{time}})',
   },
   routing: {
     page: 'Routing',

@@ -193,6 +193,9 @@ export const fa = {
     reached: 'به آن رسید',
     notReached: 'به آن نرسید',
     throughput: 'سرعت دریافت',
+    speedOnRequest: 'دانلود {{size}} به درخواست شما',
+    speedTransferTest: 'آزمون انتقال {{size}}',
+    speedMeasured: '{{what}}، {{age}}',
     measure: 'سنجش سرعت',
     measuring: 'در حال سنجش…',
     direct: 'مستقیم به نشانی',
@@ -593,6 +596,7 @@ export const fa = {
     skipped: 'ترافیکش متوقف می‌شود: بی‌پاسخ به شمار آمد',
     marked: 'ترافیک کند',
     measured: '{{size}} در {{time}}',
+    passed: 'رسید (آزموده {{time}})',
   },
   routing: {
     page: 'مسیریابی',

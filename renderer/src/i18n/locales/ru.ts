@@ -199,6 +199,9 @@ export const ru = {
     reached: 'достучался',
     notReached: 'не достучался',
     throughput: 'Скорость загрузки',
+    speedOnRequest: 'загрузка {{size}} по запросу',
+    speedTransferTest: 'проверка передачи {{size}}',
+    speedMeasured: '{{what}}, {{age}}',
     measure: 'Измерить скорость',
     measuring: 'Измеряем…',
     direct: 'Напрямую к адресу',
@@ -607,6 +610,7 @@ export const ru = {
     skipped: 'трафик замирает: считается неотвечающим',
     marked: 'медленный трафик',
     measured: '{{size}} за {{time}}',
+    passed: 'прошли (проверено {{time}})',
   },
   routing: {
     page: 'Маршрутизация',

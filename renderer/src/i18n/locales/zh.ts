@@ -189,6 +189,9 @@ export const zh = {
     reached: '可以到达',
     notReached: '无法到达',
     throughput: '下载速度',
+    speedOnRequest: '按需下载 {{size}}',
+    speedTransferTest: '{{size}} 传输测试',
+    speedMeasured: '{{what}}，{{age}}',
     measure: '测速',
     measuring: '正在测速…',
     direct: '直连地址',
@@ -584,6 +587,7 @@ export const zh = {
     skipped: '流量会冻结：视为无回应',
     marked: '流量缓慢',
     measured: '{{time}} 内 {{size}}',
+    passed: '已完整传输（测试于 {{time}}）',
   },
   routing: {
     page: '路由',
