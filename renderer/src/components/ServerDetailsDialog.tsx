@@ -239,13 +239,17 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
               <Field label={t('details.source')}>
                 <bdi dir="ltr">{ipInfo.source}</bdi> · {format.relative(ipInfo.at, now)}
               </Field>
+              {/* In the same list as the exit's rows, so its label and value line up with theirs. */}
+              <Ipv6Field ipv6={status?.ipv6 ?? null} now={now} />
             </dl>
           ) : (
-            <p className="muted">{t('row.unknownCountry')}</p>
+            <>
+              <p className="muted">{t('row.unknownCountry')}</p>
+              <dl>
+                <Ipv6Field ipv6={status?.ipv6 ?? null} now={now} />
+              </dl>
+            </>
           )}
-          <dl>
-            <Ipv6Field ipv6={status?.ipv6 ?? null} now={now} />
-          </dl>
         </section>
       </div>
 

@@ -235,6 +235,16 @@ describe('the server details dialog', () => {
     expect(screen.getByRole('dialog', { name: 'Germany · Frankfurt' })).toBeTruthy();
   });
 
+  it('lines the IPv6 row up with the exit\'s other rows: one list, one column of labels', () => {
+    const { store } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    const labels = [...screen.getByRole('dialog').querySelectorAll('dt')];
+    const ipv6 = labels.find((dt) => dt.textContent === 'IPv6');
+    const ip = labels.find((dt) => dt.textContent === 'IP address');
+    expect(ipv6?.parentElement).toBe(ip?.parentElement);
+    expect(ipv6?.parentElement?.lastElementChild?.previousElementSibling).toBe(ipv6);
+  });
+
   it('shows the IPv6 line in the user\'s language (Persian)', () => {
     const { store } = renderWithStore(<Dialogs />, sampleSnapshot(NOW), { language: 'fa' });
     act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
