@@ -78,3 +78,18 @@ describe('the top bar and the rows while the network is lost', () => {
     expect(within(row('fi')).getByText('63 ms').className).not.toContain('stale');
   });
 });
+
+describe('direct traffic in the top bar', () => {
+  it.each([
+    ['global', false],
+    ['ir', true],
+  ] as const)('preset %s: direct rates shown: %s (under Global nothing goes direct, so no "Direct 0 kB/s")', (preset, shown) => {
+    const base = sampleSnapshot(NOW);
+    const { client } = renderWithStore(<App root={document.createElement('html')} />, { ...base, routing: { ...base.routing, preset, presetInForce: preset } });
+    act(() => client.emit('traffic', { at: NOW, intervalMs: 1000, upBytes: 2000, downBytes: 9000, direct: { upBytes: 0, downBytes: 0 } }));
+    expect(topBar().querySelector('.rate.direct') !== null).toBe(shown);
+    // Nor in the tooltip that holds what the bar's width leaves out.
+    const titles = [...topBar().querySelectorAll<HTMLElement>('[title]')].map((element) => element.title).join('\n');
+    expect(titles.includes('Traffic that went direct, not through the server:')).toBe(shown);
+  });
+});
