@@ -12,8 +12,10 @@
  *   is already the evidence) are asked once, each given `answerWithinDelays` of its usual delay.
  *   Only servers whose usual delay fits that into `maxWaitMs` can testify in time.
  * - Every witness silent: the network counts as silent since the stall began (pings from before
- *   then are stale). One answer: the network is there (a dead server is Auto's business), and no
- *   new look starts for `quietAfterAnswerMs`, so a slow page costs a few probes, not a stream.
+ *   then are stale). One answer: the network is there (a dead server is Auto's business). Each
+ *   stall is looked at once, and looks are at least `minSpacingMs` apart, so a slow page costs a
+ *   few probes, not a stream; yet a cut soon after a stall that ended is still seen at once (a
+ *   quiet spell after each answer once hid such a cut for up to 10 s).
  * - Bytes coming back, or any probe answering (Auto's included), end the silence at once. The OS
  *   saying "no network" is silence at once; "a network" ends it.
  */
@@ -35,8 +37,8 @@ export const LOOK_RULES = {
   minWaitMs: 500,
   /** ... and a server whose wait would pass this cannot testify within the 2 s the window has. */
   maxWaitMs: 1000,
-  /** After a look that found an answer, no new one for this long. */
-  quietAfterAnswerMs: 10_000,
+  /** Looks start at least this far apart. */
+  minSpacingMs: 2000,
 } as const;
 
 export interface LookProbe {
@@ -54,11 +56,14 @@ export interface LookState {
   silentSince: number | null;
   /** Why: every witness was silent, or the OS reported no network. */
   silentBy: 'witnesses' | 'os' | null;
+  /** No look starts before this time (`minSpacingMs` after the last one). */
   quietUntil: number;
+  /** The start of the stall last looked at: a stall is looked at once. */
+  lookedStall: number | null;
   nextId: number;
 }
 
-export const LOOK_IDLE: LookState = { traffic: QUIET_TRACKER, connected: false, look: null, silentSince: null, silentBy: null, quietUntil: 0, nextId: 1 };
+export const LOOK_IDLE: LookState = { traffic: QUIET_TRACKER, connected: false, look: null, silentSince: null, silentBy: null, quietUntil: 0, lookedStall: null, nextId: 1 };
 
 export type LookEvent =
   | { type: 'traffic'; sample: TrafficSample }
@@ -88,12 +93,12 @@ export function lookStep(state: LookState, event: LookEvent, now: number, world:
     case 'tunnel':
       return done({ ...LOOK_IDLE, connected: event.connected, nextId: state.nextId });
     case 'os-network':
-      if (event.state === 'up') return done(heard(state, now, false));
+      if (event.state === 'up') return done(heard(state));
       return done(state.connected ? { ...state, look: null, silentSince: state.silentSince ?? now, silentBy: 'os' } : state);
     case 'answered':
-      return done(heard(state, now, state.look !== null));
+      return done(heard(state));
     case 'witness':
-      return done(onWitness(state, event, now));
+      return done(onWitness(state, event));
     case 'traffic':
       return onTraffic(state, event.sample, now, world);
   }
@@ -103,16 +108,15 @@ function done(state: LookState): LookStep {
   return { state, commands: [] };
 }
 
-/** Something answered: no silence, no look; after a look was under way, a quiet spell. */
-function heard(state: LookState, now: number, quiet: boolean): LookState {
-  const quietUntil = quiet ? now + LOOK_RULES.quietAfterAnswerMs : state.quietUntil;
-  return { ...state, look: null, silentSince: null, silentBy: null, quietUntil };
+/** Something answered: no silence, no look. */
+function heard(state: LookState): LookState {
+  return { ...state, look: null, silentSince: null, silentBy: null };
 }
 
-function onWitness(state: LookState, event: Extract<LookEvent, { type: 'witness' }>, now: number): LookState {
+function onWitness(state: LookState, event: Extract<LookEvent, { type: 'witness' }>): LookState {
   const look = state.look;
   if (!look || look.id !== event.lookId || !look.pending.includes(event.serverId)) return state;
-  if (event.answered) return heard(state, now, true);
+  if (event.answered) return heard(state);
   const pending = look.pending.filter((id) => id !== event.serverId);
   if (pending.length > 0) return { ...state, look: { ...look, pending } };
   return { ...state, look: null, silentSince: look.since, silentBy: 'witnesses' };
@@ -123,14 +127,14 @@ function onTraffic(state: LookState, sample: TrafficSample, now: number, world: 
   const traffic = observeSample(state.traffic, sample, world.stallThresholdMs);
   const next = { ...state, traffic };
   // Bytes came back: whatever the witnesses said, the network carries the user's traffic.
-  if (sample.downBytes > 0) return done(state.silentSince !== null || state.look !== null ? heard(next, now, state.look !== null) : next);
+  if (sample.downBytes > 0) return done(state.silentSince !== null || state.look !== null ? heard(next) : next);
   const since = traffic.stallSince;
-  if (since === null || now - since < LOOK_RULES.stallMs || next.look || next.silentSince !== null || now < next.quietUntil) return done(next);
+  if (since === null || now - since < LOOK_RULES.stallMs || since === next.lookedStall || next.look || next.silentSince !== null || now < next.quietUntil) return done(next);
   const probes = witnesses(world, now);
   if (probes.length === 0) return done(next);
   const id = next.nextId;
   return {
-    state: { ...next, nextId: id + 1, look: { id, since, pending: probes.map((p) => p.serverId) } },
+    state: { ...next, nextId: id + 1, look: { id, since, pending: probes.map((p) => p.serverId) }, lookedStall: since, quietUntil: now + LOOK_RULES.minSpacingMs },
     commands: [{ kind: 'ask', lookId: id, probes }],
   };
 }
