@@ -21,6 +21,8 @@ export default defineConfig({
           name: 'unit-dom',
           environment: 'jsdom',
           include: ['renderer/**/*.test.{ts,tsx}'],
+          // Without it a stylesheet imported `?raw` reads as '' and the tests of styles.css test nothing.
+          css: { include: [/styles\.css/] },
         },
       },
       {

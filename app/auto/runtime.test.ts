@@ -119,6 +119,26 @@ describe('AutoRuntime', () => {
     expect(w.records.filter((r) => r.message === 'check (stall): probing fi, de, nl').map((r) => r.at - w.start)).toEqual([8000]);
   });
 
+  it('says the network is silent within a second and a half of a stall when no server of any subscription answers, and not once bytes come back', async () => {
+    const w = setup();
+    for (const [id, delayMs] of [['de', 25], ['nl', 71], ['b1', 50]] as const) w.ports.record(id, { at: w.clock.now(), method: 'url', delayMs });
+    for (const id of ['fi', 'de', 'nl', 'b1']) w.ports.delays.set(id, null);
+    const seen: (number | null | undefined)[] = [];
+    w.runtime.onChange((snapshot) => seen.push(snapshot.networkSilentSince));
+    await w.traffic(1000, () => false);
+    // The fastest of each subscription, the current server left out, each given at least 500 ms.
+    expect(w.ports.probesStarted.map((p) => [p.id, p.at - w.start])).toEqual([['de', 1000], ['nl', 1000], ['b1', 1000]]);
+    await w.traffic(500, () => false);
+    expect(w.runtime.snapshot().networkSilentSince).toBe(w.start);
+    expect(w.runtime.snapshot().networkLostUntil).toBeNull();
+    expect(seen).toEqual([w.start]);
+    // Nothing is recorded against the witnesses.
+    expect(w.ports.measurements('de')).toHaveLength(1);
+    await w.traffic(500, () => true);
+    expect(w.runtime.snapshot().networkSilentSince).toBeNull();
+    expect(seen).toEqual([w.start, null]);
+  });
+
   it('tells the queue of the current server’s subscription: the monitor’s transfer tests follow its head', () => {
     const w = setup();
     // Nothing measured: subscription order.

@@ -26,6 +26,7 @@ import type { AutoCommand, AutoEvent, AutoState } from './policy/types';
 import type { AutoWorld } from './policy/world';
 import type { AutoProbePort, AutoProbeResult, AutoStatePort, MeasurementPort, ReachabilityPort, SubscriptionsPort, TunnelPort } from './ports';
 import { listenerErrorsTo, Signal } from '../events';
+import { NetworkLook } from './network-look';
 
 export interface AutoRuntimeOptions {
   clock: Clock;
@@ -63,6 +64,8 @@ export class AutoRuntime {
   private draining = false;
   private timer: TimerHandle | null = null;
   private stopped = false;
+  /** What the window says of the network before Auto's own verdict can (policy/network-look.ts). */
+  private readonly look: NetworkLook;
 
   constructor(private readonly options: AutoRuntimeOptions) {
     this.changes = new Signal('auto', listenerErrorsTo(options.logger, 'AUTO'));
@@ -79,6 +82,15 @@ export class AutoRuntime {
     };
     this.state = initialState(options.config, options.persisted ?? NOTHING_PERSISTED, options.clock.now());
     this.state = { ...this.state, current: options.tunnel.current() };
+    this.look = new NetworkLook({
+      clock: options.clock,
+      logger: options.logger,
+      probe: options.probe,
+      world: this.world,
+      current: () => this.state.current,
+      stallThresholdMs: () => this.state.config.stallThresholdMs,
+      changed: () => this.notifyChange(),
+    });
   }
 
   /** Picks up the tunnel as it is now (call once after wiring). */
@@ -95,6 +107,7 @@ export class AutoRuntime {
 
   traffic(sample: TrafficSample): void {
     this.dispatch({ type: 'traffic', sample });
+    if (!this.stopped) this.look.traffic(sample);
   }
   /**
    * The core failed to connect to a server; `kind` says how, when the core said. `of:
@@ -106,12 +119,15 @@ export class AutoRuntime {
   /** The OS reported a network change: 'none' (no network at all) or 'up' (a network, possibly another one). */
   networkChanged(state: 'none' | 'up'): void {
     this.dispatch({ type: 'network', state });
+    if (!this.stopped) this.look.networkChanged(state);
   }
   subscriptionsUpdated(): void {
     this.dispatch({ type: 'subscriptions-updated' });
   }
   tunnelConnected(serverId: ServerId): void {
+    const moved = !this.state.connected || this.state.current !== serverId;
     this.dispatch({ type: 'tunnel-connected', serverId });
+    if (!this.stopped && moved) this.look.tunnel(true);
   }
   /**
    * A transfer test of the server ended (the monitor's, or one Auto asked for): its latest result
@@ -124,6 +140,7 @@ export class AutoRuntime {
   /** Only a real disconnect (the user's, or the core gone for good), not a reconnect in progress. */
   tunnelDisconnected(): void {
     this.dispatch({ type: 'tunnel-disconnected' });
+    if (!this.stopped) this.look.tunnel(false);
   }
 
   /** Turns Auto on for one subscription (off for any other), or off with null. */
@@ -155,6 +172,7 @@ export class AutoRuntime {
       excluded: s.excluded,
       returnCandidate: s.returnCandidate,
       networkLostUntil: s.networkLoss && s.networkLoss.until > this.options.clock.now() ? s.networkLoss.until : null,
+      networkSilentSince: this.look.silentSince(),
       timeline: [...this.timeline],
     };
   }
@@ -262,6 +280,7 @@ export class AutoRuntime {
       guard.deadline?.cancel();
     }
     this.dispatch({ type: 'probe-result', checkId, serverId, delayMs: result.delayMs, ...(result.error ? { error: result.error } : {}) });
+    if (result.delayMs !== null && !this.stopped) this.look.answered();
     if (transferAfter && result.delayMs !== null) {
       const verdict = await (this.options.probe.transferTest?.(serverId) ?? Promise.resolve(null)).catch(() => null);
       this.dispatch({ type: 'transfer-result', checkId, serverId, verdict });

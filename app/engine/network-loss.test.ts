@@ -15,4 +15,13 @@ describe('NetworkLossPort', () => {
     networkLostUntil = null;
     expect(port.reason()).toBeNull();
   });
+
+  it('takes the silence of every server asked for a lost network before Auto has confirmed it', () => {
+    const port = new NetworkLossPort(new FakeClock(1000));
+    let networkSilentSince: number | null = 900;
+    port.connect({ snapshot: () => ({ networkLostUntil: null, networkSilentSince }) });
+    expect(port.reason()).toBe('no server of any subscription answers');
+    networkSilentSince = null;
+    expect(port.reason()).toBeNull();
+  });
 });

@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 
 /** What the port reads: Auto's view of the network (Auto is built after reachability, which asks). */
 export interface NetworkLossSource {
-  snapshot(): { networkLostUntil: number | null };
+  snapshot(): { networkLostUntil: number | null; networkSilentSince?: number | null };
 }
 
 /**
@@ -21,6 +21,8 @@ export class NetworkLossPort {
 
   /** Why the network counts as lost now, or null. */
   reason(): string | null {
-    return (this.source?.snapshot().networkLostUntil ?? 0) > this.clock.now() ? 'Auto found the network lost' : null;
+    const seen = this.source?.snapshot();
+    if ((seen?.networkLostUntil ?? 0) > this.clock.now()) return 'Auto found the network lost';
+    return (seen?.networkSilentSince ?? null) !== null ? 'no server of any subscription answers' : null;
   }
 }

@@ -66,6 +66,8 @@ const entrySchema = z.object({
   history: z.array(measurementSchema).max(HISTORY_LENGTH),
   ipInfo: ipInfoSchema.nullable(),
   throughputBps: z.number().nonnegative().nullable(),
+  /** What that download fetched and when (absent in caches written before it was kept). */
+  throughputTest: z.object({ bytes: z.number().int().nonnegative(), at: z.number() }).nullable().default(null),
   /** The IPv6 check's result (absent in caches written before verify_ipv6 existed). */
   ipv6: ipv6Schema.nullable().default(null),
   /** The latest transfer test (absent in caches written before it existed). */
@@ -105,6 +107,7 @@ export function importCache(records: ServerRecords, data: MonitorCacheData, pres
     record.history = entry.history.map((m) => ({ ...m }));
     record.ipInfo = entry.ipInfo ? { ...entry.ipInfo, fromCache: true } : null;
     record.throughputBps = entry.throughputBps;
+    record.throughputTest = entry.throughputTest ? { ...entry.throughputTest } : null;
     record.ipv6 = entry.ipv6 ? { ...entry.ipv6, fromCache: true } : null;
     record.transfer = entry.transfer ? { ...entry.transfer, fromCache: true } : null;
     loaded++;
@@ -124,6 +127,7 @@ export function exportCache(records: ServerRecords, present: ReadonlySet<ServerI
       history: record.history.map((m) => ({ ...m })),
       ipInfo,
       throughputBps: record.throughputBps,
+      throughputTest: record.throughputTest ? { ...record.throughputTest } : null,
       ipv6: record.ipv6 ? { supported: record.ipv6.supported, detail: record.ipv6.detail, at: record.ipv6.at } : null,
       transfer: record.transfer ? (({ fromCache: _fromCache, ...rest }) => rest)(record.transfer) : null,
     };

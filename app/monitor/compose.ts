@@ -236,6 +236,7 @@ export function composeMonitor(options: MonitorOptions) {
       view,
       url: options.throughputUrl,
       timeoutMs: options.throughputTimeoutMs,
+      now: () => clock.now(),
       log,
     }),
     direct: new DirectTests({ clock, prober, servers, writer, timeoutMs: () => settings.get().urlTestTimeoutMs, icmp: options.icmp, log }),

@@ -92,7 +92,10 @@ describe('observation, statistics, methods and throughput', () => {
     };
     const measured = h.monitor.measureThroughput('a', 1_000_000);
     await h.clock.advance(3 * S);
-    expect((await measured).throughputBps).toBe(500_000);
+    const status = await measured;
+    expect(status.throughputBps).toBe(500_000);
+    // What was downloaded and when, so the details can say it beside the speed.
+    expect(status.throughputTest).toEqual({ bytes: 1_000_000, at: h.clock.now() - S });
     expect(h.prober.calls.find((c) => c.kind === 'fetch')?.url).toBe('http://127.0.0.1:9/download?bytes=1000000');
     h.prober.fetchHandler = () => ({ fail: 'reset', message: 'connection reset' });
     const failing = h.monitor.measureThroughput('a', 1000).catch((error: Error) => error);

@@ -5,7 +5,7 @@
  */
 import type { IpInfo, Measurement, ProbeError, ProbeOutcome } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
-import type { ServerStatus } from '../../shared/domain/status';
+import type { ServerStatus, ThroughputTestSeen } from '../../shared/domain/status';
 import type { TransferTest } from '../../shared/domain/transfer';
 import { clipDetail, ipv6Status, type VerifiedIpv6 } from './policy/ipv6';
 import { computeStatistics } from './policy/statistics';
@@ -34,6 +34,8 @@ export interface ServerRecord {
   history: Measurement[];
   ipInfo: (IpInfo & { fromCache: boolean; at: number }) | null;
   throughputBps: number | null;
+  /** What the on-request download behind `throughputBps` fetched, and when it ended. */
+  throughputTest: ThroughputTestSeen | null;
   /** The IPv6 check's last result (verify_ipv6); a declaration is the server's, not kept here. */
   ipv6: VerifiedIpv6 | null;
   /** The latest transfer test (fromCache until the server is tested again in this run). */
@@ -71,6 +73,7 @@ export class ServerRecords {
         history: [],
         ipInfo: null,
         throughputBps: null,
+        throughputTest: null,
         ipv6: null,
         transfer: null,
         testing: false,
@@ -176,8 +179,10 @@ export class ServerRecords {
     this.ensure(id).transfer = { ...test };
   }
 
-  setThroughput(id: ServerId, bytesPerSecond: number): void {
-    this.ensure(id).throughputBps = bytesPerSecond;
+  setThroughput(id: ServerId, bytesPerSecond: number, test: ThroughputTestSeen | null = null): void {
+    const record = this.ensure(id);
+    record.throughputBps = bytesPerSecond;
+    record.throughputTest = test;
   }
 
   /** Measurements of `method`, oldest first: the last 5 (`recent`) or the long URL ring. */
@@ -200,6 +205,7 @@ export class ServerRecords {
       notReady: record?.notReady ?? null,
       ipInfo: record?.ipInfo ? { ...record.ipInfo } : null,
       throughputBps: record?.throughputBps ?? null,
+      throughputTest: record?.throughputTest ? { ...record.throughputTest } : null,
       statistics: computeStatistics(record?.history ?? [], statisticsSince),
       recent: (record?.recent ?? []).map((m) => ({ ...m })),
       reachability: null,

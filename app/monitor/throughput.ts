@@ -42,6 +42,8 @@ export interface ThroughputTestsDeps {
   /** Where the test downloads `bytes` from (default: Cloudflare's speed test). */
   url?: (bytes: number) => string;
   timeoutMs?: number;
+  /** The clock's time, stamped on the result. */
+  now: () => number;
   log: (line: string) => void;
 }
 
@@ -57,7 +59,7 @@ export class ThroughputTests {
     const url = (this.deps.url ?? DEFAULT_THROUGHPUT_URL)(bytes);
     try {
       const speed = await measureThroughput(this.deps.prober, server, url, bytes, this.deps.timeoutMs ?? 60_000);
-      records.setThroughput(serverId, speed.bytesPerSecond);
+      records.setThroughput(serverId, speed.bytesPerSecond, { bytes: speed.bytes, at: this.deps.now() });
       log(`throughput test of ${server.name}: ${speed.bytes} bytes in ${Math.round(speed.transferMs)} ms = ${(speed.bytesPerSecond / 1e6).toFixed(2)} MB/s`);
     } catch (error) {
       log(`throughput test of ${server.name}: ${(error as Error).message}`);

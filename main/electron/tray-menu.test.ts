@@ -178,6 +178,12 @@ describe('the tray while the network is lost', () => {
     expect(buildTrayMenu(lost(NOW + 3_000), trayTranslator('ru'), undefined, NOW)[0]).toMatchObject({ label: 'Сеть потеряна — ждём, следующая попытка через 3 с: Frankfurt 1 — Germany' });
   });
 
+  it('before Auto confirms it, the silence of every server asked reads "checking", without a countdown', () => {
+    const silent = state({ connection: connection('connected', 'a1'), auto: { ...auto('sub-a'), networkLostUntil: null, networkSilentSince: NOW - 1000 } });
+    expect(buildTrayMenu(silent, t, undefined, NOW)[0]).toMatchObject({ kind: 'label', label: 'Network lost — no server answers, checking: Frankfurt 1 — Germany' });
+    expect(trayCountsDown(silent, NOW)).toBe(true);
+  });
+
   it('a tunnel that is down keeps its own state', () => {
     const down = state({ connection: connection('failed', null), auto: { ...auto('sub-a'), networkLostUntil: NOW + 15_000 } });
     expect(buildTrayMenu(down, t, undefined, NOW)[0]).toMatchObject({ label: 'Connection failed' });

@@ -120,12 +120,14 @@ function describeServer(state: TrayState, id: ServerId | null, nameOf: TrayNamer
 
 /**
  * The state in words, as the window's top bar says it: while Auto's network-loss verdict is in
- * force a tunnel that is up reads "Network lost — waiting, next try in 15 s", not "Connected".
+ * force a tunnel that is up reads "Network lost — waiting, next try in 15 s", not "Connected";
+ * before it, while no server answers, "Network lost — no server answers, checking".
  */
 export function trayStateText(state: TrayState, t: TrayTranslate, now: number): string {
   const stateName = state.connection?.state ?? 'disconnected';
   const shown = shownConnection(stateName, state.auto, now);
   if (shown.kind === 'state') return t(shown.state);
+  if (shown.nextTryInMs === null) return t('networkLostChecking');
   return shown.nextTryInMs > 0 ? t('networkLost', { seconds: String(countdownSeconds(shown.nextTryInMs)) }) : t('networkLostNow');
 }
 

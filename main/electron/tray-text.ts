@@ -20,6 +20,7 @@ export type TrayTextKey =
   | 'serverExclude'
   | 'serverInclude'
   | 'networkLostNow'
+  | 'networkLostChecking'
   | `mode-${ConnectionMode}`
   | `failed-${TrayRequest}`
   | `refusal-${RefusalCode}`;
@@ -49,6 +50,7 @@ export const TRAY_TEXT_PATHS: Record<TrayTextKey, string> = {
   serverExclude: 'rowMenu.exclude',
   serverInclude: 'rowMenu.include',
   networkLostNow: 'truth.networkLostNow',
+  networkLostChecking: 'truth.networkLostChecking',
   'mode-proxy': 'mode.short.proxy',
   'mode-system-proxy': 'mode.short.system-proxy',
   'mode-system-wide': 'mode.short.system-wide',

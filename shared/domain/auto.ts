@@ -86,5 +86,11 @@ export interface AutoSnapshot {
   returnCandidate: ServerId | null;
   /** A network-loss back-off is under way until this time (epoch ms). */
   networkLostUntil: number | null;
+  /**
+   * Nothing has answered since this time (epoch ms): the live traffic stalled and the fastest
+   * servers of every subscription were silent too (or the OS reports no network). Seen within
+   * about 2 s of a loss; Auto's own verdict (`networkLostUntil`) confirms it later. Absent: null.
+   */
+  networkSilentSince?: number | null;
   timeline: TimelineEntry[];
 }

@@ -20,6 +20,15 @@ describe('shownConnection', () => {
     expect(shownConnection(state, { networkLostUntil: until }, now)).toEqual(expected);
   });
 
+  it.each<[string, ConnectionStateName, number | null, number | null, ReturnType<typeof shownConnection>]>([
+    ['nothing answers, Auto has not confirmed yet: network lost, checking (no next try)', 'connected', null, 99_000, { kind: 'network-lost', nextTryInMs: null }],
+    ['nothing answers and Auto confirmed: its next try', 'connected', now + 15_000, 99_000, { kind: 'network-lost', nextTryInMs: 15_000 }],
+    ['nothing answers but no tunnel is up: its own state', 'disconnected', null, 99_000, { kind: 'state', state: 'disconnected' }],
+    ['something answers again: connected', 'connected', null, null, { kind: 'state', state: 'connected' }],
+  ])('%s', (_, state, until, silentSince, expected) => {
+    expect(shownConnection(state, { networkLostUntil: until, networkSilentSince: silentSince }, now)).toEqual(expected);
+  });
+
   it('without Auto the network is not known to be lost', () => {
     expect(shownConnection('connected', null, now)).toEqual({ kind: 'state', state: 'connected' });
   });
@@ -35,6 +44,15 @@ describe('networkLostSince', () => {
     ['in force but no verdict in the timeline: unknown (null)', 99_000, [stay(5)], null],
   ])('%s', (_, until, timeline, expected) => {
     expect(networkLostSince({ networkLostUntil: until, timeline })).toBe(expected);
+  });
+
+  it.each<[string, number | null, number | null, TimelineEntry[], number | null]>([
+    ['silent before any verdict: since the silence began', null, 3, [stay(1)], 3],
+    ['silent, then Auto confirmed: the earlier of the two', 99_000, 3, [lost(10, 1)], 3],
+    ['confirmed, the silence seen after (a restart of the look): the verdict', 99_000, 20, [lost(10, 1)], 10],
+    ['confirmed, no verdict kept: the silence', 99_000, 3, [stay(1)], 3],
+  ])('%s', (_, until, silentSince, timeline, expected) => {
+    expect(networkLostSince({ networkLostUntil: until, networkSilentSince: silentSince, timeline })).toBe(expected);
   });
 });
 

@@ -59,6 +59,8 @@ export interface ServerStatus {
   ipInfo: (IpInfo & { fromCache: boolean; at: number }) | null;
   /** Download speed measured on request, bytes per second. */
   throughputBps: number | null;
+  /** What that download fetched and when (absent or null: not known, e.g. a cache from before it was kept). */
+  throughputTest?: ThroughputTestSeen | null;
   statistics: ServerStatistics;
   /** The last 5 measurements, of any method, oldest first. */
   recent: Measurement[];
@@ -83,4 +85,12 @@ export interface ObservatoryStatus {
   lastSeenTime: number | null;
   /** When it was last tested, Unix seconds; null when never. */
   lastTryTime: number | null;
+}
+
+/** The on-request download behind a server's measured speed. */
+export interface ThroughputTestSeen {
+  /** Body bytes it fetched. */
+  bytes: number;
+  /** When it ended (epoch ms). */
+  at: number;
 }

@@ -1,4 +1,4 @@
-import { act, cleanup, screen } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot, seedTimeline, server, subscription } from '../testing/sample-world';
@@ -40,6 +40,25 @@ describe('the Auto timeline', () => {
     expect(text[0]).toContain('Stayed on Finland: it answered');
     expect(text.some((t) => t?.includes('Stayed on Netherlands: Finland answered 1 time in a row; going back needs 2'))).toBe(true);
     expect(text.some((t) => /current-answered|return-pending/.test(t ?? ''))).toBe(false);
+  });
+
+  it('lists the probe answers under the switch they led to, labelled, not as an entry of their own', () => {
+    const snapshot = snapshotWithSeedServers();
+    const t0 = Date.now() - 60_000;
+    const timeline = [
+      { type: 'prepare' as const, at: t0, probe: ['fi', 'nl'], carrying: 'fi' },
+      { type: 'probe-result' as const, at: t0 + 300, id: 'nl', delay: 152, recorded: true, carrying: 'fi' },
+      { type: 'check' as const, at: t0 + 2500, trigger: 'stall' as const, probe: ['fi', 'nl'], carrying: 'fi' },
+      { type: 'switch' as const, at: t0 + 2600, from: 'fi', to: 'nl', reason: 'current-silent' as const, carrying: 'fi' },
+      { type: 'probe-result' as const, at: t0 + 5000, id: 'fi', delay: null, recorded: true, carrying: 'nl' },
+    ];
+    renderWithStore(<AutoTimeline />, { ...snapshot, auto: { ...snapshot.auto, timeline } });
+    const items = [...(document.querySelector('.decision-list') as HTMLElement).children];
+    expect(items).toHaveLength(1);
+    const answers = within(items[0] as HTMLElement).getByRole('list', { name: 'What the probes answered' });
+    expect([...answers.children].map((li) => li.textContent?.replace(/[\u2068\u2069]/g, ''))).toEqual(['Netherlands: 152 ms', 'Finland: no answer']);
+    expect(items[0]?.textContent).toContain('What the probes answered');
+    expect(items[0]?.textContent).toContain('Switched');
   });
 
   it('says the reasons in the user’s language', () => {

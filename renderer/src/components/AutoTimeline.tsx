@@ -14,12 +14,13 @@ import { directionOf, selectLanguage } from '../store/ui';
 
 const WINDOWS_MS = [10 * 60_000, 30 * 60_000, 2 * 3_600_000] as const;
 const EPISODES_SHOWN = 40;
-const PALETTE = ['--band-1', '--band-2', '--band-3', '--band-4', '--band-5', '--band-6'];
+/** The bands' colours (styles.css): none is the green of a return or the red of a switch. */
+export const BAND_PALETTE = ['--band-1', '--band-2', '--band-3', '--band-4', '--band-5'];
 
 /** Each server keeps one colour, in the order it first carried traffic. */
 function colourOf(order: Map<ServerId, number>, id: ServerId): string {
   if (!order.has(id)) order.set(id, order.size);
-  return `var(${PALETTE[order.get(id)! % PALETTE.length]})`;
+  return `var(${BAND_PALETTE[order.get(id)! % BAND_PALETTE.length]})`;
 }
 
 function useWidth(fallback: number) {
@@ -241,7 +242,12 @@ function EpisodeItem({ episode, index, format }: { episode: Episode; index: Map<
         )}
         {headline && <div className="decision-outcome">{headline}</div>}
         {episode.results.length > 0 && (
-          <ul className="probe-results">
+          <div className="probe-results-label" aria-hidden="true">
+            {t('decision.answers')}
+          </div>
+        )}
+        {episode.results.length > 0 && (
+          <ul className="probe-results" aria-label={t('decision.answers')}>
             {episode.results.map((result, i) => (
               <li key={i} className={result.delay === null ? 'silent' : 'answered'}>
                 {/* A sentence in the UI's direction; the name inside is already isolated (a <bdi>

@@ -57,11 +57,39 @@ describe('the top bar and the rows while the network is lost', () => {
     expect(screen.queryAllByText('Blocked here')).toHaveLength(0);
   });
 
+  it('before Auto confirms, the silence of every server asked already reads "Network lost", and older pings are stale', () => {
+    const base = sampleSnapshot(NOW);
+    const silent: AppSnapshot = { ...base, auto: { ...base.auto, networkLostUntil: null, networkSilentSince: NOW - 1_500 } };
+    const { client } = renderWithStore(<App root={document.createElement('html')} />, silent);
+    expect(topBar().querySelector('.state-line strong')!.textContent).toBe('Network lost — no server answers, checking');
+    expect(topBar().querySelector('.connection-bar')?.className).toContain('state-network-lost');
+    expect(row('fi').querySelector('.row-ping')?.getAttribute('data-stale')).toBe('true');
+    expect(row('de').querySelector('.verdict')?.className).toContain('verdict-unknown');
+    act(() => client.emit('auto', { ...silent.auto, networkSilentSince: null }));
+    expect(topBar().querySelector('.state-line strong')!.textContent).toBe('Connected');
+    expect(row('fi').querySelector('.row-ping')?.getAttribute('data-stale')).toBeNull();
+  });
+
   it('shows the state and the fresh pings again once the engine clears the verdict', () => {
     const { client } = renderWithStore(<App root={document.createElement('html')} />, lostWorld());
     act(() => client.emit('auto', { ...lostWorld().auto, networkLostUntil: null }));
     expect(topBar().querySelector('.state-line strong')!.textContent).toBe('Connected');
     expect(row('fi').querySelector('.row-ping')?.getAttribute('data-stale')).toBeNull();
     expect(within(row('fi')).getByText('63 ms').className).not.toContain('stale');
+  });
+});
+
+describe('direct traffic in the top bar', () => {
+  it.each([
+    ['global', false],
+    ['ir', true],
+  ] as const)('preset %s: direct rates shown: %s (under Global nothing goes direct, so no "Direct 0 kB/s")', (preset, shown) => {
+    const base = sampleSnapshot(NOW);
+    const { client } = renderWithStore(<App root={document.createElement('html')} />, { ...base, routing: { ...base.routing, preset, presetInForce: preset } });
+    act(() => client.emit('traffic', { at: NOW, intervalMs: 1000, upBytes: 2000, downBytes: 9000, direct: { upBytes: 0, downBytes: 0 } }));
+    expect(topBar().querySelector('.rate.direct') !== null).toBe(shown);
+    // Nor in the tooltip that holds what the bar's width leaves out.
+    const titles = [...topBar().querySelectorAll<HTMLElement>('[title]')].map((element) => element.title).join('\n');
+    expect(titles.includes('Traffic that went direct, not through the server:')).toBe(shown);
   });
 });

@@ -56,6 +56,7 @@ export function ConnectionBar() {
   const { t } = useTranslation();
   const format = useFormat();
   const networkLostUntil = useAppStore((s) => s.auto.networkLostUntil);
+  const networkSilentSince = useAppStore((s) => s.auto.networkSilentSince ?? null);
   // A new verdict reads the clock at once: a tick up to a second old would count a 15 s wait as 16.
   const now = useNow(1000, networkLostUntil);
   const connection = useAppStore((s) => s.connection);
@@ -81,13 +82,15 @@ export function ConnectionBar() {
   };
 
   // The engine's network-loss verdict overrules "Connected": the tunnel is up, the network is not.
-  const shown = shownConnection(connection.state, { networkLostUntil }, now);
+  const shown = shownConnection(connection.state, { networkLostUntil, networkSilentSince }, now);
   const lost = shown.kind === 'network-lost';
   const stateText = !lost
     ? t(`connection.state.${connection.state}`)
-    : shown.nextTryInMs > 0
-      ? t('truth.networkLost', { seconds: format.number(countdownSeconds(shown.nextTryInMs)) })
-      : t('truth.networkLostNow');
+    : shown.nextTryInMs === null
+      ? t('truth.networkLostChecking')
+      : shown.nextTryInMs > 0
+        ? t('truth.networkLost', { seconds: format.number(countdownSeconds(shown.nextTryInMs)) })
+        : t('truth.networkLostNow');
   const sinceText = !lost && connection.state === 'connected' && connection.since ? t('connection.since', { duration: format.duration(now - connection.since) }) : null;
   const showServer = serverName !== null && active;
   // Direct traffic exists only when a region preset sends some past the server.

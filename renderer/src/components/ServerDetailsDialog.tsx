@@ -17,6 +17,7 @@ import { TransferField, TransferWarning } from './TransferField';
 import { ServerAntiDpi } from './ServerAntiDpi';
 import { ServerChain } from './ServerChain';
 import { DirectTests } from './DirectTests';
+import { speedShown } from '../format/speed';
 
 // recharts is most of the bundle and only this dialog draws a chart: it loads on first open.
 const PingChart = lazy(() => import('./PingChart').then((module) => ({ default: module.PingChart })));
@@ -52,6 +53,23 @@ function Ipv6Field({ ipv6, now }: { ipv6: Ipv6Support | null; now: number }) {
         <bdi>{ipv6.detail}</bdi>
       </small>
     </Field>
+  );
+}
+
+/** The one download speed: the newer of the download on request and the transfer test, with what was downloaded and when. */
+function SpeedText({ status, now }: { status: Parameters<typeof speedShown>[0]; now: number }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const speed = speedShown(status);
+  if (!speed) return <>{t('details.notMeasured')}</>;
+  const what = t(speed.source === 'on-request' ? 'details.speedOnRequest' : 'details.speedTransferTest', { size: speed.bytes === null ? '' : format.bytes(speed.bytes) });
+  return (
+    <span className="speed" data-speed-source={speed.source}>
+      {format.rate(speed.bytesPerSecond)}{' '}
+      <small className="muted">
+        ({speed.at === null ? what : t('details.speedMeasured', { what, age: format.relative(speed.at, now) })})
+      </small>
+    </span>
   );
 }
 
@@ -168,7 +186,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
             <Field label={t('details.min')}>{ms(stats?.minMs)}</Field>
             <Field label={t('details.max')}>{ms(stats?.maxMs)}</Field>
             <Field label={t('details.throughput')}>
-              {status?.throughputBps ? format.rate(status.throughputBps) : t('details.notMeasured')}{' '}
+              <SpeedText status={status} now={now} />{' '}
               <button
                 type="button"
                 className="button small"
@@ -221,13 +239,17 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
               <Field label={t('details.source')}>
                 <bdi dir="ltr">{ipInfo.source}</bdi> · {format.relative(ipInfo.at, now)}
               </Field>
+              {/* In the same list as the exit's rows, so its label and value line up with theirs. */}
+              <Ipv6Field ipv6={status?.ipv6 ?? null} now={now} />
             </dl>
           ) : (
-            <p className="muted">{t('row.unknownCountry')}</p>
+            <>
+              <p className="muted">{t('row.unknownCountry')}</p>
+              <dl>
+                <Ipv6Field ipv6={status?.ipv6 ?? null} now={now} />
+              </dl>
+            </>
           )}
-          <dl>
-            <Ipv6Field ipv6={status?.ipv6 ?? null} now={now} />
-          </dl>
         </section>
       </div>
 

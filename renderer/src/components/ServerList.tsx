@@ -1,5 +1,5 @@
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/context';
 import { type ListRow, selectListRows } from '../store/servers.selectors';
@@ -17,8 +17,24 @@ function estimate(row: ListRow | undefined): number {
   return row.kind === 'subscription' ? HEADER_ESTIMATE : row.kind === 'empty' ? EMPTY_HEIGHT : ROW_HEIGHT;
 }
 
+/** Where the window is narrow enough for the panes to stack (styles.css uses the same width). */
+const STACKED_QUERY = '(max-width: 1000px)';
+
+/** Whether the panes stack: then the page scrolls, and the list within it, as one. */
+function useStacked(): boolean {
+  const query = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(STACKED_QUERY) : null;
+  const [stacked, setStacked] = useState(() => query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const changed = () => setStacked(query.matches);
+    query.addEventListener('change', changed);
+    return () => query.removeEventListener('change', changed);
+  }, [query]);
+  return stacked;
+}
+
 /** Measures the scroll box, but never as 0×0: an unmeasured box still shows a screenful. */
-function observeRectWithFallback(instance: Virtualizer<HTMLDivElement, Element>, callback: (rect: { width: number; height: number }) => void) {
+function observeRectWithFallback(instance: Virtualizer<HTMLElement, Element>, callback: (rect: { width: number; height: number }) => void) {
   return observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : FALLBACK_VIEWPORT));
 }
 
@@ -34,11 +50,30 @@ export function ServerList() {
   const scroller = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<RowMenuRequest | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
+  // Stacked panes scroll as one page (never a small list box inside a scrolling page): the
+  // list is then as tall as its rows and the page's scroller is the one the rows are placed in,
+  // from where the list starts in it.
+  const stacked = useStacked();
+  const page = () => (stacked ? (scroller.current?.closest<HTMLElement>('.layout') ?? null) : null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const outer = page();
+    const list = scroller.current;
+    if (!outer || !list) return setScrollMargin(0);
+    const measure = () => setScrollMargin(list.getBoundingClientRect().top - outer.getBoundingClientRect().top + outer.scrollTop);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(outer);
+    return () => observer.disconnect();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stacked]);
   // The virtualizer's functions change identity as it measures; nothing here memoizes them.
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const virtualizer = useVirtualizer<HTMLElement, Element>({
     count: rows.length,
-    getScrollElement: () => scroller.current,
+    getScrollElement: () => page() ?? scroller.current,
+    scrollMargin,
     estimateSize: (index) => estimate(rows[index]),
     getItemKey: (index) => rows[index]?.key ?? index,
     overscan: 8,
@@ -47,8 +82,8 @@ export function ServerList() {
 
   const onNavigate = useCallback(
     (from: number, key: string) => {
-      const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
-      const step = key === 'ArrowDown' ? 1 : key === 'ArrowUp' ? -1 : key === 'PageDown' ? page : key === 'PageUp' ? -page : 0;
+      const pageRows = Math.max(1, Math.floor(((page() ?? scroller.current)?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
+      const step = key === 'ArrowDown' ? 1 : key === 'ArrowUp' ? -1 : key === 'PageDown' ? pageRows : key === 'PageUp' ? -pageRows : 0;
       const servers = rows.map((row, index) => (row.kind === 'server' ? index : -1)).filter((index) => index >= 0);
       if (servers.length === 0) return;
       let target: number;
@@ -66,7 +101,8 @@ export function ServerList() {
       };
       focus(5);
     },
-    [rows, virtualizer],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rows, virtualizer, stacked],
   );
 
   if (ready && rows.length === 0) {
@@ -97,7 +133,7 @@ export function ServerList() {
               ref={row.kind === 'server' ? undefined : virtualizer.measureElement}
               className={`virtual-item ${row.kind}`}
               role={row.kind === 'server' ? 'none' : 'listitem'}
-              style={{ transform: `translateY(${item.start}px)`, blockSize: row.kind === 'server' ? ROW_HEIGHT : undefined }}
+              style={{ transform: `translateY(${item.start - scrollMargin}px)`, blockSize: row.kind === 'server' ? ROW_HEIGHT : undefined }}
             >
               {row.kind === 'subscription' ? (
                 <SubscriptionHeader subscriptionId={row.subscriptionId} matched={row.matched} />

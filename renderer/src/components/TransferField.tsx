@@ -25,7 +25,12 @@ export function TransferField({ test }: { test: TransferTest | null }) {
     <>
       <dt title={t('transfer.hint')}>{t('transfer.label')}</dt>
       <dd data-transfer={test?.verdict ?? 'none'}>
-        {words ? <span className={`transfer transfer-${words.tone}`}>{words.withTime}</span> : t('transfer.notTested')}
+        {/* A passing test's speed is the details' one download speed: here it says only that the bytes came through. */}
+        {test && words ? (
+          <span className={`transfer transfer-${words.tone}`}>{test.verdict === 'ok' ? t('transfer.passed', { time: format.time(test.at) }) : words.withTime}</span>
+        ) : (
+          t('transfer.notTested')
+        )}
         {test?.fromCache && <span className="badge badge-cache"> {t('row.fromCache')}</span>}
         {test && (
           <>

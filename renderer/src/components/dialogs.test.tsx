@@ -173,6 +173,25 @@ describe('the server details dialog', () => {
     expect(dialog.textContent).toContain('3.4 MB/s');
   });
 
+  it('shows one download speed, the newer measure, saying what was downloaded and when; the transfer test row carries no second speed', async () => {
+    const base = sampleSnapshot(NOW);
+    const transfer = { verdict: 'ok' as const, at: NOW - 120_000, bytes: 65_536, expectedBytes: 65_536, bytesPerSecond: 65_536_000, fragment: false, detail: '65536 bytes in 1 ms', fromCache: false };
+    const { store } = renderWithStore(<Dialogs />, { ...base, statuses: { ...base.statuses, de: { ...base.statuses.de!, transfer, throughputBps: null } } });
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    const dialog = screen.getByRole('dialog', { name: 'Germany · Frankfurt' });
+    const speeds = () => (dialog.textContent ?? '').match(/[\d.,]+\s?[kMG]?B\/s/g) ?? [];
+    const row = (label: string) => [...dialog.querySelectorAll('dt')].find((dt) => dt.textContent === label)?.nextElementSibling?.textContent ?? '';
+    // Only the transfer test so far: its speed is the one shown, named as such, with its age.
+    expect(speeds()).toEqual(['65.5 MB/s']);
+    expect(row('Download speed')).toContain('65.5 MB/s (the 65.5 kB transfer test, 2 minutes ago)');
+    expect(row('Transfer test')).toContain('came through');
+    expect(row('Transfer test')).not.toContain('MB/s');
+    // Measured on request now: the newer measure replaces it, still one speed.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Measure speed' }));
+    expect(speeds()).toEqual(['3.4 MB/s']);
+    expect(row('Download speed')).toMatch(/^3\.4 MB\/s \(a 4\.2 MB download when asked, (now|.* ago)\)/);
+  });
+
   it('tests the address straight on request: TCP shows its time, ICMP says in words why it cannot run here', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
@@ -214,6 +233,16 @@ describe('the server details dialog', () => {
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
     expect(store.getState().dialog).toEqual({ kind: 'server-details', serverId: 'de' });
     expect(screen.getByRole('dialog', { name: 'Germany · Frankfurt' })).toBeTruthy();
+  });
+
+  it('lines the IPv6 row up with the exit\'s other rows: one list, one column of labels', () => {
+    const { store } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    const labels = [...screen.getByRole('dialog').querySelectorAll('dt')];
+    const ipv6 = labels.find((dt) => dt.textContent === 'IPv6');
+    const ip = labels.find((dt) => dt.textContent === 'IP address');
+    expect(ipv6?.parentElement).toBe(ip?.parentElement);
+    expect(ipv6?.parentElement?.lastElementChild?.previousElementSibling).toBe(ipv6);
   });
 
   it('shows the IPv6 line in the user\'s language (Persian)', () => {

@@ -73,6 +73,44 @@ describe('the Auto timeline (the seed’s figure from live data)', () => {
     expect(list[0]).toMatchObject({ outcome: { type: 'stay', id: 'fi' } });
   });
 
+  it.each<[string, TimelineEntry[], { check: string | null; results: string[]; outcome: string | null }[]]>([
+    [
+      'answers to probes sent ahead join the check that follows, and the silent server\'s late timeout joins it too',
+      [
+        { type: 'prepare', at: 1000, probe: ['a1', 'a2', 'a3'], carrying: 'a1' },
+        { type: 'probe-result', at: 1200, id: 'a2', delay: 150, recorded: true, carrying: 'a1' },
+        { type: 'probe-result', at: 1300, id: 'a3', delay: 180, recorded: true, carrying: 'a1' },
+        { type: 'check', at: 3500, trigger: 'stall', probe: ['a1', 'a2', 'a3'], carrying: 'a1' },
+        { type: 'switch', at: 3600, from: 'a1', to: 'a2', reason: 'current-silent', carrying: 'a1' },
+        { type: 'probe-result', at: 6000, id: 'a1', delay: null, recorded: true, carrying: 'a2' },
+      ],
+      [{ check: 'stall', results: ['a2', 'a3', 'a1'], outcome: 'switch' }],
+    ],
+    [
+      'a stall that ended before its check: the answers ahead of it are no episode',
+      [
+        { type: 'prepare', at: 1000, probe: ['a1', 'a2'], carrying: 'a1' },
+        { type: 'probe-result', at: 1200, id: 'a2', delay: 150, recorded: true, carrying: 'a1' },
+        { type: 'stay', at: 2000, id: 'a1', reason: 'healthy', carrying: 'a1' },
+      ],
+      [{ check: null, results: [], outcome: 'stay' }],
+    ],
+    [
+      'an answer no check asked for still stands alone',
+      [
+        { type: 'check', at: 1000, trigger: 'scheduled', probe: ['a1'], carrying: 'a1' },
+        { type: 'stay', at: 1100, id: 'a1', reason: 'healthy', carrying: 'a1' },
+        { type: 'probe-result', at: 1200, id: 'b1', delay: 90, recorded: true, carrying: 'a1' },
+      ],
+      [
+        { check: null, results: ['b1'], outcome: null },
+        { check: 'scheduled', results: [], outcome: 'stay' },
+      ],
+    ],
+  ])('%s', (_, entries, expected) => {
+    expect(episodes(entries).map((e) => ({ check: e.check?.trigger ?? null, results: e.results.map((r) => r.id), outcome: e.outcome?.type ?? null }))).toEqual(expected);
+  });
+
   it('puts round time ticks on the axis', () => {
     expect(timeTicks(0, 30 * MIN, 6)).toEqual([0, 5, 10, 15, 20, 25, 30].map((m) => m * MIN));
     expect(timeTicks(0, 10 * MIN, 6)).toEqual([0, 2, 4, 6, 8, 10].map((m) => m * MIN));

@@ -167,33 +167,54 @@ export interface Episode {
   retries: number;
 }
 
-/** The decisions as episodes, newest first: what the list under the figure reads out. */
+/**
+ * The decisions as episodes, newest first: what the list under the figure reads out. Every probe
+ * answer sits under the decision it was asked for: answers to probes sent ahead of a check (a
+ * `prepare`) join the check that follows, and an answer that lands after its check decided (the
+ * silent server's timeout, usually) joins that check rather than stand alone without a heading.
+ */
 export function episodes(entries: readonly TimelineEntry[]): Episode[] {
   const out: Episode[] = [];
   let current: Episode | null = null;
+  /** Answers to probes sent ahead of a check that has not started (null: none being prepared). */
+  let prepared: Of<'probe-result'>[] | null = null;
   const begin = (entry: TimelineEntry, check: Of<'check'> | null): Episode => {
     const episode: Episode = { key: `${entry.at}:${out.length}`, at: entry.at, check, results: [], outcome: null, retries: 0 };
     out.push(episode);
     return episode;
   };
+  const lateAnswerOf = (episode: Episode | null, entry: Of<'probe-result'>): boolean =>
+    episode?.check !== null && episode?.check !== undefined && episode.check.probe.includes(entry.id) && !episode.results.some((r) => r.id === entry.id);
   for (const entry of byTime(entries)) {
     switch (entry.type) {
       case 'check':
         current = begin(entry, entry);
+        current.results.push(...(prepared ?? []));
+        prepared = null;
         break;
       case 'probe-result':
-        if (!current || current.outcome) current = begin(entry, null);
-        current.results.push(entry);
+        if (current && !current.outcome) current.results.push(entry);
+        else if (prepared) prepared.push(entry);
+        else if (lateAnswerOf(current, entry)) current!.results.push(entry);
+        else {
+          current = begin(entry, null);
+          current.results.push(entry);
+        }
+        break;
+      case 'prepare':
+        // Probes sent ahead of a check that may follow: their answers wait for it (the check,
+        // when it comes, opens its own episode; a stall that ends first leaves them in the log).
+        prepared = [];
         break;
       case 'pause':
+        prepared = null;
         begin(entry, null).outcome = entry;
         break;
       case 'settings':
-      case 'prepare':
-        // A settings change, and probes sent ahead of a check that may follow, are in the log,
-        // not episodes of the connection (the check, when it comes, opens its own).
+        // A settings change is in the log, not an episode of the connection.
         break;
       case 'network-lost': {
+        prepared = null;
         // A retry that found the network still gone says nothing new: it updates the open episode.
         const last = out[out.length - 1];
         if (current?.outcome && last === current && last.outcome?.type === 'network-lost') {
@@ -206,6 +227,7 @@ export function episodes(entries: readonly TimelineEntry[]): Episode[] {
         break;
       }
       default:
+        prepared = null;
         if (!current || current.outcome) current = begin(entry, null);
         current.outcome = entry;
         break;

@@ -150,7 +150,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       return null;
     },
     testServer: (request: { serverId: string }) => patchStatus(request.serverId, { testing: false, downForNow: false, delayMs: 70, testedAt: now(), fromCache: false, error: null }),
-    measureThroughput: (request: { serverId: string }) => patchStatus(request.serverId, { throughputBps: 3_400_000 }),
+    measureThroughput: (request: { serverId: string }) => patchStatus(request.serverId, { throughputBps: 3_400_000, throughputTest: { bytes: 4_194_304, at: now() } }),
     // TCP answers in 41 ms; this machine's ping is not permitted, as on many desktops without it.
     measureDirect: (request: { serverId: string; method: 'tcp' | 'icmp' }) => ({
       outcome:

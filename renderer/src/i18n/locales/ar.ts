@@ -213,6 +213,9 @@ export const ar = {
     reached: 'وصل إليه',
     notReached: 'لم يصل إليه',
     throughput: 'سرعة التنزيل',
+    speedOnRequest: 'تنزيل {{size}} عند الطلب',
+    speedTransferTest: 'اختبار النقل {{size}}',
+    speedMeasured: '{{what}}، {{age}}',
     measure: 'قياس السرعة',
     measuring: 'جارٍ القياس…',
     direct: 'مباشرةً إلى العنوان',
@@ -419,6 +422,7 @@ export const ar = {
     silent: '{{server}}: لا ردّ',
     answered: '{{server}}: {{delay}}',
     notRecorded: 'لم يُسجَّل',
+    answers: 'ما أجابت به الاختبارات',
   },
   switchReason: {
     'current-silent': 'توقف {{from}} عن الرد',
@@ -628,6 +632,7 @@ export const ar = {
     skipped: 'حركته تتجمّد: عُدّ غير مجيب',
     marked: 'حركة بطيئة',
     measured: '{{size}} في {{time}}',
+    passed: 'وصلت (اختُبر {{time}})',
   },
   routing: {
     page: 'التوجيه',
@@ -805,6 +810,7 @@ export const ar = {
   truth: {
     networkLost: 'انقطعت الشبكة — بانتظار، المحاولة التالية بعد {{seconds}} ث',
     networkLostNow: 'انقطعت الشبكة — جارٍ المحاولة مجددًا',
+    networkLostChecking: 'انقطعت الشبكة — لا يجيب أي خادم، جارٍ التحقق',
     stalePing: 'قيس قبل {{age}}، قبل انقطاع الشبكة',
     staleAge: 'قبل {{age}}',
     verdictUnknown: 'غير معروف ما دامت الشبكة منقطعة',

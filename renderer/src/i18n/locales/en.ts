@@ -196,6 +196,9 @@ export const en = {
     reached: 'reached it',
     notReached: 'did not reach it',
     throughput: 'Download speed',
+    speedOnRequest: 'a {{size}} download when asked',
+    speedTransferTest: 'the {{size}} transfer test',
+    speedMeasured: '{{what}}, {{age}}',
     measure: 'Measure speed',
     measuring: 'Measuring…',
     direct: 'Straight to the address',
@@ -389,6 +392,7 @@ export const en = {
     silent: '{{server}}: no answer',
     answered: '{{server}}: {{delay}}',
     notRecorded: 'not recorded',
+    answers: 'What the probes answered',
   },
   switchReason: {
     'current-silent': '{{from}} stopped answering',
@@ -595,6 +599,7 @@ export const en = {
     skipped: 'its traffic freezes: counted as not answering',
     marked: 'slow traffic',
     measured: '{{size}} in {{time}}',
+    passed: 'came through (tested {{time}})',
   },
   routing: {
     page: 'Routing',
@@ -768,6 +773,7 @@ export const en = {
   truth: {
     networkLost: 'Network lost — waiting, next try in {{seconds}} s',
     networkLostNow: 'Network lost — trying again now',
+    networkLostChecking: 'Network lost — no server answers, checking',
     stalePing: 'Measured {{age}} ago, before the network was lost',
     staleAge: '{{age}} ago',
     verdictUnknown: 'Not known while the network is lost',

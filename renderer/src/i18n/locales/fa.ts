@@ -193,6 +193,9 @@ export const fa = {
     reached: 'به آن رسید',
     notReached: 'به آن نرسید',
     throughput: 'سرعت دریافت',
+    speedOnRequest: 'دانلود {{size}} به درخواست شما',
+    speedTransferTest: 'آزمون انتقال {{size}}',
+    speedMeasured: '{{what}}، {{age}}',
     measure: 'سنجش سرعت',
     measuring: 'در حال سنجش…',
     direct: 'مستقیم به نشانی',
@@ -387,6 +390,7 @@ export const fa = {
     silent: '{{server}}: بی‌پاسخ',
     answered: '{{server}}: {{delay}}',
     notRecorded: 'ثبت نشد',
+    answers: 'پاسخ آزمون‌ها',
   },
   switchReason: {
     'current-silent': '{{from}} دیگر پاسخ نمی‌داد',
@@ -592,6 +596,7 @@ export const fa = {
     skipped: 'ترافیکش متوقف می‌شود: بی‌پاسخ به شمار آمد',
     marked: 'ترافیک کند',
     measured: '{{size}} در {{time}}',
+    passed: 'رسید (آزموده {{time}})',
   },
   routing: {
     page: 'مسیریابی',
@@ -765,6 +770,7 @@ export const fa = {
   truth: {
     networkLost: 'شبکه قطع شد — در انتظار، تلاش بعدی تا {{seconds}} ثانیه دیگر',
     networkLostNow: 'شبکه قطع شد — در حال تلاش دوباره',
+    networkLostChecking: 'شبکه قطع شد — هیچ سروری پاسخ نمی‌دهد، در حال بررسی',
     stalePing: '{{age}} پیش، پیش از قطع شبکه اندازه‌گیری شد',
     staleAge: '{{age}} پیش',
     verdictUnknown: 'تا وقتی شبکه قطع است معلوم نیست',

@@ -199,6 +199,9 @@ export const ru = {
     reached: 'достучался',
     notReached: 'не достучался',
     throughput: 'Скорость загрузки',
+    speedOnRequest: 'загрузка {{size}} по запросу',
+    speedTransferTest: 'проверка передачи {{size}}',
+    speedMeasured: '{{what}}, {{age}}',
     measure: 'Измерить скорость',
     measuring: 'Измеряем…',
     direct: 'Напрямую к адресу',
@@ -399,6 +402,7 @@ export const ru = {
     silent: '{{server}}: нет ответа',
     answered: '{{server}}: {{delay}}',
     notRecorded: 'не записано',
+    answers: 'Что ответили проверки',
   },
   switchReason: {
     'current-silent': '{{from}} перестал отвечать',
@@ -606,6 +610,7 @@ export const ru = {
     skipped: 'трафик замирает: считается неотвечающим',
     marked: 'медленный трафик',
     measured: '{{size}} за {{time}}',
+    passed: 'прошли (проверено {{time}})',
   },
   routing: {
     page: 'Маршрутизация',
@@ -781,6 +786,7 @@ export const ru = {
   truth: {
     networkLost: 'Сеть потеряна — ждём, следующая попытка через {{seconds}} с',
     networkLostNow: 'Сеть потеряна — пробуем снова',
+    networkLostChecking: 'Сеть потеряна — серверы не отвечают, проверяем',
     stalePing: 'Измерено {{age}} назад, до потери сети',
     staleAge: '{{age}} назад',
     verdictUnknown: 'Неизвестно, пока сети нет',

@@ -189,6 +189,9 @@ export const zh = {
     reached: '可以到达',
     notReached: '无法到达',
     throughput: '下载速度',
+    speedOnRequest: '按需下载 {{size}}',
+    speedTransferTest: '{{size}} 传输测试',
+    speedMeasured: '{{what}}，{{age}}',
     measure: '测速',
     measuring: '正在测速…',
     direct: '直连地址',
@@ -379,6 +382,7 @@ export const zh = {
     silent: '{{server}}：无响应',
     answered: '{{server}}：{{delay}}',
     notRecorded: '未记录',
+    answers: '各探测的结果',
   },
   switchReason: {
     'current-silent': '{{from}} 停止响应',
@@ -583,6 +587,7 @@ export const zh = {
     skipped: '流量会冻结：视为无回应',
     marked: '流量缓慢',
     measured: '{{time}} 内 {{size}}',
+    passed: '已完整传输（测试于 {{time}}）',
   },
   routing: {
     page: '路由',
@@ -755,6 +760,7 @@ export const zh = {
   truth: {
     networkLost: '网络已断开 — 等待中，{{seconds}} 秒后重试',
     networkLostNow: '网络已断开 — 正在重试',
+    networkLostChecking: '网络已断开 — 没有服务器响应，正在确认',
     stalePing: '{{age}}前测得，早于网络断开',
     staleAge: '{{age}}前',
     verdictUnknown: '网络断开期间无法判断',
