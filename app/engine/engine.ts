@@ -35,6 +35,8 @@ import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { type SystemProxyHost, SystemProxyMode } from '../system-proxy/mode';
 import type { HelperMode, LaunchCommand } from '../system-wide/linux/policy/elevation';
 import type { SystemWide } from '../system-wide/for-platform';
+import { declaredIpv6 } from '../system-wide/capture';
+import type { KnownIpv6 } from '../system-wide/policy/ipv6-capture';
 import type { TunnelController } from '../tunnel/controller';
 import { CarrierProber } from '../tunnel/carrier-prober';
 import type { ImportRequest } from '../../shared/domain/import-request';
@@ -162,7 +164,9 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const runtimeDir = join(dataDir, 'runtime');
   const antiDpi = (id: ServerId) => antiDpiFor(settings().antiDpi, id);
 
-  // The tunnel, with system-wide capture following it, on the routing of the settings.
+  // The tunnel, with system-wide capture following it, on the routing of the settings. What is
+  // known of a server's IPv6 (captured, or refused) is the monitor's, once it is built below.
+  let serverIpv6: (server: Server) => KnownIpv6 | null = declaredIpv6;
   const capture = await startCapture(
     // The LAN is left out of the capture exactly when the routing sends it direct.
     {
@@ -176,6 +180,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       perApp: () => settings().perApp,
       linuxCapture: () => settings().systemWideCapture,
       remoteDns: () => settings().dns.remote,
+      serverIpv6: (server) => serverIpv6(server),
     },
     settings().mode,
   );
@@ -233,6 +238,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     throughputUrl: options.throughputUrl,
     fragmentOn: (id) => fragmentWritten(settings().antiDpi, id, profile),
   });
+
+  serverIpv6 = (server) => monitor.status(server.id).ipv6;
 
   // Reachability verdicts: the outside view through other servers (spec/reachability.md).
   // The vantage cores are the chained prober's: kept apart from the counting wrapper so stop reaches them.
