@@ -18,54 +18,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IP_INFO_SERVICES } from '../../shared/settings';
 import { processesMentioning, waitUntil } from '../../app/tunnel/testing/processes';
 import { ADDRESSES, ADDRESSES6 as V6, captureTraces, namespacesAvailable } from './netns';
+import { type LeakWatch, ourTables as ourTablesIn, watchLeaks } from './leak-watch';
 import { exited, startApp, startSystemWideWorld, type SystemWideWorld, TARGET_URL } from './world';
 
 const exec = promisify(execFile);
 let world: SystemWideWorld;
 
 const TARGET6_URL = `http://[${V6.target}]:8080/`;
-/** Everything the app's kill switch and capture could have left: their tables' names. */
-const OUR_TABLES = ['steadfast_killswitch', 'steadfast_vpn'];
-
+let watch: LeakWatch;
+const leaked = () => watch.leaked();
+const resetLeaks = () => watch.reset();
+const ourTables = () => ourTablesIn(world);
 /** The user machine's outer interface. */
 const outerDevice = () => world.topology.userDevice;
-const inNs = (ns: string, ...command: string[]) => exec('ip', ['netns', 'exec', ns, ...command], { timeout: 20_000 });
-const userNft = async (...args: string[]) => (await inNs(world.topology.user, 'nft', ...args)).stdout;
-
-/**
- * The leak watcher: after every other rule (postrouting, last priority), a packet on the outer
- * interface to anything but the servers' address, or — for IPv6 — anything but the link's own
- * neighbour discovery, is counted.
- */
-async function watchLeaks(): Promise<void> {
-  const ruleset = [
-    'table inet leak_watch {',
-    '  counter leaked4 { }',
-    '  counter leaked6 { }',
-    '  chain out {',
-    '    type filter hook postrouting priority 500; policy accept;',
-    `    oifname "${outerDevice()}" ip daddr != ${ADDRESSES.world} counter name leaked4`,
-    `    oifname "${outerDevice()}" ip6 daddr != { fe80::/10, ff02::/16 } counter name leaked6`,
-    '  }',
-    '}',
-  ].join('\n');
-  await writeFile(join(world.dir, 'leak-watch.nft'), ruleset);
-  await userNft('-f', join(world.dir, 'leak-watch.nft'));
-}
-
-async function leaked(): Promise<{ ipv4: number; ipv6: number }> {
-  const packets = async (name: string) => Number(/packets (\d+)/.exec(await userNft('list', 'counter', 'inet', 'leak_watch', name))?.[1] ?? NaN);
-  return { ipv4: await packets('leaked4'), ipv6: await packets('leaked6') };
-}
-
-async function resetLeaks(): Promise<void> {
-  await userNft('reset', 'counters', 'table', 'inet', 'leak_watch');
-}
-
-async function ourTables(): Promise<string[]> {
-  const tables = await userNft('list', 'tables');
-  return OUR_TABLES.filter((name) => tables.split('\n').some((line) => line.trim() === `table inet ${name}`));
-}
 
 /** A plain program's attempt: what the site answered (its view of the caller), or null. */
 const tryCurl = async (url: string, timeoutS = 1) =>
@@ -110,7 +75,7 @@ describe.skipIf(!namespacesAvailable())('the kill switch in network namespaces (
     world = await startSystemWideWorld({ ipv6: { firstServerCarriesIpv6: true } });
     expect(await waitUntil(async () => (await tryCurl(TARGET_URL)) === ADDRESSES.user, 5000)).toBe(true);
     expect(await waitUntil(async () => (await tryCurl(TARGET6_URL)) === V6.user, 5000)).toBe(true);
-    await watchLeaks();
+    watch = await watchLeaks(world);
   }, 60_000);
 
   afterAll(async () => {
