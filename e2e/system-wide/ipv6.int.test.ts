@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../../app/tunnel/testing/processes';
-import { ADDRESSES, ADDRESSES6, captureTraces, namespacesAvailable } from './netns';
+import { LINUX_TUN } from '../../app/system-wide/tun/policy/sing-box-tun';
+import { ADDRESSES, ADDRESSES6, captureTraces, namespacesAvailable, tunTraces } from './netns';
 import { exited, startApp, startSystemWideWorld, type SystemWideWorld, TARGET_URL } from './world';
 
 const exec = promisify(execFile);
@@ -68,10 +69,14 @@ async function watchUserIpv6(): Promise<void> {
 const userIpv6Seen = async () => Number(/packets (\d+)/.exec((await exec('ip', ['netns', 'exec', world.topology.world, 'nft', 'list', 'counter', 'inet', 'user_ipv6_watch', 'seen'])).stdout)?.[1] ?? NaN);
 const resetWatch = () => exec('ip', ['netns', 'exec', world.topology.world, 'nft', 'reset', 'counters', 'table', 'inet', 'user_ipv6_watch']);
 
+const TUN = { device: LINUX_TUN.device, table: LINUX_TUN.table, priorities: Array.from({ length: LINUX_TUN.ruleSpan }, (_, i) => LINUX_TUN.ruleIndex + i) };
+
+/** Stops the app as Ctrl-C does; nothing of either capture may be left. */
 async function stopApp(app: ReturnType<typeof startApp>): Promise<void> {
   app.child.kill('SIGTERM');
   await exited(app.child);
   expect(await captureTraces(world.topology.user)).toEqual([]);
+  expect(await waitUntil(async () => (await tunTraces(world.topology.user, TUN)).length === 0, 5000, 50)).toBe(true);
 }
 
 describe.skipIf(!namespacesAvailable())('IPv6 in system-wide mode, in network namespaces (root)', () => {
@@ -92,45 +97,47 @@ describe.skipIf(!namespacesAvailable())('IPv6 in system-wide mode, in network na
     for (const name of names) if (name) expect(stdout).not.toContain(name);
   });
 
-  it('an IPv6-capable server: the site sees the server’s IPv6 exit, never the user’s address', async () => {
-    await resetWatch();
-    const app = startApp(world, join(world.dir, 'data-ipv6'), ['--mode', 'system-wide'], world.serverSubscriptions[0]);
-    try {
-      await app.ready;
-      expect(app.output()).toMatch(/system-wide: applied .*IPv6 captured: its subscription declares the server carries it/);
-      expect(await tryCurl(TARGET6_URL)).toBe(ADDRESSES6.exit);
-      expect(await tryCurl(TARGET_URL)).toBe(ADDRESSES.exit);
-      expect(await udpIpv6()).toBe(ADDRESSES6.exit);
-      const dual = await dualStackRequest();
-      expect(dual.seen).toBe(ADDRESSES6.exit);
-      expect(await userIpv6Seen()).toBe(0);
-      console.log(JSON.stringify({ ipv6_server: { dual_stack_request_s: dual.seconds, user_ipv6_packets_at_world: await userIpv6Seen() } }));
-    } finally {
-      await stopApp(app);
-    }
-  }, 90_000);
-
-  it('an IPv4-only server: IPv6 is refused within 1 s, a dual-stack client falls back to IPv4 through the tunnel, the user’s IPv6 never arrives', async () => {
-    await resetWatch();
-    const app = startApp(world, join(world.dir, 'data-ipv4'), ['--mode', 'system-wide'], world.serverSubscriptions[1]);
-    try {
-      await app.ready;
-      expect(app.output()).toMatch(/system-wide: applied .*IPv6 blocked \(refused at once, programs fall back to IPv4\): its subscription declares the server does not carry it/);
-      const attempts = [await connectIpv6(), await connectIpv6(), await connectIpv6()];
-      for (const attempt of attempts) {
-        expect(attempt.outcome).toBe('ECONNREFUSED');
-        expect(attempt.ms).toBeLessThanOrEqual(1000);
+  describe.each(['tproxy', 'tun'] as const)('capture %s', (capture) => {
+    it('an IPv6-capable server: the site sees the server’s IPv6 exit, never the user’s address', async () => {
+      await resetWatch();
+      const app = startApp(world, join(world.dir, `data-ipv6-${capture}`), ['--mode', 'system-wide', '--capture', capture], world.serverSubscriptions[0]);
+      try {
+        await app.ready;
+        expect(app.output()).toMatch(/system-wide: applied .*IPv6 captured: its subscription declares the server carries it/);
+        expect(await tryCurl(TARGET6_URL)).toBe(ADDRESSES6.exit);
+        expect(await tryCurl(TARGET_URL)).toBe(ADDRESSES.exit);
+        expect(await udpIpv6()).toBe(ADDRESSES6.exit);
+        const dual = await dualStackRequest();
+        expect(dual.seen).toBe(ADDRESSES6.exit);
+        expect(await userIpv6Seen()).toBe(0);
+        console.log(JSON.stringify({ capture, ipv6_server: { dual_stack_request_s: dual.seconds, user_ipv6_packets_at_world: await userIpv6Seen() } }));
+      } finally {
+        await stopApp(app);
       }
-      const dual = await dualStackRequest();
-      expect(dual.seen).toBe(ADDRESSES.exit2);
-      expect(dual.seconds).toBeLessThanOrEqual(1);
-      expect(await tryCurl(TARGET_URL)).toBe(ADDRESSES.exit2);
-      expect(await tryCurl(TARGET6_URL, 1)).toBeNull();
-      expect(await udpIpv6()).toBeNull();
-      expect(await userIpv6Seen()).toBe(0);
-      console.log(JSON.stringify({ ipv4_server: { ipv6_refused_ms: attempts.map((a) => Math.round(a.ms * 10) / 10), dual_stack_fallback_s: dual.seconds, user_ipv6_packets_at_world: await userIpv6Seen() } }));
-    } finally {
-      await stopApp(app);
-    }
-  }, 90_000);
+    }, 90_000);
+
+    it('an IPv4-only server: IPv6 is refused within 1 s, a dual-stack client falls back to IPv4 through the tunnel, the user’s IPv6 never arrives', async () => {
+      await resetWatch();
+      const app = startApp(world, join(world.dir, `data-ipv4-${capture}`), ['--mode', 'system-wide', '--capture', capture], world.serverSubscriptions[1]);
+      try {
+        await app.ready;
+        expect(app.output()).toMatch(/system-wide: applied .*IPv6 blocked \(refused at once, programs fall back to IPv4\): its subscription declares the server does not carry it/);
+        const attempts = [await connectIpv6(), await connectIpv6(), await connectIpv6()];
+        for (const attempt of attempts) {
+          expect(attempt.outcome).toBe('ECONNREFUSED');
+          expect(attempt.ms).toBeLessThanOrEqual(1000);
+        }
+        const dual = await dualStackRequest();
+        expect(dual.seen).toBe(ADDRESSES.exit2);
+        expect(dual.seconds).toBeLessThanOrEqual(1);
+        expect(await tryCurl(TARGET_URL)).toBe(ADDRESSES.exit2);
+        expect(await tryCurl(TARGET6_URL, 1)).toBeNull();
+        expect(await udpIpv6()).toBeNull();
+        expect(await userIpv6Seen()).toBe(0);
+        console.log(JSON.stringify({ capture, ipv4_server: { ipv6_refused_ms: attempts.map((a) => Math.round(a.ms * 10) / 10), dual_stack_fallback_s: dual.seconds, user_ipv6_packets_at_world: await userIpv6Seen() } }));
+      } finally {
+        await stopApp(app);
+      }
+    }, 90_000);
+  });
 });

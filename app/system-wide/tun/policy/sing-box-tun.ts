@@ -164,10 +164,15 @@ type Rule = Record<string, unknown>;
 /**
  * A server without IPv6 (system-wide/policy/ipv6-capture.ts): every IPv6 connection that would go
  * to the core is refused by sing-box at once (`reject`: a TCP reset, ICMP for UDP), so a dual-stack
- * program falls back to IPv4 through the tunnel. What goes direct stays direct (the core's own
- * connections, the LAN, apps that bypass the VPN) and DNS stays answered; per-app "only" rules
- * are matched for IPv6 first, and the general refusal stands only where the rest ends in the core.
- * Applied after the per-app rules (per-app/policy/sing-box-rules.ts withPerApp).
+ * program falls back to IPv4 through the tunnel. The refusal stands before the `sniff` action:
+ * only there may sing-box match it before the connection is accepted (its pre-match), where a
+ * refusal after sniffing would accept the connection and then drop it, which a program cannot
+ * fall back from. And the device runs sing-box's own (gvisor) stack meanwhile: the system stack
+ * of `mixed` completes a TCP handshake before any rule is asked, so a refused IPv6 connection
+ * still looked connected (seen in the namespace test); gvisor answers the SYN with the reset. What goes direct stays direct (the core's own connections, apps that
+ * bypass the VPN, the LAN when bypassed) and DNS stays answered; per-app "only" rules are matched
+ * for IPv6 first, and the general refusal stands only where the rest ends in the core. Applied
+ * after the per-app rules (per-app/policy/sing-box-rules.ts withPerApp).
  */
 export function withIpv6Policy(config: Record<string, unknown>, ipv6: Ipv6Capture): Record<string, unknown> {
   if (ipv6 === 'capture') return config;
@@ -180,6 +185,16 @@ export function withIpv6Policy(config: Record<string, unknown>, ipv6: Ipv6Captur
     }
     rules.push(rule);
   }
-  if ((route.final ?? 'core') === 'core') rules.push({ ip_version: 6, action: 'reject' });
-  return { ...config, route: { ...route, rules } };
+  if ((route.final ?? 'core') === 'core') {
+    const lanDirect = rules.some((rule) => rule.ip_is_private === true && rule.outbound === 'direct');
+    const refusal: Rule[] = [
+      ...(lanDirect ? [{ ip_version: 6, ip_is_private: true, outbound: 'direct' }] : []),
+      ...(rules.some((rule) => rule.action === 'hijack-dns') ? [{ ip_version: 6, port: [53], action: 'hijack-dns' }] : []),
+      { ip_version: 6, action: 'reject' },
+    ];
+    const sniff = rules.findIndex((rule) => rule.action === 'sniff');
+    rules.splice(sniff < 0 ? rules.length : sniff, 0, ...refusal);
+  }
+  const inbounds = (config.inbounds as Rule[]).map((inbound) => (inbound.type === 'tun' ? { ...inbound, stack: 'gvisor' } : inbound));
+  return { ...config, inbounds, route: { ...route, rules } };
 }
