@@ -8,7 +8,8 @@
  * - an IPv4-only server: the IPv6 attempt is refused at once (measured: ≤ 1 s), a dual-stack
  *   client falls back to IPv4 through the tunnel, and IPv4 works.
  * In both, a counter in the world sees no TCP or UDP packet from the user's own IPv6 address, and
- * nothing of the capture is left after the app stops.
+ * nothing of the capture is left after the app stops. With the kill switch on as well, a watcher on
+ * the user's outer interface sees no packet to any address but the server's, either way.
  */
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../../app/tunnel/testing/processes';
 import { LINUX_TUN } from '../../app/system-wide/tun/policy/sing-box-tun';
 import { ADDRESSES, ADDRESSES6, captureTraces, namespacesAvailable, tunTraces } from './netns';
+import { rulesLeft, watchLeaks } from './leak-watch';
 import { exited, startApp, startSystemWideWorld, type SystemWideWorld, TARGET_URL } from './world';
 
 const exec = promisify(execFile);
@@ -139,5 +141,34 @@ describe.skipIf(!namespacesAvailable())('IPv6 in system-wide mode, in network na
         await stopApp(app);
       }
     }, 90_000);
+
+    it('with the kill switch on, each server in turn: not one packet leaves but to the server, IPv6 included', async () => {
+      const dataDir = join(world.dir, `data-kill-switch-${capture}`);
+      const leaks = await watchLeaks(world);
+      const figures: Record<string, unknown> = { capture };
+      for (const [index, expected] of [[0, ADDRESSES6.exit], [1, null]] as const) {
+        const app = startApp(world, dataDir, ['--mode', 'system-wide', '--capture', capture, '--kill-switch'], world.serverSubscriptions[index]);
+        try {
+          await app.ready;
+          expect(app.output()).toMatch(/kill switch: on; allowed outside the tunnel: 1 server address\(es\)/);
+          await leaks.reset();
+          const answers = [await tryCurl(TARGET6_URL, 1), await tryCurl(TARGET6_URL, 1), await udpIpv6()];
+          expect(answers).toEqual([expected, expected, expected]);
+          expect(await tryCurl(TARGET_URL)).toBe(index === 0 ? ADDRESSES.exit : ADDRESSES.exit2);
+          figures[`server_${index}_leaked`] = await leaks.leaked();
+          expect(figures[`server_${index}_leaked`]).toEqual({ ipv4: 0, ipv6: 0 });
+        } finally {
+          app.child.kill('SIGTERM');
+          await exited(app.child);
+        }
+      }
+      // The kill switch outlives the app by design, until the user turns it off.
+      expect(await rulesLeft(world)).toEqual(['nftables table steadfast_killswitch']);
+      await world.inUser(['env', `STEADFAST_DATA_DIR=${dataDir}`, process.execPath, '--import', 'tsx', 'main/cli/index.ts', 'kill-switch', 'off'], 30_000);
+      expect(await rulesLeft(world)).toEqual([]);
+      expect(await waitUntil(async () => (await tryCurl(TARGET6_URL, 1)) === ADDRESSES6.user, 2000, 50)).toBe(true);
+      await exec('ip', ['netns', 'exec', world.topology.user, 'nft', 'delete', 'table', 'inet', 'leak_watch']);
+      console.log(JSON.stringify(figures));
+    }, 120_000);
   });
 });
