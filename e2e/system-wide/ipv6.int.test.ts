@@ -12,10 +12,11 @@
  * the user's outer interface sees no packet to any address but the server's, either way.
  */
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IP_INFO_SERVICES } from '../../shared/settings';
 import { waitUntil } from '../../app/tunnel/testing/processes';
 import { LINUX_TUN } from '../../app/system-wide/tun/policy/sing-box-tun';
 import { ADDRESSES, ADDRESSES6, captureTraces, namespacesAvailable, tunTraces } from './netns';
@@ -171,4 +172,22 @@ describe.skipIf(!namespacesAvailable())('IPv6 in system-wide mode, in network na
       console.log(JSON.stringify(figures));
     }, 120_000);
   });
+
+  it('the whole engine (--auto, IPv6 known through the monitor’s status) captures IPv6 for the server that carries it the same way', async () => {
+    await resetWatch();
+    const dataDir = join(world.dir, 'data-engine');
+    await mkdir(dataDir, { recursive: true });
+    const settings = join(dataDir, 'world-settings.json');
+    const ipInfoUrls = Object.fromEntries([...IP_INFO_SERVICES, 'cloudflare-trace'].map((service) => [service, `${TARGET_URL}ipinfo/${service}`]));
+    await writeFile(settings, JSON.stringify({ monitor: { ipInfoUrls, transferTestUrl: `${TARGET_URL}bytes/{bytes}` } }));
+    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--auto', '--data-dir', join(dataDir, 'profile'), '--test-url', `${TARGET_URL}generate_204`, '--settings', settings], world.serverSubscriptions[0]);
+    try {
+      await app.ready;
+      expect(app.output()).toMatch(/system-wide: applied .*IPv6 captured: its subscription declares the server carries it/);
+      expect(await tryCurl(TARGET6_URL)).toBe(ADDRESSES6.exit);
+      expect(await userIpv6Seen()).toBe(0);
+    } finally {
+      await stopApp(app);
+    }
+  }, 90_000);
 });
