@@ -64,6 +64,34 @@ describe('system-wide capture in the tunnel config', () => {
     expect(marked[1]!.streamSettings.sockopt).toEqual({ dialerProxy: 'x', mark: 7 });
   });
 
+  describe('IPv6 (system-wide/policy/ipv6-capture.ts)', () => {
+    const xray = profileFromTable('xray', '26.3.27');
+    const refusal = { type: 'field', inboundTag: ['transparent-in-6'], outboundTag: 'block' };
+    const rulesOf = (core: typeof xray, ipv6: 'capture' | 'block' | undefined) =>
+      (tunnelConfig({ ...base, server: sampleServer('vmess'), core, transparent: { port: 10850, method: 'tproxy', mark: 255, directPort: 10851, ...(ipv6 ? { ipv6 } : {}) } }) as Json).routing.rules as Json[];
+
+    it.each([
+      ['Xray', xray],
+      ['v2ray', v2ray434],
+    ])('%s: a server that carries IPv6 gets what the IPv6 inbound takes; one that does not has it refused (by inbound: sniffing may have put a name in the address’s place)', (_name, core) => {
+      expect(rulesOf(core, 'capture')).not.toContainEqual(refusal);
+      expect(rulesOf(core, 'block')).toContainEqual(refusal);
+      expect(rulesOf(core, undefined)).toContainEqual(refusal);
+    });
+
+    it('captured DNS to an IPv6 resolver is still asked through the server (its rule comes first)', () => {
+      const config = tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray, routing: { domainStrategy: 'AsIs', routes: [], hosts: {}, dns: { remote: '1.1.1.1', domestic: 'system', directDomains: [] } }, transparent: { port: 10850, method: 'tproxy', mark: 255, directPort: 10851, ipv6: 'block' } }) as Json;
+      const rules = config.routing.rules as Json[];
+      const dns = rules.findIndex((r) => r.port === '53');
+      expect(dns).toBeGreaterThanOrEqual(0);
+      expect(dns).toBeLessThan(rules.findIndex((r) => r.inboundTag?.[0] === 'transparent-in-6' && r.outboundTag === 'block'));
+    });
+
+    it('proxy modes are untouched: no transparent inbound, no refusal', () => {
+      expect(JSON.stringify(tunnelConfig({ ...base, server: sampleServer('vmess'), core: xray }))).not.toContain('transparent-in-6');
+    });
+  });
+
   it('the capture ports cannot collide with another inbound', () => {
     expect(() => tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10850, method: 'tproxy', mark: 1, directPort: 10808 } })).toThrow(
       'inbound port 10808 is used twice',

@@ -8,6 +8,13 @@ type Json = Record<string, unknown>;
 
 export type CaptureMethod = 'tproxy' | 'redirect';
 
+/**
+ * What system-wide mode does with the machine's IPv6: `capture` it like IPv4 (the server carries
+ * IPv6), or `block` it — refused at once, so a dual-stack program falls back to IPv4 through the
+ * tunnel instead of leaking around it or waiting on a server that cannot dial IPv6.
+ */
+export type Ipv6Capture = 'capture' | 'block';
+
 export interface TransparentOptions {
   /** The port the firewall diverts to; one IPv4 and one IPv6 loopback listener share it. */
   port: number;
@@ -24,6 +31,8 @@ export interface TransparentOptions {
    * check asks through it, so "is the network there" is asked of the network, not of the tunnel.
    */
   directPort: number;
+  /** The current server's IPv6 handling (system-wide/policy/ipv6-capture.ts); absent: block. */
+  ipv6?: Ipv6Capture;
 }
 
 export const TRANSPARENT_TAGS = { ipv4: 'transparent-in', ipv6: 'transparent-in-6', direct: 'direct-in' } as const;

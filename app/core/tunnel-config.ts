@@ -165,6 +165,10 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
         ...(routing && o.transparent
           ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6], port: '53', outboundTag: TUNNEL_TAGS.proxy }]
           : []),
+        // A server without IPv6: what reaches the IPv6 inbound past the firewall's refusal (DNS
+        // aside, asked through the server above) is refused, never handed to a server that cannot
+        // dial it. By inbound, not by address: sniffing may have replaced the address by a name.
+        ...(o.transparent && o.transparent.ipv6 !== 'capture' ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.ipv6], outboundTag: TUNNEL_TAGS.block }] : []),
         ...(routing?.rules ?? []),
       ],
     },

@@ -97,7 +97,7 @@ export function captureFollowedTunnel(options: TunnelPieceOptions): { tunnel: Tu
     logger: options.logger,
     clock: options.clock,
     ...options.ports,
-    transparent: () => capture.transparentFor(),
+    transparent: (server) => capture.transparentFor(server),
     routing: options.routing,
     antiDpi: options.antiDpi,
   });

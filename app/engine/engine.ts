@@ -31,6 +31,8 @@ import { appFetcher } from '../subscriptions/app-fetcher';
 import { SubscriptionRefresher } from '../subscriptions/refresher';
 import { SubscriptionStore, subscriptionsFile } from '../subscriptions/store';
 import { SystemProxyMode } from '../system-proxy/mode';
+import { declaredIpv6 } from '../system-wide/capture';
+import type { KnownIpv6 } from '../system-wide/policy/ipv6-capture';
 import { CarrierProber } from '../tunnel/carrier-prober';
 import { connectionStateOf } from './connection';
 import { contractHandlers } from './contract';
@@ -95,7 +97,9 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const runtimeDir = join(dataDir, 'runtime');
   const antiDpi = (id: ServerId) => antiDpiFor(settings().antiDpi, id);
 
-  // The tunnel, with system-wide capture following it, on the routing of the settings.
+  // The tunnel, with system-wide capture following it, on the routing of the settings. What is
+  // known of a server's IPv6 (captured, or refused) is the monitor's, once it is built below.
+  let serverIpv6: (server: Server) => KnownIpv6 | null = declaredIpv6;
   const capture = await startCapture(
     // The LAN is left out of the capture exactly when the routing sends it direct.
     {
@@ -109,6 +113,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       perApp: () => settings().perApp,
       linuxCapture: () => settings().systemWideCapture,
       remoteDns: () => settings().dns.remote,
+      serverIpv6: (server) => serverIpv6(server),
     },
     settings().mode,
   );
@@ -170,6 +175,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     throughputUrl: options.throughputUrl,
     fragmentOn: (id) => fragmentWritten(settings().antiDpi, id, profile),
   });
+  serverIpv6 = (server) => monitor.status(server.id).ipv6;
 
   // Reachability verdicts: the outside view through other servers (spec/reachability.md).
   // The vantage cores are the chained prober's: kept apart from the counting wrapper so stop reaches them.

@@ -1,9 +1,11 @@
+import type { Server } from '../../shared/domain/server';
 import { DEFAULT_PER_APP, type PerAppSettings } from '../../shared/per-app';
 import type { ConnectionMode } from '../../shared/settings';
 import type { CaptureMethod } from '../core/transparent';
 import { listenerErrorsTo, Signal } from '../events';
 import type { Logger } from '../log/logger';
 import { SerialQueue } from '../process/serial-queue';
+import { type Ipv6Decision, ipv6CaptureFor, type KnownIpv6 } from './policy/ipv6-capture';
 
 const TAG = 'SYSWIDE';
 
@@ -23,6 +25,16 @@ export interface CaptureOptions {
   bypassLan?: () => boolean;
   /** Which apps bypass the VPN, or the only ones that use it (default: off). */
   perApp?: () => PerAppSettings;
+  /**
+   * What is known of a server's IPv6: the monitor's status where there is one (a declaration wins
+   * there too); default the subscription's declaration alone.
+   */
+  serverIpv6?: (server: Server) => KnownIpv6 | null;
+}
+
+/** A server's IPv6 as its subscription declares it, or null when it says nothing. */
+export function declaredIpv6(server: Server): KnownIpv6 | null {
+  return server.ipv6 === undefined ? null : { supported: server.ipv6, source: 'declared' };
 }
 
 /**
@@ -57,6 +69,11 @@ export abstract class Capture {
 
   protected perApp(): PerAppSettings {
     return this.common.perApp?.() ?? DEFAULT_PER_APP;
+  }
+
+  /** Whether IPv6 is captured for this server or refused (no server: nothing known, refused). */
+  protected ipv6For(server: Server | undefined): Ipv6Decision {
+    return ipv6CaptureFor(server ? (this.common.serverIpv6 ?? declaredIpv6)(server) : null);
   }
 
   protected emit(): void {

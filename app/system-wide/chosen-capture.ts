@@ -1,3 +1,4 @@
+import type { Server } from '../../shared/domain/server';
 import type { ConnectionMode, SystemWideCaptureMethod } from '../../shared/settings';
 import type { TransparentOptions } from '../core/transparent';
 import type { TunnelController } from '../tunnel/controller';
@@ -49,7 +50,7 @@ export class ChosenCapture implements Member {
     return () => offs.forEach((off) => off());
   }
 
-  async transparentFor(): Promise<TransparentOptions | null> {
+  async transparentFor(server?: Server): Promise<TransparentOptions | null> {
     const wanted = this.choice();
     if (wanted !== this.current) {
       const previous = this.chosen;
@@ -58,7 +59,7 @@ export class ChosenCapture implements Member {
       this.current = wanted;
       this.chosen.setMode(this.mode);
     }
-    return this.chosen.transparentFor();
+    return this.chosen.transparentFor(server);
   }
 
   bind(tunnel: Pick<TunnelController, 'on'>): () => void {

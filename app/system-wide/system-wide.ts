@@ -6,17 +6,20 @@
  *   session is opened then (the password prompt, once per connection) and the core gets its
  *   transparent inbounds and socket mark; in the other modes the answer is null and nothing runs;
  * - connected: capture on (`apply`); an Auto switch restarts the core on the same inbound port and
- *   the capture stays as it is, so the machine's routing does not flap on every switch;
+ *   the capture stays as it is, so the machine's routing does not flap on every switch — only its
+ *   IPv6 verdict changes when the new server differs from the old in carrying IPv6
+ *   (policy/ipv6-capture.ts: captured when the server carries it, refused at once otherwise);
  * - the core died: capture off at once (traffic flows direct rather than into nothing), back on
  *   when the restarted core is up;
  * - disconnected, failed, quit: capture off and the helper ends.
  * The helper is also the watchdog (see linux/helper.ts), and a record of what was applied lets
  * the next start clean up when both were killed.
  */
+import type { Server } from '../../shared/domain/server';
 import { cgroupV2Mounted } from './per-app/cgroup';
 import { type NftPerApp, nftPerAppOf } from './per-app/policy/nft-rules';
 import { spawn } from 'node:child_process';
-import type { CaptureMethod, TransparentOptions } from '../core/transparent';
+import type { CaptureMethod, Ipv6Capture, TransparentOptions } from '../core/transparent';
 import { freePorts } from '../tunnel/ports';
 import type { TunnelController } from '../tunnel/controller';
 import { Capture, type CaptureOptions, type CaptureStatus } from './capture';
@@ -46,8 +49,13 @@ export class SystemWideCapture extends Capture {
   private opening: Promise<HelperClient> | null = null;
   private inbound: TransparentOptions | null = null;
   private applied = false;
+  /** The IPv6 handling the current server wants, and the one the rules in place have. */
+  private ipv6: { wanted: Ipv6Capture; why: string } = { wanted: 'block', why: '' };
+  private appliedIpv6: Ipv6Capture | null = null;
   private readonly record: CaptureRecordFile;
   private detail: string | null = null;
+  private methodDetail = '';
+  private perAppDetail = '';
   private error: string | null = null;
 
   constructor(private readonly options: SystemWideOptions) {
@@ -71,7 +79,7 @@ export class SystemWideCapture extends Capture {
    * The tunnel's question before each core start. Throws (the connection then fails, saying why)
    * when system-wide mode cannot run here or administrator rights were not given.
    */
-  async transparentFor(): Promise<TransparentOptions | null> {
+  async transparentFor(server?: Server): Promise<TransparentOptions | null> {
     if (this.mode !== 'system-wide') {
       await this.end();
       return null;
@@ -90,7 +98,9 @@ export class SystemWideCapture extends Capture {
       if (!probe.ok) this.options.logger.warn(TAG, `TPROXY is not available here (${probe.error}); capturing TCP with REDIRECT, UDP is not captured`);
       this.inbound = { port, method, mark: coreMark, directPort };
     }
-    return this.inbound;
+    const ipv6 = this.ipv6For(server);
+    this.ipv6 = { wanted: ipv6.ipv6, why: ipv6.why };
+    return { ...this.inbound, ipv6: ipv6.ipv6 };
   }
 
   /** Follows the tunnel; returns the unsubscribe function. */
@@ -139,6 +149,7 @@ export class SystemWideCapture extends Capture {
       if (!helper) return;
       const wasApplied = this.applied;
       this.applied = false;
+      this.appliedIpv6 = null;
       this.error = null;
       const reply = await helper.end();
       if (reply.ok) {
@@ -172,6 +183,7 @@ export class SystemWideCapture extends Capture {
     this.inbound = null;
     if (this.applied) {
       this.applied = false;
+      this.appliedIpv6 = null;
       this.error = 'the capture helper stopped (it removed the capture on its way out)';
       this.options.logger.error(TAG, this.error);
       this.emit();
@@ -181,11 +193,13 @@ export class SystemWideCapture extends Capture {
   private async apply(): Promise<void> {
     const helper = this.helper;
     const inbound = this.inbound;
-    if (this.mode !== 'system-wide' || !helper || !inbound || this.applied) return;
+    if (this.mode !== 'system-wide' || !helper || !inbound) return;
+    if (this.applied) return this.followIpv6(helper);
     await this.record.save({ version: 1, appliedAt: Date.now(), method: inbound.method, port: inbound.port, helperPid: helper.pid ?? null });
     const perApp = nftPerAppOf(this.perApp(), cgroupV2Mounted());
     for (const { entry, reason } of perApp.skipped) this.options.logger.warn(TAG, `per-app: ${entry} is not matched: ${reason}`);
-    const reply = await helper.request({ op: 'apply', plan: { method: inbound.method, port: inbound.port, coreMark: inbound.mark, bypassLan: this.bypassLan(), perApp: perApp.plan } });
+    const ipv6 = this.ipv6.wanted;
+    const reply = await helper.request({ op: 'apply', plan: { method: inbound.method, port: inbound.port, coreMark: inbound.mark, bypassLan: this.bypassLan(), perApp: perApp.plan, ipv6 } });
     if (!reply.ok) {
       this.error = `system-wide capture could not be applied: ${reply.error}`;
       this.options.logger.error(TAG, this.error);
@@ -194,9 +208,34 @@ export class SystemWideCapture extends Capture {
       return;
     }
     this.applied = true;
+    this.appliedIpv6 = ipv6;
     this.error = null;
-    this.detail = `${reply.detail}; core inbound 127.0.0.1:${inbound.port} and [::1]:${inbound.port}; ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS port 53 captured${perAppWords(perApp.plan)}`;
+    this.perAppDetail = perAppWords(perApp.plan);
+    this.detail = this.describe(reply.detail);
     this.options.logger.info(TAG, `system-wide capture applied: ${this.detail}`);
+    this.emit();
+  }
+
+  private describe(method: string): string {
+    const inbound = this.inbound;
+    const ports = inbound ? `; core inbound 127.0.0.1:${inbound.port} and [::1]:${inbound.port}` : '';
+    this.methodDetail = method;
+    return `${method}${ports}; ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS port 53 captured; ${this.ipv6.why}${this.perAppDetail}`;
+  }
+
+  /** After an Auto switch: the capture stays, and only its IPv6 verdict follows the new server. */
+  private async followIpv6(helper: HelperClient): Promise<void> {
+    const ipv6 = this.ipv6.wanted;
+    if (this.appliedIpv6 === ipv6) return;
+    const reply = await helper.request({ op: 'ipv6', ipv6 });
+    if (!reply.ok) {
+      // The old verdict may let IPv6 into a server that cannot carry it: no capture beats that.
+      this.options.logger.error(TAG, `the IPv6 handling could not follow the server (${reply.error}); lifting the capture`);
+      return this.lift('the IPv6 handling could not be changed');
+    }
+    this.appliedIpv6 = ipv6;
+    this.detail = this.describe(this.methodDetail);
+    this.options.logger.info(TAG, `system-wide capture: ${this.ipv6.why}`);
     this.emit();
   }
 
@@ -204,6 +243,7 @@ export class SystemWideCapture extends Capture {
     if (!this.applied || !this.helper) return;
     const reply = await this.helper.request({ op: 'lift' });
     this.applied = false;
+    this.appliedIpv6 = null;
     if (reply.ok) this.options.logger.warn(TAG, `${why}: system-wide capture lifted until it is back (traffic goes direct meanwhile)`);
     else this.options.logger.error(TAG, `${why}: lifting the capture failed: ${reply.error}`);
     this.emit();

@@ -122,10 +122,11 @@ export interface TunnelControllerOptions extends TunnelPorts {
   restartDelaysMs?: readonly number[];
   stableRunMs?: number;
   /**
-   * Asked before every core start: the transparent inbound of system-wide mode, or null. It may
-   * throw (no administrator rights): the connection then fails with its words.
+   * Asked before every core start, with the server it is for (its IPv6 decides whether captured
+   * IPv6 goes to it): the transparent inbound of system-wide mode, or null. It may throw (no
+   * administrator rights): the connection then fails with its words.
    */
-  transparent?: () => Promise<TransparentOptions | null>;
+  transparent?: (server: Server) => Promise<TransparentOptions | null>;
   /** Routing and DNS for the tunnel's core; absent = everything through the server. */
   routing?: CoreRouting;
   /** The server's anti-DPI options, asked at every core start; written only where the core has them. */
@@ -350,7 +351,7 @@ export class TunnelController {
       await assertShareable(share.httpPort, share.address, 'shared HTTP proxy');
       await assertShareable(share.socksPort, share.address, 'shared SOCKS5 proxy');
     }
-    const transparent = (await this.options.transparent?.()) ?? undefined;
+    const transparent = (await this.options.transparent?.(session.server)) ?? undefined;
     const apiPort = await freePort();
     const carried = session.choice.kind === 'carried' ? session.choice.core : null;
     const antiDpi = carried ? null : (this.options.antiDpi?.(session.server.id) ?? null);

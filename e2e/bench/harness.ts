@@ -52,3 +52,22 @@ export function option(args: string[], name: string, fallback: number | string):
   if (value === undefined) return fallback;
   return typeof fallback === 'number' ? Number(value) : value;
 }
+
+/**
+ * Growth after warm-up: the median of the last three samples against the median of the first
+ * three after warm-up, the highest sample against that baseline, and the same for the floor (the
+ * lowest of three samples). Something started on demand and stopped again (the reachability
+ * core, idle after 30 s; a request in flight) moves the median and the maximum; a leak raises the
+ * floor too.
+ */
+export function growth<R extends { t_s: number }>(rows: R[], warmupS: number, pick: (r: R) => number) {
+  const after = rows.filter((r) => r.t_s >= warmupS);
+  if (after.length < 2) return { baseline: null, final: null, growth_pct: null, max_pct: null, floor_growth_pct: null };
+  const baseline = median(after.slice(0, 3).map(pick));
+  const final = median(after.slice(-3).map(pick));
+  const max = Math.max(...after.map(pick));
+  const floorStart = Math.min(...after.slice(0, 3).map(pick));
+  const floorEnd = Math.min(...after.slice(-3).map(pick));
+  const pct = (v: number, base = baseline) => (base === 0 ? (v === 0 ? 0 : null) : round(((v - base) / base) * 100, 1));
+  return { baseline: round(baseline, 2), final: round(final, 2), growth_pct: pct(final), max_pct: pct(max), floor_growth_pct: pct(floorEnd, floorStart) };
+}

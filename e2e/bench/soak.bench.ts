@@ -10,6 +10,7 @@
  *
  *   npm run bench -- soak [--minutes 25] [--sample-seconds 30] [--seed 7]
  *   npm run bench -- soak --minutes 2          # a quick run
+ *   sudo npm run bench -- soak --mode system-wide --kill-switch [--minutes 20]   # soak-system-wide.ts
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,7 +21,8 @@ import { coreProcesses } from '../reliability/inventory';
 import type { WorkerConfig, WorkerSample } from '../reliability/soak-worker';
 import { type InProcessLab, startLab } from '../lab';
 import type { LabCounters } from '../lab';
-import { type Benchmark, median, option, round } from './harness';
+import { type Benchmark, growth, option, round } from './harness';
+import { systemWideSoak } from './soak-system-wide';
 
 const WORKER = fileURLToPath(new URL('../reliability/soak-worker.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -126,29 +128,11 @@ function total(counters: LabCounters) {
   };
 }
 
-/**
- * Growth after warm-up: the median of the last three samples against the median of the first
- * three after warm-up, the highest sample against that baseline, and the same for the floor (the
- * lowest of three samples). Something started on demand and stopped again (the reachability
- * core, idle after 30 s; a request in flight) moves the median and the maximum; a leak raises the
- * floor too.
- */
-function growth(rows: Row[], warmupS: number, pick: (r: Row) => number) {
-  const after = rows.filter((r) => r.t_s >= warmupS);
-  if (after.length < 2) return { baseline: null, final: null, growth_pct: null, max_pct: null, floor_growth_pct: null };
-  const baseline = median(after.slice(0, 3).map(pick));
-  const final = median(after.slice(-3).map(pick));
-  const max = Math.max(...after.map(pick));
-  const floorStart = Math.min(...after.slice(0, 3).map(pick));
-  const floorEnd = Math.min(...after.slice(-3).map(pick));
-  const pct = (v: number, base = baseline) => (base === 0 ? (v === 0 ? 0 : null) : round(((v - base) / base) * 100, 1));
-  return { baseline: round(baseline, 2), final: round(final, 2), growth_pct: pct(final), max_pct: pct(max), floor_growth_pct: pct(floorEnd, floorStart) };
-}
-
 export const soakBenchmark: Benchmark = {
   name: 'soak',
-  description: 'the app for --minutes (25) with flapping servers and steady traffic: RSS, heap, handles, processes, switches, probes over time',
+  description: 'the app for --minutes (25) with flapping servers and steady traffic: RSS, heap, handles, processes, switches, probes over time; --mode system-wide [--kill-switch] in network namespaces (root): leaked packets, RSS growth, rules left after stop',
   async run(args) {
+    if (option(args, 'mode', 'proxy') === 'system-wide') return systemWideSoak(args);
     const minutes = option(args, 'minutes', 25);
     const sampleMs = option(args, 'sample-seconds', 30) * 1000;
     const seed = option(args, 'seed', 7);

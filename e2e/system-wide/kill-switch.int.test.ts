@@ -5,7 +5,9 @@
  * every packet that leaves the user's outer interface for any address but the servers' — must
  * read zero through steady traffic, an Auto switch, kill -9 of the core, the network lost and
  * back, IPv6, and kill -9 of the app and the 30 s after it, while programs keep trying to reach
- * a site directly. After `npm run cli -- kill-switch off`, direct traffic works within 2 s and no
+ * a site directly. The link has IPv6 and the site is dual-stack; the first server carries IPv6
+ * (its link says `ipv6=1`), the second does not (`ipv6=0`): IPv6 goes through the one and is
+ * refused at once on the other, and leaks on neither. After `npm run cli -- kill-switch off`, direct traffic works within 2 s and no
  * rule of the app is left.
  */
 import { execFile } from 'node:child_process';
@@ -15,57 +17,20 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IP_INFO_SERVICES } from '../../shared/settings';
 import { processesMentioning, waitUntil } from '../../app/tunnel/testing/processes';
-import { ADDRESSES, captureTraces, namespacesAvailable } from './netns';
+import { ADDRESSES, ADDRESSES6 as V6, captureTraces, namespacesAvailable } from './netns';
+import { type LeakWatch, ourTables as ourTablesIn, watchLeaks } from './leak-watch';
 import { exited, startApp, startSystemWideWorld, type SystemWideWorld, TARGET_URL } from './world';
 
 const exec = promisify(execFile);
 let world: SystemWideWorld;
 
-/** IPv6 from the documentation range (RFC 3849), added by this test to its own namespaces. */
-const V6 = { user: '2001:db8:5346::1', world: '2001:db8:5346::fe', target: '2001:db8:5347::10' } as const;
 const TARGET6_URL = `http://[${V6.target}]:8080/`;
-/** Everything the app's kill switch and capture could have left: their tables' names. */
-const OUR_TABLES = ['steadfast_killswitch', 'steadfast_vpn'];
-
-/** The user machine's outer interface (netns.ts names it after the namespace's tag). */
-const outerDevice = () => `sfu${world.topology.user.replace('sfv-user-', '')}`;
-const inNs = (ns: string, ...command: string[]) => exec('ip', ['netns', 'exec', ns, ...command], { timeout: 20_000 });
-const userNft = async (...args: string[]) => (await inNs(world.topology.user, 'nft', ...args)).stdout;
-
-/**
- * The leak watcher: after every other rule (postrouting, last priority), a packet on the outer
- * interface to anything but the servers' address, or — for IPv6 — anything but the link's own
- * neighbour discovery, is counted.
- */
-async function watchLeaks(): Promise<void> {
-  const ruleset = [
-    'table inet leak_watch {',
-    '  counter leaked4 { }',
-    '  counter leaked6 { }',
-    '  chain out {',
-    '    type filter hook postrouting priority 500; policy accept;',
-    `    oifname "${outerDevice()}" ip daddr != ${ADDRESSES.world} counter name leaked4`,
-    `    oifname "${outerDevice()}" ip6 daddr != { fe80::/10, ff02::/16 } counter name leaked6`,
-    '  }',
-    '}',
-  ].join('\n');
-  await writeFile(join(world.dir, 'leak-watch.nft'), ruleset);
-  await userNft('-f', join(world.dir, 'leak-watch.nft'));
-}
-
-async function leaked(): Promise<{ ipv4: number; ipv6: number }> {
-  const packets = async (name: string) => Number(/packets (\d+)/.exec(await userNft('list', 'counter', 'inet', 'leak_watch', name))?.[1] ?? NaN);
-  return { ipv4: await packets('leaked4'), ipv6: await packets('leaked6') };
-}
-
-async function resetLeaks(): Promise<void> {
-  await userNft('reset', 'counters', 'table', 'inet', 'leak_watch');
-}
-
-async function ourTables(): Promise<string[]> {
-  const tables = await userNft('list', 'tables');
-  return OUR_TABLES.filter((name) => tables.split('\n').some((line) => line.trim() === `table inet ${name}`));
-}
+let watch: LeakWatch;
+const leaked = () => watch.leaked();
+const resetLeaks = () => watch.reset();
+const ourTables = () => ourTablesIn(world);
+/** The user machine's outer interface. */
+const outerDevice = () => world.topology.userDevice;
 
 /** A plain program's attempt: what the site answered (its view of the caller), or null. */
 const tryCurl = async (url: string, timeoutS = 1) =>
@@ -106,17 +71,11 @@ async function worldSettings(dataDir: string): Promise<string> {
 
 describe.skipIf(!namespacesAvailable())('the kill switch in network namespaces (root)', () => {
   beforeAll(async () => {
-    world = await startSystemWideWorld();
     // IPv6 on the link and a dual-stack target in the world, reachable directly before the kill switch.
-    const worldDevice = `sfw${world.topology.world.replace('sfv-world-', '')}`;
-    await exec('ip', ['-n', world.topology.user, 'addr', 'add', `${V6.user}/64`, 'dev', outerDevice(), 'nodad']);
-    await exec('ip', ['-n', world.topology.world, 'addr', 'add', `${V6.world}/64`, 'dev', worldDevice, 'nodad']);
-    await exec('ip', ['-n', world.topology.world, 'addr', 'add', `${V6.target}/128`, 'dev', 'lo']);
-    await exec('ip', ['-n', world.topology.user, '-6', 'route', 'add', 'default', 'via', V6.world]);
-    world.startIn(world.topology.world, [process.execPath, '-e', `require('http').createServer((q,r)=>r.end(q.socket.remoteAddress+'\\n')).listen(8080,'${V6.target}',()=>console.log('ready'))`]);
+    world = await startSystemWideWorld({ ipv6: { firstServerCarriesIpv6: true } });
     expect(await waitUntil(async () => (await tryCurl(TARGET_URL)) === ADDRESSES.user, 5000)).toBe(true);
     expect(await waitUntil(async () => (await tryCurl(TARGET6_URL)) === V6.user, 5000)).toBe(true);
-    await watchLeaks();
+    watch = await watchLeaks(world);
   }, 60_000);
 
   afterAll(async () => {
@@ -147,7 +106,7 @@ describe.skipIf(!namespacesAvailable())('the kill switch in network namespaces (
     world.labServers[first === ADDRESSES.exit ? 0 : 1]!.kill('SIGKILL');
     expect(await waitUntil(async () => (await tryCurl(TARGET_URL, 1)) === other, 45_000, 200)).toBe(true);
     let seen = await trying.stop();
-    expect(seen.answers.filter((answer) => answer !== null && answer !== ADDRESSES.exit && answer !== ADDRESSES.exit2)).toEqual([]);
+    expect(seen.answers.filter((answer) => answer !== null && answer !== ADDRESSES.exit && answer !== ADDRESSES.exit2 && answer !== V6.exit)).toEqual([]);
     figures.switch_leaked = await leaked();
     expect(figures.switch_leaked).toEqual({ ipv4: 0, ipv6: 0 });
 
@@ -177,6 +136,22 @@ describe.skipIf(!namespacesAvailable())('the kill switch in network namespaces (
     expect(seen.answers.filter((answer) => answer === ADDRESSES.user || answer === V6.user)).toEqual([]);
     figures.network_loss_leaked = await leaked();
     expect(figures.network_loss_leaked).toEqual({ ipv4: 0, ipv6: 0 });
+
+    // IPv6 on the current server: through it when it carries IPv6 (the site sees its IPv6 exit),
+    // else refused at once by the capture; TCP and UDP, and not one packet outside the tunnel.
+    await resetLeaks();
+    const carriesIpv6 = other === ADDRESSES.exit;
+    const ipv6Answers: (string | null)[] = [];
+    const ipv6Began = Date.now();
+    for (let i = 0; i < 10; i++) {
+      ipv6Answers.push(await tryCurl(TARGET6_URL, 2));
+      await world.inUser([process.execPath, '-e', `const s=require('dgram').createSocket('udp6');s.on('error',()=>process.exit(0));s.send('hi',5353,'${V6.target}',()=>setTimeout(()=>process.exit(0),100))`], 5000).catch(() => undefined);
+    }
+    figures.ipv6_server_carries_ipv6 = carriesIpv6;
+    figures.ipv6_attempts_ms = Date.now() - ipv6Began;
+    expect(ipv6Answers).toEqual(Array.from({ length: 10 }, () => (carriesIpv6 ? V6.exit : null)));
+    figures.ipv6_leaked = await leaked();
+    expect(figures.ipv6_leaked).toEqual({ ipv4: 0, ipv6: 0 });
 
     // kill -9 of the app: the capture goes (its watchdog), the kill switch stays, for 30 s and on.
     app.child.kill('SIGKILL');

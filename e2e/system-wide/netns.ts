@@ -27,9 +27,22 @@ export const ADDRESSES = {
   lan: '192.168.77.2',
 } as const;
 
+/** IPv6 from the documentation range (RFC 3849), for the worlds that have it (addIpv6). */
+export const ADDRESSES6 = {
+  user: '2001:db8:5346::1',
+  world: '2001:db8:5346::fe',
+  /** The dual-stack site's IPv6 address (beside ADDRESSES.target). */
+  target: '2001:db8:5347::10',
+  /** Where an IPv6-capable lab server's IPv6 traffic leaves from. */
+  exit: '2001:db8:5347::99',
+} as const;
+
 export interface Topology {
   user: string;
   world: string;
+  /** The user machine's outer interface and the world's end of the link. */
+  userDevice: string;
+  worldDevice: string;
   /** argv prefix that runs a command inside a namespace. */
   inside(ns: string): string[];
   destroy(): Promise<void>;
@@ -46,6 +59,8 @@ export async function createTopology(): Promise<Topology> {
   const topology: Topology = {
     user,
     world,
+    userDevice: `sfu${tag}`,
+    worldDevice: `sfw${tag}`,
     inside: (ns) => ['ip', 'netns', 'exec', ns],
     destroy: async () => {
       for (const ns of [user, world]) await exec('ip', ['netns', 'delete', ns]).catch(() => undefined);
@@ -75,6 +90,17 @@ export async function createTopology(): Promise<Topology> {
     throw error;
   }
   return topology;
+}
+
+/**
+ * IPv6 on the link (as a router advertisement would give it; no duplicate detection to wait out),
+ * the user's default IPv6 route through the world, and the world's IPv6 site and exit addresses.
+ */
+export async function addIpv6(topology: Topology): Promise<void> {
+  await ip('-n', topology.user, 'addr', 'add', `${ADDRESSES6.user}/64`, 'dev', topology.userDevice, 'nodad');
+  await ip('-n', topology.world, 'addr', 'add', `${ADDRESSES6.world}/64`, 'dev', topology.worldDevice, 'nodad');
+  for (const address of [ADDRESSES6.target, ADDRESSES6.exit]) await ip('-n', topology.world, 'addr', 'add', `${address}/128`, 'dev', 'lo', 'nodad');
+  await ip('-n', topology.user, '-6', 'route', 'add', 'default', 'via', ADDRESSES6.world);
 }
 
 /** Can this process make namespaces and nftables rules (root with the tools installed)? */

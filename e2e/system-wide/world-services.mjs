@@ -1,12 +1,13 @@
 // Runs inside the "world" namespace: sites that answer with the address they were reached from
-// (HTTP on the target and the LAN address, UDP echo) and a DNS server that records who asked.
+// (HTTP on the target and the LAN address, UDP echo; the target on its IPv6 address too when one
+// is given: a dual-stack site) and a DNS server that records who asked.
 import dgram from 'node:dgram';
 import http from 'node:http';
 
-const [target, lan, dnsAddress] = process.argv.slice(2);
+const [target, lan, dnsAddress, target6] = process.argv.slice(2);
 const dnsAskers = [];
 const probeAskers = [];
-const site = http.createServer((request, response) => {
+const answer = (request, response) => {
   if (request.url === '/dns-askers') return response.end(JSON.stringify(dnsAskers));
   if (request.url === '/generate_204') {
     probeAskers.push(request.socket.remoteAddress);
@@ -29,13 +30,17 @@ const site = http.createServer((request, response) => {
     return pump();
   }
   response.end(`${request.socket.remoteAddress}\n`);
-});
-site.listen(8080, target);
+};
+http.createServer(answer).listen(8080, target);
+if (target6) http.createServer(answer).listen(8080, target6);
 http.createServer((request, response) => response.end(`${request.socket.remoteAddress}\n`)).listen(8080, lan);
 
-const echo = dgram.createSocket('udp4');
-echo.on('message', (message, from) => echo.send(Buffer.from(`${from.address}\n`), from.port, from.address));
-echo.bind(5353, target);
+for (const [family, address] of [['udp4', target], ['udp6', target6]]) {
+  if (!address) continue;
+  const echo = dgram.createSocket(family);
+  echo.on('message', (message, from) => echo.send(Buffer.from(`${from.address}\n`), from.port, from.address));
+  echo.bind(5353, address);
+}
 
 // DNS: answers every A question with the target's address, and notes the asker.
 const dns = dgram.createSocket('udp4');

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { shareLink } from '../lab/share-links';
 import { serverConfig } from '../lab/v2ray-server';
 import { buildWorld } from '../lab/world';
-import { ADDRESSES, createTopology, type Topology } from './netns';
+import { ADDRESSES, ADDRESSES6, addIpv6, createTopology, type Topology } from './netns';
 
 const exec = promisify(execFile);
 export const LAB_PORT = 20000;
@@ -25,6 +25,8 @@ export interface SystemWideWorld {
   subscriptionFile: string;
   /** Both lab servers (the second leaves from ADDRESSES.exit2), for Auto to switch between. */
   twoServerSubscription: string;
+  /** Each lab server alone, first and second. */
+  serverSubscriptions: string[];
   /** The lab servers' processes, first and second. */
   labServers: ChildProcess[];
   accessLog: string;
@@ -34,7 +36,23 @@ export interface SystemWideWorld {
   close(): Promise<void>;
 }
 
-export async function startSystemWideWorld(): Promise<SystemWideWorld> {
+export interface WorldOptions {
+  /**
+   * IPv6 on the link and a dual-stack site (ADDRESSES6); the links declare each server's IPv6
+   * (`ipv6=1` / `ipv6=0`). With `firstServerCarriesIpv6` the first server dials IPv6 destinations
+   * from ADDRESSES6.exit; the second never carries IPv6.
+   */
+  ipv6?: { firstServerCarriesIpv6: boolean };
+}
+
+/** A share link that declares the server's IPv6 as subscriptions do: a vmess JSON field, or `ipv6=` in the query. */
+function declaringIpv6(link: string, carries: boolean): string {
+  if (!link.startsWith('vmess://')) return link.replace(/(#|$)/, `${link.includes('?') ? '&' : '?'}ipv6=${carries ? 1 : 0}$1`);
+  const body = JSON.parse(Buffer.from(link.slice(8), 'base64').toString('utf8')) as Record<string, unknown>;
+  return `vmess://${Buffer.from(JSON.stringify({ ...body, ipv6: carries ? '1' : '0' }), 'utf8').toString('base64')}`;
+}
+
+export async function startSystemWideWorld(options: WorldOptions = {}): Promise<SystemWideWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'steadfast-system-wide-'));
   const topology = await createTopology();
   const started: ChildProcess[] = [];
@@ -48,6 +66,7 @@ export async function startSystemWideWorld(): Promise<SystemWideWorld> {
     dir,
     subscriptionFile: join(dir, 'subscription.txt'),
     twoServerSubscription: join(dir, 'two-servers.txt'),
+    serverSubscriptions: [join(dir, 'server-0.txt'), join(dir, 'server-1.txt')],
     labServers: [],
     accessLog: join(dir, 'lab-access.log'),
     startIn,
@@ -59,6 +78,7 @@ export async function startSystemWideWorld(): Promise<SystemWideWorld> {
     },
   };
   try {
+    if (options.ipv6) await addIpv6(topology);
     const links: string[] = [];
     for (const [i, exitIp] of [ADDRESSES.exit, ADDRESSES.exit2].entries()) {
       const spec = {
@@ -67,19 +87,23 @@ export async function startSystemWideWorld(): Promise<SystemWideWorld> {
         network: 'tcp' as const,
         security: 'none' as const,
         exitIp,
-        ipv6: false,
+        ipv6: i === 0 && options.ipv6?.firstServerCarriesIpv6 === true,
       };
-      const config = serverConfig([spec], [LAB_PORT + i], null) as { inbounds: { listen: string }[]; log: Record<string, unknown> };
+      const config = serverConfig([spec], [LAB_PORT + i], null) as { inbounds: { listen: string }[]; outbounds: { tag: string; sendThrough?: string }[]; log: Record<string, unknown> };
       config.inbounds[0]!.listen = ADDRESSES.world;
+      // The IPv6 exit: what a site sees of an IPv6 connection through this server.
+      for (const outbound of config.outbounds) if (outbound.tag.startsWith('out6-')) outbound.sendThrough = ADDRESSES6.exit;
       // What the server was asked to reach: a probe captured into the tunnel would show as a request for the server itself.
       if (i === 0) config.log.access = world.accessLog;
       await writeFile(join(dir, `server-${i}.json`), JSON.stringify(config));
-      links.push(shareLink(spec, { host: ADDRESSES.world, port: LAB_PORT + i }));
+      const link = shareLink(spec, { host: ADDRESSES.world, port: LAB_PORT + i });
+      links.push(options.ipv6 ? declaringIpv6(link, spec.ipv6) : link);
+      await writeFile(world.serverSubscriptions[i]!, `${links[i]}\n`);
       world.labServers.push(startIn(topology.world, ['v2ray', '-config', join(dir, `server-${i}.json`)]));
     }
     await writeFile(world.subscriptionFile, `${links[0]}\n`);
     await writeFile(world.twoServerSubscription, `${links.join('\n')}\n`);
-    const services = startIn(topology.world, [process.execPath, 'e2e/system-wide/world-services.mjs', ADDRESSES.target, ADDRESSES.lan, ADDRESSES.dns]);
+    const services = startIn(topology.world, [process.execPath, 'e2e/system-wide/world-services.mjs', ADDRESSES.target, ADDRESSES.lan, ADDRESSES.dns, ...(options.ipv6 ? [ADDRESSES6.target] : [])]);
     await new Promise<void>((resolve, reject) => {
       services.stdout!.once('data', () => resolve());
       services.once('exit', (code) => reject(new Error(`the world's services exited (${String(code)})`)));

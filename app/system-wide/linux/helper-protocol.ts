@@ -22,6 +22,8 @@ export const capturePlanSchema = z
       .strict()
       .nullable()
       .optional(),
+    /** The current server's IPv6: captured, or refused at once (absent: refused). */
+    ipv6: z.enum(['capture', 'block']).optional(),
   })
   .strict();
 
@@ -38,6 +40,8 @@ export const helperRequestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('probe'), plan: capturePlanSchema }).strict(),
   /** Capture on (leftovers removed first). */
   z.object({ op: z.literal('apply'), plan: capturePlanSchema }).strict(),
+  /** Only the IPv6 verdict of the capture in place changes (an Auto switch to a server that differs). */
+  z.object({ op: z.literal('ipv6'), ipv6: z.enum(['capture', 'block']) }).strict(),
   /** Capture off; the session stays for a later apply (the core is restarting). */
   z.object({ op: z.literal('lift') }).strict(),
   /** Capture off and the helper exits. */

@@ -74,7 +74,23 @@ describe('the capture helper session', () => {
     await s.done;
   });
 
+  it('ipv6 changes only the verdict chain of the capture in place', async () => {
+    const inputs: string[] = [];
+    const s = session((command) => {
+      inputs.push(command.input ?? '');
+      return { code: 0, stderr: '' };
+    });
+    expect(await s.send({ op: 'ipv6', ipv6: 'capture' })).toEqual({ ok: true, detail: 'IPv6 captured' });
+    expect(await s.send({ op: 'ipv6', ipv6: 'block' })).toEqual({ ok: true, detail: 'IPv6 blocked' });
+    expect(s.ran).toEqual(['nft -f -', 'nft -f -']);
+    expect(inputs[1]).toMatch(/^flush chain inet steadfast_vpn ipv6_verdict\nadd rule inet steadfast_vpn ipv6_verdict meta l4proto tcp reject with tcp reset\n/);
+    s.input.end();
+    await s.done;
+  });
+
   it.each([
+    ['an IPv6 handling that is not one of the two', { op: 'ipv6', ipv6: 'accept' }],
+    ['an IPv6 handling in a plan that is not one of the two', { op: 'apply', plan: { ...plan, ipv6: 'allow' } }],
     ['an unknown operation', { op: 'exec', command: 'rm -rf /' }],
     ['a field that is not in the interface', { op: 'apply', plan, extra: 'x' }],
     ['a port that is not a number', { op: 'apply', plan: { ...plan, port: '1; flush ruleset' } }],

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { type ArgvCommand, applyCommands, captureRuleset, isAlreadyGone, removalCommands } from './policy/capture-plan';
+import { type ArgvCommand, applyCommands, captureRuleset, ipv6VerdictCommand, isAlreadyGone, removalCommands } from './policy/capture-plan';
 import { HELPER_READY, type HelperReply, helperRequestSchema } from './helper-protocol';
 import { killSwitchOff, killSwitchOn } from '../kill-switch/helper-side';
 
@@ -82,6 +82,11 @@ export async function serveHelperSession(input: Readable, output: Writable, run:
       }
       case 'apply': {
         reply(await applyCapture(run, request.plan));
+        break;
+      }
+      case 'ipv6': {
+        const outcome = await run(ipv6VerdictCommand(request.ipv6));
+        reply(outcome.code === 0 ? { ok: true, detail: `IPv6 ${request.ipv6 === 'capture' ? 'captured' : 'blocked'}` } : { ok: false, error: outcome.stderr.trim() || `nft exit ${String(outcome.code)}` });
         break;
       }
       case 'kill-switch-on': {

@@ -7,6 +7,7 @@ import type { ConnectionState } from '../../../shared/domain/connection';
 import { Emitter } from '../../events';
 import { Logger } from '../../log/logger';
 import type { TunnelEvents } from '../../tunnel/controller';
+import { sampleServer } from '../../core/samples';
 import { CaptureRecordFile } from '../record';
 import { fakeElevation, type FakeElevation } from './testing/fake-elevation';
 import { FATAL_LINE, fakeSingBox, type FakeSingBox } from './testing/fake-sing-box';
@@ -105,6 +106,22 @@ describe('system-wide mode on macOS through sing-box', () => {
     expect(processAlive(w.engine.runs()[0]!.pid)).toBe(true);
     expect(w.host.commands).toHaveLength(1);
     expect(w.capture.status().active).toBe(true);
+  });
+
+  it('an Auto switch to a server that differs in carrying IPv6 restarts sing-box on rules that follow it, without a dialog', async () => {
+    const w = world();
+    const reject6 = { ip_version: 6, action: 'reject' };
+    const rules = () => JSON.parse(readFileSync(tunFiles(w.runtimeDir, w.engine.path).configPath, 'utf8')).route.rules as unknown[];
+    await w.capture.transparentFor(sampleServer('vmess', 'tcp', { ipv6: false }));
+    w.tunnel.emit('state', state('connected'));
+    await waitFor('w.capture.status().active', () => w.capture.status().active, 8000, 25);
+    expect(rules()).toContainEqual(reject6);
+    expect(w.capture.status().detail).toMatch(/IPv6 blocked/);
+    await w.capture.transparentFor(sampleServer('vmess', 'tcp', { ipv6: true }));
+    w.tunnel.emit('state', state('connected'));
+    await waitFor('w.engine.runs().length === 2 && IPv6 captured', () => w.engine.runs().length === 2 && w.capture.status().detail?.includes('IPv6 captured') === true, 8000, 25);
+    expect(rules()).not.toContainEqual(reject6);
+    expect(w.host.commands).toHaveLength(1);
   });
 
   it('a new SOCKS port restarts sing-box on a new config, still without a dialog', async () => {

@@ -10,7 +10,8 @@
  *   extra, so the answer is always null;
  * - connected: sing-box starts on a config pointing at the core's SOCKS5 inbound. An Auto switch
  *   restarts the core on the same SOCKS port, so the TUN stays as it is and only the upstream
- *   changes;
+ *   changes — unless the new server differs from the old in carrying IPv6, which sing-box's rules
+ *   follow (../policy/ipv6-capture.ts), so it restarts on the new config;
  * - the core died: sing-box is stopped at once (traffic flows direct rather than into nothing),
  *   and started again, without a prompt, when the restarted core is up;
  * - disconnected, failed, quit: sing-box and the watchdog stop.
@@ -20,15 +21,16 @@
 import { connect } from 'node:net';
 import { realpath, rm } from 'node:fs/promises';
 import type { ConnectionState } from '../../../shared/domain/connection';
+import type { Server } from '../../../shared/domain/server';
 import { writeConfigFile } from '../../core/config-file';
 import { runCore } from '../../core/run-core';
-import type { TransparentOptions } from '../../core/transparent';
+import type { Ipv6Capture, TransparentOptions } from '../../core/transparent';
 import { freePort } from '../../tunnel/ports';
 import type { TunnelController } from '../../tunnel/controller';
 import { CaptureRecordFile } from '../record';
 import { Capture, type CaptureOptions, type CaptureStatus } from '../capture';
 import { linuxTunLeftoverRemoval, stopLeftoverCommand, type TunElevation, type TunPlatform } from './policy/elevation';
-import { LINUX_TUN, singBoxTunConfig } from './policy/sing-box-tun';
+import { LINUX_TUN, singBoxTunConfig, withIpv6Policy } from './policy/sing-box-tun';
 import { singBoxPerApp, withPerApp } from '../per-app/policy/sing-box-rules';
 import { linuxTunLeftoversPresent } from './linux-leftovers';
 import { findTunEngine, type TunEngine, type TunEngineSearch } from './tun-engine';
@@ -75,6 +77,8 @@ export class TunCapture extends Capture {
   private watch: NodeJS.Timeout | null = null;
   private detail: string | null = null;
   private error: string | null = null;
+  /** The current server's IPv6 handling, decided before its core starts. */
+  private ipv6: { wanted: Ipv6Capture; why: string } = { wanted: 'block', why: '' };
   private readonly host: TunHost;
   private readonly record: CaptureRecordFile;
 
@@ -108,11 +112,13 @@ export class TunCapture extends Capture {
   }
 
   /** The tunnel's question before each core start (see the file's comment). */
-  async transparentFor(): Promise<TransparentOptions | null> {
+  async transparentFor(server?: Server): Promise<TransparentOptions | null> {
     if (this.mode !== 'system-wide') {
       await this.end();
       return null;
     }
+    const ipv6 = this.ipv6For(server);
+    this.ipv6 = { wanted: ipv6.ipv6, why: ipv6.why };
     if (!this.options.corePath) throw new Error('system-wide mode needs the core’s path: its own connections must bypass the TUN');
     const engine = await this.findEngine();
     await this.openSession(engine);
@@ -234,10 +240,11 @@ export class TunCapture extends Capture {
     const remoteDns = this.options.remoteDns?.();
     const perApp = singBoxPerApp(this.perApp(), this.options.platform);
     for (const { entry, reason } of perApp.skipped) this.options.logger.warn(TAG, `per-app: ${entry} is not matched: ${reason}`);
-    const key = JSON.stringify([socksHost, socksPort, corePath, this.bypassLan(), remoteDns ?? null, perApp]);
+    const ipv6 = this.ipv6.wanted;
+    const key = JSON.stringify([socksHost, socksPort, corePath, this.bypassLan(), remoteDns ?? null, perApp, ipv6]);
     if (this.running?.key === key) return;
     const directPort = await freePort();
-    const config = withPerApp(singBoxTunConfig({
+    const config = withIpv6Policy(withPerApp(singBoxTunConfig({
       platform: this.options.platform,
       socksHost,
       socksPort,
@@ -245,7 +252,7 @@ export class TunCapture extends Capture {
       corePath,
       bypassLan: this.bypassLan(),
       ...(remoteDns !== undefined ? { remoteDns } : {}),
-    }), perApp);
+    }), perApp), ipv6);
     const written = await writeConfigFile(this.options.runtimeDir, 'sing-box-tun', config);
     const check = await runCore(engine.path, ['check', '-c', written], this.options.runtimeDir, 10_000);
     if (written !== session.files.configPath || check.code !== 0) {
@@ -262,7 +269,7 @@ export class TunCapture extends Capture {
     this.running = { key, directPort };
     this.error = null;
     const device = this.linux ? ` ${LINUX_TUN.device}` : '';
-    this.detail = `sing-box ${engine.version} TUN${device}: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct (by its path); ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core`;
+    this.detail = `sing-box ${engine.version} TUN${device}: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct (by its path); ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core; ${this.ipv6.why}`;
     this.options.logger.info(TAG, `system-wide TUN ${restarted ? 'restarted on a new config' : 'up'}: ${this.detail}`);
     this.emit();
   }

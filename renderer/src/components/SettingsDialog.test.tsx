@@ -48,3 +48,25 @@ describe('the settings dialog’s pages', () => {
     expect(document.activeElement).toBe(within(dialog).getByRole('combobox', { name: 'Language' }));
   });
 });
+
+describe('IPv6 in each connection mode, on the Connection page', () => {
+  const modeNote = (mode: string) => {
+    const { store } = renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
+    act(() => store.getState().openDialog({ kind: 'settings', focus: 'mode' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: /What Connect changes/ }), { target: { value: mode } });
+    return within(dialog).getByTestId('mode-ipv6').textContent;
+  };
+
+  it('the system proxy: apps using it do not show the user’s IPv6; apps ignoring it go around on IPv4 and IPv6', () => {
+    expect(modeNote('system-proxy')).toMatch(/your own IPv6 address is not shown.*Apps that ignore the proxy go around the VPN on IPv4 and IPv6 alike/);
+  });
+
+  it('the local proxy says the same', () => {
+    expect(modeNote('proxy')).toMatch(/Apps that ignore the proxy go around the VPN on IPv4 and IPv6 alike/);
+  });
+
+  it('system-wide: through the tunnel when the server carries IPv6, refused at once otherwise, never around', () => {
+    expect(modeNote('system-wide')).toMatch(/goes through the tunnel when the server carries IPv6.*refused at once, so apps fall back to IPv4 through the tunnel\. It never goes around the VPN\./);
+  });
+});

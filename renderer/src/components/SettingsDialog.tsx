@@ -280,7 +280,10 @@ export function SettingsDialog() {
               ))}
             </select>
           </Field>
-          {draft.mode !== 'system-wide' && <p className="hint">{t('proxyIpv6.note')}</p>}
+          {/* What happens to IPv6 in the chosen mode: the proxy modes leave apps that ignore the proxy to go around on IPv6 too. */}
+          <p className="hint" data-testid="mode-ipv6">
+            {t(draft.mode === 'system-wide' ? 'systemWideIpv6.note' : 'proxyIpv6.note')}
+          </p>
           <label className="check-field">
             <input type="checkbox" checked={draft.killSwitch} onChange={(e) => set('killSwitch', e.target.checked)} />
             <span>{t('killSwitch.label')}</span>

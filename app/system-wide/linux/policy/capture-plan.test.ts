@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCommands, captureRuleset, type CapturePlan, isAlreadyGone, removalCommands, ROUTE_MARK, ROUTE_TABLE } from './capture-plan';
+import { applyCommands, captureRuleset, type CapturePlan, ipv6VerdictCommand, isAlreadyGone, removalCommands, ROUTE_MARK, ROUTE_TABLE } from './capture-plan';
 
 const tproxy: CapturePlan = { method: 'tproxy', port: 10850, coreMark: 0x5347, bypassLan: true };
 const redirect: CapturePlan = { ...tproxy, method: 'redirect' };
@@ -58,11 +58,48 @@ describe('capture ruleset', () => {
     expect(chain(ruleset, 'prerouting')).toEqual([]);
   });
 
+  describe('IPv6', () => {
+    const refusal = ['meta l4proto tcp reject with tcp reset', 'reject with icmpx admin-prohibited'];
+    it.each([
+      ['a server that carries IPv6: the verdict is empty, IPv6 is captured like IPv4', 'capture' as const, []],
+      ['a server that does not: IPv6 is refused at once (TCP reset, ICMP) rather than captured', 'block' as const, refusal],
+      ['nothing said: refused (never around the tunnel)', undefined, refusal],
+    ])('TPROXY and REDIRECT, %s', (_what, ipv6, verdict) => {
+      for (const plan of [tproxy, redirect]) expect(chain(captureRuleset({ ...plan, ipv6 }), 'ipv6_verdict')).toEqual(verdict);
+    });
+
+    it('the gate is a filter chain (the route and NAT chains may not reject) that passes the capture’s exceptions first', () => {
+      expect(chain(captureRuleset({ ...tproxy, ipv6: 'block', bypassLan: true }), 'ipv6_gate')).toEqual([
+        'type filter hook output priority filter; policy accept;',
+        'meta nfproto != ipv6 return',
+        'meta mark 0x00005347 return',
+        'fib daddr type local return',
+        'meta l4proto { tcp, udp } th dport 53 return',
+        'ip6 daddr @direct6 return',
+        'jump ipv6_verdict',
+      ]);
+    });
+
+    it('per-app choice applies to IPv6 as to IPv4: a bypassing app is never refused', () => {
+      const gate = chain(captureRuleset({ ...tproxy, ipv6: 'block', perApp: { mode: 'bypass', uids: [1001], cgroup: null } }), 'ipv6_gate');
+      expect(gate.indexOf('meta skuid 1001 return')).toBeLessThan(gate.indexOf('jump ipv6_verdict'));
+    });
+
+    it('an Auto switch changes only the verdict, in one transaction', () => {
+      expect(ipv6VerdictCommand('block').input).toBe(
+        ['flush chain inet steadfast_vpn ipv6_verdict', ...refusal.map((rule) => `add rule inet steadfast_vpn ipv6_verdict ${rule}`), ''].join('\n'),
+      );
+      expect(ipv6VerdictCommand('capture').input).toBe('flush chain inet steadfast_vpn ipv6_verdict\n');
+      expect(ipv6VerdictCommand('capture').args).toEqual(['-f', '-']);
+    });
+  });
+
   it('refuses a plan that would write something other than numbers into the ruleset', () => {
     expect(() => captureRuleset({ ...tproxy, port: 0 })).toThrow('invalid capture port');
     expect(() => captureRuleset({ ...tproxy, port: '1; flush ruleset' as unknown as number })).toThrow('invalid capture port');
     expect(() => captureRuleset({ ...tproxy, coreMark: ROUTE_MARK })).toThrow('invalid core mark');
     expect(() => captureRuleset({ ...tproxy, method: 'tun' as never })).toThrow('unknown capture method');
+    expect(() => captureRuleset({ ...tproxy, ipv6: 'accept; flush ruleset' as never })).toThrow('unknown IPv6 handling');
   });
 });
 

@@ -14,8 +14,14 @@
  * REDIRECT (TCP only, where the kernel has no TPROXY): a NAT output chain with the same
  *   exceptions rewrites the destination to the inbound; no routing changes.
  * DNS (port 53) is captured even to a LAN resolver: the machine's lookups go through the core.
+ * IPv6 (policy/ipv6-capture.ts): a filter chain, `ipv6_gate`, passes the same exceptions and jumps
+ *   to `ipv6_verdict`, which is empty while the server carries IPv6 (it is captured like IPv4) and
+ *   otherwise refuses the packet at once (TCP reset, ICMPv6 "administratively prohibited"), so a
+ *   dual-stack program falls back to IPv4 through the tunnel. A filter chain, because neither the
+ *   route chain nor REDIRECT's NAT chain may reject; only the verdict chain changes when an Auto
+ *   switch lands on a server that differs (ipv6VerdictCommand, one nftables transaction).
  */
-import type { CaptureMethod } from '../../../core/transparent';
+import type { CaptureMethod, Ipv6Capture } from '../../../core/transparent';
 import { type NftPerApp, nftPerAppLines, perAppPrepareCommands } from '../../per-app/policy/nft-rules';
 
 export interface CapturePlan {
@@ -28,6 +34,8 @@ export interface CapturePlan {
   bypassLan: boolean;
   /** Per-app choice: whose packets bypass, or the only ones captured (per-app/policy/nft-rules.ts). */
   perApp?: NftPerApp | null;
+  /** The current server's IPv6: captured like IPv4, or refused at once (absent: refused). */
+  ipv6?: Ipv6Capture;
 }
 
 /** Fixed names: one table and one routing table that are ours alone, found again after a crash. */
@@ -35,6 +43,7 @@ export const CAPTURE_TABLE = 'steadfast_vpn';
 export const ROUTE_MARK = 0x5346;
 export const ROUTE_TABLE = 5346;
 export const DEFAULT_CORE_MARK = 0x5347;
+export const IPV6_VERDICT_CHAIN = 'ipv6_verdict';
 
 /** Never captured: this machine, link-local, multicast and broadcast. */
 export const ALWAYS_DIRECT = {
@@ -78,6 +87,35 @@ function exceptions(plan: CapturePlan, capture: string): string[] {
   ];
 }
 
+/** The verdict chain's rules: nothing while IPv6 is captured; a fast refusal while it is blocked. */
+export function ipv6VerdictRules(ipv6: Ipv6Capture | undefined): string[] {
+  return ipv6 === 'capture' ? [] : ['meta l4proto tcp reject with tcp reset', 'reject with icmpx admin-prohibited'];
+}
+
+/**
+ * The IPv6 gate: the capture's exceptions (the core's own packets, this machine, the bypassed
+ * ranges; DNS stays captured, into the core) pass, the rest goes to the verdict.
+ */
+function ipv6Chains(plan: CapturePlan): string[] {
+  return [
+    '  chain ipv6_gate {',
+    '    type filter hook output priority filter; policy accept;',
+    '    meta nfproto != ipv6 return',
+    ...exceptions(plan, 'return').filter((line) => !line.includes('@direct4')),
+    `    jump ${IPV6_VERDICT_CHAIN}`,
+    '  }',
+    `  chain ${IPV6_VERDICT_CHAIN} {`,
+    ...ipv6VerdictRules(plan.ipv6).map((rule) => `    ${rule}`),
+    '  }',
+  ];
+}
+
+/** Changes only the IPv6 verdict of the capture in place (an Auto switch to a server that differs). */
+export function ipv6VerdictCommand(ipv6: Ipv6Capture): ArgvCommand {
+  const lines = [`flush chain inet ${CAPTURE_TABLE} ${IPV6_VERDICT_CHAIN}`, ...ipv6VerdictRules(ipv6).map((rule) => `add rule inet ${CAPTURE_TABLE} ${IPV6_VERDICT_CHAIN} ${rule}`), ''];
+  return { file: 'nft', args: ['-f', '-'], input: lines.join('\n') };
+}
+
 /** The nftables ruleset (for `nft -f -`), one table created from nothing. */
 export function captureRuleset(plan: CapturePlan): string {
   assertPlan(plan);
@@ -109,7 +147,7 @@ export function captureRuleset(plan: CapturePlan): string {
       '  }',
     );
   }
-  lines.push('}', '');
+  lines.push(...ipv6Chains(plan), '}', '');
   return lines.join('\n');
 }
 
@@ -154,4 +192,5 @@ function assertPlan(plan: CapturePlan): void {
     throw new Error(`invalid core mark ${String(plan.coreMark)}`);
   }
   if (plan.method !== 'tproxy' && plan.method !== 'redirect') throw new Error(`unknown capture method ${String(plan.method)}`);
+  if (plan.ipv6 !== undefined && plan.ipv6 !== 'capture' && plan.ipv6 !== 'block') throw new Error(`unknown IPv6 handling ${String(plan.ipv6)}`);
 }

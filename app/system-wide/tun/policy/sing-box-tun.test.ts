@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LINUX_TUN, singBoxTunConfig, tunDnsServers, tunEngineRefusal, tunEngineVersion } from './sing-box-tun';
+import { DEFAULT_PER_APP } from '../../../../shared/per-app';
+import { singBoxPerApp, withPerApp } from '../../per-app/policy/sing-box-rules';
+import { LINUX_TUN, singBoxTunConfig, tunDnsServers, tunEngineRefusal, tunEngineVersion, withIpv6Policy } from './sing-box-tun';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -129,5 +131,57 @@ describe('sing-box TUN on Linux', () => {
   it('DNS is answered by sing-box and asked of the user’s remote resolver through the core', () => {
     expect(linux.dns.servers).toEqual([{ type: 'udp', tag: 'through-core', server: '203.0.113.53', detour: 'core' }]);
     expect(linux.route.rules).toContainEqual({ protocol: 'dns', action: 'hijack-dns' });
+  });
+});
+
+describe('IPv6 through the TUN', () => {
+  const linux = { ...base, platform: 'linux' as const, corePath: '/opt/steadfast/xray' };
+  const reject6 = { ip_version: 6, action: 'reject' };
+
+  it('a server that carries IPv6: nothing changes, IPv6 goes to the core like IPv4', () => {
+    const config = singBoxTunConfig(linux);
+    expect(withIpv6Policy(config, 'capture')).toBe(config);
+  });
+
+  it('a server that does not: IPv6 is refused before sniffing (so before the connection is accepted), after the core’s own and the direct inbound, the LAN and DNS kept', () => {
+    const rules = (withIpv6Policy(singBoxTunConfig(linux), 'block') as Json).route.rules as Json[];
+    expect(rules).toEqual([
+      { process_path: ['/opt/steadfast/xray'], outbound: 'direct' },
+      { inbound: ['direct-in'], outbound: 'direct' },
+      { ip_version: 6, ip_is_private: true, outbound: 'direct' },
+      { ip_version: 6, port: [53], action: 'hijack-dns' },
+      reject6,
+      { action: 'sniff' },
+      { protocol: 'dns', action: 'hijack-dns' },
+      { ip_is_private: true, outbound: 'direct' },
+    ]);
+  });
+
+  it('refusing IPv6, the device runs sing-box’s own stack, whose pre-match answers the SYN (the system stack would accept first); carrying it, the mixed stack stays', () => {
+    expect((withIpv6Policy(singBoxTunConfig(linux), 'block') as Json).inbounds[0].stack).toBe('gvisor');
+    expect((withIpv6Policy(singBoxTunConfig(linux), 'capture') as Json).inbounds[0].stack).toBe('mixed');
+    expect((withIpv6Policy(singBoxTunConfig(linux), 'block') as Json).inbounds[1]).toEqual({ type: 'mixed', tag: 'direct-in', listen: '127.0.0.1', listen_port: 10899 });
+  });
+
+  it('the LAN captured: its IPv6 is refused too (no LAN exception)', () => {
+    const rules = (withIpv6Policy(singBoxTunConfig({ ...linux, bypassLan: false }), 'block') as Json).route.rules as Json[];
+    expect(rules).not.toContainEqual(expect.objectContaining({ ip_version: 6, ip_is_private: true }));
+    expect(rules).toContainEqual(reject6);
+  });
+
+  it('bypassing apps keep their IPv6 direct (their rule comes first)', () => {
+    const config = withPerApp(singBoxTunConfig(linux), singBoxPerApp({ ...DEFAULT_PER_APP, mode: 'bypass', bypass: ['uid:1001'] }, 'linux'));
+    const rules = (withIpv6Policy(config, 'block') as Json).route.rules as Json[];
+    expect(rules.findIndex((r) => r.outbound === 'direct' && Array.isArray(r.user_id))).toBeLessThan(rules.findIndex((r) => r.action === 'reject'));
+    expect(rules.findIndex((r) => r.action === 'reject')).toBeLessThan(rules.findIndex((r) => r.action === 'sniff'));
+  });
+
+  it('"only these apps": their IPv6 is refused before their rule sends them to the core; the rest stays direct, IPv6 too', () => {
+    const config = withPerApp(singBoxTunConfig(linux), singBoxPerApp({ ...DEFAULT_PER_APP, mode: 'only', only: ['uid:1001'] }, 'linux'));
+    const rules = (withIpv6Policy(config, 'block') as Json).route.rules as Json[];
+    const theirs = rules.findIndex((r) => r.outbound === 'core');
+    expect(rules[theirs - 1]).toEqual({ user_id: [1001], ...reject6 });
+    expect(rules).not.toContainEqual(reject6);
+    expect((withIpv6Policy(config, 'block') as Json).route.final).toBe('direct');
   });
 });

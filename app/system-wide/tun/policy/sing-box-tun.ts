@@ -22,9 +22,12 @@
  *   sing-box is up (it is listed after the tun inbound, which starts first);
  * - a domain an outbound must dial is resolved by that same server, named as the default resolver:
  *   sing-box 1.12 deprecated dialling a domain without one named, 1.13 refuses to start that way
- *   and 1.14 removed the fallback.
+ *   and 1.14 removed the fallback;
+ * - IPv6 enters the device like IPv4 (its address range keeps IPv6 from going around the TUN);
+ *   for a server without IPv6 it is refused there at once (`withIpv6Policy`).
  */
 import { isIpAddress } from '../../../../shared/routing';
+import type { Ipv6Capture } from '../../../core/transparent';
 import { atLeast, parseCoreVersion } from '../../../core/version';
 import type { TunPlatform } from './elevation';
 
@@ -154,4 +157,44 @@ export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
       ],
     },
   };
+}
+
+type Rule = Record<string, unknown>;
+
+/**
+ * A server without IPv6 (system-wide/policy/ipv6-capture.ts): every IPv6 connection that would go
+ * to the core is refused by sing-box at once (`reject`: a TCP reset, ICMP for UDP), so a dual-stack
+ * program falls back to IPv4 through the tunnel. The refusal stands before the `sniff` action:
+ * only there may sing-box match it before the connection is accepted (its pre-match), where a
+ * refusal after sniffing would accept the connection and then drop it, which a program cannot
+ * fall back from. And the device runs sing-box's own (gvisor) stack meanwhile: the system stack
+ * of `mixed` completes a TCP handshake before any rule is asked, so a refused IPv6 connection
+ * still looked connected (seen in the namespace test); gvisor answers the SYN with the reset. What goes direct stays direct (the core's own connections, apps that
+ * bypass the VPN, the LAN when bypassed) and DNS stays answered; per-app "only" rules are matched
+ * for IPv6 first, and the general refusal stands only where the rest ends in the core. Applied
+ * after the per-app rules (per-app/policy/sing-box-rules.ts withPerApp).
+ */
+export function withIpv6Policy(config: Record<string, unknown>, ipv6: Ipv6Capture): Record<string, unknown> {
+  if (ipv6 === 'capture') return config;
+  const route = config.route as { final?: string; rules?: Rule[] } & Rule;
+  const rules: Rule[] = [];
+  for (const rule of route.rules ?? []) {
+    if (rule.outbound === 'core') {
+      const { outbound: _core, ...match } = rule;
+      rules.push({ ...match, ip_version: 6, action: 'reject' });
+    }
+    rules.push(rule);
+  }
+  if ((route.final ?? 'core') === 'core') {
+    const lanDirect = rules.some((rule) => rule.ip_is_private === true && rule.outbound === 'direct');
+    const refusal: Rule[] = [
+      ...(lanDirect ? [{ ip_version: 6, ip_is_private: true, outbound: 'direct' }] : []),
+      ...(rules.some((rule) => rule.action === 'hijack-dns') ? [{ ip_version: 6, port: [53], action: 'hijack-dns' }] : []),
+      { ip_version: 6, action: 'reject' },
+    ];
+    const sniff = rules.findIndex((rule) => rule.action === 'sniff');
+    rules.splice(sniff < 0 ? rules.length : sniff, 0, ...refusal);
+  }
+  const inbounds = (config.inbounds as Rule[]).map((inbound) => (inbound.type === 'tun' ? { ...inbound, stack: 'gvisor' } : inbound));
+  return { ...config, inbounds, route: { ...route, rules } };
 }

@@ -769,6 +769,9 @@ export const en = {
   proxyIpv6: {
     note: 'IPv6 in this mode: apps that use the proxy hand it the site’s name, and the server reaches the site over IPv4 or IPv6, so your own IPv6 address is not shown. Apps that ignore the proxy go around the VPN on IPv4 and IPv6 alike; system-wide mode or the kill switch stops that.',
   },
+  systemWideIpv6: {
+    note: 'IPv6 in this mode: it goes through the tunnel when the server carries IPv6 (its subscription says so, or the app’s tests found it); otherwise it is refused at once, so apps fall back to IPv4 through the tunnel. It never goes around the VPN.',
+  },
   /** The engine's network-loss verdict, in the top bar, the tray and the rows (issue 28). */
   truth: {
     networkLost: 'Network lost — waiting, next try in {{seconds}} s',

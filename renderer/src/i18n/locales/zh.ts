@@ -756,6 +756,9 @@ export const zh = {
   proxyIpv6: {
     note: '此模式下的 IPv6：使用代理的应用把网站名称交给代理，由服务器通过 IPv4 或 IPv6 访问网站，因此不会暴露你自己的 IPv6 地址。忽略代理的应用会通过 IPv4 和 IPv6 绕过 VPN；全局模式或断网保护可以阻止这种情况。',
   },
+  systemWideIpv6: {
+    note: '此模式下的 IPv6：服务器支持 IPv6 时（订阅声明或应用的测试发现）经由隧道；否则立即拒绝，应用随即改用经由隧道的 IPv4。IPv6 绝不会绕过 VPN。',
+  },
   /** 网络断开的判定：顶栏、托盘与服务器行。 */
   truth: {
     networkLost: '网络已断开 — 等待中，{{seconds}} 秒后重试',
