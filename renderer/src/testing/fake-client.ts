@@ -164,8 +164,8 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     exportObservation: () => ({ exportedAt: now(), servers: [], batch: { confirmedFailures: 0, overturnedFailures: 0 } }),
     // An hour of the new rule at 200 servers: delay probes of all, transfer tests of the six in focus.
     testTraffic: () => {
-      const hour = { delay: { up: 420_000, down: 1_150_000 }, transfer: { up: 26_000, down: 4_700_000 }, 'ip-info': { up: 3_000, down: 9_000 }, reachability: { up: 0, down: 0 } };
-      const day = { delay: { up: 9_000_000, down: 26_000_000 }, transfer: { up: 600_000, down: 110_000_000 }, 'ip-info': { up: 40_000, down: 120_000 }, reachability: { up: 8_000, down: 30_000 } };
+      const hour = { delay: { up: 420_000, down: 1_150_000 }, transfer: { up: 26_000, down: 4_700_000 }, 'ip-info': { up: 3_000, down: 9_000 }, reachability: { up: 0, down: 0 }, 'speed-test': { up: 0, down: 0 } };
+      const day = { delay: { up: 9_000_000, down: 26_000_000 }, transfer: { up: 600_000, down: 110_000_000 }, 'ip-info': { up: 40_000, down: 120_000 }, reachability: { up: 8_000, down: 30_000 }, 'speed-test': { up: 0, down: 0 } };
       const cap = snapshot.settings.monitor.testBudgetBytesPerDay;
       return { lastHour: hour, lastDay: day, capBytesPerDay: cap, capped: cap > 0 && cap <= 145_798_000 };
     },

@@ -62,6 +62,7 @@ export function status(serverId: string, patch: Partial<ServerStatus> = {}): Ser
     reachability: null,
     ipv6: null,
     transfer: null,
+    speedTest: null,
     ...patch,
   };
 }
