@@ -45,6 +45,7 @@ import { coreListOf } from './core-list';
 import { chainChange } from './chain-changes';
 import { surveyCores } from './core-survey';
 import { measurementOperations } from './test-operations';
+import { speedTestOperations } from './speed-test-operations';
 import { WindowStatuses } from './window-statuses';
 import { forwardNetworkChange } from './network-changes';
 import { NetworkLossPort } from './network-loss';
@@ -339,6 +340,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     monitor.subscribe((list) => events.emit('statuses', list.map((status) => statusForList(statuses.with(status))))),
     reachability.onChange(({ serverId }) => verdicts.note(serverId)),
     monitor.onProgress(publish('testProgress')),
+    monitor.onSpeedTestProgress(publish('speedTestProgress')),
     followTestBudget(monitor, board),
     auto.onChange(publish('auto')),
     // The current server's transfer test freezing is one of Auto's triggers.
@@ -427,6 +429,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     settings: settings(),
     core: profile ? { family: profile.family, version: profile.version, path: profile.path, antiDpi: antiDpiAbilities(profile) } : null,
     testProgress: monitor.progress(),
+    speedTest: monitor.speedTestProgress(),
     demo: options.labControl !== undefined,
     problems: board.list(),
     importRequests: imports.list(),
@@ -441,6 +444,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     ...connectionHandlers({ driver, auto, catalog, delayOf: (id) => monitor.status(id).delayMs, testConnected: (id) => void monitor.testNow([id], 'selection'), state: connectionState }),
     ...subscriptionOperations({ subscriptions, auto, index: catalog.index, imports }),
     ...measurementOperations(monitor, statuses, catalog.index, reachability),
+    ...speedTestOperations(monitor, catalog),
     ...settingsOperations(settingsStore, routing),
     dismissProblem: async (r) => {
       board.dismiss(r.id);
