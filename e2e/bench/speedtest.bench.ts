@@ -95,6 +95,7 @@ export const speedtestBenchmark: Benchmark = {
         rates_bytes_per_s: RATES,
         measured: measured.length,
         failed: ids.length - measured.length,
+        failures: ids.filter((id) => results.get(id)?.bytesPerSecond == null).map((id) => ({ configured_bytes_per_s: rateOf.get(id), error: results.get(id)?.error ?? 'no result' })),
         spearman: round(spearman(measured.map((id) => rateOf.get(id) as number), measured.map((id) => results.get(id)!.bytesPerSecond as number)), 4),
         goal_spearman: 0.95,
         by_rate: byRate,
