@@ -27,7 +27,7 @@ exports.createEngine = async (options) => {
     auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
     settings: { language: 'system', mode: 'proxy' },
     testProgress: { running: false, done: 0, total: 0 },
-    speedTest: IDLE_SPEED_TEST,
+    speedTest: ${JSON.stringify(IDLE_SPEED_TEST)},
   } : null);
   return engine;
 };
