@@ -102,4 +102,18 @@ describe('the speed test in the window', () => {
     expect(failedRow.textContent).toBe('speed test failed 2 hours ago');
     expect(failedRow.querySelector('[title]')?.getAttribute('title')).toBe('the download did not start within 10 s');
   });
+
+  it('counts the time left down between the host’s updates', () => {
+    vi.useFakeTimers({ now: NOW, toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      const { client } = toolbar();
+      act(() => client.emit('speedTestProgress', { ...IDLE_SPEED_TEST, running: true, done: 1, total: 9, startedAt: NOW, remainingMs: 90_000 }));
+      const bar = screen.getByRole('progressbar', { name: 'Speed test progress' });
+      expect(bar.getAttribute('aria-valuetext')).toBe('Speed test 1 of 9 · 1 min 30 sec left');
+      act(() => void vi.advanceTimersByTime(30_000));
+      expect(bar.getAttribute('aria-valuetext')).toBe('Speed test 1 of 9 · 1 min left');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

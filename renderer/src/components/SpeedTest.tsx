@@ -11,7 +11,7 @@ import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
 import { selectShownServerIds } from '../store/servers.selectors';
-import { selectSpeedTestView } from '../store/speedTest';
+import { remainingAt, selectSpeedTestView } from '../store/speedTest';
 import { SpeedIcon } from './icons';
 
 interface ScopeChoice {
@@ -104,15 +104,22 @@ export function SpeedTestAction() {
   );
 }
 
-/** "Speed test 3 of 50 · about 2 min left" with its bar and Cancel, while a run is under way. */
+/** "Speed test 3 of 50 · 2 min left" with its bar and Cancel, while a run is under way. */
 export function SpeedTestProgressView() {
+  const running = useAppStore((s) => s.speedTest.running);
+  // Only a run under way has a clock ticking for its time left.
+  return running ? <RunningSpeedTest /> : null;
+}
+
+function RunningSpeedTest() {
   const { t } = useTranslation();
   const format = useFormat();
   const view = useAppStore(useShallow(selectSpeedTestView));
   const cancel = useAppStore((s) => s.cancelSpeedTest);
-  if (!view.running) return null;
+  const now = useNow(1000, view.remainingAt);
+  const remainingMs = remainingAt(view, now);
   const counted = t('speedTest.progress', { done: format.number(view.done), total: format.number(view.total) });
-  const left = view.cancelling ? t('speedTest.cancelling') : view.remainingMs === null ? t('speedTest.estimating') : t('speedTest.left', { duration: format.duration(view.remainingMs) });
+  const left = view.cancelling ? t('speedTest.cancelling') : remainingMs === null ? t('speedTest.estimating') : t('speedTest.left', { duration: format.duration(remainingMs) });
   const text = `${counted} · ${left}`;
   return (
     <span className="test-progress speed-test-progress">

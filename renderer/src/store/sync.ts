@@ -58,6 +58,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
         testProgress: snapshot.testProgress,
         // An older host's snapshot has none: no run.
         speedTest: snapshot.speedTest ?? IDLE_SPEED_TEST,
+        speedTestAt: Date.now(),
         demo: snapshot.demo,
         problems: snapshot.problems,
         importRequests: snapshot.importRequests,
