@@ -113,4 +113,14 @@ describe('the bulk speed test', () => {
     expect(next.monitor.status('b').speedTest).toMatchObject({ bytesPerSecond: 4 * MB, bytes: MB, fromCache: true });
     await next.monitor.stop();
   });
+
+  it('keeps no result for a server that left its subscription during the run', async () => {
+    const h = harness();
+    h.monitor.startSpeedTest({ serverIds: ['a', 'b'], bytes: MB });
+    h.setServers(['b'].map((id) => fakeServer(id)));
+    await h.clock.advance(5 * S);
+    expect(h.monitor.status('a').speedTest).toBeNull();
+    expect(h.monitor.status('b').speedTest?.bytesPerSecond).toBe(4 * MB);
+    expect(h.monitor.speedTestProgress()).toMatchObject({ running: false, done: 2 });
+  });
 });

@@ -166,8 +166,11 @@ export class SpeedTests {
   }
 
   private record(serverId: ServerId, result: SpeedTestResult): void {
+    const server = this.deps.servers.get(serverId);
+    // A server that left its subscription during the run keeps no result (its records are gone).
+    if (!server) return;
     this.deps.records.setSpeedTest(serverId, result);
-    const name = this.deps.servers.get(serverId)?.name ?? serverId;
+    const name = server.name;
     this.deps.log(
       result.bytesPerSecond === null
         ? `speed test of ${name}: ${result.error ?? 'failed'}`
