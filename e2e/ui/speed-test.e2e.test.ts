@@ -117,6 +117,7 @@ describe('the speed test in five languages', () => {
         await expect.poll(() => figure.count(), { timeout: 10_000 }).toBe(1);
         const text = (await figure.textContent()) ?? '';
         if (language === 'fa') expect(text).toMatch(/[۰-۹]/);
+        if (language === 'fa' || language === 'ar') await screenshot(page, `speed-test-sorted-${language}`);
         if (language === 'en') expect(text).toMatch(/\d/);
       }
     }
