@@ -23,6 +23,7 @@ import type { SettingsPath } from './settings-path';
 import { type SnapshotSources, windowSnapshot } from './snapshot';
 import { subscriptionOperations } from './subscription-operations';
 import { measurementOperations } from './test-operations';
+import { speedTestOperations } from './speed-test-operations';
 import type { TunnelDriver } from './tunnel-driver';
 import type { WindowStatuses } from './window-statuses';
 
@@ -55,6 +56,7 @@ export function contractHandlers(s: ContractServices): ContractHandlers {
     ...connectionHandlers({ driver: s.driver, auto: s.auto, catalog, delayOf: (id) => monitor.status(id).delayMs, testConnected: (id) => void monitor.testNow([id], 'selection'), state: s.connection }),
     ...subscriptionOperations({ subscriptions: s.subscriptions, auto: s.auto, index: catalog.index, imports: s.imports }),
     ...measurementOperations(monitor, s.statuses, catalog.index, s.reachability),
+    ...speedTestOperations(monitor, catalog),
     ...s.settingsPath.handlers(),
     dismissProblem: async (r) => {
       s.board.dismiss(r.id);

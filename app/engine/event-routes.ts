@@ -77,6 +77,7 @@ export function routeEvents(s: EventSources): (() => void)[] {
     monitor.subscribe((list) => publish('statuses')(list.map((status) => statusForList(s.statuses.with(status))))),
     s.reachability.onChange(({ serverId }) => s.verdicts.note(serverId)),
     monitor.onProgress(publish('testProgress')),
+    monitor.onSpeedTestProgress(publish('speedTestProgress')),
     followTestBudget(monitor, s.board),
     auto.onChange(publish('auto')),
     // The current server's transfer test freezing is one of Auto's triggers.

@@ -24,7 +24,7 @@ export interface SnapshotSources {
   settings(): Settings;
   /** The core found at start (null: none). */
   profile: CoreProfile | null;
-  monitor: Pick<Monitor, 'progress'>;
+  monitor: Pick<Monitor, 'progress' | 'speedTestProgress'>;
   /** The demo world runs behind the Lab panel. */
   demo: boolean;
   board: Pick<ProblemBoard, 'list'>;
@@ -44,6 +44,7 @@ export function windowSnapshot(s: SnapshotSources): AppSnapshot {
     settings: s.settings(),
     core: profile ? { family: profile.family, version: profile.version, path: profile.path, antiDpi: antiDpiAbilities(profile) } : null,
     testProgress: s.monitor.progress(),
+    speedTest: s.monitor.speedTestProgress(),
     demo: s.demo,
     problems: s.board.list(),
     importRequests: s.imports.list(),

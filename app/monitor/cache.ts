@@ -72,6 +72,11 @@ const entrySchema = z.object({
   ipv6: ipv6Schema.nullable().default(null),
   /** The latest transfer test (absent in caches written before it existed). */
   transfer: transferSchema.nullable().default(null),
+  /** The latest bulk speed test (absent in caches written before it existed). */
+  speedTest: z
+    .object({ at: z.number(), bytes: count, bytesPerSecond: count.nullable(), error: z.string().max(2000).nullable() })
+    .nullable()
+    .default(null),
 });
 
 export const monitorCacheSchema = z.object({
@@ -110,6 +115,7 @@ export function importCache(records: ServerRecords, data: MonitorCacheData, pres
     record.throughputTest = entry.throughputTest ? { ...entry.throughputTest } : null;
     record.ipv6 = entry.ipv6 ? { ...entry.ipv6, fromCache: true } : null;
     record.transfer = entry.transfer ? { ...entry.transfer, fromCache: true } : null;
+    record.speedTest = entry.speedTest ? { ...entry.speedTest, fromCache: true } : null;
     loaded++;
   }
   return loaded;
@@ -119,7 +125,7 @@ export function exportCache(records: ServerRecords, present: ReadonlySet<ServerI
   const servers: MonitorCacheData['servers'] = {};
   for (const record of records.all()) {
     if (!present.has(record.id)) continue;
-    if (!record.last && !record.ipInfo && record.recent.length === 0 && record.throughputBps === null && !record.ipv6 && !record.transfer) continue;
+    if (!record.last && !record.ipInfo && record.recent.length === 0 && record.throughputBps === null && !record.ipv6 && !record.transfer && !record.speedTest) continue;
     const ipInfo = record.ipInfo ? (({ fromCache: _fromCache, ...rest }) => rest)(record.ipInfo) : null;
     servers[record.id] = {
       last: record.last ? { delayMs: record.last.delayMs, at: record.last.at, error: record.last.error } : null,
@@ -130,6 +136,7 @@ export function exportCache(records: ServerRecords, present: ReadonlySet<ServerI
       throughputTest: record.throughputTest ? { ...record.throughputTest } : null,
       ipv6: record.ipv6 ? { supported: record.ipv6.supported, detail: record.ipv6.detail, at: record.ipv6.at } : null,
       transfer: record.transfer ? (({ fromCache: _fromCache, ...rest }) => rest)(record.transfer) : null,
+      speedTest: record.speedTest ? (({ fromCache: _fromCache, ...rest }) => rest)(record.speedTest) : null,
     };
   }
   return { version: 1, savedAt: now, urlIndex, servers };

@@ -32,6 +32,7 @@ import { ServerDirectory } from './servers';
 import { NetworkSettling } from './settle';
 import { StatusView } from './status-view';
 import { TestUrls } from './test-urls';
+import { SpeedTests } from './speed-tests';
 import { ThroughputTests } from './throughput';
 import { DirectTests } from './direct-tests';
 import type { IcmpPing } from './icmp';
@@ -89,7 +90,7 @@ export function composeMonitor(options: MonitorOptions) {
 
   // What testing costs: each kind of test gets a prober that counts its bytes.
   const traffic = new TestTrafficLedger(clock, () => settings.get().testBudgetBytesPerDay, onListenerError);
-  const proberFor = (kind: 'delay' | 'transfer' | 'ip-info') => countedProber(options.prober, traffic, kind, (id) => servers.get(id));
+  const proberFor = (kind: 'delay' | 'transfer' | 'ip-info' | 'speed-test') => countedProber(options.prober, traffic, kind, (id) => servers.get(id));
   const prober = proberFor('delay');
   const focus = new TestFocusKeeper({
     clock,
@@ -239,6 +240,8 @@ export function composeMonitor(options: MonitorOptions) {
       now: () => clock.now(),
       log,
     }),
+    // The bulk speed test downloads from where the throughput test does.
+    speedTests: new SpeedTests({ prober: proberFor('speed-test'), clock, servers, records, publisher, saver, url: options.throughputUrl, log, onListenerError }),
     direct: new DirectTests({ clock, prober, servers, writer, timeoutMs: () => settings.get().urlTestTimeoutMs, icmp: options.icmp, log }),
     selectionLog: new SelectionLog(logger, clock, servers, records),
     observation: new ObservationExporter(clock, records, servers, view, scheduler),

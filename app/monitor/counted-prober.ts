@@ -30,8 +30,10 @@ export function countedProber(prober: ServerProber, ledger: Pick<TestTrafficLedg
     },
     async download(id, request) {
       const course = await prober.download(id, request);
-      const answered = course.kind !== 'silent' && course.kind !== 'error';
-      count(id, { url: request.url, requests: 1, headers: DOWNLOAD_HEADERS, answered, bodyBytes: answered ? course.bytes : 0 });
+      // A download cut short (cancelled, or failed mid-body) still brought what came before.
+      const partial = course.kind === 'error' ? (course.bytes ?? 0) : 0;
+      const answered = (course.kind !== 'silent' && course.kind !== 'error') || partial > 0;
+      count(id, { url: request.url, requests: 1, headers: DOWNLOAD_HEADERS, answered, bodyBytes: course.kind === 'error' ? partial : course.kind === 'silent' ? 0 : course.bytes });
       return course;
     },
     // To the server's own address, not through it: nothing of the server's traffic.

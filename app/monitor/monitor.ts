@@ -24,6 +24,7 @@
 import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/domain/measurement';
 import type { Problem } from '../../shared/domain/problem';
 import type { Server, ServerId } from '../../shared/domain/server';
+import type { SpeedTestProgress, SpeedTestResult } from '../../shared/domain/speed-test';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { ByteCount, BytesByKind, TestKind, TestTrafficUsage } from '../../shared/domain/test-traffic';
 import type { TransferTest, TransferVerdict } from '../../shared/domain/transfer';
@@ -35,10 +36,12 @@ import type { TestReason } from './event-tests';
 import type { ProbeAnswer } from './probes';
 import type { StatusListener, SubscribeOptions } from './publisher';
 import type { SelectionReport } from './selection-log';
+import type { SpeedTestRequest } from './speed-tests';
 
 export type { MonitorOptions } from './compose';
 export type { TestReason } from './event-tests';
 export type { SelectionReport } from './selection-log';
+export { SpeedTestRefused, type SpeedTestRequest } from './speed-tests';
 
 export class Monitor {
   private readonly parts: MonitorParts;
@@ -59,7 +62,9 @@ export class Monitor {
     return this.parts.lifecycle.start();
   }
 
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
+    // A speed test under way stops with the monitor: its downloads are the monitor's.
+    await this.parts.speedTests.cancel();
     return this.parts.lifecycle.stop();
   }
 
@@ -148,6 +153,41 @@ export class Monitor {
 
   measureThroughput(serverId: ServerId, bytes = this.parts.settings.get().throughputBytes): Promise<ServerStatus> {
     return this.parts.throughput.measure(serverId, bytes);
+  }
+
+  // ——— the bulk speed test (only on request) ———
+
+  /** Starts a speed test of these servers; throws SpeedTestRefused when one runs or none is given. */
+  startSpeedTest(request: SpeedTestRequest): SpeedTestProgress {
+    return this.parts.speedTests.start(request);
+  }
+
+  /** Stops every download of the speed test at once; resolves when the last has stopped. */
+  cancelSpeedTest(): Promise<SpeedTestProgress> {
+    return this.parts.speedTests.cancel();
+  }
+
+  /** Resolves when no speed test runs. */
+  speedTestIdle(): Promise<void> {
+    return this.parts.speedTests.idle();
+  }
+
+  speedTestProgress(): SpeedTestProgress {
+    return this.parts.speedTests.progress();
+  }
+
+  /** How long the last cancel took until every download had stopped (ms). */
+  lastSpeedTestCancelMs(): number | null {
+    return this.parts.speedTests.lastCancelMs;
+  }
+
+  onSpeedTestProgress(listener: (progress: SpeedTestProgress) => void): () => void {
+    return this.parts.speedTests.progressChanged.on(listener);
+  }
+
+  /** A server's speed-test result was written (measured or failed). */
+  onSpeedTestResult(listener: (measured: { serverId: ServerId; result: SpeedTestResult }) => void): () => void {
+    return this.parts.speedTests.measured.on(listener);
   }
 
   // ——— Auto's store of measurements ———

@@ -6,6 +6,7 @@
 import type { IpInfo, Measurement, ProbeError, ProbeOutcome } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
 import type { ServerStatus, ThroughputTestSeen } from '../../shared/domain/status';
+import type { SpeedTestResult } from '../../shared/domain/speed-test';
 import type { TransferTest } from '../../shared/domain/transfer';
 import { clipDetail, ipv6Status, type VerifiedIpv6 } from './policy/ipv6';
 import { computeStatistics } from './policy/statistics';
@@ -40,6 +41,8 @@ export interface ServerRecord {
   ipv6: VerifiedIpv6 | null;
   /** The latest transfer test (fromCache until the server is tested again in this run). */
   transfer: TransferTest | null;
+  /** The latest bulk speed test (fromCache when loaded from the previous run). */
+  speedTest: SpeedTestResult | null;
   testing: boolean;
   downForNow: boolean;
   notReady: string | null;
@@ -76,6 +79,7 @@ export class ServerRecords {
         throughputTest: null,
         ipv6: null,
         transfer: null,
+        speedTest: null,
         testing: false,
         downForNow: false,
         notReady: null,
@@ -185,6 +189,13 @@ export class ServerRecords {
     record.throughputTest = test;
   }
 
+  /** A speed test's result; a measured speed is also the server's throughput (Auto's queue orders unscored servers by it). */
+  setSpeedTest(id: ServerId, result: SpeedTestResult): void {
+    const record = this.ensure(id);
+    record.speedTest = { ...result };
+    if (result.bytesPerSecond !== null) record.throughputBps = result.bytesPerSecond;
+  }
+
   /** Measurements of `method`, oldest first: the last 5 (`recent`) or the long URL ring. */
   history(id: ServerId): Measurement[] {
     return [...(this.records.get(id)?.history ?? [])];
@@ -211,6 +222,7 @@ export class ServerRecords {
       reachability: null,
       ipv6: ipv6Status(declaredIpv6, record?.ipv6 ?? null),
       transfer: record?.transfer ? { ...record.transfer } : null,
+      speedTest: record?.speedTest ? { ...record.speedTest } : null,
     };
   }
 

@@ -75,4 +75,5 @@ export type TransferCourse =
     }
   /** No response headers: within the URL test's timeout (`silent`), or an error. */
   | { kind: 'silent' }
-  | { kind: 'error'; error: ProbeError };
+  /** `bytes`: body bytes that came before it failed (a cancel cuts a download short; they were spent). */
+  | { kind: 'error'; error: ProbeError; bytes?: number };

@@ -165,9 +165,9 @@ export class CoreProber implements ServerProber {
       const outcome = await downloadThroughProxy({ ...request, proxyUrl, proxyLabel: 'the prober’s inbound' });
       if (outcome.kind !== 'failed') return outcome;
       const failure = outcome.failure;
-      if (!failure.closedEarly) return { kind: 'error', error: { kind: failure.kind, message: failure.message } };
+      if (!failure.closedEarly) return { kind: 'error', error: { kind: failure.kind, message: failure.message }, bytes: outcome.bytes };
       const said = await generation.failureSince(serverId, began, this.options.verdictWaitMs ?? 300);
-      return { kind: 'error', error: this.explain(said, failure.message) };
+      return { kind: 'error', error: this.explain(said, failure.message), bytes: outcome.bytes };
     } finally {
       end();
     }

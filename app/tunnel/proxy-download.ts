@@ -22,7 +22,8 @@ export type DownloadOutcome =
   | { kind: 'complete' | 'stalled' | 'deadline'; status: number; bytes: number; headersMs: number; bodyMs: number }
   /** The response did not start within `headersTimeoutMs`. */
   | { kind: 'silent' }
-  | { kind: 'failed'; failure: RequestFailure; elapsedMs: number };
+  /** `bytes`: body bytes received before it failed. */
+  | { kind: 'failed'; failure: RequestFailure; elapsedMs: number; bytes: number };
 
 class Stalled extends Error {}
 class HeadersLate extends Error {}
@@ -30,7 +31,7 @@ class HeadersLate extends Error {}
 export async function downloadThroughProxy(req: ProxiedDownload): Promise<DownloadOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
-  if (req.signal?.aborted) return { kind: 'failed', failure: classifyRequestError(new CancelledError()), elapsedMs: 0 };
+  if (req.signal?.aborted) return { kind: 'failed', failure: classifyRequestError(new CancelledError()), elapsedMs: 0, bytes: 0 };
   const stop = new AbortController();
   const timers = new Set<NodeJS.Timeout>();
   const after = (ms: number, reason: Error) => {
@@ -87,7 +88,7 @@ export async function downloadThroughProxy(req: ProxiedDownload): Promise<Downlo
     if (error instanceof Stalled) return course('stalled');
     if (error instanceof HeadersLate) return { kind: 'silent' };
     if (error instanceof DeadlineError && headersMs !== null) return course('deadline');
-    return { kind: 'failed', failure: classifyRequestError(error, req.proxyLabel), elapsedMs: elapsed() };
+    return { kind: 'failed', failure: classifyRequestError(error, req.proxyLabel), elapsedMs: elapsed(), bytes };
   } finally {
     for (const timer of timers) clearTimeout(timer);
     req.signal?.removeEventListener('abort', onCancel);

@@ -18,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   freeze: async () => (await import('./freeze.bench')).freezeBenchmark,
   routing: async () => (await import('./routing.bench')).routingBenchmark,
   'monitor-cost': async () => (await import('./monitor-cost.bench')).monitorCostBenchmark,
+  speedtest: async () => (await import('./speedtest.bench')).speedtestBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {

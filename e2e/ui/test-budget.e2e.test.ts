@@ -66,7 +66,7 @@ describe('Settings → Testing in five languages', () => {
       const table = dialog.getByRole('table', { name: words.usage });
       await expect.poll(() => table.count(), { timeout: 10_000 }).toBe(1);
       const rows = await table.getByRole('row').count();
-      expect(rows).toBe(6);
+      expect(rows).toBe(7);
       expect(await table.getByRole('rowheader', { name: words.delay }).count()).toBe(1);
       await expect.poll(() => dialog.getByRole('status').filter({ hasText: words.capped }).count(), { timeout: 10_000 }).toBe(1);
       if (rtl) expect(await dialog.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');

@@ -8,6 +8,7 @@ const COMMANDS: Record<string, Command> = {
   parse: { summary: 'parse a subscription file or URL and print its servers and rejected entries as JSON', load: () => import('./commands/parse') },
   connect: { summary: 'connect through a subscription server; print the local proxy addresses; Ctrl-C disconnects', load: () => import('./commands/connect') },
   'kill-switch': { summary: 'off: remove the kill switch a connect --kill-switch left in force (direct traffic again); status: is it in force', load: () => import('./commands/kill-switch') },
+  speedtest: { summary: 'download N MB through each server of a subscription, K at a time; one JSON line per server, then a table', load: () => import('./commands/speedtest') },
   cores: { summary: 'the cores found, their roles and abilities, and which servers each carries, as JSON', load: () => import('./commands/cores') },
 };
 

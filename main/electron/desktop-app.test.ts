@@ -1,3 +1,4 @@
+import { IDLE_SPEED_TEST } from '../../shared/domain/speed-test';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { GLOBAL_ROUTING_VIEW } from '../../shared/domain/routing';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,7 @@ function fakeEngine(options: { stop?: () => Promise<void>; settings?: Partial<Se
     settings: { ...DEFAULT_SETTINGS, mode: 'system-proxy', ...options.settings },
     core: null,
     testProgress: { running: false, done: 0, total: 0 },
+    speedTest: IDLE_SPEED_TEST,
     demo: false,
     problems: [],
     importRequests: [],

@@ -25,6 +25,10 @@ export const REFUSAL_CODES = [
   'nothing-to-import',
   /** An import's first fetch failed or brought no server, so nothing was added (the import request says why). */
   'subscription-not-added',
+  /** A speed test asked for while one is under way. */
+  'speed-test-running',
+  /** A speed test of a selection or subscription without servers. */
+  'nothing-to-speed-test',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

@@ -1,5 +1,6 @@
 import type { IpInfo, Measurement, ProbeError, ServerStatistics } from './measurement';
 import type { ServerId } from './server';
+import type { SpeedTestResult } from './speed-test';
 import type { TransferTest } from './transfer';
 
 /**
@@ -69,6 +70,8 @@ export interface ServerStatus {
   ipv6: Ipv6Support | null;
   /** The latest transfer test (a download after a delay test answered); null when none ran. */
   transfer: TransferTest | null;
+  /** The latest bulk speed test (N MB through the server on request); null when none ran. */
+  speedTest: SpeedTestResult | null;
 }
 
 /**

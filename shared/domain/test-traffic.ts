@@ -4,7 +4,7 @@
  */
 
 /** The kinds of test whose bytes are counted. */
-export const TEST_KINDS = ['delay', 'transfer', 'ip-info', 'reachability'] as const;
+export const TEST_KINDS = ['delay', 'transfer', 'ip-info', 'reachability', 'speed-test'] as const;
 export type TestKind = (typeof TEST_KINDS)[number];
 
 export interface ByteCount {
@@ -25,7 +25,7 @@ export interface TestTrafficUsage {
 
 export const noBytes = (): ByteCount => ({ up: 0, down: 0 });
 
-export const noBytesByKind = (): BytesByKind => ({ delay: noBytes(), transfer: noBytes(), 'ip-info': noBytes(), reachability: noBytes() });
+export const noBytesByKind = (): BytesByKind => ({ delay: noBytes(), transfer: noBytes(), 'ip-info': noBytes(), reachability: noBytes(), 'speed-test': noBytes() });
 
 /** Up and down of every kind together. */
 export function totalBytes(byKind: BytesByKind): number {

@@ -18,6 +18,8 @@ export const INVOKE_CHANNELS = [
   'testAll',
   'testServer',
   'measureThroughput',
+  'startSpeedTest',
+  'cancelSpeedTest',
   'measureDirect',
   'getHistory',
   'getServerStatus',
@@ -37,5 +39,5 @@ export const INVOKE_CHANNELS = [
 ] as const;
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 
-export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'unsupported', 'carried', 'problems', 'importRequests', 'routing'] as const;
+export const EVENT_NAMES = ['snapshot', 'subscriptions', 'statuses', 'connection', 'traffic', 'auto', 'settings', 'testProgress', 'speedTestProgress', 'unsupported', 'carried', 'problems', 'importRequests', 'routing'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

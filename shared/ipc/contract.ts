@@ -5,6 +5,7 @@
  * service sees it.
  */
 import type { TestTrafficUsage } from '../domain/test-traffic';
+import { MAX_SPEED_TEST_BYTES, MAX_SPEED_TEST_PARALLEL, MIN_SPEED_TEST_BYTES, type SpeedTestProgress } from '../domain/speed-test';
 import { z } from 'zod';
 import type { AutoSnapshot } from '../domain/auto';
 import type { ConnectionState, CoreSummary, TrafficSample } from '../domain/connection';
@@ -64,6 +65,20 @@ export const invokeSchemas = {
   testAll: z.object({}).strict(),
   testServer: z.object({ serverId: id }).strict(),
   measureThroughput: z.object({ serverId: id }).strict(),
+  /** The bulk speed test of the selection, a subscription or all: `bytes` each, `parallel` at a time. */
+  startSpeedTest: z
+    .object({
+      scope: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('servers'), serverIds: z.array(id).min(1).max(100_000) }).strict(),
+        z.object({ kind: z.literal('subscription'), subscriptionId: id }).strict(),
+        z.object({ kind: z.literal('all') }).strict(),
+      ]),
+      bytes: z.number().int().min(MIN_SPEED_TEST_BYTES).max(MAX_SPEED_TEST_BYTES).optional(),
+      parallel: z.number().int().min(1).max(MAX_SPEED_TEST_PARALLEL).optional(),
+    })
+    .strict(),
+  /** Stops every download of the speed test; answers when the last has stopped. */
+  cancelSpeedTest: z.object({}).strict(),
   measureDirect: z.object({ serverId: id, method: z.enum(['tcp', 'icmp']) }).strict(),
   getHistory: z.object({ serverId: id }).strict(),
   /** A server's whole status, statistics and last measurements included (the details ask for it). */
@@ -148,6 +163,8 @@ export interface AppSnapshot {
   settings: Settings;
   core: CoreSummary | null;
   testProgress: TestProgress;
+  /** The bulk speed test: how far it has got, or how the last run ended. */
+  speedTest: SpeedTestProgress;
   /** The host runs the demo world: the Lab panel may be shown. */
   demo: boolean;
   /** What the user should know (unreadable files set aside, failed saves, no core), until dismissed. */
@@ -182,6 +199,8 @@ export interface InvokeResponses {
   testAll: null;
   testServer: ServerStatus;
   measureThroughput: ServerStatus;
+  startSpeedTest: SpeedTestProgress;
+  cancelSpeedTest: SpeedTestProgress;
   /** The test's outcome and the server's status after it (the measurement is its latest). */
   measureDirect: { outcome: DirectTestOutcome; status: ServerStatus };
   getHistory: Measurement[];
@@ -215,6 +234,8 @@ export interface EventPayloads {
   auto: AutoSnapshot;
   settings: Settings;
   testProgress: TestProgress;
+  /** The speed test's progress: at its start, after each server, on cancel and at its end. */
+  speedTestProgress: SpeedTestProgress;
   unsupported: Record<ServerId, string>;
   carried: Record<ServerId, string>;
   /** The whole list of problems, whenever it changes. */

@@ -16,6 +16,7 @@ const untested = (serverId: string): ListStatus => ({
   reachability: null,
   ipv6: null,
   transfer: null,
+  speedTest: null,
 });
 
 const tested: ListStatus = {

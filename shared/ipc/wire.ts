@@ -45,6 +45,7 @@ const UNTESTED: Omit<ListStatus, 'serverId'> = {
   reachability: null,
   ipv6: null,
   transfer: null,
+  speedTest: null,
 };
 
 /** A status as the WebSocket carries it (5,000 untested servers are 5,000 ids, not 5,000 × 12 fields). */

@@ -1,3 +1,4 @@
+import { IDLE_SPEED_TEST } from '../../../shared/domain/speed-test';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ exports.createEngine = async (options) => {
     auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
     settings: { language: 'system', mode: 'proxy' },
     testProgress: { running: false, done: 0, total: 0 },
+    speedTest: ${JSON.stringify(IDLE_SPEED_TEST)},
   } : null);
   return engine;
 };

@@ -3,6 +3,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
+import { SpeedFigure } from './SpeedTest';
 import { isActive, selectTrafficRates } from '../store/connection';
 import { selectDirectRates } from '../store/routing';
 import { countdownSeconds, shownConnection } from '../../../shared/domain/shown-status';
@@ -62,6 +63,8 @@ export function ConnectionBar() {
   const connection = useAppStore((s) => s.connection);
   const active = useAppStore(isActive);
   const serverName = useAppStore((s) => (s.connection.serverId ? selectServer(s, s.connection.serverId)?.name ?? null : null));
+  // The current server's speed-test figure, shown beside its name with its age.
+  const speed = useAppStore((s) => (s.connection.serverId ? (s.statuses[s.connection.serverId]?.speedTest ?? null) : null));
   const rates = useAppStore(useShallow(selectTrafficRates));
   const directRates = useAppStore(useShallow(selectDirectRates));
   const presetInForce = useAppStore((s) => s.routing.presetInForce);
@@ -136,6 +139,7 @@ export function ConnectionBar() {
               <Trans i18nKey="connection.via" values={{ server: serverName }} components={{ server: <ServerName name={serverName} /> }} />
             </span>
           )}
+          {showServer && speed && <SpeedFigure result={speed} />}
           {sinceText && <span className="since muted">{sinceText}</span>}
         </span>
         {/*

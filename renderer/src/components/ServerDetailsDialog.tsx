@@ -13,6 +13,7 @@ import { Flag } from './Flag';
 import { Modal } from './Modal';
 import { PingText } from './ServerRow';
 import { FlaggedName } from './FlaggedName';
+import { SpeedFigure } from './SpeedTest';
 import { TransferField, TransferWarning } from './TransferField';
 import { ServerAntiDpi } from './ServerAntiDpi';
 import { ServerChain } from './ServerChain';
@@ -200,6 +201,7 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
                 {measuring ? t('details.measuring') : t('details.measure')}
               </button>
             </Field>
+            {status?.speedTest && <Field label={t('speedTest.detailsLabel')}>{<SpeedFigure result={status.speedTest} />}</Field>}
             <TransferField test={status?.transfer ?? null} />
             <dt title={t('details.directHint')}>{t('details.direct')}</dt>
             <dd>

@@ -35,6 +35,7 @@ describe('Settings → Testing', () => {
       ['Transfer tests', '4.7 MB', '111 MB'],
       ['Exit IP lookups', '12 kB', '160 kB'],
       ['Reachability checks', '0 kB', '38 kB'],
+      ['Speed tests', '0 kB', '0 kB'],
       ['Total', '6.3 MB', '146 MB'],
     ]);
     expect(within(page).queryByRole('status')).toBeNull();

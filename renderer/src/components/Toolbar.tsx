@@ -5,6 +5,7 @@ import { selectProgressView } from '../store/testProgress';
 import type { SortMode } from '../store/ui';
 import { useFormat } from '../hooks/useFormat';
 import { GearIcon, PlusIcon, RetestIcon, SearchIcon } from './icons';
+import { SpeedTestAction, SpeedTestProgressView } from './SpeedTest';
 
 /**
  * "Testing 1,234 of 5,000" and its bar. It sits in the list's toolbar, not in the top bar: there
@@ -37,7 +38,7 @@ function TestProgressView() {
   );
 }
 
-/** Test all, add a subscription, settings. */
+/** Test all, the speed test, add a subscription, settings. */
 export function AppActions() {
   const { t } = useTranslation();
   const running = useAppStore((s) => s.testProgress.running);
@@ -50,6 +51,7 @@ export function AppActions() {
         <RetestIcon />
         <span className="collapsible-label">{t('toolbar.testAll')}</span>
       </button>
+      <SpeedTestAction />
       <button type="button" className="button" disabled={!ready} title={t('toolbar.addSubscription')} aria-label={t('toolbar.addSubscription')} onClick={() => openDialog({ kind: 'add-subscription' })}>
         <PlusIcon />
         <span className="collapsible-label">{t('toolbar.addSubscription')}</span>
@@ -61,7 +63,9 @@ export function AppActions() {
   );
 }
 
-/** The list's filter and order, and how far Test all has got. */
+const SORT_LABELS: Record<SortMode, string> = { list: 'toolbar.sortList', ping: 'toolbar.sortPing', speed: 'toolbar.sortSpeed' };
+
+/** The list's filter and order, and how far Test all and the speed test have got. */
 export function ListToolbar() {
   const { t } = useTranslation();
   const { filter, sort, setFilter, setSort } = useAppStore(
@@ -75,7 +79,7 @@ export function ListToolbar() {
         <input type="search" value={filter} placeholder={t('toolbar.filterPlaceholder')} onChange={(event) => setFilter(event.target.value)} />
       </label>
       <div className="segmented" role="group" aria-label={t('toolbar.sort')}>
-        {(['list', 'ping'] as SortMode[]).map((mode) => (
+        {(['list', 'ping', 'speed'] as SortMode[]).map((mode) => (
           <button
             key={mode}
             type="button"
@@ -83,11 +87,12 @@ export function ListToolbar() {
             className={sort === mode ? 'segment active' : 'segment'}
             onClick={() => setSort(mode)}
           >
-            {t(mode === 'list' ? 'toolbar.sortList' : 'toolbar.sortPing')}
+            {t(SORT_LABELS[mode])}
           </button>
         ))}
       </div>
       <TestProgressView />
+      <SpeedTestProgressView />
     </div>
   );
 }

@@ -31,6 +31,13 @@ export const RetestIcon = () => (
     <path d="M21 4v5h-5" />
   </Icon>
 );
+/** A gauge: the speed test. */
+export const SpeedIcon = () => (
+  <Icon>
+    <path d="M4 16a8 8 0 1 1 16 0" />
+    <path d="M12 16l4-5" />
+  </Icon>
+);
 export const InfoIcon = () => (
   <Icon>
     <circle cx="12" cy="12" r="9" />

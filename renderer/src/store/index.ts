@@ -14,6 +14,7 @@ import { createSettingsSlice } from './settings';
 import { createSharingSlice } from './sharing';
 import { createAppsSlice } from './apps';
 import { createSyncSlice } from './sync';
+import { createSpeedTestSlice } from './speedTest';
 import { createTestProgressSlice } from './testProgress';
 import type { AppState, AppStore } from './types';
 import { createUiSlice, type UiEnvironment } from './ui';
@@ -36,6 +37,7 @@ export function createAppStore(client: VpnClient, env: UiEnvironment, frames: Fr
       ...createDialogsSlice(deps),
       ...createSettingsSlice(deps),
       ...createTestProgressSlice(deps),
+      ...createSpeedTestSlice(deps),
       ...createUiSlice(deps, env),
       ...createLabSlice(deps),
       ...createProblemsSlice(deps),

@@ -109,9 +109,17 @@ function pingRank(status: ListStatus | undefined): [number, number] {
   return [0, status.delayMs];
 }
 
+/** Sort key by speed: measured servers fastest first, then untested, then failed. */
+function speedRank(status: ListStatus | undefined): [number, number] {
+  const result = status?.speedTest;
+  if (!result) return [1, 0];
+  if (result.bytesPerSecond === null) return [2, 0];
+  return [0, -result.bytesPerSecond];
+}
+
 /**
  * The rows of the virtualized server list: a header per subscription in list order, then its
- * servers (filtered, optionally sorted by ping). Statuses are an input only when the filter or the
+ * servers (filtered, optionally sorted by ping or by speed-test speed). Statuses are an input only when the filter or the
  * sort need them, so a burst of ping updates does not rebuild a 5,000-row list.
  */
 export const selectListRows = memoSelector(
@@ -121,16 +129,17 @@ export const selectListRows = memoSelector(
       state.filter,
       state.sort,
       state.collapsed,
-      state.filter.trim() !== '' || state.sort === 'ping' ? state.statuses : null,
+      state.filter.trim() !== '' || state.sort !== 'list' ? state.statuses : null,
     ] as const,
   ([subscriptions, filter, sort, collapsed, statuses]): ListRow[] => {
     const needle = filter.trim().toLocaleLowerCase();
     const rows: ListRow[] = [];
     for (const subscription of subscriptions) {
       let servers = subscription.servers.filter((server) => matchesFilter(server, statuses?.[server.id], needle));
-      if (sort === 'ping' && statuses) {
+      if (sort !== 'list' && statuses) {
+        const rankOf = sort === 'ping' ? pingRank : speedRank;
         servers = servers
-          .map((server, index) => ({ server, index, rank: pingRank(statuses[server.id]) }))
+          .map((server, index) => ({ server, index, rank: rankOf(statuses[server.id]) }))
           .sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || a.index - b.index)
           .map((entry) => entry.server);
       }
@@ -145,6 +154,15 @@ export const selectListRows = memoSelector(
       );
     }
     return rows;
+  },
+);
+
+/** The servers the filter lets through, in list order (collapsed subscriptions too): the search is the selection a speed test may take. */
+export const selectShownServerIds = memoSelector(
+  (state: AppState) => [state.subscriptions, state.filter, state.filter.trim() !== '' ? state.statuses : null] as const,
+  ([subscriptions, filter, statuses]): ServerId[] => {
+    const needle = filter.trim().toLocaleLowerCase();
+    return subscriptions.flatMap((subscription) => subscription.servers.filter((server) => matchesFilter(server, statuses?.[server.id], needle)).map((server) => server.id));
   },
 );
 

@@ -2,6 +2,7 @@
  * Main is the source of truth: a snapshot replaces the whole picture, each event replaces or
  * patches its part. `start` asks for the first snapshot and follows the host's events.
  */
+import { IDLE_SPEED_TEST } from '../../../shared/domain/speed-test';
 import type { AppSnapshot, VpnClient } from '../../../shared/ipc/contract';
 import { dialogStillValid } from './dialogs';
 import { request, type AppState, type SliceDeps } from './types';
@@ -33,6 +34,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
     c.on('auto', (auto) => set({ auto })),
     c.on('settings', (settings) => set({ settings })),
     c.on('testProgress', (testProgress) => incoming.progress(testProgress)),
+    c.on('speedTestProgress', (progress) => get().setSpeedTest(progress)),
     c.on('unsupported', (unsupported) => set({ unsupported })),
     c.on('carried', (carried) => set({ carried })),
     // The whole list each time: it replaces ours (a dismissed problem leaves here, not on the click).
@@ -54,6 +56,9 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
         auto: snapshot.auto,
         settings: snapshot.settings,
         testProgress: snapshot.testProgress,
+        // An older host's snapshot has none: no run.
+        speedTest: snapshot.speedTest ?? IDLE_SPEED_TEST,
+        speedTestAt: Date.now(),
         demo: snapshot.demo,
         problems: snapshot.problems,
         importRequests: snapshot.importRequests,

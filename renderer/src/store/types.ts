@@ -14,6 +14,7 @@ import type { SettingsSlice } from './settings';
 import type { SharingSlice } from './sharing';
 import type { AppsSlice } from './apps';
 import type { SyncSlice } from './sync';
+import type { SpeedTestSlice } from './speedTest';
 import type { TestProgressSlice } from './testProgress';
 import type { NoticeAction, UiSlice } from './ui';
 
@@ -23,6 +24,7 @@ export type AppState = ServersSlice &
   DialogsSlice &
   SettingsSlice &
   TestProgressSlice &
+  SpeedTestSlice &
   UiSlice &
   LabSlice &
   ProblemsSlice &

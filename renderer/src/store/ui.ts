@@ -5,7 +5,7 @@ import { LANGUAGES, type Language } from '../../../shared/settings';
 import type { AppState, SliceDeps } from './types';
 
 export type LinkState = 'connecting' | 'open' | 'reconnecting' | 'closed';
-export type SortMode = 'list' | 'ping';
+export type SortMode = 'list' | 'ping' | 'speed';
 export type NoticeAction =
   | 'connect'
   | 'disconnect'
@@ -14,6 +14,7 @@ export type NoticeAction =
   | 'testAll'
   | 'testServer'
   | 'measureThroughput'
+  | 'speedTest'
   | 'measureDirect'
   | 'history'
   | 'addSubscription'

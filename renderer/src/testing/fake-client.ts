@@ -6,6 +6,7 @@
 import type { AutoSnapshot } from '../../../shared/domain/auto';
 import type { ServerStatus } from '../../../shared/domain/status';
 import { EngineRefusal } from '../../../shared/domain/refusal';
+import { IDLE_SPEED_TEST } from '../../../shared/domain/speed-test';
 import {
   type AppSnapshot,
   type EventName,
@@ -151,6 +152,26 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     },
     testServer: (request: { serverId: string }) => patchStatus(request.serverId, { testing: false, downForNow: false, delayMs: 70, testedAt: now(), fromCache: false, error: null }),
     measureThroughput: (request: { serverId: string }) => patchStatus(request.serverId, { throughputBps: 3_400_000, throughputTest: { bytes: 4_194_304, at: now() } }),
+    // A run that starts and stays at its first server until cancelled (the component tests drive the rest by events).
+    startSpeedTest: (request: { scope: { kind: string; serverIds?: string[]; subscriptionId?: string }; bytes?: number; parallel?: number }) => {
+      const all = snapshot.subscriptions.flatMap((s) => s.servers);
+      const total =
+        request.scope.kind === 'servers'
+          ? (request.scope.serverIds?.length ?? 0)
+          : request.scope.kind === 'subscription'
+            ? (snapshot.subscriptions.find((s) => s.id === request.scope.subscriptionId)?.servers.length ?? 0)
+            : all.length;
+      const progress = { ...IDLE_SPEED_TEST, running: true, total, startedAt: now(), bytesPerServer: request.bytes ?? IDLE_SPEED_TEST.bytesPerServer, parallel: request.parallel ?? IDLE_SPEED_TEST.parallel };
+      snapshot = { ...snapshot, speedTest: progress };
+      emit('speedTestProgress', progress);
+      return progress;
+    },
+    cancelSpeedTest: () => {
+      const progress = { ...snapshot.speedTest, running: false, cancelling: false, remainingMs: null, ended: snapshot.speedTest.running ? ('cancelled' as const) : snapshot.speedTest.ended };
+      snapshot = { ...snapshot, speedTest: progress };
+      emit('speedTestProgress', progress);
+      return progress;
+    },
     // TCP answers in 41 ms; this machine's ping is not permitted, as on many desktops without it.
     measureDirect: (request: { serverId: string; method: 'tcp' | 'icmp' }) => ({
       outcome:
@@ -164,8 +185,8 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     exportObservation: () => ({ exportedAt: now(), servers: [], batch: { confirmedFailures: 0, overturnedFailures: 0 } }),
     // An hour of the new rule at 200 servers: delay probes of all, transfer tests of the six in focus.
     testTraffic: () => {
-      const hour = { delay: { up: 420_000, down: 1_150_000 }, transfer: { up: 26_000, down: 4_700_000 }, 'ip-info': { up: 3_000, down: 9_000 }, reachability: { up: 0, down: 0 } };
-      const day = { delay: { up: 9_000_000, down: 26_000_000 }, transfer: { up: 600_000, down: 110_000_000 }, 'ip-info': { up: 40_000, down: 120_000 }, reachability: { up: 8_000, down: 30_000 } };
+      const hour = { delay: { up: 420_000, down: 1_150_000 }, transfer: { up: 26_000, down: 4_700_000 }, 'ip-info': { up: 3_000, down: 9_000 }, reachability: { up: 0, down: 0 }, 'speed-test': { up: 0, down: 0 } };
+      const day = { delay: { up: 9_000_000, down: 26_000_000 }, transfer: { up: 600_000, down: 110_000_000 }, 'ip-info': { up: 40_000, down: 120_000 }, reachability: { up: 8_000, down: 30_000 }, 'speed-test': { up: 0, down: 0 } };
       const cap = snapshot.settings.monitor.testBudgetBytesPerDay;
       return { lastHour: hour, lastDay: day, capBytesPerDay: cap, capped: cap > 0 && cap <= 145_798_000 };
     },

@@ -3,6 +3,7 @@
  * replays the seed's figure) for component tests and the preview screenshots. Never imported by
  * the product.
  */
+import { IDLE_SPEED_TEST } from '../../../shared/domain/speed-test';
 import type { TimelineEntry } from '../../../shared/domain/auto';
 import type { CoreAbilities, CoreEntry, CoreList, CoreName } from '../../../shared/domain/cores';
 import type { IpInfo, Measurement } from '../../../shared/domain/measurement';
@@ -62,6 +63,7 @@ export function status(serverId: string, patch: Partial<ServerStatus> = {}): Ser
     reachability: null,
     ipv6: null,
     transfer: null,
+    speedTest: null,
     ...patch,
   };
 }
@@ -162,6 +164,7 @@ export function sampleSnapshot(now: number): AppSnapshot {
     // v2ray 4.34 has neither of Xray's anti-DPI options.
     core: { family: 'v2ray', version: '4.34.0', path: '/usr/bin/v2ray', antiDpi: { fragment: false, noise: false } },
     testProgress: { running: false, done: 0, total: 0 },
+    speedTest: IDLE_SPEED_TEST,
     demo: true,
     problems: [],
     importRequests: [],
