@@ -57,13 +57,15 @@ function Ipv6Field({ ipv6, now }: { ipv6: Ipv6Support | null; now: number }) {
   );
 }
 
-/** The one download speed: the newer of the download on request and the transfer test, with what was downloaded and when. */
+const SPEED_SOURCE_KEY = { 'on-request': 'details.speedOnRequest', 'speed-test': 'details.speedSpeedTest', 'transfer-test': 'details.speedTransferTest' } as const;
+
+/** The one download speed: the newest of the download on request, the speed test and the transfer test, with what was downloaded and when. */
 function SpeedText({ status, now }: { status: Parameters<typeof speedShown>[0]; now: number }) {
   const { t } = useTranslation();
   const format = useFormat();
   const speed = speedShown(status);
   if (!speed) return <>{t('details.notMeasured')}</>;
-  const what = t(speed.source === 'on-request' ? 'details.speedOnRequest' : 'details.speedTransferTest', { size: speed.bytes === null ? '' : format.bytes(speed.bytes) });
+  const what = t(SPEED_SOURCE_KEY[speed.source], { size: speed.bytes === null ? '' : format.bytes(speed.bytes) });
   return (
     <span className="speed" data-speed-source={speed.source}>
       {format.rate(speed.bytesPerSecond)}{' '}
@@ -201,7 +203,8 @@ export function ServerDetailsDialog({ serverId }: { serverId: ServerId }) {
                 {measuring ? t('details.measuring') : t('details.measure')}
               </button>
             </Field>
-            {status?.speedTest && <Field label={t('speedTest.detailsLabel')}>{<SpeedFigure result={status.speedTest} />}</Field>}
+            {/* A speed test that measured is the download speed above; one that failed says so here. */}
+            {status?.speedTest && status.speedTest.bytesPerSecond === null && <Field label={t('speedTest.detailsLabel')}>{<SpeedFigure result={status.speedTest} />}</Field>}
             <TransferField test={status?.transfer ?? null} />
             <dt title={t('details.directHint')}>{t('details.direct')}</dt>
             <dd>

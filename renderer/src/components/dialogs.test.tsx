@@ -192,6 +192,22 @@ describe('the server details dialog', () => {
     expect(row('Download speed')).toMatch(/^3\.4 MB\/s \(a 4\.2 MB download when asked, (now|.* ago)\)/);
   });
 
+  it('a bulk speed test newer than the other measures is the one download speed; a failed one says so on its own row', async () => {
+    const base = sampleSnapshot(NOW);
+    const transfer = { verdict: 'ok' as const, at: NOW - 120_000, bytes: 65_536, expectedBytes: 65_536, bytesPerSecond: 65_536_000, fragment: false, detail: '65536 bytes in 1 ms', fromCache: false };
+    const speedTest = { at: NOW - 60_000, bytes: 10_485_760, bytesPerSecond: 2_500_000, error: null, fromCache: false };
+    const { store } = renderWithStore(<Dialogs />, { ...base, statuses: { ...base.statuses, de: { ...base.statuses.de!, transfer, throughputBps: null, speedTest } } });
+    act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    const dialog = screen.getByRole('dialog', { name: 'Germany · Frankfurt' });
+    const speeds = () => (dialog.textContent ?? '').match(/[\d.,]+\s?[kMG]?B\/s/g) ?? [];
+    const row = (label: string) => [...dialog.querySelectorAll('dt')].find((dt) => dt.textContent === label)?.nextElementSibling?.textContent ?? '';
+    expect(speeds()).toEqual(['2.5 MB/s']);
+    expect(row('Download speed')).toContain('2.5 MB/s (the 10.5 MB speed test, 1 minute ago)');
+    act(() => store.setState({ statuses: { ...store.getState().statuses, de: { ...store.getState().statuses.de!, speedTest: { ...speedTest, bytesPerSecond: null, error: 'timeout' } } } }));
+    expect(speeds()).toEqual(['65.5 MB/s']);
+    expect([...dialog.querySelectorAll('dt')].map((dt) => dt.textContent)).toContain('Speed test');
+  });
+
   it('tests the address straight on request: TCP shows its time, ICMP says in words why it cannot run here', async () => {
     const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));

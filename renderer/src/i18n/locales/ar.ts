@@ -216,6 +216,7 @@ export const ar = {
     throughput: 'سرعة التنزيل',
     speedOnRequest: 'تنزيل {{size}} عند الطلب',
     speedTransferTest: 'اختبار النقل {{size}}',
+    speedSpeedTest: 'اختبار السرعة {{size}}',
     speedMeasured: '{{what}}، {{age}}',
     measure: 'قياس السرعة',
     measuring: 'جارٍ القياس…',

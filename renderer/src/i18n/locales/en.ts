@@ -199,6 +199,7 @@ export const en = {
     throughput: 'Download speed',
     speedOnRequest: 'a {{size}} download when asked',
     speedTransferTest: 'the {{size}} transfer test',
+    speedSpeedTest: 'the {{size}} speed test',
     speedMeasured: '{{what}}, {{age}}',
     measure: 'Measure speed',
     measuring: 'Measuring…',

@@ -196,6 +196,7 @@ export const fa = {
     throughput: 'سرعت دریافت',
     speedOnRequest: 'دانلود {{size}} به درخواست شما',
     speedTransferTest: 'آزمون انتقال {{size}}',
+    speedSpeedTest: 'آزمون سرعت {{size}}',
     speedMeasured: '{{what}}، {{age}}',
     measure: 'سنجش سرعت',
     measuring: 'در حال سنجش…',

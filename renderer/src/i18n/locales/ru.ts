@@ -202,6 +202,7 @@ export const ru = {
     throughput: 'Скорость загрузки',
     speedOnRequest: 'загрузка {{size}} по запросу',
     speedTransferTest: 'проверка передачи {{size}}',
+    speedSpeedTest: 'тест скорости {{size}}',
     speedMeasured: '{{what}}, {{age}}',
     measure: 'Измерить скорость',
     measuring: 'Измеряем…',

@@ -192,6 +192,7 @@ export const zh = {
     throughput: '下载速度',
     speedOnRequest: '按需下载 {{size}}',
     speedTransferTest: '{{size}} 传输测试',
+    speedSpeedTest: '{{size}} 测速',
     speedMeasured: '{{what}}，{{age}}',
     measure: '测速',
     measuring: '正在测速…',
