@@ -89,13 +89,14 @@ describe('the speed test in the window', () => {
     expect(figure.textContent).toBe('9.8 MB/s 5 minutes ago');
   });
 
-  it('gives the speed-test result one row in the details, with its age, and says when it failed', async () => {
+  it('makes a measured speed test the details’ download speed, with its size and age, and gives a failed one a row of its own', async () => {
     const failed: SpeedTestResult = { at: NOW - 2 * 3_600_000, bytes: 0, bytesPerSecond: null, error: 'the download did not start within 10 s', fromCache: false };
     const { store } = renderWithStore(<Dialogs />, world({ nl: measured(2_500_000), de: failed }));
     act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'nl' }));
     let dialog = await screen.findByRole('dialog', { name: 'Netherlands · Amsterdam' });
-    const row = (await within(dialog).findByText('Speed test', { selector: 'dt' })).nextElementSibling as HTMLElement;
-    expect(row.textContent).toBe('2.5 MB/s 5 minutes ago');
+    const row = (await within(dialog).findByText('Download speed', { selector: 'dt' })).nextElementSibling as HTMLElement;
+    expect(row.textContent).toMatch(/^2\.5 MB\/s \(the .* speed test, 5 minutes ago\)/);
+    expect(within(dialog).queryByText('Speed test', { selector: 'dt' })).toBeNull();
     act(() => store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
     dialog = await screen.findByRole('dialog', { name: 'Germany · Frankfurt' });
     const failedRow = (await within(dialog).findByText('Speed test', { selector: 'dt' })).nextElementSibling as HTMLElement;
