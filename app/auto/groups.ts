@@ -67,7 +67,7 @@ export class GroupPicker {
     this.saved = JSON.stringify(persisted ?? null);
     this.auto = new AutoRuntime({
       clock: options.clock,
-      logger: options.logger,
+      logger: groupLogger(options.logger, options.name),
       config: options.config,
       probe: options.probe,
       measurements: options.measurements,
@@ -215,4 +215,11 @@ export class GroupPicker {
     this.saved = text;
     this.options.save?.(state);
   }
+}
+
+/** The group's Auto lines say whose they are ("group AI: switch us2 → us1: …"), beside the main connection's. */
+function groupLogger(logger: Logger, name: string): Logger {
+  const prefixed = Object.create(logger) as Logger;
+  prefixed.log = (level, tag, message, at, problem) => logger.log(level, tag, `group ${name}: ${message}`, at, problem);
+  return prefixed;
 }

@@ -13,6 +13,8 @@ import type { AppSnapshot, EventName, EventPayloads, InvokeRequest, VpnClient } 
 import type { ConnectionMode, Settings, SettingsPatch } from '../../shared/settings';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
+import { groupPicksFile } from '../auto/group-picks-file';
+import { GroupPicks } from './group-picks';
 import { type Clock, systemClock } from '../clock';
 import { coreLabel } from '../core';
 import { antiDpiAbilities, antiDpiFor, fragmentWritten, writableAntiDpi } from '../core/anti-dpi';
@@ -220,6 +222,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const driver = new TunnelDriver(() => tunnel, catalog.index, () => noCoreReason);
   // Auto's queue picks the servers with transfer tests; Auto is built after the monitor.
   let autoQueue: () => ServerId[] = () => [];
+  // The server groups' picks are tested as the connection's are; they are chosen after Auto is built.
+  let groupSelections: () => ServerId[] = () => [];
   const monitor = new Monitor({
     prober,
     clock,
@@ -227,7 +231,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     settings: settings().monitor,
     cacheFile: monitorCacheFile(dataDir),
     servers: () => catalog.index.all(),
-    selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
+    selections: () => [driver.current(), ...groupSelections()].filter((id): id is ServerId => id !== null),
     queue: () => autoQueue(),
     directCheck: new HttpDirectCheck(() => capture.directProxy()),
     throughputUrl: options.throughputUrl,
@@ -274,8 +278,33 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   networkLoss.connect(auto);
   autoQueue = () => auto.candidateQueue();
 
+  // Each server group's pick, by Auto's rules among its members, in the tunnel beside the main connection.
+  const groupFile = groupPicksFile(dataDir);
+  const groupsLoaded = await groupFile.load();
+  metAtStart(groupsLoaded.problem);
+  let autoChanged = (): void => undefined;
+  const groupPicks = new GroupPicks({
+    clock,
+    logger,
+    settings,
+    config: () => autoConfigFrom(settings()),
+    probe: { probe: (id, timeoutMs) => monitor.probe(id, timeoutMs), transferTest: (id) => monitor.transferTest(id), eventTest: (id) => void monitor.testNow([id], 'selection') },
+    measurements: monitor,
+    reachability,
+    status: (id) => monitor.status(id),
+    servers: catalog.index,
+    subscriptions: () => catalog.autoView(),
+    tunnel,
+    persisted: groupsLoaded.value,
+    save: (state) => void groupFile.save(state).catch((error: unknown) => logger.error(TAG, String(error), saveProblemOf(error))),
+    changed: () => autoChanged(),
+  });
+  groupSelections = () => groupPicks.picks();
+  const autoSnapshot = () => ({ ...auto.snapshot(), groups: groupPicks.snapshots() });
+
   // Events: lower layers publish; the engine's services carry them to Auto, the monitor and the hosts.
   const events = new Emitter<EventPayloads>((error, event) => logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
+  autoChanged = () => events.emit('auto', autoSnapshot());
   const publish =
     <E extends EventName>(event: E) =>
     (payload: EventPayloads[E]) =>
@@ -340,7 +369,16 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     reachability.onChange(({ serverId }) => verdicts.note(serverId)),
     monitor.onProgress(publish('testProgress')),
     followTestBudget(monitor, board),
-    auto.onChange(publish('auto')),
+    auto.onChange(() => autoChanged()),
+    // A group's members follow the servers and their exit countries; its pick follows Auto's rules.
+    monitor.subscribe(() => groupPicks.membersMaybeChanged()),
+    subscriptions.onChange(() => groupPicks.membersMaybeChanged()),
+    monitor.onTransfer((id) => groupPicks.transferSeen(id)),
+    settingsStore.onChange((next) => {
+      groupPicks.follow();
+      groupPicks.membersMaybeChanged();
+      groupPicks.reconfigure(autoConfigFrom(next));
+    }),
     // The current server's transfer test freezing is one of Auto's triggers.
     monitor.onTransfer((id) => auto.transferSeen(id)),
     reportSelections({ auto, subscriptions, monitor }),
@@ -373,7 +411,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   }
 
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
-  if (network) unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })));
+  const autoAndGroups = { networkChanged: (state: 'none' | 'up') => (auto.networkChanged(state), groupPicks.networkChanged(state)) };
+  if (network) unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto: autoAndGroups, monitor, log: (line) => logger.info(TAG, line) })));
 
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
   const connectionState = () => connectionStateOf(tunnel, noCoreReason);
@@ -396,14 +435,14 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       close: () => monitor.stop(),
     },
     { name: 'reachability', start: (stage) => void (stage === 'start' && reachability.start()), close: () => reachability.stop() },
-    { name: 'auto', start: (stage) => void (stage === 'start' && auto.start()), close: () => auto.stop() },
+    { name: 'auto', start: (stage) => void (stage === 'start' && auto.start()), close: () => (auto.stop(), groupPicks.stop()) },
     { name: 'events', close: () => unsubscribers.forEach((unsubscribe) => unsubscribe()) },
     { name: 'verdicts', close: () => verdicts.stop() },
     {
       name: 'network watch',
       start: (stage) => {
         if (stage === 'start') network?.start();
-        if (stage === 'post-start' && network?.state() === 'none') auto.networkChanged('none');
+        if (stage === 'post-start' && network?.state() === 'none') autoAndGroups.networkChanged('none');
       },
       close: () => network?.stop(),
     },
@@ -423,7 +462,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     unsupported: catalog.unsupported(),
     carried: catalog.carried(),
     connection: connectionState(),
-    auto: auto.snapshot(),
+    auto: autoSnapshot(),
     settings: settings(),
     core: profile ? { family: profile.family, version: profile.version, path: profile.path, antiDpi: antiDpiAbilities(profile) } : null,
     testProgress: monitor.progress(),
