@@ -11,7 +11,7 @@
  * away, checks the members once a minute (pausing after 5 failures) and comes back to the first
  * that answers twice, as Auto returns to its own subscription.
  */
-import type { GroupPickSnapshot, SwitchReason, TimelineEntry } from '../../shared/domain/auto';
+import type { AutoDecision, GroupPickSnapshot, SwitchReason, TimelineEntry } from '../../shared/domain/auto';
 import type { TrafficSample } from '../../shared/domain/connection';
 import type { ProbeFailure } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
@@ -164,6 +164,11 @@ export class GroupPicker {
 
   timeline(): TimelineEntry[] {
     return this.auto.snapshot().timeline;
+  }
+
+  /** Every decision of the group's Auto as it is made (the simulator prints them). */
+  onDecision(listener: (decision: AutoDecision) => void): () => void {
+    return this.auto.onDecision(listener);
   }
 
   onChange(listener: () => void): () => void {
