@@ -18,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   freeze: async () => (await import('./freeze.bench')).freezeBenchmark,
   routing: async () => (await import('./routing.bench')).routingBenchmark,
   'monitor-cost': async () => (await import('./monitor-cost.bench')).monitorCostBenchmark,
+  groups: async () => (await import('./groups.bench')).groupsBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {
