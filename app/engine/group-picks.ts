@@ -76,7 +76,11 @@ export class GroupPicks {
       run.unsubscribe();
       run.picker.stop();
       this.running.delete(name);
-      if (!group) delete this.saved.groups[name];
+      if (!group && name in this.saved.groups) {
+        // A removed group's pick is forgotten; an edited one's is kept for its new members to judge.
+        delete this.saved.groups[name];
+        this.options.save({ groups: { ...this.saved.groups } });
+      }
       changed = true;
     }
     const started = groups.filter((g) => !this.running.has(g.name)).map((g) => this.start(g));
