@@ -151,6 +151,14 @@ describe("a group's pick follows Auto's rules among its members", () => {
     expect(picker.snapshot()).toMatchObject({ pick: 'us3', reason: 'restored', excluded: ['us2'] });
   });
 
+  it('a saved pick that is no member any more (the group was edited) is not restored: the best member is picked', async () => {
+    const { picker, applied } = setup({ persisted: { pick: 'fi', excluded: [], returnCandidate: null } });
+    picker.connectedNow();
+    await Promise.resolve();
+    expect(applied).toEqual(['us2']);
+    expect(picker.snapshot()).toMatchObject({ pick: 'us2', state: 'on', reason: 'auto-on' });
+  });
+
   it('a marked member is never picked, and the last unmarked one cannot be marked', async () => {
     const { picker, applied } = setup();
     expect(picker.setExcluded(['us2'])).toEqual({ ok: true });

@@ -62,7 +62,8 @@ export class GroupPicker {
   constructor(private readonly options: GroupPickerOptions) {
     const id = groupSubscriptionId(options.name);
     const persisted = options.persisted;
-    this.current = persisted?.pick ?? null;
+    // The last run's pick, if it is still a member (a group edited since may have lost it).
+    this.current = persisted?.pick != null && options.members().includes(persisted.pick) ? persisted.pick : null;
     this.reason = this.current === null ? null : 'restored';
     this.saved = JSON.stringify(persisted ?? null);
     this.auto = new AutoRuntime({

@@ -435,7 +435,15 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       close: () => monitor.stop(),
     },
     { name: 'reachability', start: (stage) => void (stage === 'start' && reachability.start()), close: () => reachability.stop() },
-    { name: 'auto', start: (stage) => void (stage === 'start' && auto.start()), close: () => (auto.stop(), groupPicks.stop()) },
+    {
+      name: 'auto',
+      start: (stage) => {
+        if (stage !== 'start') return;
+        auto.start();
+        groupPicks.follow();
+      },
+      close: () => (auto.stop(), groupPicks.stop()),
+    },
     { name: 'events', close: () => unsubscribers.forEach((unsubscribe) => unsubscribe()) },
     { name: 'verdicts', close: () => verdicts.stop() },
     {

@@ -79,6 +79,7 @@ function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', 
     save: (state) => saved.push(state),
     changed: () => undefined,
   });
+  picks.follow();
   const settle = () => clock.advance(0);
   return { clock, picks, tunnel, probed, delays, countries, saved, settle, setSettings: (next: Partial<Settings>) => (settings = { ...settings, ...next }) };
 }

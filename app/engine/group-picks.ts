@@ -48,7 +48,6 @@ export class GroupPicks {
 
   constructor(private readonly options: GroupPicksOptions) {
     this.saved = { groups: { ...options.persisted.groups } };
-    this.follow();
     const tunnel = options.tunnel;
     if (!tunnel) return;
     this.unbind.push(
@@ -65,7 +64,11 @@ export class GroupPicks {
     );
   }
 
-  /** The groups of the settings now: new ones start, edited ones start over, removed ones stop; the tunnel is told. */
+  /**
+   * The groups of the settings now: new ones start, edited ones start over, removed ones stop; the
+   * tunnel is told. First called once the monitor has read its cache, so members by exit country
+   * (and with them the last run's picks) are known from the start.
+   */
   follow(): void {
     const groups = this.options.settings().groups;
     const wanted = new Map(groups.map((g) => [g.name, g]));
