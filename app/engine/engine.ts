@@ -293,6 +293,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     reachability,
     status: (id) => monitor.status(id),
     servers: catalog.index,
+    runsInCore: (id) => !catalog.unsupported()[id] && !catalog.carried()[id],
     subscriptions: () => catalog.autoView(),
     tunnel,
     persisted: groupsLoaded.value,

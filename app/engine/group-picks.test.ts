@@ -37,7 +37,7 @@ class GroupTunnel {
   }
 }
 
-function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', countries: ['US'] } }]) {
+function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', countries: ['US'] } }], notInCore: ServerId[] = []) {
   const clock = new FakeClock();
   const servers: Server[] = ['fi', 'us1', 'us2', 'de'].map((id) => vlessServer(id, 'A'));
   const countries = new Map<ServerId, string>([
@@ -73,6 +73,7 @@ function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', 
     measurements: { measurements: (id) => stored.get(id) ?? [], fromCache: () => false, throughputBps: () => null, record: (id, m) => stored.set(id, [...(stored.get(id) ?? []), m]) },
     status: (id) => ({ ipInfo: countries.has(id) ? { countryCode: countries.get(id) } : null }) as never,
     servers: { all: () => servers, withUpstream: (id) => ({ server: servers.find((s) => s.id === id)! }) },
+    runsInCore: (id) => !notInCore.includes(id),
     subscriptions: () => [{ id: 'A', serverIds: servers.map((s) => s.id) }],
     tunnel: tunnel as never,
     persisted: { groups: {} },
@@ -92,6 +93,13 @@ describe('the server groups of the settings, picked by Auto’s rules beside the
     expect(picks.routes()).toEqual([{ name: 'US', pick: { server: expect.objectContaining({ id: 'us2' }) } }]);
     expect(picks.picks()).toEqual(['us2']);
     expect(picks.snapshots()[0]).toMatchObject({ name: 'US', pick: 'us2', members: 2, state: 'on' });
+  });
+
+  it('a server the tunnel’s core cannot run itself (carried, or unsupported) is no member: its outbound could not start', async () => {
+    const { picks, tunnel, settle } = setup(undefined, ['us2']);
+    await settle();
+    expect(tunnel.switches).toEqual([{ name: 'US', to: 'us1' }]);
+    expect(picks.snapshots()[0]).toMatchObject({ members: 1 });
   });
 
   it("a group's own stalled counters start its check; the main connection's stall does not", async () => {

@@ -26,6 +26,11 @@ export interface GroupPicksOptions {
   reachability?: ReachabilityPort;
   status: (id: ServerId) => ServerStatus;
   servers: { all(): readonly Server[]; withUpstream(id: ServerId): { server: Server; via?: Server } | undefined };
+  /**
+   * Whether the tunnel's own core runs the server: a group's pick is an outbound of that core, so a
+   * server only a carrier (sing-box) runs, or none, is no member (it would stop the core starting).
+   */
+  runsInCore: (id: ServerId) => boolean;
   subscriptions: () => readonly SubscriptionServers[];
   tunnel: Pick<TunnelController, 'setGroups' | 'switchGroup' | 'on' | 'state'> | null;
   persisted: PersistedGroupPicks;
@@ -173,7 +178,10 @@ export class GroupPicks {
   }
 
   private membersOf(group: ServerGroup): ServerId[] {
-    const candidates = this.options.servers.all().map((s) => ({ id: s.id, subscriptionId: s.subscriptionId, exitCountry: this.options.status(s.id).ipInfo?.countryCode ?? null }));
+    const candidates = this.options.servers
+      .all()
+      .filter((s) => this.options.runsInCore(s.id))
+      .map((s) => ({ id: s.id, subscriptionId: s.subscriptionId, exitCountry: this.options.status(s.id).ipInfo?.countryCode ?? null }));
     return groupMembers(group.members, candidates);
   }
 
