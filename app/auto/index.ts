@@ -6,3 +6,5 @@ export type { PersistedAutoState } from './policy/state';
 export type { SubscriptionServers } from './policy/world';
 export type { AutoConfig } from './policy/constants';
 export { describeDecision } from './describe';
+export { GroupPicker, groupSubscriptionId, type GroupPickerOptions, type PersistedGroupPick } from './groups';
+export { groupPicksFile, type PersistedGroupPicks } from './group-picks-file';

@@ -12,6 +12,7 @@ import type { Server, ServerId } from '../../shared/domain/server';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
+import { groupPicksFile } from '../auto/group-picks-file';
 import { systemClock } from '../clock';
 import { coreLabel } from '../core';
 import { antiDpiFor, fragmentWritten, writableAntiDpi } from '../core/anti-dpi';
@@ -53,6 +54,7 @@ import { followSubscriptions } from './subscription-changes';
 import { TunnelDriver } from './tunnel-driver';
 import { countedVantages } from './test-budget';
 import { routeEvents } from './event-routes';
+import { GroupPicks } from './group-picks';
 import { OwnFetchDestinations } from './own-fetches';
 import { VerdictBatcher } from './verdict-batcher';
 import { Lifecycle } from './lifecycle';
@@ -162,6 +164,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const driver = new TunnelDriver(() => tunnel, catalog.index, () => noCoreReason);
   // Auto's queue picks the servers with transfer tests; Auto is built after the monitor.
   let autoQueue: () => ServerId[] = () => [];
+  // The server groups' picks are tested as the connection's are; they are chosen after Auto is built.
+  let groupSelections: () => ServerId[] = () => [];
   const monitor = new Monitor({
     prober,
     clock,
@@ -169,7 +173,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     settings: settings().monitor,
     cacheFile: monitorCacheFile(dataDir, board),
     servers: () => catalog.index.all(),
-    selections: () => [driver.current()].filter((id): id is ServerId => id !== null),
+    selections: () => [driver.current(), ...groupSelections()].filter((id): id is ServerId => id !== null),
     queue: () => autoQueue(),
     directCheck: new HttpDirectCheck(() => capture.directProxy()),
     throughputUrl: options.throughputUrl,
@@ -217,12 +221,38 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   networkLoss.connect(auto);
   autoQueue = () => auto.candidateQueue();
 
+  // Each server group's pick, by Auto's rules among its members, in the tunnel beside the main connection.
+  const groupFile = groupPicksFile(dataDir, board);
+  const groupsLoaded = await groupFile.load();
+  metAtStart(groupsLoaded.problem);
+  let autoChanged = (): void => undefined;
+  const groupPicks = new GroupPicks({
+    clock,
+    logger,
+    settings,
+    config: () => autoConfigFrom(settings()),
+    probe: { probe: (id, timeoutMs) => monitor.probe(id, timeoutMs), transferTest: (id) => monitor.transferTest(id), eventTest: (id) => void monitor.testNow([id], 'selection') },
+    measurements: monitor,
+    reachability,
+    status: (id) => monitor.status(id),
+    servers: catalog.index,
+    runsInCore: (id) => !catalog.unsupported()[id] && !catalog.carried()[id],
+    subscriptions: () => catalog.autoView(),
+    tunnel,
+    persisted: groupsLoaded.value,
+    save: (state) => void groupFile.save(state).catch((error: unknown) => logger.error(TAG, String(error))),
+    changed: () => autoChanged(),
+  });
+  groupSelections = () => groupPicks.picks();
+  const autoSnapshot = () => ({ ...auto.snapshot(), groups: groupPicks.snapshots() });
+
   // Events: lower layers publish; the engine's services carry them to Auto, the monitor and the hosts.
   const events = new Emitter<EventPayloads>((error, event) => logger.error(TAG, `a ${String(event)} listener failed: ${String(error)}`));
   const publish =
     <E extends EventName>(event: E) =>
     (payload: EventPayloads[E]) =>
       events.emit(event, payload);
+  autoChanged = () => events.emit('auto', autoSnapshot());
   const statuses = new WindowStatuses(monitor, reachability);
   const verdicts = new VerdictBatcher({
     clock,
@@ -240,7 +270,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     publish: { subscriptions: publish('subscriptions'), unsupported: publish('unsupported'), carried: publish('carried') },
   };
   const unsubscribers = routeEvents({
-    tunnel: built, sharing, auto, monitor, ownFetches, logger, driver, capture, board, imports, statuses, reachability, verdicts, subscriptions, subscriptionTargets,
+    tunnel: built, sharing, auto, groupPicks, autoChanged: () => autoChanged(), monitor, ownFetches, logger, driver, capture, board, imports, statuses, reachability, verdicts, subscriptions, subscriptionTargets,
     ruleSets: ruleSets.store, routing, settings, publish,
   });
 
@@ -266,7 +296,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       rewriteProbes: () => prober.setServers?.(catalog.index.all()),
       setLogLevel: (level) => logger.setLevel(level),
       monitor,
-      auto,
+      // The groups' pickers follow Auto's settings as Auto does.
+      auto: { reconfigure: (config) => (auto.reconfigure(config), groupPicks.reconfigure(config)) },
       reachability,
       // A chain chosen in a server's details: the servers run by it again, measured again by their new path.
       chainsChanged: (change) => {
@@ -275,9 +306,12 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
         if (change.reconnect) void driver.reconnect().catch((error: unknown) => logger.warn(TAG, `reconnect on the new chain failed: ${String(error)}`));
       },
       // A set just chosen is fetched at once; the kill switch follows what the settings now say.
+      // The server groups follow the groups and members the settings now name.
       afterEach: () => {
         void ruleSets.refresher.refreshDue();
         void killSwitch?.follow();
+        groupPicks.follow();
+        groupPicks.membersMaybeChanged();
       },
       warn: (line) => logger.warn(TAG, line),
     },
@@ -285,7 +319,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   });
 
   const network = options.watchNetwork === false ? null : new NetworkWatcher(clock);
-  if (network) unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto, monitor, log: (line) => logger.info(TAG, line) })));
+  const autoAndGroups = { networkChanged: (state: 'none' | 'up') => (auto.networkChanged(state), groupPicks.networkChanged(state)) };
+  if (network) unsubscribers.push(network.onChange((change) => forwardNetworkChange(change, { auto: autoAndGroups, monitor, log: (line) => logger.info(TAG, line) })));
 
   const refresher = new SubscriptionRefresher(subscriptions, clock, logger);
   const connectionState = () => connectionStateOf(tunnel, noCoreReason);
@@ -308,14 +343,22 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       close: () => monitor.stop(),
     },
     { name: 'reachability', start: (stage) => void (stage === 'start' && reachability.start()), close: () => reachability.stop() },
-    { name: 'auto', start: (stage) => void (stage === 'start' && auto.start()), close: () => auto.stop() },
+    {
+      name: 'auto',
+      start: (stage) => {
+        if (stage !== 'start') return;
+        auto.start();
+        groupPicks.follow();
+      },
+      close: () => (auto.stop(), groupPicks.stop()),
+    },
     { name: 'events', close: () => unsubscribers.forEach((unsubscribe) => unsubscribe()) },
     { name: 'verdicts', close: () => verdicts.stop() },
     {
       name: 'network watch',
       start: (stage) => {
         if (stage === 'start') network?.start();
-        if (stage === 'post-start' && network?.state() === 'none') auto.networkChanged('none');
+        if (stage === 'post-start' && network?.state() === 'none') autoAndGroups.networkChanged('none');
       },
       close: () => network?.stop(),
     },
@@ -330,7 +373,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   await lifecycle.start();
 
   const handlers = contractHandlers({
-    snapshot: { catalog, statuses, connection: connectionState, auto, settings, profile, monitor, demo: options.labControl !== undefined, board, imports, routing },
+    snapshot: { catalog, statuses, connection: connectionState, auto: { snapshot: autoSnapshot }, settings, profile, monitor, demo: options.labControl !== undefined, board, imports, routing },
     coresWanted: { corePath: settings().corePath, resourcesDir: options.resourcesDir },
     catalog, driver, auto, monitor, statuses, reachability, subscriptions, imports, settingsPath, board, sharing, settings,
     connection: connectionState,

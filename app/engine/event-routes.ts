@@ -26,12 +26,17 @@ import type { TunnelDriver } from './tunnel-driver';
 import { statusForList } from './ui-view';
 import type { VerdictBatcher } from './verdict-batcher';
 import type { WindowStatuses } from './window-statuses';
+import type { GroupPicks } from './group-picks';
 
 export interface EventSources {
   /** The tunnel with its capture binding; null without a core. */
   tunnel: { tunnel: TunnelController; unbind: () => void } | null;
   sharing: HouseholdSharing;
   auto: AutoRuntime;
+  /** The server groups' pickers, beside Auto. */
+  groupPicks: Pick<GroupPicks, 'membersMaybeChanged' | 'transferSeen'>;
+  /** Auto's snapshot changed (its own, or a group's pick): the window hears the whole. */
+  autoChanged(): void;
   monitor: Monitor;
   ownFetches: OwnFetchDestinations;
   logger: Logger;
@@ -79,9 +84,13 @@ export function routeEvents(s: EventSources): (() => void)[] {
     monitor.onProgress(publish('testProgress')),
     monitor.onSpeedTestProgress(publish('speedTestProgress')),
     followTestBudget(monitor, s.board),
-    auto.onChange(publish('auto')),
+    auto.onChange(() => s.autoChanged()),
     // The current server's transfer test freezing is one of Auto's triggers.
     monitor.onTransfer((id) => auto.transferSeen(id)),
+    // A group's members follow the servers and their exit countries; its pick follows Auto's rules.
+    monitor.subscribe(() => s.groupPicks.membersMaybeChanged()),
+    s.subscriptions.onChange(() => s.groupPicks.membersMaybeChanged()),
+    monitor.onTransfer((id) => s.groupPicks.transferSeen(id)),
     reportSelections({ auto, subscriptions: s.subscriptions, monitor }),
     s.subscriptions.onChange((list) => followSubscriptions(list, s.subscriptionTargets)),
     // An updated rule-set copy is put in force (a core restart on the same server).

@@ -20,6 +20,7 @@ export interface SnapshotSources {
   catalog: Pick<ServerCatalog, 'subscriptions' | 'unsupported' | 'carried'>;
   statuses: Pick<WindowStatuses, 'listed'>;
   connection(): ConnectionState;
+  /** Auto's snapshot with the server groups' picks. */
   auto: Pick<AutoRuntime, 'snapshot'>;
   settings(): Settings;
   /** The core found at start (null: none). */

@@ -5,7 +5,7 @@
  */
 import type { RoutingView } from '../../shared/domain/routing';
 import type { Settings } from '../../shared/settings';
-import { type CoreProfile, type CoreRouting, routingSections, TUNNEL_TAGS } from '../core';
+import { type CoreProfile, type CoreRouting, groupTag, routingSections, TUNNEL_TAGS } from '../core';
 import { type RoutingPlan, routingPlan } from './policy/plan';
 import { loadRegionData, type RegionDataLoad } from './region-data/load';
 import type { RuleSetStore } from './rule-sets/store';
@@ -41,11 +41,12 @@ export class RoutingService {
     return 'problem' in this.data ? this.data.problem : null;
   }
 
-  stateFor(settings: Pick<Settings, 'routing' | 'dns'>): RoutingState {
+  /** The routing of the settings; a rule through a group the settings define is carried (the engine picks its server). */
+  stateFor(settings: Pick<Settings, 'routing' | 'dns'> & Partial<Pick<Settings, 'groups'>>): RoutingState {
     const sets = settings.routing.ruleSets;
     const setRoutes = this.ruleSets?.routes(sets) ?? [];
     const plan: RoutingPlan = routingPlan(settings.routing, settings.dns, 'problem' in this.data ? this.data : this.data.data, setRoutes);
-    const coreNotices = this.core ? routingSections(plan.routing, this.core, TUNNEL_TAGS).notices : [];
+    const coreNotices = this.core ? routingSections(plan.routing, this.core, { ...TUNNEL_TAGS, groups: new Set((settings.groups ?? []).map((g) => groupTag(g.name))) }).notices : [];
     const data = 'data' in this.data ? this.data.data : null;
     const statuses = this.ruleSets?.status(sets) ?? [];
     const setNotices = statuses.flatMap((s) =>

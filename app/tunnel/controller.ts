@@ -25,7 +25,9 @@ import {
   type CoreProfile,
   type CoreRouting,
   type GroupRoute,
+  groupDialTag,
   groupOutboundsOf,
+  groupTag,
   groupTags,
   isRefusedLogin,
   SHARE_TAGS,
@@ -64,6 +66,16 @@ export interface DialFailureEvent {
   upstream: boolean;
 }
 
+/** A dial through a server group's pick failed: the group's failure, never the main connection's. */
+export interface GroupDialFailureEvent {
+  at: number;
+  group: string;
+  /** The group's pick when it failed. */
+  serverId: ServerId;
+  kind: OutboundFailureKind;
+  detail: string;
+}
+
 export interface DialRetryEvent {
   at: number;
   serverId: ServerId;
@@ -92,6 +104,7 @@ export interface TunnelEvents {
   state: ConnectionState;
   traffic: TrafficSample;
   dialFailure: DialFailureEvent;
+  groupDialFailure: GroupDialFailureEvent;
   /** The earliest sign of a failing dial: the core retries it (~0.2 s in; the verdict follows at ~2 s). */
   dialRetrying: DialRetryEvent;
   coreExit: CoreExitEvent;
@@ -419,6 +432,7 @@ export class TunnelController {
       outboundTag: TUNNEL_TAGS.proxy,
       directTag: this.routing ? TUNNEL_TAGS.direct : undefined,
       userInboundTags: [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(share ? [SHARE_TAGS.httpIn, SHARE_TAGS.socksIn] : []), ...(transparent ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])],
+      groups: () => this.groups.map((g) => ({ name: g.name, tags: [groupTag(g.name), groupDialTag(g.name)] })),
       onSample: (sample) => this.emitter.emit('traffic', sample),
       onError: (message) => this.options.logger.debug(TAG, `traffic counters unavailable: ${message}`),
     });
@@ -525,6 +539,7 @@ export class TunnelController {
 
   private onFailure(session: Session, failure: AttributedFailure): void {
     if (this.session !== session) return;
+    if (this.onGroupFailure(failure)) return;
     const upstream = this.isUpstream(session, failure.outboundTag, failure.address);
     if (upstream === null) return;
     const event: DialFailureEvent = {
@@ -538,6 +553,18 @@ export class TunnelController {
     };
     this.options.logger.info(TAG, `dial failure (${event.kind}) of ${session.server.name}${upstream ? ' (its upstream)' : ''}: ${event.detail}`);
     this.emitter.emit('dialFailure', event);
+  }
+
+  /** A failure on a group's outbounds goes to that group; true when it was one. */
+  private onGroupFailure(failure: AttributedFailure): boolean {
+    const group = this.groups.find((g) => failure.outboundTag !== null && groupTags(g.name).includes(failure.outboundTag));
+    if (!group) return false;
+    if (group.pick) {
+      const detail = this.options.logger.redactor.apply(failure.detail);
+      this.options.logger.info(TAG, `dial failure (${failure.kind}) of the group ${group.name}'s ${group.pick.server.name}: ${detail}`);
+      this.emitter.emit('groupDialFailure', { at: this.clock.now(), group: group.name, serverId: group.pick.server.id, kind: failure.kind, detail });
+    }
+    return true;
   }
 
   private onRetry(session: Session, retry: DialRetry): void {

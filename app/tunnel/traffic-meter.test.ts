@@ -149,5 +149,41 @@ describe('TrafficMeter', () => {
     expect(new Set(patterns)).toEqual(new Set(['>>>traffic>>>']));
     m.stop();
   });
+  it('counts a group’s bytes as the group’s: its stall is not the main connection sending, and the main one’s is not the group’s', async () => {
+    const clock = new FakeClock();
+    const counters = new Map<string, number>();
+    const source: CounterSource = { query: async (pattern) => new Map([...counters].filter(([name]) => name.includes(pattern))) };
+    const samples: TrafficSample[] = [];
+    const m = new TrafficMeter({
+      source,
+      clock,
+      onSample: (s) => samples.push(s),
+      intervalMs: 250,
+      outboundTag: 'proxy',
+      directTag: 'direct',
+      userInboundTags: ['http-in'],
+      groups: () => [{ name: 'AI', tags: ['group:AI', 'group:AI/dial'] }],
+    });
+    m.start();
+    const add = (name: string, bytes: number) => counters.set(name, (counters.get(name) ?? 0) + bytes);
+    // The group's server swallows everything: requests go in, its dialer sends them, nothing comes back.
+    for (let i = 0; i < 8; i++) {
+      add('inbound>>>http-in>>>traffic>>>uplink', 300);
+      // Its dialer counts each request an interval later, with the protocol's header on top.
+      if (i > 0) add('outbound>>>group:AI/dial>>>traffic>>>uplink', 340);
+      await clock.advance(250);
+    }
+    // Then the main server swallows a request while the group's last one goes out.
+    add('inbound>>>http-in>>>traffic>>>uplink', 500);
+    add('outbound>>>group:AI/dial>>>traffic>>>uplink', 340);
+    await clock.advance(250);
+    await clock.advance(250);
+    // Before this was counted, every one of these read 300 bytes sent to the main server.
+    expect(samples.slice(0, 9).map((s) => s.upBytes)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(samples.slice(1, 9).map((s) => s.groups?.AI)).toEqual(Array(8).fill({ upBytes: 340, downBytes: 0 }));
+    // The main connection's request, less the group's last header (40 bytes, one interval's worth at most).
+    expect(samples[9]!.upBytes).toBe(460);
+    expect(samples[9]!.groups?.AI).toEqual({ upBytes: 0, downBytes: 0 });
+    m.stop();
+  });
 });
-

@@ -6,7 +6,7 @@
  */
 import type { TrafficSample } from '../../shared/domain/connection';
 import type { Clock, TimerHandle } from '../clock';
-import { counterDelta, sentTowardsServer, type TrafficCounters, trafficDelta } from './policy/traffic-delta';
+import { counterDelta, groupShare, sentTowardsServer, type TrafficCounters, trafficDelta } from './policy/traffic-delta';
 import type { Counters } from './stats-client';
 
 export interface CounterSource {
@@ -27,8 +27,19 @@ export interface TrafficMeterOptions {
    * less the direct outbound's, stands in for a proxy uplink the core does not count (Xray 26).
    */
   userInboundTags?: readonly string[];
+  /**
+   * The server groups beside the main connection, each with the outbounds its bytes are counted
+   * on (a counter that stays at zero on one core is outweighed by the other: the larger counts).
+   * Their bytes are reported apart, per group, and never as the main connection's.
+   */
+  groups?: () => readonly GroupCounterTags[];
   /** Told once per run of failed polls (not every 250 ms). */
   onError?: (message: string) => void;
+}
+
+export interface GroupCounterTags {
+  name: string;
+  tags: readonly string[];
 }
 
 export const DEFAULT_TRAFFIC_INTERVAL_MS = 250;
@@ -42,7 +53,8 @@ export class TrafficMeter {
    * a direct connection's CONNECT line can enter the inbound just before its direct bytes move,
    * so the stand-in is only taken once the next interval shows nothing went direct either.
    */
-  private held: { userInboundUp: number; directUp: number; directActive: boolean } | null = null;
+  private held: { userInboundUp: number; directUp: number; directActive: boolean; groupLeft: number } | null = null;
+  private previousGroups = new Map<string, TrafficCounters>();
   private directBefore = false;
   private lastAt: number;
   private timer: TimerHandle | null = null;
@@ -76,7 +88,8 @@ export class TrafficMeter {
     const { directTag, userInboundTags = [] } = this.options;
     try {
       // One query for all: the core matches the pattern as a substring of every counter name.
-      const pattern = userInboundTags.length > 0 ? '>>>traffic>>>' : directTag ? 'outbound>>>' : `outbound>>>${tag}>>>traffic>>>`;
+      const grouped = (this.options.groups?.() ?? []).length > 0;
+      const pattern = userInboundTags.length > 0 ? '>>>traffic>>>' : directTag || grouped ? 'outbound>>>' : `outbound>>>${tag}>>>traffic>>>`;
       const counters = await this.options.source.query(pattern, 1000);
       if (!this.running) return;
       const read = (outbound: string): TrafficCounters => ({
@@ -92,16 +105,19 @@ export class TrafficMeter {
       const directDelta = trafficDelta(this.previousDirect, direct);
       if (directTag) sample.direct = { upBytes: directDelta.up, downBytes: directDelta.down };
       this.previousDirect = direct;
+      const groupUp = this.readGroups(read, sample);
       const directNow = directDelta.up + directDelta.down > 0;
       if (userInboundTags.length > 0) {
         const userUp = userInboundTags.reduce((sum, t) => sum + (counters.get(`inbound>>>${t}>>>traffic>>>uplink`) ?? 0), 0);
         const held = this.held;
+        // What the groups carried of the held interval's inbound bytes is theirs, not the server's.
+        const share = held ? groupShare(held.userInboundUp - held.directUp, { earlier: held.groupLeft, now: groupUp }) : { groups: 0, left: groupUp };
         // The stand-in comes one interval late (250 ms: nothing beside a 5 s stall threshold).
         sample.upBytes = held
-          ? sentTowardsServer({ proxyUp: delta.up, userInboundUp: held.userInboundUp, directUp: held.directUp, directActive: held.directActive || directNow })
+          ? sentTowardsServer({ proxyUp: delta.up, userInboundUp: held.userInboundUp, directUp: held.directUp, directActive: held.directActive || directNow, groupUp: share.groups })
           : delta.up;
         // Direct this interval or the one before it: a late header of a direct connection is not the server's either.
-        this.held = { userInboundUp: counterDelta(this.previousUserUp, userUp), directUp: directDelta.up, directActive: directNow || this.directBefore };
+        this.held = { userInboundUp: counterDelta(this.previousUserUp, userUp), directUp: directDelta.up, directActive: directNow || this.directBefore, groupLeft: share.left };
         this.previousUserUp = userUp;
       }
       this.directBefore = directNow;
@@ -115,5 +131,24 @@ export class TrafficMeter {
     } finally {
       this.schedule();
     }
+  }
+
+  /** Each group's bytes this interval into `sample.groups`; returns the bytes they all sent. */
+  private readGroups(read: (outbound: string) => TrafficCounters, sample: TrafficSample): number {
+    const groups = this.options.groups?.() ?? [];
+    if (groups.length === 0) return 0;
+    const seen = new Map<string, TrafficCounters>();
+    let sent = 0;
+    sample.groups = {};
+    for (const group of groups) {
+      const counters = group.tags.map(read);
+      const current = { up: Math.max(0, ...counters.map((c) => c.up)), down: Math.max(0, ...counters.map((c) => c.down)) };
+      const delta = trafficDelta(this.previousGroups.get(group.name) ?? null, current);
+      seen.set(group.name, current);
+      sample.groups[group.name] = { upBytes: delta.up, downBytes: delta.down };
+      sent += delta.up;
+    }
+    this.previousGroups = seen;
+    return sent;
   }
 }

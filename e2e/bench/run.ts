@@ -19,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   routing: async () => (await import('./routing.bench')).routingBenchmark,
   'monitor-cost': async () => (await import('./monitor-cost.bench')).monitorCostBenchmark,
   speedtest: async () => (await import('./speedtest.bench')).speedtestBenchmark,
+  groups: async () => (await import('./groups.bench')).groupsBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {

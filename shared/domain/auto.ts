@@ -93,4 +93,25 @@ export interface AutoSnapshot {
    */
   networkSilentSince?: number | null;
   timeline: TimelineEntry[];
+  /** Each server group's pick, chosen by Auto's rules among its members (absent: no groups). */
+  groups?: GroupPickSnapshot[];
+}
+
+/**
+ * A server group's pick as the window shows it. `on`: a member carries the group's traffic;
+ * `down`: no member answers while other servers do, so its traffic is blocked (and the members
+ * are checked again once a minute); `none`: the group has no member yet (e.g. no exit country is
+ * known yet) or Auto has not picked.
+ */
+export interface GroupPickSnapshot {
+  name: string;
+  pick: ServerId | null;
+  members: number;
+  state: 'on' | 'down' | 'none';
+  /** Why the pick is the one it is: its last switch's reason, or `restored` from the last run. */
+  reason: SwitchReason | 'restored' | null;
+  excluded: ServerId[];
+  returnCandidate: ServerId | null;
+  networkLostUntil: number | null;
+  timeline: TimelineEntry[];
 }

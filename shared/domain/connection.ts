@@ -43,4 +43,9 @@ export interface TrafficSample {
   downBytes: number;
   /** Bytes that went direct (routing rules), absent when the core reports none. */
   direct?: { upBytes: number; downBytes: number };
+  /**
+   * Each server group's own bytes (by group name), read from its outbounds' counters apart from
+   * the main connection's; `upBytes`/`downBytes` above never include them. Absent without groups.
+   */
+  groups?: Record<string, { upBytes: number; downBytes: number }>;
 }

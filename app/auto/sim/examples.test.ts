@@ -109,7 +109,25 @@ describe('shipped example scenarios', () => {
 
   it('every shipped scenario is valid', () => {
     const names = readdirSync(folder).filter((n) => n.endsWith('.json'));
-    expect(names.sort()).toEqual(['exclusions.json', 'freeze.json', 'idle.json', 'neighbour-subscription.json', 'network-lost.json', 'rate-limit.json', 'server-removed.json', 'server-silent.json']);
+    expect(names.sort()).toEqual(['exclusions.json', 'freeze.json', 'group.json', 'idle.json', 'neighbour-subscription.json', 'network-lost.json', 'rate-limit.json', 'server-removed.json', 'server-silent.json']);
     for (const name of names) expect(parseScenario(readFileSync(new URL(name, folder), 'utf8'))).toMatchObject({ ok: true });
+  });
+
+  it('group.json: a group of US servers beside the main connection; its pick switches alone, the main one switches alone, the whole group down blocks it until a member answers twice', async () => {
+    const lines = await run('group.json');
+    const switches = lines.filter((l) => l.type === 'switch').map((l) => `${l.at} ${l.group ?? 'main'} ${l.from}>${l.to} ${l.reason}${l.down ? ' down' : ''}`);
+    expect(switches).toEqual([
+      // us1 down at 1 m: only the group moves, 5 s of its own stalled traffic later.
+      '65000 US us1>us2 current-silent',
+      // fi down at 3 m: only the main connection moves (the group's members are excluded from it).
+      '185000 main fi>de current-silent',
+      // us1 back at 6 m: the group returns once it answered two scheduled checks in a row.
+      '900150 US us2>us1 return',
+      // Every member down at 15 m while the others answer: the group is down, its traffic blocked.
+      '940500 US us1>de neighbour-subscription down',
+      // us3 back at 20 m: the members' once-a-minute check brings the group back to it.
+      '1305500 US de>us3 return',
+    ]);
+    expect(lines.at(-1)).toMatchObject({ type: 'end', current: 'de', groups: { US: 'us3' } });
   });
 });

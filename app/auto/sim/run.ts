@@ -18,6 +18,7 @@ import { Logger } from '../../log/logger';
 import { VirtualClock } from '../../virtual-clock';
 import type { AutoConfig } from '../policy/constants';
 import { autoConfigFrom, AutoRuntime } from '../runtime';
+import { GroupPicker } from '../groups';
 import type { SimAction, Scenario, WorldEntry } from './scenario';
 import { SAMPLE_INTERVAL_MS, SimWorld } from './world';
 
@@ -60,6 +61,16 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     persisted: { subscriptionId: scenario.auto ?? null, excluded: marksBySubscription(scenario), returnCandidate: null },
   });
   runtime.onDecision((decision) => lines.push(lineOf(decision, start)));
+  const groups = groupPickers(scenario, world, clock, current, options.logger ?? new Logger());
+  for (const g of groups) {
+    g.picker.onDecision((decision) => {
+      // A move off the group's members is the group going down: its traffic is blocked, not moved.
+      const down = decision.type === 'switch' && !g.members().includes(decision.to) ? { down: true } : {};
+      lines.push({ ...lineOf(decision, start), group: g.picker.name, ...down });
+    });
+  }
+  // An OS network change reaches every Auto: the main connection's and each group's.
+  const everyAuto = { networkChanged: (state: 'none' | 'up') => [runtime, ...groups.map((g) => g.picker)].forEach((a) => a.networkChanged(state)) };
   // A settings action, as the engine passes a saved Settings change: an event to Auto.
   const configure = (patch: SettingsPatch) => {
     current = {
@@ -67,6 +78,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
       probeTimeoutMs: patch.urlTestTimeoutMs ?? current.probeTimeoutMs,
     };
     runtime.reconfigure(current);
+    for (const g of groups) g.picker.reconfigure(current);
   };
   world.onEventTest = (test) => lines.push({ type: 'event-test', at: test.at - start, id: test.id, delay: test.delay });
   world.onTransferTest = (test) => lines.push({ type: 'transfer-test', at: test.at - start, id: test.id, verdict: test.verdict, bytes: test.bytes });
@@ -74,7 +86,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const entries = [...scenario.world];
   let next = 0;
   // The world as it is at 0 s, before the VPN connects.
-  for (const entry of entries) if (entry.at === 0) applyWorld(world, runtime, entry, true);
+  for (const entry of entries) if (entry.at === 0) applyWorld(world, everyAuto, entry, true);
 
   if (scenario.current !== undefined) {
     world.connect(scenario.current);
@@ -84,6 +96,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     if (picked !== null) world.connect(picked);
   }
   runtime.start();
+  for (const g of groups) g.picker.connectedNow();
 
   for (; next < entries.length && entries[next]!.at === 0; next++) act(world, runtime, configure, entries[next]!, lines, 0);
 
@@ -94,12 +107,14 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const applyDue = () => {
     const t = clock.now() - start;
     for (; next < entries.length && entries[next]!.at <= t; next++) {
-      applyWorld(world, runtime, entries[next]!, false);
+      applyWorld(world, everyAuto, entries[next]!, false);
       act(world, runtime, configure, entries[next]!, lines, entries[next]!.at);
     }
   };
   const tick = () => {
-    runtime.traffic(world.sample());
+    const sample = world.sample();
+    runtime.traffic(sample);
+    for (const g of groups) g.picker.traffic(sample, world.groupSample(g.picker.pick()));
     if (world.dialFailing()) runtime.dialFailure(world.current()!);
     applyDue();
     if (clock.now() + SAMPLE_INTERVAL_MS < until) clock.after(SAMPLE_INTERVAL_MS, tick);
@@ -111,10 +126,32 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   // The run covers [0, until): nothing that falls due at `until` itself happens.
   await clock.advance(scenario.until - 1);
   runtime.stop();
-  lines.push({ type: 'end', at: scenario.until, current: world.current(), history: world.history() });
+  for (const g of groups) g.picker.stop();
+  const picks = groups.length > 0 ? { groups: Object.fromEntries(groups.map((g) => [g.picker.name, g.picker.snapshot().state === 'down' ? 'down' : g.picker.pick()])) } : {};
+  lines.push({ type: 'end', at: scenario.until, current: world.current(), ...picks, history: world.history() });
   // In time order: a check's probe results are logged when it ends, and those of a check
   // prepared during a stall came before its `check` line (the sort keeps ties in emission order).
   return lines.map((line, index) => ({ line, index })).sort((a, b) => a.line.at - b.line.at || a.index - b.index).map(({ line }) => line);
+}
+
+/** A picker per scenario group, on the same world (its probes, measurements and servers) as the main connection's Auto. */
+function groupPickers(scenario: Scenario, world: SimWorld, clock: VirtualClock, config: AutoConfig, logger: Logger): { picker: GroupPicker; members: () => string[] }[] {
+  return (scenario.groups ?? []).map((group) => {
+    const members = () => group.members.filter((id) => world.list().some((s) => s.serverIds.includes(id)));
+    const picker: GroupPicker = new GroupPicker({
+      name: group.name,
+      clock,
+      logger,
+      config,
+      probe: world,
+      measurements: world,
+      members,
+      subscriptions: () => world.list(),
+      apply: async () => undefined,
+      connected: () => world.connected(),
+    });
+    return { picker, members };
+  });
 }
 
 /** A decision as a line: its times (`at`, and `until` where there is one) in ms since the start. */
@@ -143,7 +180,7 @@ function marksBySubscription(scenario: Scenario): Record<SubscriptionId, ServerI
 }
 
 /** Network, traffic and server changes. Only a change between "none" and anything else is an OS network change. */
-function applyWorld(world: SimWorld, runtime: AutoRuntime, entry: WorldEntry, initial: boolean): void {
+function applyWorld(world: SimWorld, runtime: Pick<AutoRuntime, 'networkChanged'>, entry: WorldEntry, initial: boolean): void {
   for (const [id, state] of Object.entries(entry.servers ?? {})) world.servers.set(id, state);
   for (const [id, transfer] of Object.entries(entry.transfers ?? {})) world.transfers.set(id, transfer);
   if (entry.traffic) world.traffic = entry.traffic;

@@ -96,6 +96,11 @@ const scenarioSchema = z.object({
   /** At most 7 days (about 10 s of simulation): a typo such as "100000h" must not run for hours. */
   until: duration.refine((ms) => ms <= MAX_UNTIL_MS, { error: 'at most 7 days ("168h")' }),
   reconnect: duration.default(1000),
+  /**
+   * Server groups beside the main connection (issue 25): each picks among its members by Auto's
+   * rules, its traffic following the main traffic's pattern; its lines carry `group`.
+   */
+  groups: z.array(z.object({ name: z.string().min(1), members: z.array(id).min(1) }), { error: 'expected a list of {"name", "members"}' }).optional(),
 });
 export type Scenario = z.infer<typeof scenarioSchema>;
 
@@ -152,6 +157,9 @@ function crossCheck(s: Scenario): string | null {
   for (const [i, x] of (s.excluded ?? []).entries()) if (!owner.has(x)) return `excluded[${i}]: there is no server "${x}"`;
   for (const x of Object.keys(s.history ?? {})) if (!owner.has(x)) return `history.${x}: there is no server "${x}"`;
   if (s.until <= 0) return 'until: must be after the start';
+  for (const [i, g] of (s.groups ?? []).entries()) {
+    for (const [j, x] of g.members.entries()) if (!owner.has(x)) return `groups[${i}].members[${j}]: there is no server "${x}"`;
+  }
   for (const [i, entry] of s.world.entries()) {
     for (const x of Object.keys(entry.servers ?? {})) if (!known.has(x)) return `world[${i}].servers.${x}: there is no server "${x}"`;
     for (const x of Object.keys(entry.transfers ?? {})) if (!known.has(x)) return `world[${i}].transfers.${x}: there is no server "${x}"`;

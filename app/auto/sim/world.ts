@@ -176,6 +176,19 @@ export class SimWorld implements AutoProbePort, MeasurementPort, TunnelPort, Sub
     };
   }
 
+  /**
+   * What a server group's own counters report for the interval ending now, on its pick: the
+   * user's traffic to the group's sites follows the main traffic's pattern, and a group switch is
+   * a live swap (no reconnect pause).
+   */
+  groupSample(pick: ServerId | null): { upBytes: number; downBytes: number } {
+    const interval = Math.round((this.clock.now() - this.start) / SAMPLE_INTERVAL_MS);
+    const sending = this.isConnected && pick !== null && (this.traffic === 'active' || (this.traffic === 'sparse' && interval % SPARSE_EVERY === 0));
+    const state = pick === null ? 'down' : (this.servers.get(pick) ?? 'down');
+    const flowing = this.network === 'online' && typeof state === 'number';
+    return { upBytes: sending ? UP_BYTES / 4 : 0, downBytes: sending && flowing ? DOWN_BYTES / 4 : 0 };
+  }
+
   /** The core reports a failed dial for each attempt while the current server refuses connections. */
   dialFailing(): boolean {
     return this.traffic !== 'idle' && this.isConnected && this.network === 'online' && this.currentState() === 'refused' && !this.reconnecting();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterDelta, sentTowardsServer, trafficDelta } from './traffic-delta';
+import { counterDelta, groupShare, sentTowardsServer, trafficDelta } from './traffic-delta';
 
 describe('stats diffing', () => {
   it.each([
@@ -38,5 +38,28 @@ describe('sentTowardsServer', () => {
     ['idle', 0, 0, 0, false, 0],
   ])('%s', (_name, proxyUp, userInboundUp, directUp, directActive, sent) => {
     expect(sentTowardsServer({ proxyUp, userInboundUp, directUp, directActive })).toBe(sent);
+  });
+});
+
+describe('groupShare: the bytes a server group carried are not the main connection sending', () => {
+  it.each([
+    // name, inbound bytes of the interval (direct out), group bytes left from that interval, group bytes of the next, groups' share, left for the next
+    ['no groups: all of it is the main connection’s', 300, 0, 0, 0, 0],
+    ['a group request counted by its dialer in the same interval', 300, 420, 0, 300, 0],
+    ['counted in the next interval (the dial took a moment)', 300, 0, 420, 300, 120],
+    ['the main connection and a group both sent: only the group’s part is taken', 1000, 0, 300, 300, 0],
+    ['the next interval’s credit is used first, then the earlier, whose rest is dropped', 200, 250, 100, 200, 0],
+    ['the header overhead carries over one interval only', 300, 40, 340, 300, 40],
+    ['credit never exceeds what came in', 0, 500, 500, 0, 500],
+  ])('%s', (_name, userBytes, earlier, now, groups, left) => {
+    expect(groupShare(userBytes, { earlier, now })).toEqual({ groups, left });
+  });
+
+  it('a group whose server stopped answering leaves the main connection idle, not sending', () => {
+    // The user's programs keep sending to the group (its retries); its dialer counts them going out.
+    const groups = groupShare(640, { earlier: 0, now: 700 }).groups;
+    expect(sentTowardsServer({ proxyUp: 0, userInboundUp: 640, directUp: 0, directActive: false, groupUp: groups })).toBe(0);
+    // Without the groups' share this was taken for 640 bytes sent to the main server.
+    expect(sentTowardsServer({ proxyUp: 0, userInboundUp: 640, directUp: 0, directActive: false })).toBe(640);
   });
 });

@@ -7,6 +7,7 @@ import { pauseReasonText, stayReasonText, switchReasonText, triggerText } from '
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { buildTimeline, type Episode, episodes } from '../store/auto.timeline';
+import { GroupPicks } from './GroupPicks';
 import { useAppStore } from '../store/context';
 import { localUtcOffsetMs, timeTicks } from '../store/ticks';
 import { selectServerIndex } from '../store/servers.selectors';
@@ -199,6 +200,7 @@ export function AutoTimeline() {
           {list.length > EPISODES_SHOWN && <li className="muted">{t('timeline.more', { count: list.length - EPISODES_SHOWN })}</li>}
         </ol>
       )}
+      <GroupPicks renderEpisode={(episode) => <EpisodeItem key={episode.key} episode={episode} index={index} format={format} />} />
     </section>
   );
 }

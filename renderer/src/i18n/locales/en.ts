@@ -777,6 +777,23 @@ export const en = {
     save: 'Save chain',
     saved: 'Chain saved.',
   },
+  groupPicks: {
+    title: 'Server groups',
+    on: '{{group}}: on {{server}}',
+    why: 'Chosen because {{reason}}',
+    noPing: 'no ping yet',
+    down: 'No member of {{group}} answers while other servers do: its sites are refused until one answers again (the members are checked once a minute).',
+    none: 'No member of {{group}} is known yet: members by country join once their exit has been measured.',
+    decisions: 'Decisions for {{group}}',
+    reason: {
+      'current-silent': 'the previous pick stopped answering',
+      return: 'it answered twice in a row again',
+      'auto-on': 'it has the best score of the members',
+      excluded: 'the previous pick was marked as excluded',
+      'server-removed': 'the previous pick left the group',
+      restored: 'it was the pick when the app last ran',
+    },
+  },
   groups: {
     outbound: 'group {{name}}',
   },

@@ -764,6 +764,23 @@ export const zh = {
     save: '保存链式设置',
     saved: '链式设置已保存。',
   },
+  groupPicks: {
+    title: '服务器组',
+    on: '{{group}}：经由 {{server}}',
+    why: '选择原因：{{reason}}',
+    noPing: '尚无延迟数据',
+    down: '{{group}} 的成员都没有响应，而其他服务器有响应：在有成员再次响应之前，其网站会被拒绝（每分钟检查一次成员）。',
+    none: '{{group}} 还没有已知成员：按国家划分的成员在测出出口后加入。',
+    decisions: '{{group}} 的决策',
+    reason: {
+      'current-silent': '之前选中的服务器停止响应',
+      return: '它再次连续两次响应',
+      'auto-on': '它在成员中评分最好',
+      excluded: '之前选中的服务器被标记为排除',
+      'server-removed': '之前选中的服务器离开了该组',
+      restored: '上次运行时选中的就是它',
+    },
+  },
   groups: {
     outbound: '服务器组 {{name}}',
   },
