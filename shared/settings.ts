@@ -169,11 +169,11 @@ export const groupsSchema = z
   });
 
 /** Routing rules that send traffic through a group no group of `groups` is named as: "rule 3 names no group \"AI\"". */
-export function unknownGroupReferences(settings: { routing: { rules: readonly { outbound: string }[] }; groups: readonly ServerGroup[] }): string[] {
+export function unknownGroupReferences(settings: { routing: { rules: readonly { outbound: string }[] }; groups: readonly ServerGroup[] }): { index: number; outbound: string; text: string }[] {
   const names = new Set(settings.groups.map((g) => g.name));
   return settings.routing.rules.flatMap((rule, index) => {
     const group = groupOfOutbound(rule.outbound);
-    return group !== null && !names.has(group) ? [`rule ${index + 1}: outbound "${rule.outbound}" names no group (define it under groups first)`] : [];
+    return group !== null && !names.has(group) ? [{ index, outbound: rule.outbound, text: `rule ${index + 1}: outbound "${rule.outbound}" names no group (define it under groups first)` }] : [];
   });
 }
 

@@ -1,3 +1,5 @@
+import { EngineRefusal } from '../../shared/domain/refusal';
+import { type IssueLike, validationOf } from '../../shared/domain/validation';
 import { routingIssuePlace } from '../../shared/routing';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema, unknownGroupReferences } from '../../shared/settings';
 import type { Problem } from '../../shared/domain/problem';
@@ -55,17 +57,21 @@ export class SettingsStore {
 
   private async apply(patch: SettingsPatch): Promise<Settings> {
     const parsedPatch = settingsPatchSchema.safeParse(patch);
-    if (!parsedPatch.success) throw new Error(describe(parsedPatch.error.issues[0]));
+    if (!parsedPatch.success) throw refused(parsedPatch.error.issues[0]);
     const merged = {
       ...this.current,
       ...parsedPatch.data,
       monitor: { ...this.current.monitor, ...(parsedPatch.data.monitor ?? {}) },
     };
     const parsed = settingsSchema.safeParse(merged);
-    if (!parsed.success) throw new Error(describe(parsed.error.issues[0]));
+    if (!parsed.success) throw refused(parsed.error.issues[0]);
     // A rule may name a group only once the group exists (both may come in one patch).
     const unknownGroup = unknownGroupReferences(parsed.data)[0];
-    if (unknownGroup) throw new Error(`invalid setting routing, ${unknownGroup}`);
+    if (unknownGroup) {
+      const english = `invalid setting routing, ${unknownGroup.text}`;
+      const issue = { code: 'custom', path: ['routing', 'rules', unknownGroup.index], message: unknownGroup.text, params: { topic: 'unknown-group', outbound: unknownGroup.outbound } };
+      throw new EngineRefusal('invalid-setting', english, validationOf(issue, english));
+    }
     const next = Object.freeze(parsed.data);
     await this.file.save(next);
     this.current = next;
@@ -78,7 +84,13 @@ export class SettingsStore {
   }
 }
 
-function describe(issue: { path: PropertyKey[]; message: string } | undefined): string {
+/** The refusal for a patch's first problem: the English sentence, and the problem for the window to word. */
+function refused(issue: IssueLike | undefined): Error {
+  const english = describe(issue);
+  return issue ? new EngineRefusal('invalid-setting', english, validationOf(issue, english)) : new Error(english);
+}
+
+function describe(issue: { path: readonly PropertyKey[]; message: string } | undefined): string {
   if (!issue) return 'invalid settings';
   // Routing entries are named as the user sees them: "routing, rule 3, ip 1".
   if (issue.path[0] === 'routing' || issue.path[0] === 'dns') return `invalid setting ${routingIssuePlace(issue.path)}: ${issue.message}`;

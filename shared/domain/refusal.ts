@@ -4,6 +4,8 @@
  * and the details the window shows beside the translated one). A refusal without a code, or with a
  * code this build does not know (a newer peer), is shown in the engine's words.
  */
+import type { ValidationProblem } from './validation';
+
 export const REFUSAL_CODES = [
   /** Connect with no server named and no Auto subscription to choose from. */
   'no-server-chosen',
@@ -25,6 +27,8 @@ export const REFUSAL_CODES = [
   'nothing-to-import',
   /** An import's first fetch failed or brought no server, so nothing was added (the import request says why). */
   'subscription-not-added',
+  /** A settings change with a value the settings refuse: the refusal carries the problem (shared/domain/validation.ts). */
+  'invalid-setting',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
@@ -40,10 +44,17 @@ export class EngineRefusal extends Error {
   constructor(
     readonly code: RefusalCode,
     message: string,
+    /** For `invalid-setting`: the value refused, for the window to word and to mark its field. */
+    readonly validation?: ValidationProblem,
   ) {
     super(message);
     this.name = 'EngineRefusal';
   }
+}
+
+/** The validation problem an error carries, when it is a refusal with one. */
+export function validationOfError(error: unknown): ValidationProblem | undefined {
+  return error instanceof EngineRefusal ? error.validation : undefined;
 }
 
 /** The code an error carries, when it is a refusal with a code this build knows. */
