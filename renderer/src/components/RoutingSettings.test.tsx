@@ -49,7 +49,7 @@ describe('the Routing page of Settings', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(client.callsTo('setSettings')).toEqual([]);
     expect(rule.getAttribute('aria-invalid')).toBe('true');
-    expect(rule.textContent).toContain('"10.0.0/8" is not an IP address or CIDR block');
+    expect(rule.textContent).toContain('\u206810.0.0/8\u2069 is not an IP address or CIDR block.');
   });
 
   it('a hosts line that is not “name address” is named by its line', async () => {
