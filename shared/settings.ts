@@ -128,7 +128,7 @@ export const chainsSchema = z
   .record(z.string().min(1).max(200), z.string().min(1).max(200))
   .superRefine((chains, context) => {
     for (const [serverId, frontId] of Object.entries(chains)) {
-      if (serverId === frontId) context.addIssue({ code: 'custom', path: [serverId], message: 'a server cannot be reached through itself' });
+      if (serverId === frontId) context.addIssue({ code: 'custom', path: [serverId], message: 'a server cannot be reached through itself', params: { topic: 'chain-through-itself' } });
     }
   });
 export type Chains = z.infer<typeof chainsSchema>;
@@ -163,7 +163,7 @@ export const groupsSchema = z
   .superRefine((groups, context) => {
     const seen = new Set<string>();
     groups.forEach((group, index) => {
-      if (seen.has(group.name)) context.addIssue({ code: 'custom', path: [index, 'name'], message: `"${group.name}" names two groups` });
+      if (seen.has(group.name)) context.addIssue({ code: 'custom', path: [index, 'name'], message: `"${group.name}" names two groups`, params: { topic: 'group-name-twice', value: group.name } });
       seen.add(group.name);
     });
   });

@@ -30,6 +30,10 @@ describe('a refused settings value as a topic and its parameters', () => {
     ['a port number too large', { httpPort: 70000 }, 'number-too-big', { limit: 65535 }, ['httpPort']],
     ['a field the settings do not have', { colour: 'red' }, 'unknown-field', { keys: 'colour' }, []],
     ['a value of the wrong kind', { httpPort: 'eighty' }, 'wrong-type', { expected: 'number' }, ['httpPort']],
+    ['a list-based rule set without its list', { routing: { ruleSets: [{ id: 'lab', name: 'Lab', url: 'http://127.0.0.1:8080/geosite.dat', format: 'geosite-dat', outbound: 'direct' }] } }, 'rule-set-needs-list', { format: 'geosite-dat' }, ['routing', 'ruleSets', 0, 'list']],
+    ['a server chained through itself', { chains: { s1: 's1' } }, 'chain-through-itself', {}, ['chains', 's1']],
+    ['two groups of one name', { groups: [{ name: 'AI', members: { by: 'servers', serverIds: ['s1'] } }, { name: 'AI', members: { by: 'servers', serverIds: ['s2'] } }] }, 'group-name-twice', { value: 'AI' }, ['groups', 1, 'name']],
+    ['sharing turned on without an address', { sharing: { enabled: true, address: '' } }, 'sharing-address-needed', {}, ['sharing', 'address']],
     ['a language the app does not speak', { language: 'de' }, 'not-a-choice', { options: 'en, ru, fa, ar, zh, system' }, ['language']],
   ])('%s', (_, patch, topic, params, path) => {
     expect(firstProblem(patch)).toMatchObject({ topic, params, path });

@@ -31,6 +31,13 @@ export const VALIDATION_TOPICS = [
   'resolver-port',
   'not-doh-url',
   'not-doh-or-resolver',
+  // Rule sets, chains, groups and sharing (shared/rule-sets.ts, settings.ts, sharing.ts).
+  'rule-set-needs-list',
+  'rule-set-one-list',
+  'rule-set-id-twice',
+  'chain-through-itself',
+  'group-name-twice',
+  'sharing-address-needed',
   // zod's own checks, for any field.
   'number-too-small',
   'number-too-big',
