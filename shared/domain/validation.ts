@@ -1,5 +1,5 @@
 /**
- * A value the settings refuse, as a topic and its parameters rather than a sentence: the engine
+ * A value the settings refuse (or text the import box cannot read), as a topic and its parameters rather than a sentence: the engine
  * sends it beside its English (what the log and the CLI say), and the window words it in the
  * user's language (renderer/src/i18n: `validation.TOPIC`). The schemas attach the topic to their
  * own issues (`issueOf`); zod's built-in checks (a number too large, an unknown field) map to
@@ -38,6 +38,18 @@ export const VALIDATION_TOPICS = [
   'chain-through-itself',
   'group-name-twice',
   'sharing-address-needed',
+  // What the import box or an import link cannot read (app/imports/deep-link.ts).
+  'import-unknown-link',
+  'import-link-too-long',
+  'import-bad-escapes',
+  'import-link-without-url',
+  'import-address-too-long',
+  'import-neither-address-nor-link',
+  'import-not-http',
+  'import-address-with-password',
+  'import-empty',
+  'import-nothing-recognised',
+  'import-no-usable-server',
   // zod's own checks, for any field.
   'number-too-small',
   'number-too-big',
