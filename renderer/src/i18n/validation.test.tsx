@@ -61,3 +61,23 @@ describe('a settings value the engine refused, in the Settings dialog', () => {
     expect(dialog.textContent).toContain(formSays);
   });
 });
+
+describe('text the import box cannot read, in the user’s language', () => {
+  it.each([
+    ['fa', 'خوانده نشد: نه پیوند سرور است، نه نشانی اشتراک، نه پیوند واردکردن و نه محتوای یک اشتراک.'],
+    ['zh', '无法读取：它不是分享链接、订阅地址、导入链接，也不是订阅内容。'],
+  ] as const)('in %s: the engine’s reason worded from its topic, the English kept as the details', async (language, worded) => {
+    const { store, client } = renderWithStore(<Dialogs />, sampleSnapshot(Date.now()), { language });
+    const english = 'Nothing to add: it holds neither a share link, a subscription address, an import link nor a subscription’s contents.';
+    client.failNext('offerImport', english, 'nothing-to-import', { topic: 'import-nothing-recognised', params: {}, path: [], english });
+    act(() => store.getState().openDialog({ kind: 'add-subscription' }));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.change(dialog.querySelector('textarea')!, { target: { value: 'hello' } });
+    await act(async () => {
+      fireEvent.submit(dialog.querySelector('form')!);
+    });
+    expect(client.callsTo('offerImport')).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toBe(worded);
+    expect(dialog.textContent).toContain(english);
+  });
+});

@@ -7,7 +7,7 @@ import { isolate } from '../format/format';
  * parameters the engine or the window's own check found. The values quoted (an address, a port
  * range) are isolated, so they keep their own direction inside a right-to-left sentence.
  */
-export function validationText(t: TFunction, problem: ValidationProblem): string {
+export function validationText(t: TFunction, problem: Pick<ValidationProblem, 'topic' | 'params'>): string {
   const params = Object.fromEntries(Object.entries(problem.params).map(([key, value]) => [key, typeof value === 'string' ? isolate(value) : value]));
   return t(`validation.${problem.topic}`, params);
 }
