@@ -42,6 +42,14 @@ export default tseslint.config(
     ignores: ['main/electron/**'],
     rules: restrictedIn([ELECTRON], [INTO('renderer', 'The UI is reached through the IPC contract, not imported.')]),
   },
+  // scripts/: the bundled fonts are cut to the window's own words, read from its catalogue and formatters.
+  {
+    files: ['scripts/**/*.{ts,mjs}'],
+    rules: restrictedIn(
+      [ELECTRON],
+      [{ regex: '(^|/)renderer/(?!src/(i18n|format)(/|$))', message: 'Scripts read only the UI’s words and formatters (renderer/src/i18n, renderer/src/format).' }],
+    ),
+  },
   // shared/: pure TypeScript; zod is the only package it may use.
   {
     files: ['shared/**/*.ts'],

@@ -44,8 +44,8 @@ export const ruleSetSchema = z
   })
   .strict()
   .superRefine((set, ctx) => {
-    if (LIST_FORMATS.has(set.format) && !set.list) ctx.addIssue({ code: 'custom', path: ['list'], message: `a ${set.format} set needs the name of its list` });
-    if (!LIST_FORMATS.has(set.format) && set.list) ctx.addIssue({ code: 'custom', path: ['list'], message: `a ${set.format} set holds one list: leave the list name out` });
+    if (LIST_FORMATS.has(set.format) && !set.list) ctx.addIssue({ code: 'custom', path: ['list'], message: `a ${set.format} set needs the name of its list`, params: { topic: 'rule-set-needs-list', format: set.format } });
+    if (!LIST_FORMATS.has(set.format) && set.list) ctx.addIssue({ code: 'custom', path: ['list'], message: `a ${set.format} set holds one list: leave the list name out`, params: { topic: 'rule-set-one-list', format: set.format } });
   });
 export type RuleSet = z.infer<typeof ruleSetSchema>;
 
@@ -55,7 +55,7 @@ export const ruleSetsSchema = z
   .superRefine((sets, ctx) => {
     const seen = new Set<string>();
     sets.forEach((set, i) => {
-      if (seen.has(set.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `"${set.id}" is used by two rule sets` });
+      if (seen.has(set.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `"${set.id}" is used by two rule sets`, params: { topic: 'rule-set-id-twice', value: set.id } });
       seen.add(set.id);
     });
   })

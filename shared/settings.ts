@@ -128,7 +128,7 @@ export const chainsSchema = z
   .record(z.string().min(1).max(200), z.string().min(1).max(200))
   .superRefine((chains, context) => {
     for (const [serverId, frontId] of Object.entries(chains)) {
-      if (serverId === frontId) context.addIssue({ code: 'custom', path: [serverId], message: 'a server cannot be reached through itself' });
+      if (serverId === frontId) context.addIssue({ code: 'custom', path: [serverId], message: 'a server cannot be reached through itself', params: { topic: 'chain-through-itself' } });
     }
   });
 export type Chains = z.infer<typeof chainsSchema>;
@@ -163,17 +163,17 @@ export const groupsSchema = z
   .superRefine((groups, context) => {
     const seen = new Set<string>();
     groups.forEach((group, index) => {
-      if (seen.has(group.name)) context.addIssue({ code: 'custom', path: [index, 'name'], message: `"${group.name}" names two groups` });
+      if (seen.has(group.name)) context.addIssue({ code: 'custom', path: [index, 'name'], message: `"${group.name}" names two groups`, params: { topic: 'group-name-twice', value: group.name } });
       seen.add(group.name);
     });
   });
 
 /** Routing rules that send traffic through a group no group of `groups` is named as: "rule 3 names no group \"AI\"". */
-export function unknownGroupReferences(settings: { routing: { rules: readonly { outbound: string }[] }; groups: readonly ServerGroup[] }): string[] {
+export function unknownGroupReferences(settings: { routing: { rules: readonly { outbound: string }[] }; groups: readonly ServerGroup[] }): { index: number; outbound: string; text: string }[] {
   const names = new Set(settings.groups.map((g) => g.name));
   return settings.routing.rules.flatMap((rule, index) => {
     const group = groupOfOutbound(rule.outbound);
-    return group !== null && !names.has(group) ? [`rule ${index + 1}: outbound "${rule.outbound}" names no group (define it under groups first)`] : [];
+    return group !== null && !names.has(group) ? [{ index, outbound: rule.outbound, text: `rule ${index + 1}: outbound "${rule.outbound}" names no group (define it under groups first)` }] : [];
   });
 }
 

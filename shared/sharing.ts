@@ -26,7 +26,7 @@ export const sharingSettingsSchema = z
   .strict()
   .superRefine((sharing, context) => {
     if (sharing.address === '') {
-      if (sharing.enabled) context.addIssue({ code: 'custom', path: ['address'], message: 'pick the LAN address to share on' });
+      if (sharing.enabled) context.addIssue({ code: 'custom', path: ['address'], message: 'pick the LAN address to share on', params: { topic: 'sharing-address-needed' } });
       return;
     }
     const problem = sharingAddressProblem(sharing.address);

@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validationOfError } from '../../shared/domain/refusal';
+import { refusalFromWire, refusalToWire } from '../../shared/ipc/answer';
 import { memoryLogger } from '../log/logger';
 import { createEngine, type Engine } from './engine';
 
@@ -31,5 +33,17 @@ describe('the engine refuses with a code and its words', () => {
     ['the Lab outside the demo', () => engine.labControl({ action: 'network', state: 'offline' }), 'lab-unavailable', 'the Lab panel exists only in the demo'],
   ] as const)('%s', async (_label, run, code, message) => {
     await expect(run()).rejects.toMatchObject({ name: 'EngineRefusal', code, message });
+  });
+
+  it('a settings value the settings refuse: its problem as a topic the window words, across the wire as the page gets it', async () => {
+    const refused = await engine.setSettings({ routing: { rules: [{ ip: ['10.0.0.0/40'], domain: [], outbound: 'direct' }] } } as never).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'EngineRefusal', code: 'invalid-setting', message: 'invalid setting routing, rule 1, ip 1: "10.0.0.0/40" has a prefix length outside 0-32' });
+    const arrived = refusalFromWire(JSON.parse(JSON.stringify(refusalToWire(refused))));
+    expect(validationOfError(arrived)).toEqual({
+      topic: 'prefix-length',
+      params: { value: '10.0.0.0/40', max: 32 },
+      path: ['routing', 'rules', 0, 'ip', 0],
+      english: 'invalid setting routing, rule 1, ip 1: "10.0.0.0/40" has a prefix length outside 0-32',
+    });
   });
 });

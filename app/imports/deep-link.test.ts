@@ -37,21 +37,23 @@ describe('deep links: what they would add', () => {
     expect(parseDeepLink(`hiddify://install-proxy?url=${enc(VLESS)}`).target).toMatchObject({ kind: 'links', text: VLESS });
   });
 
-  const UNREADABLE: [string, string, RegExp][] = [
-    ['an app this one is not', `foxray://yiguo.dev/sub/add/?url=${enc(SUB)}`, /^not an import link this app knows$/],
-    ['an action it does not know', `hiddify://connect?url=${enc(SUB)}`, /^"hiddify:\/\/connect" is not an import link/],
-    ['no url=', `v2rayn://install-sub?name=x`, /without a url= to add$/],
-    ['a file address', `clash://install-config?url=${enc('file:///etc/passwd')}`, /fetched over http\(s\), not file:$/],
-    ['javascript', `clash://install-config?url=${enc('javascript:alert(1)')}`, /not javascript:$/],
-    ['credentials in the address', `v2rayn://install-sub?url=${enc('https://u:p@panel.example.com/sub')}`, /user name and password/],
-    ['escapes that are not UTF-8', `v2rayn://install-sub?url=${enc(SUB)}&name=%FF`, /percent-escapes are not UTF-8/],
-    ['not an address at all', `hiddify://import/just words`, /neither a subscription address nor a share link/],
-    ['too long', `v2rayn://install-sub?url=${enc(`https://a.example.com/${'x'.repeat(20_000)}`)}`, /longer than 16384 characters/],
+  // Each reason in English (the log's) and as the topic the window words in the user's language.
+  const UNREADABLE: [string, string, RegExp, string][] = [
+    ['an app this one is not', `foxray://yiguo.dev/sub/add/?url=${enc(SUB)}`, /^not an import link this app knows$/, 'import-unknown-link'],
+    ['an action it does not know', `hiddify://connect?url=${enc(SUB)}`, /^"hiddify:\/\/connect" is not an import link/, 'import-unknown-link'],
+    ['no url=', `v2rayn://install-sub?name=x`, /without a url= to add$/, 'import-link-without-url'],
+    ['a file address', `clash://install-config?url=${enc('file:///etc/passwd')}`, /fetched over http\(s\), not file:$/, 'import-not-http'],
+    ['javascript', `clash://install-config?url=${enc('javascript:alert(1)')}`, /not javascript:$/, 'import-not-http'],
+    ['credentials in the address', `v2rayn://install-sub?url=${enc('https://u:p@panel.example.com/sub')}`, /user name and password/, 'import-address-with-password'],
+    ['escapes that are not UTF-8', `v2rayn://install-sub?url=${enc(SUB)}&name=%FF`, /percent-escapes are not UTF-8/, 'import-bad-escapes'],
+    ['not an address at all', `hiddify://import/just words`, /neither a subscription address nor a share link/, 'import-neither-address-nor-link'],
+    ['too long', `v2rayn://install-sub?url=${enc(`https://a.example.com/${'x'.repeat(20_000)}`)}`, /longer than 16384 characters/, 'import-link-too-long'],
   ];
-  it.each(UNREADABLE)('unreadable: %s', (_title, link, reason) => {
+  it.each(UNREADABLE)('unreadable: %s', (_title, link, reason, topic) => {
     const parsed = parseDeepLink(link);
     expect(parsed.target.kind).toBe('unreadable');
     expect(parsed.target.kind === 'unreadable' && parsed.target.reason).toMatch(reason);
+    expect(parsed.target.kind === 'unreadable' && parsed.target.problem?.topic).toBe(topic);
   });
 
   it('tells the links it registers for from other command-line arguments', () => {
@@ -111,18 +113,19 @@ describe('the import box: what pasted text would add', () => {
     }
   });
 
-  const NOTHING: [string, string, RegExp][] = [
-    ['blank', '  \n ', /nothing in it/],
-    ['prose', 'hello, please send me a VPN', /neither a share link, a subscription address, an import link nor a subscription’s contents/],
-    ['a link of an app it does not know', `foxray://yiguo.dev/sub/add/?url=${enc(SUB)}`, /no usable server \(unknown scheme foxray:\/\/\)/],
-    ['a broken import link', 'v2rayn://install-sub?name=x', /without a url= to add/],
-    ['a file address', 'file:///etc/passwd', /unknown scheme file:/],
-    ['JSON that is not a config', '{"hello": "world"}', /no usable server|neither/],
+  const NOTHING: [string, string, RegExp, RegExp][] = [
+    ['blank', '  \n ', /nothing in it/, /^import-empty$/],
+    ['prose', 'hello, please send me a VPN', /neither a share link, a subscription address, an import link nor a subscription’s contents/, /^import-nothing-recognised$/],
+    ['a link of an app it does not know', `foxray://yiguo.dev/sub/add/?url=${enc(SUB)}`, /no usable server \(unknown scheme foxray:\/\/\)/, /^import-no-usable-server$/],
+    ['a broken import link', 'v2rayn://install-sub?name=x', /without a url= to add/, /^import-link-without-url$/],
+    ['a file address', 'file:///etc/passwd', /unknown scheme file:/, /^import-no-usable-server$/],
+    ['JSON that is not a config', '{"hello": "world"}', /no usable server|neither/, /^import-(no-usable-server|nothing-recognised)$/],
   ];
-  it.each(NOTHING)('says why it adds nothing: %s', (_title, text, reason) => {
+  it.each(NOTHING)('says why it adds nothing: %s', (_title, text, reason, topic) => {
     const read = readImportText(text, 'paste');
     expect(read.target.kind).toBe('unreadable');
     expect(read.target.kind === 'unreadable' && read.target.reason).toMatch(reason);
+    expect(read.target.kind === 'unreadable' && read.target.problem?.topic).toMatch(topic);
   });
 });
 

@@ -12,6 +12,7 @@
  * - sing-box: `sing-box://import-remote-profile?url=ENC#NAME`;
  * - this app's own: `steadfast://install-sub?url=ENC&name=NAME` and `steadfast://import/<…>`.
  */
+import { type Finding, finding } from '../../shared/domain/validation';
 import type { ImportRequest } from '../../shared/domain/import-request';
 import { parseSubscription } from '../subscriptions/parse';
 import { cleanName, maskedExcerpt } from '../subscriptions/parse/text';
@@ -35,17 +36,24 @@ export function isDeepLink(arg: string): boolean {
   return scheme !== undefined && (DEEP_LINK_SCHEMES as readonly string[]).includes(scheme);
 }
 
+const BAD_ESCAPES = finding('import-bad-escapes', {}, 'its percent-escapes are not UTF-8 text');
+
+/** Why `text` cannot be imported: the English reason, and its topic for the window to word. */
+function unreadableTarget(why: Finding, text: string) {
+  return { kind: 'unreadable' as const, reason: why.text, problem: { topic: why.topic, params: why.params }, excerpt: maskedExcerpt(text) };
+}
+
 /** A link → what it would add, or why it cannot be read. Never throws. */
 export function parseDeepLink(raw: string): DeepLink {
   const link = raw.trim();
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(link)?.[1]?.toLowerCase() ?? '';
-  const unreadable = (reason: string, name: string | null = null): DeepLink => ({
+  const unreadable = (why: Finding, name: string | null = null): DeepLink => ({
     source: scheme || 'link',
     name,
-    target: { kind: 'unreadable', reason, excerpt: maskedExcerpt(link) },
+    target: unreadableTarget(why, link),
   });
-  if (!(DEEP_LINK_SCHEMES as readonly string[]).includes(scheme)) return unreadable('not an import link this app knows');
-  if (link.length > MAX_DEEP_LINK_CHARS) return unreadable(`the link is longer than ${MAX_DEEP_LINK_CHARS} characters`);
+  if (!(DEEP_LINK_SCHEMES as readonly string[]).includes(scheme)) return unreadable(finding('import-unknown-link', { link: link.slice(0, 40) }, 'not an import link this app knows'));
+  if (link.length > MAX_DEEP_LINK_CHARS) return unreadable(finding('import-link-too-long', { limit: MAX_DEEP_LINK_CHARS }, `the link is longer than ${MAX_DEEP_LINK_CHARS} characters`));
 
   const body = link.slice(scheme.length + 3);
   const hashAt = body.indexOf('#');
@@ -61,35 +69,36 @@ export function parseDeepLink(raw: string): DeepLink {
     const whole = /^[a-z0-9+.-]+%3A/i.test(rest) ? decodeOrNull(rest) : rest;
     const cut = whole === null ? -1 : whole.indexOf('#');
     const name = whole === null ? undefined : nameFrom(cut >= 0 ? whole.slice(cut + 1) : '');
-    if (whole === null || name === undefined) return unreadable('its percent-escapes are not UTF-8 text');
+    if (whole === null || name === undefined) return unreadable(BAD_ESCAPES);
     // A share link keeps its own name; a subscription address is fetched without the fragment.
     return targetFor(scheme, SHARE_LINK.test(whole.trim()) ? whole : cut >= 0 ? whole.slice(0, cut) : whole, name, unreadable);
   }
 
   const query = splitQuery(queryAt >= 0 ? beforeHash.slice(queryAt + 1) : '');
-  if (query === null) return unreadable('its percent-escapes are not UTF-8 text');
+  if (query === null) return unreadable(BAD_ESCAPES);
   const name = nameFrom(query.get('name') ?? query.get('remarks') ?? fragment);
-  if (name === undefined) return unreadable('its percent-escapes are not UTF-8 text');
+  if (name === undefined) return unreadable(BAD_ESCAPES);
   const url = query.get('url');
   if (SUBSCRIPTION_ACTIONS.has(action) || (scheme === 'hiddify' && action === 'install-proxy')) {
-    if (!url) return unreadable(`${scheme}://${action} without a url= to add`, name);
+    if (!url) return unreadable(finding('import-link-without-url', { link: `${scheme}://${action}` }, `${scheme}://${action} without a url= to add`), name);
     return targetFor(scheme, url, name, unreadable);
   }
-  return unreadable(`"${scheme}://${action.slice(0, 40)}" is not an import link this app knows`, name);
+  return unreadable(finding('import-unknown-link', { link: `${scheme}://${action.slice(0, 40)}` }, `"${scheme}://${action.slice(0, 40)}" is not an import link this app knows`), name);
 }
 
-function targetFor(source: string, what: string, name: string | null, unreadable: (reason: string, name: string | null) => DeepLink): DeepLink {
+function targetFor(source: string, what: string, name: string | null, unreadable: (why: Finding, name: string | null) => DeepLink): DeepLink {
   const value = what.trim();
   if (SHARE_LINK.test(value)) return { source, name, target: { kind: 'links', text: value, excerpt: maskedExcerpt(value) } };
-  if (value.length > MAX_URL_CHARS) return unreadable(`the address is longer than ${MAX_URL_CHARS} characters`, name);
+  if (value.length > MAX_URL_CHARS) return unreadable(finding('import-address-too-long', { limit: MAX_URL_CHARS }, `the address is longer than ${MAX_URL_CHARS} characters`), name);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return unreadable('what it would add is neither a subscription address nor a share link', name);
+    return unreadable(finding('import-neither-address-nor-link', {}, 'what it would add is neither a subscription address nor a share link'), name);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return unreadable(`a subscription is fetched over http(s), not ${url.protocol.slice(0, 20)}`, name);
-  if (url.username || url.password) return unreadable('the address carries a user name and password, which a subscription link never needs', name);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return unreadable(finding('import-not-http', { protocol: url.protocol.slice(0, 20) }, `a subscription is fetched over http(s), not ${url.protocol.slice(0, 20)}`), name);
+  if (url.username || url.password) return unreadable(finding('import-address-with-password', {}, 'the address carries a user name and password, which a subscription link never needs'), name);
   return { source, name, target: { kind: 'subscription', url: value } };
 }
 
@@ -144,8 +153,8 @@ function decodeOrNull(text: string): string | null {
  */
 export function readImportText(text: string, source: string): DeepLink {
   const trimmed = text.trim();
-  const unreadable = (reason: string, name: string | null = null): DeepLink => ({ source, name, target: { kind: 'unreadable', reason, excerpt: maskedExcerpt(trimmed) } });
-  if (trimmed === '') return unreadable('there is nothing in it');
+  const unreadable = (why: Finding, name: string | null = null): DeepLink => ({ source, name, target: unreadableTarget(why, trimmed) });
+  if (trimmed === '') return unreadable(finding('import-empty', {}, 'there is nothing in it'));
   if (isDeepLink(trimmed) && !/\s/.test(trimmed)) return { ...parseDeepLink(trimmed), source };
   const lines = trimmed.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   if (lines.every((line) => SHARE_LINK.test(line))) {
@@ -156,14 +165,14 @@ export function readImportText(text: string, source: string): DeepLink {
 }
 
 /** A subscription body as a provider serves it, or why it is not one. */
-function bodyTarget(text: string, source: string, unreadable: (reason: string) => DeepLink): DeepLink {
+function bodyTarget(text: string, source: string, unreadable: (why: Finding) => DeepLink): DeepLink {
   const parsed = parseSubscription(text);
   if (parsed.servers.length === 0) {
     const first = parsed.rejected[0]?.reason;
     return unreadable(
       parsed.format === 'unknown' || first === undefined
-        ? 'it holds neither a share link, a subscription address, an import link nor a subscription’s contents'
-        : `it holds no usable server (${first})`,
+        ? finding('import-nothing-recognised', {}, 'it holds neither a share link, a subscription address, an import link nor a subscription’s contents')
+        : finding('import-no-usable-server', { detail: first }, `it holds no usable server (${first})`),
     );
   }
   return {

@@ -19,7 +19,11 @@ export function importHandlers(
     offerImport: async (r) => {
       const read = readImportText(r.text, r.source);
       // The box is the user's own hand: what it cannot read is said there, not queued as a request.
-      if (r.source === 'paste' && read.target.kind === 'unreadable') throw new EngineRefusal('nothing-to-import', `Nothing to add: ${read.target.reason}.`);
+      if (r.source === 'paste' && read.target.kind === 'unreadable') {
+        const english = `Nothing to add: ${read.target.reason}.`;
+        const { problem } = read.target;
+        throw new EngineRefusal('nothing-to-import', english, problem && { ...problem, path: [], english });
+      }
       // A name the user typed stands for the one the text proposes.
       const name = r.name?.trim() ? r.name.trim() : read.name;
       return inbox.offer({ ...read, name, ...(r.userAgent ? { userAgent: r.userAgent } : {}) });

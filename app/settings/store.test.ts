@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EngineRefusal } from '../../shared/domain/refusal';
 import { DEFAULT_SETTINGS, type SettingsPatch } from '../../shared/settings';
 import { SettingsFile } from './settings-file';
 import { SettingsStore } from './store';
@@ -30,6 +31,21 @@ describe('SettingsStore', () => {
     await expect(update(store, { httpPort: 70000, stallThresholdMs: 9000 })).rejects.toThrow(/invalid setting httpPort/);
     await expect(update(store, { monitor: { urls: [] } })).rejects.toThrow(/invalid setting monitor\.urls/);
     expect(store.get().stallThresholdMs).toBe(5000);
+  });
+
+  it('refuses with the problem as a topic for the window to word, and the English for the log', async () => {
+    const store = new SettingsStore(new SettingsFile({ dataDir: dir() }));
+    await store.load();
+    const refusal = await store.update({ routing: { ...DEFAULT_SETTINGS.routing, rules: [{ ip: ['127.0.0.0/33'], domain: [], outbound: 'direct' }] } }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(EngineRefusal);
+    expect(refusal).toMatchObject({
+      code: 'invalid-setting',
+      message: 'invalid setting routing, rule 1, ip 1: "127.0.0.0/33" has a prefix length outside 0-32',
+      validation: { topic: 'prefix-length', params: { value: '127.0.0.0/33', max: 32 }, path: ['routing', 'rules', 0, 'ip', 0] },
+    });
+    // A rule naming a group that does not exist is the engine's own check: it comes as a topic too.
+    const unknownGroup = await store.update({ routing: { ...DEFAULT_SETTINGS.routing, rules: [{ domain: ['x.ir'], ip: [], outbound: 'group:None' }] } }).catch((error: unknown) => error);
+    expect(unknownGroup).toMatchObject({ code: 'invalid-setting', validation: { topic: 'unknown-group', params: { outbound: 'group:None' }, path: ['routing', 'rules', 0] } });
   });
 
   it('starts with defaults from a garbage settings file, sets it aside and says so', async () => {

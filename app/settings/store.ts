@@ -1,3 +1,5 @@
+import { EngineRefusal } from '../../shared/domain/refusal';
+import { type IssueLike, validationOf } from '../../shared/domain/validation';
 import { routingIssuePlace } from '../../shared/routing';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, unknownGroupReferences } from '../../shared/settings';
 import type { Problem } from '../../shared/domain/problem';
@@ -40,7 +42,7 @@ export class SettingsStore {
    */
   validate(patch: SettingsPatch): Settings {
     const parsed = settingsPatchSchema.safeParse(patch);
-    if (!parsed.success) throw new Error(describe(parsed.error.issues[0]));
+    if (!parsed.success) throw refused(parsed.error.issues[0]);
     const { monitor, ...fields } = parsed.data;
     const next: Settings = {
       ...this.current,
@@ -48,7 +50,11 @@ export class SettingsStore {
       monitor: { ...this.current.monitor, ...mentioned(monitor ?? {}) },
     };
     const unknownGroup = unknownGroupReferences(next)[0];
-    if (unknownGroup) throw new Error(`invalid setting routing, ${unknownGroup}`);
+    if (unknownGroup) {
+      const english = `invalid setting routing, ${unknownGroup.text}`;
+      const issue = { code: 'custom', path: ['routing', 'rules', unknownGroup.index], message: unknownGroup.text, params: { topic: 'unknown-group', outbound: unknownGroup.outbound } };
+      throw new EngineRefusal('invalid-setting', english, validationOf(issue, english));
+    }
     return Object.freeze(next);
   }
 
@@ -69,8 +75,14 @@ function mentioned<T extends object>(fields: T): Partial<{ [K in keyof T]: Exclu
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
 }
 
+/** The refusal for a patch's first problem: the English sentence, and the problem for the window to word. */
+function refused(issue: IssueLike | undefined): Error {
+  const english = describe(issue);
+  return issue ? new EngineRefusal('invalid-setting', english, validationOf(issue, english)) : new Error(english);
+}
+
 /** A zod issue as the user reads it. */
-function describe(issue: { path: PropertyKey[]; message: string } | undefined): string {
+function describe(issue: { path: readonly PropertyKey[]; message: string } | undefined): string {
   if (!issue) return 'invalid settings';
   // Routing entries are named as the user sees them: "routing, rule 3, ip 1".
   if (issue.path[0] === 'routing' || issue.path[0] === 'dns') return `invalid setting ${routingIssuePlace(issue.path)}: ${issue.message}`;

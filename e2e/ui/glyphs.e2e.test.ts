@@ -6,12 +6,28 @@
  * never a box or a letter pair, whatever the machine has installed. The font files come from the
  * host, as the page's other files do. And in Persian and Arabic, the addresses inside a sentence
  * keep their own left-to-right order, as laid out on the screen.
+ *
+ * Chinese is counted glyph by glyph: every string of the Chinese catalogue, laid out whole as the
+ * window lays out its words, must have each of its CJK characters drawn by the bundled face. A
+ * font split into many unicode-range faces of one family drew the first character of a run and
+ * boxes after it ("断开" as 断 and a box), which a check of "some glyph from the font" let through.
  */
+import { readFileSync } from 'node:fs';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppPage, currentRowId, type DemoWorld, eventually, launchChromium, openApp, screenshot, STRINGS, startWorld } from './harness';
 
 const EMOJI = '\\p{Regional_Indicator}|\\p{Extended_Pictographic}';
+/** What only a CJK font draws: Han, CJK punctuation, vertical and full-width forms. */
+const CJK = '[\\p{Script=Han}\\u3000-\\u303f\\ufe10-\\ufe1f\\ufe30-\\ufe4f\\uff00-\\uffef]';
+const cjkCount = (text: string) => text.match(new RegExp(CJK, 'gu'))?.length ?? 0;
+
+/** Every string literal of the Chinese catalogue that holds a CJK character (the file, read as text). */
+function chineseCatalogue(): string[] {
+  const source = readFileSync(new URL('../../renderer/src/i18n/locales/zh.ts', import.meta.url), 'utf8');
+  const strings = [...source.matchAll(/'((?:[^'\\\n]|\\.)*)'/g)].map((m) => m[1]!.replace(/\\(.)/g, '$1'));
+  return [...new Set(strings)].filter((text) => cjkCount(text) > 0);
+}
 
 interface Probe {
   index: number;
@@ -32,7 +48,12 @@ async function markTexts(page: Page, pattern: string): Promise<Probe[]> {
       if (parent.getClientRects().length === 0) continue;
       if (!parent.hasAttribute('data-glyph-probe')) {
         parent.setAttribute('data-glyph-probe', String(found.length));
-        found.push({ index: found.length, text: node.textContent ?? '' });
+        // The fonts Chromium reports for an element are those of its own text nodes, all of them.
+        const ownText = Array.from(parent.childNodes)
+          .filter((child) => child.nodeType === Node.TEXT_NODE)
+          .map((child) => child.textContent ?? '')
+          .join('');
+        found.push({ index: found.length, text: ownText });
         // Text that appeared a moment ago may still be drawn by the fallback while its subset loads.
         const style = getComputedStyle(parent);
         loads.push(document.fonts.load(`${style.fontWeight} ${style.fontSize} ${style.fontFamily}`, node.textContent ?? ''));
@@ -45,9 +66,9 @@ async function markTexts(page: Page, pattern: string): Promise<Probe[]> {
 }
 
 /** The fonts Chromium drew each marked element's text with: family name and whether it is a web font. */
-async function fontsOf(cdp: CDPSession, probes: Probe[]): Promise<Map<number, { familyName: string; isCustomFont: boolean }[]>> {
+async function fontsOf(cdp: CDPSession, probes: Probe[]): Promise<Map<number, { familyName: string; isCustomFont: boolean; glyphCount: number }[]>> {
   const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
-  const out = new Map<number, { familyName: string; isCustomFont: boolean }[]>();
+  const out = new Map<number, { familyName: string; isCustomFont: boolean; glyphCount: number }[]>();
   for (const probe of probes) {
     const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `[data-glyph-probe="${probe.index}"]` });
     const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
@@ -83,7 +104,11 @@ describe('every glyph drawn from the bundled fonts', () => {
     await world?.dispose();
   });
 
-  const expectDrawnBy = async (pattern: string, family: string) => {
+  /**
+   * Every visible text matching `pattern` is drawn (in part) by the bundled `family`; with
+   * `glyphsNeeded`, by at least that many of its glyphs, so no character of the text fell to a box.
+   */
+  const expectDrawnBy = async (pattern: string, family: string, glyphsNeeded?: (text: string) => number) => {
     await page.evaluate(async () => {
       await document.fonts.ready;
     });
@@ -91,8 +116,9 @@ describe('every glyph drawn from the bundled fonts', () => {
     expect(probes.length, `texts matching ${pattern}`).toBeGreaterThan(0);
     const fonts = await fontsOf(cdp, probes);
     // Chromium names a face by its own family and weight ("Vazirmatn SemiBold").
-    const missing = probes.filter((p) => !fonts.get(p.index)?.some((f) => f.familyName.startsWith(family) && f.isCustomFont));
-    expect(missing.map((p) => `${p.text} → ${JSON.stringify(fonts.get(p.index))}`)).toEqual([]);
+    const glyphsBy = (p: Probe) => (fonts.get(p.index) ?? []).filter((f) => f.familyName.startsWith(family) && f.isCustomFont).reduce((sum, f) => sum + f.glyphCount, 0);
+    const missing = probes.filter((p) => glyphsBy(p) === 0 || (glyphsNeeded !== undefined && glyphsBy(p) < glyphsNeeded(p.text)));
+    expect(missing.map((p) => `${p.text} → ${glyphsBy(p)} glyphs of ${family}: ${JSON.stringify(fonts.get(p.index))}`)).toEqual([]);
     return probes;
   };
 
@@ -139,7 +165,7 @@ describe('every glyph drawn from the bundled fonts', () => {
     await expectDrawnBy('[\\u0600-\\u06ff]', 'Vazirmatn');
     await world.engine.setSettings({ language: 'zh' });
     await page.locator('html[lang="zh"]').waitFor();
-    await expectDrawnBy('[\\u4e00-\\u9fff]', 'Noto Sans SC');
+    await expectDrawnBy(CJK, 'Noto Sans SC', cjkCount);
     await expectDrawnBy(EMOJI, 'Noto Color Emoji');
     await screenshot(page, 'glyphs-zh');
     await world.engine.setSettings({ language: 'en' });
@@ -148,6 +174,31 @@ describe('every glyph drawn from the bundled fonts', () => {
     expect(fontFiles.filter((url) => new URL(url).host !== host)).toEqual([]);
     expect(app.refused).toEqual([]);
     expect(app.errors).toEqual([]);
+  });
+
+  it('every CJK character of every Chinese catalogue string, laid out whole, from the bundled face', async () => {
+    // And a provider's name in characters the window's own words do not hold (the whole-file face).
+    const strings = [...chineseCatalogue(), '沪港专线 IPLC 鑫淼 · 蒙特利尔'];
+    expect(strings.length).toBeGreaterThan(300);
+    const characters = new Set(strings.flatMap((text) => text.match(new RegExp(CJK, 'gu')) ?? []));
+    expect(characters.size).toBeGreaterThan(500);
+    await world.engine.setSettings({ language: 'zh' });
+    await page.locator('html[lang="zh"]').waitFor();
+    // Each string as one run of the window's own text, in the window's font and language.
+    await page.evaluate((texts) => {
+      const box = document.createElement('div');
+      box.id = 'catalogue-probe';
+      for (const text of texts) box.append(Object.assign(document.createElement('div'), { textContent: text }));
+      document.body.append(box);
+    }, strings);
+    try {
+      const probes = await expectDrawnBy(CJK, 'Noto Sans SC', cjkCount);
+      const drawn = new Set(probes.flatMap((p) => p.text.match(new RegExp(CJK, 'gu')) ?? []));
+      expect([...characters].filter((c) => !drawn.has(c))).toEqual([]);
+    } finally {
+      await page.evaluate(() => document.getElementById('catalogue-probe')?.remove());
+      await world.engine.setSettings({ language: 'en' });
+    }
   });
 
   /** The Routing page's hint in `language`: its addresses, as laid out on the screen. */

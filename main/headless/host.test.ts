@@ -25,12 +25,15 @@ function echoService(): { service: VpnClient; emit<E extends EventName>(e: E, p:
         calls.push([prop, req]);
         if (prop === 'testAll') throw new Error('the monitor is not running');
         if (prop === 'captureScreen') throw new EngineRefusal('screen-reading-unavailable', 'reading the screen is possible only in the desktop app');
+        if (prop === 'setSettings') throw new EngineRefusal('invalid-setting', 'invalid setting httpPort: too big', REFUSED_PORT);
         return { echoed: prop, req };
       };
     },
   });
   return { service, calls, emit: (e, p) => listeners.get(e)?.forEach((l) => l(p)) };
 }
+
+const REFUSED_PORT = { topic: 'number-too-big', params: { limit: 65535 }, path: ['httpPort'], english: 'invalid setting httpPort: too big' } as const;
 
 function rendererDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'renderer-'));
@@ -145,6 +148,12 @@ describe('headless host', () => {
     });
     ws.send(JSON.stringify({ kind: 'invoke', id: 2, channel: 'testAll', payload: {} }));
     expect(await nextMessage(ws)).toEqual({ kind: 'result', id: 2, ok: false, error: 'the monitor is not running' });
+    // A refused settings value comes with its problem, for the window to word in the user's language:
+    // from the engine's own check, and from the host's gate before it.
+    ws.send(JSON.stringify({ kind: 'invoke', id: 3, channel: 'setSettings', payload: { httpPort: 8080 } }));
+    expect(await nextMessage(ws)).toEqual({ kind: 'result', id: 3, ok: false, error: 'invalid setting httpPort: too big', code: 'invalid-setting', validation: REFUSED_PORT });
+    ws.send(JSON.stringify({ kind: 'invoke', id: 4, channel: 'setSettings', payload: { httpPort: 70000 } }));
+    expect(await nextMessage(ws)).toMatchObject({ id: 4, ok: false, code: 'invalid-setting', validation: { topic: 'number-too-big', params: { limit: 65535 }, path: ['httpPort'] } });
     ws.close();
   });
 

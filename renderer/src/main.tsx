@@ -9,6 +9,7 @@ import { StoreProvider } from './store/context';
 import { matchLanguage, selectLanguage } from './store/ui';
 // The bundled faces, each subset loaded by its unicode-range (styles.css says which goes where).
 import './fonts/emoji-faces.css';
+import './fonts/cjk-faces.css';
 import '@fontsource/noto-color-emoji/400.css';
 import '@fontsource/vazirmatn/400.css';
 import '@fontsource/vazirmatn/600.css';

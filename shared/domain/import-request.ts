@@ -3,6 +3,7 @@
  * QR code. Untrusted input: the user sees what it would add and decides; nothing is fetched or
  * added before that.
  */
+import type { ValidationParams, ValidationTopic } from './validation';
 import type { SubscriptionErrorKind } from './subscription';
 
 /** What a request would add, as the link or code said it. */
@@ -32,5 +33,5 @@ export interface ImportRequest {
    */
   failure?: { kind: SubscriptionErrorKind; detail: string };
   /** What it would add, or why it cannot be read. */
-  target: ImportTarget | { kind: 'unreadable'; reason: string; excerpt: string };
+  target: ImportTarget | { kind: 'unreadable'; reason: string; excerpt: string; /** Why, as a topic the window words (`validation.import-…`); `reason` is its English. */ problem?: { topic: ValidationTopic; params: ValidationParams } };
 }

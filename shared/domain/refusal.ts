@@ -4,6 +4,8 @@
  * and the details the window shows beside the translated one). A refusal without a code, or with a
  * code this build does not know (a newer peer), is shown in the engine's words.
  */
+import type { ValidationProblem } from './validation';
+
 export const REFUSAL_CODES = [
   /** Connect with no server named and no Auto subscription to choose from. */
   'no-server-chosen',
@@ -29,6 +31,8 @@ export const REFUSAL_CODES = [
   'speed-test-running',
   /** A speed test of a selection or subscription without servers. */
   'nothing-to-speed-test',
+  /** A settings change with a value the settings refuse: the refusal carries the problem (shared/domain/validation.ts). */
+  'invalid-setting',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
@@ -44,10 +48,17 @@ export class EngineRefusal extends Error {
   constructor(
     readonly code: RefusalCode,
     message: string,
+    /** For `invalid-setting`: the value refused, for the window to word and to mark its field. */
+    readonly validation?: ValidationProblem,
   ) {
     super(message);
     this.name = 'EngineRefusal';
   }
+}
+
+/** The validation problem an error carries, when it is a refusal with one. */
+export function validationOfError(error: unknown): ValidationProblem | undefined {
+  return error instanceof EngineRefusal ? error.validation : undefined;
 }
 
 /** The code an error carries, when it is a refusal with a code this build knows. */

@@ -6,13 +6,16 @@
  * the page, which throws the refusal again in its own world. A peer that sends no code, or one
  * this build does not know, still gets its sentence across.
  */
-import { EngineRefusal, isRefusalCode, type RefusalCode, refusalCodeOf } from '../domain/refusal';
+import { EngineRefusal, isRefusalCode, type RefusalCode, refusalCodeOf, validationOfError } from '../domain/refusal';
+import { type ValidationProblem, validationFromWire } from '../domain/validation';
 import { INVOKE_CHANNELS } from './channels';
 import type { EventName, EventPayloads, InvokeChannel, InvokeRequest, InvokeResponses, VpnClient } from './contract';
 
 export interface WireRefusal {
   error: string;
   code?: RefusalCode;
+  /** With `invalid-setting`: the refused value as a topic and parameters, for the window to word. */
+  validation?: ValidationProblem;
 }
 
 /** What an Electron invoke handler answers: the value, or the refusal in words and code. */
@@ -22,12 +25,13 @@ export type InvokeAnswer<T = unknown> = { ok: true; value: T } | ({ ok: false } 
 export function refusalToWire(error: unknown): WireRefusal {
   const message = error instanceof Error ? error.message : String(error);
   const code = refusalCodeOf(error);
-  return code ? { error: message, code } : { error: message };
+  const validation = validationOfError(error);
+  return code ? { error: message, code, ...(validation ? { validation } : {}) } : { error: message };
 }
 
 /** The error a caller sees for a refusal that arrived: an `EngineRefusal` when its code is known. */
-export function refusalFromWire(refusal: { error: string; code?: unknown }): Error {
-  return isRefusalCode(refusal.code) ? new EngineRefusal(refusal.code, refusal.error) : new Error(refusal.error);
+export function refusalFromWire(refusal: { error: string; code?: unknown; validation?: unknown }): Error {
+  return isRefusalCode(refusal.code) ? new EngineRefusal(refusal.code, refusal.error, validationFromWire(refusal.validation)) : new Error(refusal.error);
 }
 
 /** The value of an answer, or its refusal thrown. */

@@ -6,6 +6,8 @@
  */
 import type { TestTrafficUsage } from '../domain/test-traffic';
 import { MAX_SPEED_TEST_BYTES, MAX_SPEED_TEST_PARALLEL, MIN_SPEED_TEST_BYTES, type SpeedTestProgress } from '../domain/speed-test';
+import { EngineRefusal } from '../domain/refusal';
+import { validationOf } from '../domain/validation';
 import { z } from 'zod';
 import type { AutoSnapshot } from '../domain/auto';
 import type { ConnectionState, CoreSummary, TrafficSample } from '../domain/connection';
@@ -268,7 +270,10 @@ export function parseRequest<C extends InvokeChannel>(channel: C, payload: unkno
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'request';
-    throw new Error(`invalid ${channel} request: ${where}: ${issue?.message ?? 'rejected'}`);
+    const message = `invalid ${channel} request: ${where}: ${issue?.message ?? 'rejected'}`;
+    // A settings patch is the user's values: the window words what is wrong with them.
+    if (channel === 'setSettings' && issue) throw new EngineRefusal('invalid-setting', message, validationOf(issue, message));
+    throw new Error(message);
   }
   return result.data as z.output<(typeof invokeSchemas)[C]>;
 }

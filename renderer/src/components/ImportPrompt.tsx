@@ -5,6 +5,7 @@ import { useAppStore } from '../store/context';
 import { FlaggedName } from './FlaggedName';
 import { Modal } from './Modal';
 import type { WireRefusal } from '../../../shared/ipc/answer';
+import { validationText } from '../i18n/validation';
 import { EngineDetails } from './EngineDetails';
 import { RefusalError } from './FormParts';
 
@@ -83,7 +84,7 @@ function ImportRequestDialog({ request }: { request: ImportRequest }) {
         )}
         {target.kind === 'unreadable' && (
           <>
-            <p role="alert">{t('desktop.imports.unreadableBody', { reason: target.reason })}</p>
+            <p role="alert">{t('desktop.imports.unreadableBody', { reason: target.problem ? validationText(t, target.problem) : target.reason })}</p>
             <Excerpt text={target.excerpt} />
           </>
         )}

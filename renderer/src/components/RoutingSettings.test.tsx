@@ -41,6 +41,21 @@ describe('the Routing page of Settings', () => {
     ]);
   });
 
+  it.each([
+    ['fa', 'تنظیمات', 'مسیریابی', 'بازه‌های IP به تاریخ ۲۷ خرداد ۱۴۰۵ از \u2068@ip-location-db/geo-whois-asn-country', 'جدول میزبان‌ها'],
+    ['ar', 'الإعدادات', 'التوجيه', 'نطاقات IP بتاريخ 17 يونيو 2026 من \u2068@ip-location-db/geo-whois-asn-country', 'جدول المضيفين'],
+    ['zh', '设置', '路由', 'IP 段日期 2026年6月17日，来源 \u2068@ip-location-db/geo-whois-asn-country', '主机映射'],
+  ] as const)('in %s, the data’s date in the language’s calendar and digits, its source isolated, and Hosts in its words', (language, settings, routing, dataLine, hosts) => {
+    const rendered = renderWithStore(<Dialogs />, sampleSnapshot(NOW), { language });
+    act(() => rendered.store.getState().openDialog({ kind: 'settings' }));
+    const dialog = screen.getByRole('dialog', { name: settings });
+    fireEvent.click(within(dialog).getByRole('tab', { name: routing }));
+    const page = within(dialog).getByRole('tabpanel', { name: routing });
+    expect(page.textContent).toContain(dataLine);
+    expect(within(page).getByRole('textbox', { name: new RegExp(`^${hosts}`) })).toBeTruthy();
+    expect(page.textContent).not.toContain('2026-06-17');
+  });
+
   it('names an invalid entry at its rule and sends nothing', async () => {
     const { page, client, dialog } = openRouting();
     await userEvent.click(within(page).getByRole('button', { name: 'Add a rule' }));
@@ -49,7 +64,7 @@ describe('the Routing page of Settings', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(client.callsTo('setSettings')).toEqual([]);
     expect(rule.getAttribute('aria-invalid')).toBe('true');
-    expect(rule.textContent).toContain('"10.0.0/8" is not an IP address or CIDR block');
+    expect(rule.textContent).toContain('\u206810.0.0/8\u2069 is not an IP address or CIDR block.');
   });
 
   it('a hosts line that is not “name address” is named by its line', async () => {

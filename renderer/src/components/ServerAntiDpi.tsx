@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServerId } from '../../../shared/domain/server';
+import { settingsRefusalText } from '../i18n/validation';
 import { useAppStore } from '../store/context';
 import { type AntiDpiErrors, type OverrideChoice, type OverrideDraft, overrideDraftOf, withServerOverride } from './anti-dpi-form';
 import { AntiDpiAvailability, AntiDpiFields } from './AntiDpiFields';
@@ -32,7 +33,7 @@ export function ServerAntiDpi({ serverId }: { serverId: ServerId }) {
     setSaving(true);
     const result = await saveSettings({ antiDpi: next.antiDpi });
     setSaving(false);
-    setOutcome(result.ok ? { tone: 'ok', text: t('antiDpi.server.saved') } : { tone: 'bad', text: t('settings.refused', { error: result.error }) });
+    setOutcome(result.ok ? { tone: 'ok', text: t('antiDpi.server.saved') } : { tone: 'bad', text: settingsRefusalText(t, result) });
   };
 
   return (

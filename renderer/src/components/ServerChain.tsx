@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServerId } from '../../../shared/domain/server';
 import type { ListServer } from '../../../shared/ipc/contract';
+import { settingsRefusalText } from '../i18n/validation';
 import { useAppStore } from '../store/context';
 import { selectServerIndex } from '../store/servers.selectors';
 import { FlaggedName } from './FlaggedName';
@@ -35,7 +36,7 @@ export function ServerChain({ serverId }: { serverId: ServerId }) {
     setSaving(true);
     const result = await saveSettings({ chains: choice === '' ? others : { ...others, [serverId]: choice } });
     setSaving(false);
-    setOutcome(result.ok ? { tone: 'ok', text: t('chain.saved') } : { tone: 'bad', text: t('settings.refused', { error: result.error }) });
+    setOutcome(result.ok ? { tone: 'ok', text: t('chain.saved') } : { tone: 'bad', text: settingsRefusalText(t, result) });
   };
 
   return (

@@ -2,6 +2,7 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import { useTranslation } from 'react-i18next';
 import { CONNECTION_MODES, LANGUAGES, type Settings, type SettingsPatch } from '../../../shared/settings';
 import { LANGUAGE_NAMES } from '../i18n';
+import { settingsRefusalText, validationTexts } from '../i18n/validation';
 import { useAppStore } from '../store/context';
 import { matchLanguage } from '../store/ui';
 import { Modal } from './Modal';
@@ -213,7 +214,7 @@ export function SettingsDialog() {
       closeDialog();
       return;
     }
-    setErrors(result.fieldErrors);
+    setErrors(validationTexts(t, result.fieldErrors));
     // Show the page that holds the first problem.
     const firstPath = Object.keys(result.fieldErrors)[0] ?? '';
     if (firstPath === 'stallThresholdMs' || firstPath === 'mode') setPage('connection');
@@ -224,7 +225,8 @@ export function SettingsDialog() {
     if (firstPath.startsWith('perApp')) setPage('apps');
     if (firstPath === 'corePath') setPage('cores');
     if (firstPath === 'monitor.testBudgetBytesPerDay') setPage('testing');
-    setFormError(result.error === 'invalid' ? t('settings.invalid') : t('settings.refused', { error: result.error }));
+    // A refused value is worded at its field; the form says only that something needs fixing.
+    setFormError(result.error === 'invalid' || Object.keys(result.fieldErrors).length > 0 ? t('settings.invalid') : settingsRefusalText(t, result));
   };
 
   return (

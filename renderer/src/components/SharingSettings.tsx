@@ -87,7 +87,7 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
         </select>
         <span className="hint">{t('sharing.addressHint')}</span>
         {view && view.addresses.length === 0 && <span className="hint">{t('sharing.noAddresses')}</span>}
-        {error && <span className="field-error">{/pick the LAN address/.test(error) ? t('sharing.needAddress') : /not a private LAN address|not an IP address/.test(error) ? t('sharing.notPrivate') : error}</span>}
+        {error && <span className="field-error">{/pick the LAN address/i.test(error) ? t('sharing.needAddress') : /not a private LAN address|not an IP address/.test(error) ? t('sharing.notPrivate') : error}</span>}
       </label>
       <p className="sharing-status" data-listening={view?.listening ? 'yes' : 'no'}>
         {view?.listening ? (

@@ -4,12 +4,18 @@
  */
 import type { CoreList } from '../../../shared/domain/cores';
 import type { TestTrafficUsage } from '../../../shared/domain/test-traffic';
+import { type ValidationProblem, validationOf } from '../../../shared/domain/validation';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema } from '../../../shared/settings';
 import { request, type SliceDeps } from './types';
 
 export type SaveSettingsResult =
   | { ok: true; value: Settings }
-  | { ok: false; error: string; /** Field path ("monitor.workers") → message, for inline errors. */ fieldErrors: Record<string, string> };
+  | {
+      ok: false;
+      error: string;
+      /** Field path ("monitor.workers") → what is wrong there, for inline errors worded in the UI language (i18n/validation.ts). */
+      fieldErrors: Record<string, ValidationProblem>;
+    };
 
 /** The cores as last asked: not yet, being asked, the list, or the host's words why not. */
 export type CoreListState = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; list: CoreList } | { state: 'failed'; error: string };
@@ -31,15 +37,15 @@ export interface SettingsSlice {
 
 export const settingsInitialState: Pick<SettingsSlice, 'settings' | 'coreList' | 'testTraffic'> = { settings: DEFAULT_SETTINGS, coreList: { state: 'idle' }, testTraffic: { state: 'idle' } };
 
-/** Checks a patch against the contract's schema; field path → message for each problem. */
-export function validateSettingsPatch(patch: unknown): { ok: true; patch: SettingsPatch } | { ok: false; fieldErrors: Record<string, string> } {
+/** Field path as the dialog keys its inline errors ("routing.rules.0.ip.1"). */
+export const fieldPathOf = (path: readonly (string | number)[]) => path.map(String).join('.') || 'settings';
+
+/** Checks a patch against the contract's schema; field path → problem for each problem. */
+export function validateSettingsPatch(patch: unknown): { ok: true; patch: SettingsPatch } | { ok: false; fieldErrors: Record<string, ValidationProblem> } {
   const parsed = settingsPatchSchema.safeParse(patch);
   if (parsed.success) return { ok: true, patch: patch as SettingsPatch };
-  const fieldErrors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const path = issue.path.map(String).join('.') || 'settings';
-    fieldErrors[path] ??= issue.message;
-  }
+  const fieldErrors: Record<string, ValidationProblem> = {};
+  for (const issue of parsed.error.issues) fieldErrors[fieldPathOf(issue.path.map((k) => (typeof k === 'number' ? k : String(k))))] ??= validationOf(issue, issue.message);
   return { ok: false, fieldErrors };
 }
 
@@ -53,7 +59,8 @@ export function createSettingsSlice(deps: SliceDeps): SettingsSlice {
       if (!valid.ok) return { ok: false, error: 'invalid', fieldErrors: valid.fieldErrors };
       // The patch as the user wrote it (not zod's output) so defaults never sneak into it.
       const result = await request(deps, 'settings', () => client.setSettings(valid.patch), { notify: false });
-      if (!result.ok) return { ...result, fieldErrors: {} };
+      // The engine's own check refused a value: it is marked at its field like the window's own.
+      if (!result.ok) return { ...result, fieldErrors: result.validation ? { [fieldPathOf(result.validation.path)]: result.validation } : {} };
       set({ settings: result.value });
       return result;
     },

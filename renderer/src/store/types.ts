@@ -1,5 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
-import { type RefusalCode, refusalCodeOf } from '../../../shared/domain/refusal';
+import { type RefusalCode, refusalCodeOf, validationOfError } from '../../../shared/domain/refusal';
+import type { ValidationProblem } from '../../../shared/domain/validation';
 import type { VpnClient } from '../../../shared/ipc/contract';
 import type { AutoSlice } from './auto';
 import type { ConnectionSlice } from './connection';
@@ -49,7 +50,7 @@ export interface SliceDeps {
  * An action's outcome, for dialogs that show the host's error inline: its words, and the refusal's
  * code when the engine named one (the window says that in the user's language, see refusalText).
  */
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string; code?: RefusalCode };
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string; code?: RefusalCode; validation?: ValidationProblem };
 
 /**
  * Runs one request to the host. A failure becomes a notice the user sees (unless the caller shows
@@ -66,7 +67,8 @@ export async function request<T>(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const code = refusalCodeOf(error);
-    const refusal = code ? { error: message, code } : { error: message };
+    const validation = validationOfError(error);
+    const refusal = code ? { error: message, code, ...(validation ? { validation } : {}) } : { error: message };
     if (options.notify !== false) deps.get().pushNotice({ tone: 'error', what, text: message, ...(code ? { code } : {}) });
     return { ok: false, ...refusal };
   }

@@ -32,8 +32,8 @@ export type FakeClient = VpnClient & {
   snapshot: AppSnapshot;
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
   callsTo(channel: InvokeChannel): unknown[];
-  /** Makes the next call of `channel` fail with `message`, and the refusal's code if given (as a host refusal would). */
-  failNext(channel: InvokeChannel, message: string, code?: string): void;
+  /** Makes the next call of `channel` fail with `message`, and the refusal's code and validation problem if given (as a host refusal would). */
+  failNext(channel: InvokeChannel, message: string, code?: string, validation?: unknown): void;
 };
 
 function listed(status: ServerStatus): ListStatus {
@@ -43,7 +43,7 @@ function listed(status: ServerStatus): ListStatus {
 
 export function createFakeClient(initial: AppSnapshot, now: () => number = Date.now): FakeClient {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
-  const failures = new Map<InvokeChannel, { message: string; code?: string }>();
+  const failures = new Map<InvokeChannel, { message: string; code?: string; validation?: unknown }>();
   // As a host does: the snapshot and the stream carry list statuses, the whole status is asked for.
   const whole = new Map<string, ServerStatus>(Object.values(initial.statuses).map((status) => [status.serverId, { ...makeStatus(status.serverId), ...structuredClone(status) }]));
   let snapshot: AppSnapshot = { ...structuredClone(initial), statuses: Object.fromEntries([...whole.values()].map((status) => [status.serverId, listed(status)])) };
@@ -260,8 +260,8 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     callsTo(channel: InvokeChannel) {
       return client.calls.filter((c) => c.channel === channel).map((c) => c.payload);
     },
-    failNext(channel: InvokeChannel, message: string, code?: string) {
-      failures.set(channel, code === undefined ? { message } : { message, code });
+    failNext(channel: InvokeChannel, message: string, code?: string, validation?: unknown) {
+      failures.set(channel, { message, ...(code === undefined ? {} : { code }), ...(validation === undefined ? {} : { validation }) });
     },
     on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void) {
       let set = listeners.get(event);
@@ -278,7 +278,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
       if (failure) {
         failures.delete(channel);
         // As the transports hand it over: an EngineRefusal for a code this build knows, else the words.
-        throw refusalFromWire({ error: failure.message, code: failure.code });
+        throw refusalFromWire({ error: failure.message, code: failure.code, validation: failure.validation });
       }
       const request = parseRequest(channel, payload);
       return (handlers[channel] as (r: unknown) => unknown)(request);
