@@ -12,6 +12,7 @@ import type { Server, ServerId } from '../../shared/domain/server';
 import type { EventName, EventPayloads } from '../../shared/ipc/contract';
 import { AutoRuntime, autoConfigFrom } from '../auto/runtime';
 import { autoStateFile } from '../auto/persisted';
+import type { AutoProbePort } from '../auto/ports';
 import { groupPicksFile } from '../auto/group-picks-file';
 import { systemClock } from '../clock';
 import { coreLabel } from '../core';
@@ -202,15 +203,17 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const autoFile = autoStateFile(dataDir, board);
   const autoLoaded = await autoFile.load();
   metAtStart(autoLoaded.problem);
+  // Auto and the server groups' pickers ask the monitor alike.
+  const autoProbe: AutoProbePort = {
+    probe: (id, timeoutMs) => monitor.probe(id, timeoutMs),
+    transferTest: (id) => monitor.transferTest(id),
+    eventTest: (id) => void monitor.testNow([id], 'selection'),
+  };
   const auto = new AutoRuntime({
     clock,
     logger,
     config: autoConfigFrom(settings()),
-    probe: {
-      probe: (id, timeoutMs) => monitor.probe(id, timeoutMs),
-      transferTest: (id) => monitor.transferTest(id),
-      eventTest: (id) => void monitor.testNow([id], 'selection'),
-    },
+    probe: autoProbe,
     measurements: monitor,
     tunnel: driver,
     subscriptions: { list: () => catalog.autoView() },
@@ -231,7 +234,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     logger,
     settings,
     config: () => autoConfigFrom(settings()),
-    probe: { probe: (id, timeoutMs) => monitor.probe(id, timeoutMs), transferTest: (id) => monitor.transferTest(id), eventTest: (id) => void monitor.testNow([id], 'selection') },
+    probe: autoProbe,
     measurements: monitor,
     reachability,
     status: (id) => monitor.status(id),
@@ -343,15 +346,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       close: () => monitor.stop(),
     },
     { name: 'reachability', start: (stage) => void (stage === 'start' && reachability.start()), close: () => reachability.stop() },
-    {
-      name: 'auto',
-      start: (stage) => {
-        if (stage !== 'start') return;
-        auto.start();
-        groupPicks.follow();
-      },
-      close: () => (auto.stop(), groupPicks.stop()),
-    },
+    { name: 'auto', start: (stage) => void (stage === 'start' && auto.start()), close: () => auto.stop() },
+    { name: 'server groups', start: (stage) => void (stage === 'start' && groupPicks.follow()), close: () => groupPicks.stop() },
     { name: 'events', close: () => unsubscribers.forEach((unsubscribe) => unsubscribe()) },
     { name: 'verdicts', close: () => verdicts.stop() },
     {
