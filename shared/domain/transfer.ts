@@ -14,6 +14,9 @@
 export const TRANSFER_VERDICTS = ['ok', 'freezes', 'throttled', 'failed'] as const;
 export type TransferVerdict = (typeof TRANSFER_VERDICTS)[number];
 
+/** Nothing for this long with the connection open: the download froze. */
+export const TRANSFER_STALL_MS = 2000;
+
 export interface TransferTest {
   verdict: TransferVerdict;
   /** When the test ended (epoch ms). */

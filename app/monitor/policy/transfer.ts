@@ -12,14 +12,13 @@
  *   the URL test's timeout has passed without them (the delay test had just answered).
  * - `throttled`: below 32 KB/s over the body; `ok` otherwise.
  */
-import type { TransferVerdict } from '../../../shared/domain/transfer';
+import { TRANSFER_STALL_MS, type TransferVerdict } from '../../../shared/domain/transfer';
 import type { TransferCourse } from '../../tunnel/probe-contract';
 import { isDue } from './timing';
 
 export type { TransferCourse };
 
-/** Nothing for this long with the connection open: the download froze. */
-export const TRANSFER_STALL_MS = 2000;
+export { TRANSFER_STALL_MS };
 /** Below this body speed a server is throttled (a page of 1 MB would take over 30 s). */
 export const TRANSFER_FLOOR_BPS = 32 * 1024;
 

@@ -26,6 +26,22 @@ describe('the transfer test’s measured line', () => {
     expect(container.textContent).not.toContain('bytes in');
   });
 
+  it.each([
+    ['en', 16_000, '16 kB of 65.5 kB, then nothing for 2 s'],
+    ['zh', 16_000, '65.5 kB 中收到 16 kB，随后 2 秒无数据'],
+    ['ru', 0, 'данные так и не пришли, хотя соединение оставалось открытым'],
+  ] as const)('says in %s what a frozen test saw (%i bytes before the silence), not in the engine’s English', (language, bytes, text) => {
+    const frozen: TransferTest = { ...measured, verdict: 'freezes', bytes, bytesPerSecond: null, detail: `${bytes} of 65536 bytes, then nothing for 2 s` };
+    const { container } = renderWithStore(
+      <dl>
+        <TransferField test={frozen} />
+      </dl>,
+      sampleSnapshot(NOW),
+      { language },
+    );
+    expect(container.querySelector('small')?.textContent).toBe(text);
+  });
+
   it('a failure keeps the engine’s words for why', () => {
     const { container } = renderWithStore(
       <dl>

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TransferTest } from '../../../shared/domain/transfer';
-import { transferRowNote, transferWords } from '../format/transfer';
+import { transferRowNote, transferSeen, transferWords } from '../format/transfer';
 import { useFormat } from '../hooks/useFormat';
 
 /** The transfer test's line in the details summary: shown only when it should change the user's choice. */
@@ -36,12 +36,8 @@ export function TransferField({ test }: { test: TransferTest | null }) {
           <>
             <br />
             <small className="muted">
-              {/* What was measured, in the user's words; a failure's reason is the engine's. */}
-              {(test.verdict === 'ok' || test.verdict === 'throttled') && test.bytesPerSecond !== null && test.bytesPerSecond > 0 ? (
-                t('transfer.measured', { size: format.bytes(test.bytes), time: format.ms((test.bytes / test.bytesPerSecond) * 1000) })
-              ) : (
-                <bdi>{test.detail}</bdi>
-              )}
+              {/* What was seen, in the user's words; a failure's reason is the engine's (the core's or the network's own). */}
+              {transferSeen(t, format, test) ?? <bdi>{test.detail}</bdi>}
             </small>
           </>
         )}

@@ -5,7 +5,7 @@
  * this is the line that says so.
  */
 import type { TFunction } from 'i18next';
-import type { TransferTest } from '../../../shared/domain/transfer';
+import { TRANSFER_STALL_MS, type TransferTest } from '../../../shared/domain/transfer';
 import type { Formatters } from './format';
 
 export interface TransferWords {
@@ -47,4 +47,20 @@ export function transferWords(t: TFunction, format: Formatters, test: TransferTe
 export function transferRowNote(t: TFunction, format: Formatters, test: TransferTest | null): TransferWords | null {
   if (!test || (test.verdict !== 'freezes' && test.verdict !== 'throttled')) return null;
   return transferWords(t, format, test);
+}
+
+/**
+ * What a transfer test saw, in the user's words: the bytes and time of one that came through (or
+ * was slow), the bytes before the silence of one that froze. Null for a failure, whose reason is
+ * the engine's (the core's or the network's own words).
+ */
+export function transferSeen(t: TFunction, format: Formatters, test: TransferTest): string | null {
+  if ((test.verdict === 'ok' || test.verdict === 'throttled') && test.bytesPerSecond !== null && test.bytesPerSecond > 0) {
+    return t('transfer.measured', { size: format.bytes(test.bytes), time: format.ms((test.bytes / test.bytesPerSecond) * 1000) });
+  }
+  if (test.verdict === 'freezes') {
+    if (test.bytes === 0) return t('transfer.silentDetail');
+    return t('transfer.stalledDetail', { got: format.bytes(test.bytes), size: format.bytes(test.expectedBytes), seconds: format.number(TRANSFER_STALL_MS / 1000) });
+  }
+  return null;
 }

@@ -655,6 +655,9 @@ export const ar = {
     skipped: 'حركته تتجمّد: عُدّ غير مجيب',
     marked: 'حركة بطيئة',
     measured: '{{size}} في {{time}}',
+    stalledDetail: '{{got}} من {{size}}، ثم لا شيء لمدة {{seconds}} ث',
+    silentDetail: 'لم تصل أي بيانات رغم بقاء الاتصال مفتوحًا',
+    deadlineDetail: '{{got}} من {{size}} حتى المهلة',
     passed: 'وصلت (اختُبر {{time}})',
   },
   routing: {

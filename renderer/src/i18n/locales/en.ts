@@ -622,6 +622,9 @@ export const en = {
     skipped: 'its traffic freezes: counted as not answering',
     marked: 'slow traffic',
     measured: '{{size}} in {{time}}',
+    stalledDetail: '{{got}} of {{size}}, then nothing for {{seconds}} s',
+    silentDetail: 'no data came although the connection stayed open',
+    deadlineDetail: '{{got}} of {{size}} by the deadline',
     passed: 'came through (tested {{time}})',
   },
   routing: {

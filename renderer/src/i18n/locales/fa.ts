@@ -619,6 +619,9 @@ export const fa = {
     skipped: 'ترافیکش متوقف می‌شود: بی‌پاسخ به شمار آمد',
     marked: 'ترافیک کند',
     measured: '{{size}} در {{time}}',
+    stalledDetail: '{{got}} از {{size}}، سپس {{seconds}} ثانیه هیچ',
+    silentDetail: 'هیچ داده‌ای نیامد، هرچند اتصال باز ماند',
+    deadlineDetail: '{{got}} از {{size}} تا مهلت',
     passed: 'رسید (آزموده {{time}})',
   },
   routing: {

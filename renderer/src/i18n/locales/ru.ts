@@ -633,6 +633,9 @@ export const ru = {
     skipped: 'трафик замирает: считается неотвечающим',
     marked: 'медленный трафик',
     measured: '{{size}} за {{time}}',
+    stalledDetail: '{{got}} из {{size}}, затем ничего {{seconds}} с',
+    silentDetail: 'данные так и не пришли, хотя соединение оставалось открытым',
+    deadlineDetail: '{{got}} из {{size}} к сроку',
     passed: 'прошли (проверено {{time}})',
   },
   routing: {

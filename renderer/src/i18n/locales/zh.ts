@@ -610,6 +610,9 @@ export const zh = {
     skipped: '流量会冻结：视为无回应',
     marked: '流量缓慢',
     measured: '{{time}} 内 {{size}}',
+    stalledDetail: '{{size}} 中收到 {{got}}，随后 {{seconds}} 秒无数据',
+    silentDetail: '连接一直打开，但没有收到任何数据',
+    deadlineDetail: '截止时收到 {{size}} 中的 {{got}}',
     passed: '已完整传输（测试于 {{time}}）',
   },
   routing: {
