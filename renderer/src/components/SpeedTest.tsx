@@ -77,6 +77,7 @@ export function SpeedTestAction() {
         aria-expanded={open}
         disabled={!ready || running || all === 0}
         title={t('speedTest.action')}
+        aria-label={t('speedTest.action')}
         onClick={() => setOpen(!open)}
       >
         <SpeedIcon />
