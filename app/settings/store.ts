@@ -1,6 +1,8 @@
+import type { z } from 'zod';
 import { routingIssuePlace } from '../../shared/routing';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema, settingsSchema, unknownGroupReferences } from '../../shared/settings';
 import type { Problem } from '../../shared/domain/problem';
+import { dottedPath, firstIssueLine } from '../../shared/zod-issues';
 import type { LoadResult } from '../storage/json-file';
 import { type ListenerErrorSink, Signal } from '../events';
 
@@ -55,14 +57,14 @@ export class SettingsStore {
 
   private async apply(patch: SettingsPatch): Promise<Settings> {
     const parsedPatch = settingsPatchSchema.safeParse(patch);
-    if (!parsedPatch.success) throw new Error(describe(parsedPatch.error.issues[0]));
+    if (!parsedPatch.success) throw new Error(describe(parsedPatch.error));
     const merged = {
       ...this.current,
       ...parsedPatch.data,
       monitor: { ...this.current.monitor, ...(parsedPatch.data.monitor ?? {}) },
     };
     const parsed = settingsSchema.safeParse(merged);
-    if (!parsed.success) throw new Error(describe(parsed.error.issues[0]));
+    if (!parsed.success) throw new Error(describe(parsed.error));
     // A rule may name a group only once the group exists (both may come in one patch).
     const unknownGroup = unknownGroupReferences(parsed.data)[0];
     if (unknownGroup) throw new Error(`invalid setting routing, ${unknownGroup}`);
@@ -78,9 +80,11 @@ export class SettingsStore {
   }
 }
 
-function describe(issue: { path: PropertyKey[]; message: string } | undefined): string {
-  if (!issue) return 'invalid settings';
-  // Routing entries are named as the user sees them: "routing, rule 3, ip 1".
-  if (issue.path[0] === 'routing' || issue.path[0] === 'dns') return `invalid setting ${routingIssuePlace(issue.path)}: ${issue.message}`;
-  return `invalid setting ${issue.path.map(String).join('.') || '(all)'}: ${issue.message}`;
+function describe(error: z.ZodError): string {
+  return `invalid setting ${firstIssueLine(error, { whole: '(all)', place: settingPlace })}`;
+}
+
+/** Routing entries are named as the user sees them: "routing, rule 3, ip 1"; the rest dotted. */
+function settingPlace(path: readonly PropertyKey[]): string {
+  return path[0] === 'routing' || path[0] === 'dns' ? routingIssuePlace(path) : dottedPath(path);
 }

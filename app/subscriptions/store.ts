@@ -9,6 +9,7 @@ import type { Logger } from '../log/logger';
 import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile, saveProblemOf } from '../storage/json-file';
 import { secretsOf } from '../../shared/domain/secrets';
+import { firstIssueMessage } from '../../shared/zod-issues';
 import type { SubscriptionFetcher } from './fetch';
 import { assignIds } from './identity';
 import { SubscriptionNotAdded } from './not-added';
@@ -220,7 +221,7 @@ export class SubscriptionStore {
     const current = this.require(id);
     if (!current.url) throw new Error(`"${current.name}" was pasted, not fetched from an address: it has no User-Agent to set.`);
     const checked = userAgent === null || userAgent.trim() === '' ? null : userAgentSchema.safeParse(userAgent);
-    if (checked && !checked.success) throw new Error(`Not saved: ${checked.error.issues[0]?.message ?? 'the User-Agent is not valid'}.`);
+    if (checked && !checked.success) throw new Error(`Not saved: ${firstIssueMessage(checked.error) ?? 'the User-Agent is not valid'}.`);
     const { userAgent: _previous, ...rest } = current;
     const next: Subscription = checked ? { ...rest, userAgent: checked.data } : rest;
     this.replace(next);

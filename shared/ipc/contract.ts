@@ -17,6 +17,7 @@ import type { ObservatoryStatus, ServerStatus } from '../domain/status';
 import type { Server, ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
 import { type Settings, settingsPatchSchema } from '../settings';
+import { firstIssueLine } from '../zod-issues';
 import type { SharingCredentials, SharingView } from '../sharing';
 import type { AppListing } from '../per-app';
 import { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel } from './channels';
@@ -244,11 +245,7 @@ export function parseRequest<C extends InvokeChannel>(channel: C, payload: unkno
   if (!isInvokeChannel(channel)) throw new Error(`unknown channel "${String(channel).slice(0, 64)}"`);
   const schema = invokeSchemas[channel];
   const result = schema.safeParse(payload);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'request';
-    throw new Error(`invalid ${channel} request: ${where}: ${issue?.message ?? 'rejected'}`);
-  }
+  if (!result.success) throw new Error(`invalid ${channel} request: ${firstIssueLine(result.error, { whole: 'request' })}`);
   return result.data as z.output<(typeof invokeSchemas)[C]>;
 }
 

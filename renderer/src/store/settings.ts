@@ -5,6 +5,7 @@
 import type { CoreList } from '../../../shared/domain/cores';
 import type { TestTrafficUsage } from '../../../shared/domain/test-traffic';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema } from '../../../shared/settings';
+import { issuesByPlace } from '../../../shared/zod-issues';
 import { request, type SliceDeps } from './types';
 
 export type SaveSettingsResult =
@@ -35,12 +36,7 @@ export const settingsInitialState: Pick<SettingsSlice, 'settings' | 'coreList' |
 export function validateSettingsPatch(patch: unknown): { ok: true; patch: SettingsPatch } | { ok: false; fieldErrors: Record<string, string> } {
   const parsed = settingsPatchSchema.safeParse(patch);
   if (parsed.success) return { ok: true, patch: patch as SettingsPatch };
-  const fieldErrors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const path = issue.path.map(String).join('.') || 'settings';
-    fieldErrors[path] ??= issue.message;
-  }
-  return { ok: false, fieldErrors };
+  return { ok: false, fieldErrors: issuesByPlace(parsed.error, { whole: 'settings' }) };
 }
 
 export function createSettingsSlice(deps: SliceDeps): SettingsSlice {
