@@ -43,8 +43,9 @@ export type { SelectionReport } from './selection-log';
 export class Monitor {
   private readonly parts: MonitorParts;
 
-  constructor(options: MonitorOptions) {
-    this.parts = composeMonitor(options);
+  /** `parts`: built from `options` (a test world builds them with fewer parts: ./testing/test-monitor.ts). */
+  constructor(options: MonitorOptions, parts: MonitorParts = composeMonitor(options)) {
+    this.parts = parts;
   }
 
   // ——— life cycle ———

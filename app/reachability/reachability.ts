@@ -74,8 +74,6 @@ export interface ReachabilityOptions {
   settings: () => ReachabilitySettings;
   /** A signal from elsewhere that the user's network is lost (a sentence), or null. */
   networkLost?: () => string | null;
-  /** Overrides of the derived rules (tests). */
-  rules?: Partial<ReachabilityRules>;
 }
 
 const TAG = 'MONITORING';
@@ -136,7 +134,7 @@ export class ReachabilityRuntime {
   }
 
   rules(): ReachabilityRules {
-    return reachabilityRules(this.options.settings(), this.options.rules);
+    return reachabilityRules(this.options.settings());
   }
 
   budget(): ReachabilityBudget {

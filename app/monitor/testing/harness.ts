@@ -9,7 +9,7 @@ import { memoryLogger } from '../../log/logger';
 import type { JsonFile } from '../../storage/json-file';
 import { FakeClock } from '../../testing/fake-clock';
 import type { MonitorCacheData } from '../cache';
-import { Monitor, type MonitorOptions } from '../monitor';
+import { testMonitor, type TestMonitorOptions } from './test-monitor';
 import { FakeDirectCheck, type FakeBehaviour, FakeProber } from './fake-prober';
 
 export function fakeServer(id: ServerId, extra: Partial<Server> = {}): Server {
@@ -37,7 +37,7 @@ export interface HarnessOptions {
   random?: () => number;
   clock?: FakeClock;
   withDirectCheck?: boolean;
-  extra?: Partial<MonitorOptions>;
+  extra?: Partial<TestMonitorOptions>;
 }
 
 export function monitorHarness(options: HarnessOptions = {}) {
@@ -53,7 +53,7 @@ export function monitorHarness(options: HarnessOptions = {}) {
   // (monitor.budget.test.ts): the transfer rules' tests are about servers, not about focus.
   const settings = monitorSettingsSchema.parse({ transferTestBytes: 0, transferTestEveryServer: true, ...options.settings });
   const directCheck = new FakeDirectCheck();
-  const monitor = new Monitor({
+  const monitor = testMonitor({
     prober,
     clock,
     logger,
