@@ -64,7 +64,6 @@ import { TunnelDriver } from './tunnel-driver';
 import { countedVantages, followTestBudget } from './test-budget';
 import { forwardTunnelEvents } from './tunnel-events';
 import { OwnFetchDestinations } from './own-fetches';
-import { VerdictBatcher } from './verdict-batcher';
 import { Lifecycle } from './lifecycle';
 import { statusForList, subscriptionForUi } from './ui-view';
 import { EngineRefusal } from '../../shared/domain/refusal';
@@ -281,12 +280,6 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     (payload: EventPayloads[E]) =>
       events.emit(event, payload);
   const statuses = new WindowStatuses(monitor, reachability);
-  const verdicts = new VerdictBatcher({
-    clock,
-    windowMs: () => settings().monitor.debounceWindowMs,
-    exists: (id) => catalog.index.get(id) !== undefined,
-    publish: (ids) => events.emit('statuses', ids.map((id) => statusForList(statuses.of(id)))),
-  });
   const imports = new ImportInbox(clock, logger);
   const settingsFanOut = new SettingsFanOut(settings(), {
     capture,
@@ -337,7 +330,8 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     board.onChange(publish('problems')),
     removeSaveSink,
     monitor.subscribe((list) => events.emit('statuses', list.map((status) => statusForList(statuses.with(status))))),
-    reachability.onChange(({ serverId }) => verdicts.note(serverId)),
+    // A verdict reaches the window with the monitor's next burst of statuses, not a burst of its own.
+    reachability.onChange(({ serverId }) => monitor.restate(serverId)),
     monitor.onProgress(publish('testProgress')),
     followTestBudget(monitor, board),
     auto.onChange(publish('auto')),
@@ -398,7 +392,6 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     { name: 'reachability', start: (stage) => void (stage === 'start' && reachability.start()), close: () => reachability.stop() },
     { name: 'auto', start: (stage) => void (stage === 'start' && auto.start()), close: () => auto.stop() },
     { name: 'events', close: () => unsubscribers.forEach((unsubscribe) => unsubscribe()) },
-    { name: 'verdicts', close: () => verdicts.stop() },
     {
       name: 'network watch',
       start: (stage) => {

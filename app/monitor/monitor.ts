@@ -228,6 +228,15 @@ export class Monitor {
     return this.parts.publisher.subscribe(listener, options);
   }
 
+  /**
+   * A part of the server's status that the monitor does not hold changed (its reachability
+   * verdict): the status subscribers hear of the server again with the next burst, so the window
+   * gets one debounced stream of statuses. Group subscribers are not told: Auto reads verdicts itself.
+   */
+  restate(serverId: ServerId): void {
+    this.parts.publisher.changed(serverId, { definite: false, immediate: false });
+  }
+
   /** A server's transfer test ended and its result is the server's latest. */
   onTransfer(listener: (serverId: ServerId) => void): () => void {
     return this.parts.transferWritten.on(listener);

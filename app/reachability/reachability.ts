@@ -35,7 +35,7 @@
  *   const auto = new AutoRuntime({ …, reachability });          // blocked-here servers sink in its queue
  *   networkLoss.connect(auto);
  *   // every status sent out: { ...status, reachability: reachability.reachability(status.serverId) }
- *   reachability.onChange(({ serverId }) => verdicts.note(serverId));   // VerdictBatcher: one message per burst
+ *   reachability.onChange(({ serverId }) => monitor.restate(serverId));   // with the monitor's next burst of statuses
  *   // server list or settings changed: reachability.refresh();
  *   await monitor.start(); reachability.start(); auto.start();
  *   // stop: auto.stop(); reachability.stop(); … then vantages.stop() when it is a ChainedProber
