@@ -18,14 +18,12 @@ import { type NftPerApp, nftPerAppOf } from './per-app/policy/nft-rules';
 import { spawn } from 'node:child_process';
 import type { CaptureMethod, TransparentOptions } from '../core/transparent';
 import { freePorts } from '../tunnel/ports';
-import type { TunnelController } from '../tunnel/controller';
 import { Capture, type CaptureOptions, type CaptureStatus } from './capture';
 import { coreCanCapture, coreCannotCaptureReason } from './core-privilege';
 import { HelperClient } from './linux/helper-client';
 import { DEFAULT_CORE_MARK } from './linux/policy/capture-plan';
 import type { LaunchCommand } from './linux/policy/elevation';
 import { CaptureRecordFile } from './record';
-import { followTunnel } from './follow-tunnel';
 
 const TAG = 'SYSWIDE';
 
@@ -91,15 +89,6 @@ export class SystemWideCapture extends Capture {
       this.inbound = { port, method, mark: coreMark, directPort };
     }
     return this.inbound;
-  }
-
-  /** Follows the tunnel; returns the unsubscribe function. */
-  bind(tunnel: Pick<TunnelController, 'on'>): () => void {
-    return followTunnel(tunnel, {
-      connected: () => void this.operations.run(() => this.apply()),
-      ended: () => void this.end(),
-      coreExited: () => void this.operations.run(() => this.lift('the core stopped')),
-    });
   }
 
   /** At start-up: a record left behind means nothing cleaned up after the last run; do it now. */
@@ -178,7 +167,7 @@ export class SystemWideCapture extends Capture {
     }
   }
 
-  private async apply(): Promise<void> {
+  protected async apply(): Promise<void> {
     const helper = this.helper;
     const inbound = this.inbound;
     if (this.mode !== 'system-wide' || !helper || !inbound || this.applied) return;
@@ -200,7 +189,7 @@ export class SystemWideCapture extends Capture {
     this.emit();
   }
 
-  private async lift(why: string): Promise<void> {
+  protected async lift(why: string): Promise<void> {
     if (!this.applied || !this.helper) return;
     const reply = await this.helper.request({ op: 'lift' });
     this.applied = false;
