@@ -3,6 +3,7 @@
  * entries on loopback names, each its own front address unless the test says otherwise.
  */
 import type { Server, ServerId } from '../../../shared/domain/server';
+import { sampleServer } from '../../../shared/domain/sample-servers';
 import type { ServerStatus } from '../../../shared/domain/status';
 import { type MonitorSettings, monitorSettingsSchema } from '../../../shared/settings';
 import { memoryLogger } from '../../log/logger';
@@ -13,19 +14,7 @@ import { testMonitor, type TestMonitorOptions } from './test-monitor';
 import { FakeDirectCheck, type FakeBehaviour, FakeProber } from './fake-prober';
 
 export function fakeServer(id: ServerId, extra: Partial<Server> = {}): Server {
-  return {
-    id,
-    subscriptionId: 'A',
-    name: `server ${id}`,
-    protocol: 'vless',
-    uuid: '00000000-0000-4000-8000-000000000000',
-    encryption: 'none',
-    address: `${id}.example.test`,
-    port: 443,
-    transport: { network: 'tcp' },
-    security: { type: 'none' },
-    ...extra,
-  } as Server;
+  return sampleServer('vless', 'tcp', { id, subscriptionId: 'A', name: `server ${id}`, address: `${id}.example.test`, ...extra });
 }
 
 export interface HarnessOptions {
