@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { firstIssueLine, firstIssueMessage, issueLines, issuePlace, issuesByPlace } from './zod-issues';
+import { firstIssueLine, firstIssueMessage, firstIssuePlace, issueLines, issuePlace, issuesByPlace } from './zod-issues';
 
 const schema = z.object({ monitor: z.object({ intervalMs: z.number().min(1000, 'at least 1000') }), name: z.string('a text') }).strict();
 const failure = (value: unknown) => {
@@ -25,6 +25,7 @@ describe('schema issues told to a person', () => {
   it('names the place alone, or the whole at the top', () => {
     expect(issuePlace(twoFields.issues[0]!, { whole: 'top level' })).toBe('monitor.intervalMs');
     expect(issuePlace(atTop.issues[0]!, { whole: 'top level' })).toBe('top level');
+    expect(firstIssuePlace(twoFields, { whole: 'top level' })).toBe('monitor.intervalMs');
   });
 
   it('gives the first message alone for a single field', () => {

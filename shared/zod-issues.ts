@@ -37,6 +37,12 @@ export function issueLines(error: z.ZodError, wording: IssueWording = {}): strin
   return error.issues.map((issue) => issueLine(issue, wording));
 }
 
+/** Where the first issue is, for a refusal that names only the place. */
+export function firstIssuePlace(error: z.ZodError, wording: IssueWording = {}): string {
+  const issue = error.issues[0];
+  return issue ? issuePlace(issue, wording) : (wording.whole ?? '');
+}
+
 /** The first issue's line: what a one-line refusal names. */
 export function firstIssueLine(error: z.ZodError, wording: IssueWording = {}): string {
   const issue = error.issues[0];
