@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AutoSnapshot } from '../../shared/domain/auto';
 import type { ConnectionState, ConnectionStateName } from '../../shared/domain/connection';
-import { sampleServer, sampleSubscription } from '../../shared/domain/sample-servers';
+import { sampleServer } from '../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../shared/testing/sample-subscriptions';
 import type { Server } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';

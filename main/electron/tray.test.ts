@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../../shared/domain/connection';
-import { sampleServer, sampleSubscription } from '../../shared/domain/sample-servers';
+import { sampleServer } from '../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../shared/testing/sample-subscriptions';
 import type { AppSnapshot } from '../../shared/ipc/contract';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 import { EngineRefusal } from '../../shared/domain/refusal';

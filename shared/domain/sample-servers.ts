@@ -1,5 +1,4 @@
-import type { Network, Protocol, Server, SubscriptionId } from './server';
-import type { Subscription } from './subscription';
+import type { Network, Protocol, Server } from './server';
 
 /**
  * Minimal, syntactically valid servers of every protocol, with dummy credentials: used to ask a
@@ -52,9 +51,4 @@ function transportDefaults(network: Network): Partial<Server['transport']> {
     default:
       return {};
   }
-}
-
-/** A subscription of `servers` as a test needs it: fetched once, nothing wrong with it. */
-export function sampleSubscription(id: SubscriptionId, servers: Server[], extra: Partial<Subscription> = {}): Subscription {
-  return { id, name: `Provider ${id}`, servers, usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false, ...extra };
 }

@@ -1,6 +1,7 @@
 import type { Server, ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { Subscription } from '../../../shared/domain/subscription';
-import { sampleServer, sampleSubscription } from '../../../shared/domain/sample-servers';
+import { sampleServer } from '../../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../../shared/testing/sample-subscriptions';
 
 /** A VLESS server of a subscription (REALITY when `reality`: beyond v2ray 4.34). */
 export function vlessServer(id: ServerId, subscriptionId: SubscriptionId, extra: Partial<Server> = {}, reality = false): Server {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sampleServer, sampleSubscription } from '../../../shared/domain/sample-servers';
+import { sampleServer } from '../../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../../shared/testing/sample-subscriptions';
 import type { Subscription } from '../../../shared/domain/subscription';
 import type { FetchOutcome } from '../fetch';
 import { updateFromFetch } from './update';

@@ -6,7 +6,8 @@
 import type { TimelineEntry } from '../../../shared/domain/auto';
 import type { CoreAbilities, CoreEntry, CoreList, CoreName } from '../../../shared/domain/cores';
 import type { IpInfo, Measurement } from '../../../shared/domain/measurement';
-import { sampleServer, sampleSubscription } from '../../../shared/domain/sample-servers';
+import { sampleServer } from '../../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../../shared/testing/sample-subscriptions';
 import type { Server } from '../../../shared/domain/server';
 import type { ServerStatus } from '../../../shared/domain/status';
 import type { Subscription } from '../../../shared/domain/subscription';
