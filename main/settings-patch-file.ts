@@ -6,6 +6,7 @@
  */
 import { readBoundedJson } from './json-input';
 import { type SettingsPatch, settingsPatchSchema } from '../shared/settings';
+import { issueLines } from '../shared/zod-issues';
 
 /** A settings patch is a few kilobytes; anything near this is not one. */
 export const SETTINGS_FILE_MAX_BYTES = 1024 * 1024;
@@ -16,8 +17,7 @@ export async function readSettingsFile(path: string): Promise<SettingsPatch> {
   const json = await readBoundedJson(path, 'settings', SETTINGS_FILE_MAX_BYTES, (message) => new SettingsFileError(message));
   const parsed = settingsPatchSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(the file)'}: ${issue.message}`);
-    throw new SettingsFileError(`the settings file ${path} is not valid:\n  ${issues.join('\n  ')}`);
+    throw new SettingsFileError(`the settings file ${path} is not valid:\n  ${issueLines(parsed.error, { whole: '(the file)' }).join('\n  ')}`);
   }
   return parsed.data;
 }

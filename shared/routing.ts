@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseIpv4, parseIpv6 } from './cidr';
 import { ruleSetsSchema } from './rule-sets';
 import { type Finding, finding, issueOf } from './domain/validation';
+import { issueLines } from './zod-issues';
 
 /** `global` sends everything through the server; a region sends its domestic traffic direct. */
 export const REGION_PRESETS = ['global', 'ir', 'ru', 'cn'] as const;
@@ -256,8 +257,5 @@ export function routingIssuePlace(path: readonly PropertyKey[]): string {
 
 /** Every issue of a failed parse, one line each: `routing, rule 2, ip 1: "10.0.0.0/33" has a prefix…`. */
 export function routingIssueText(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const place = routingIssuePlace(issue.path);
-    return place ? `${place}: ${issue.message}` : issue.message;
-  });
+  return issueLines(error, { place: routingIssuePlace });
 }

@@ -5,16 +5,13 @@
  * changed core path takes a restart).
  */
 import type { Problem } from '../../shared/domain/problem';
-import type { ServerId } from '../../shared/domain/server';
 import type { ConnectionMode } from '../../shared/settings';
-import type { Clock } from '../clock';
-import { type CoreProfile, type CoreRouting, coreLabel, detectCore, locateCore, locateCores } from '../core';
-import type { AntiDpiOptions } from '../core/anti-dpi';
+import { type CoreProfile, coreLabel, detectCore, locateCore, locateCores } from '../core';
 import type { Logger } from '../log/logger';
 import { coreCanCapture } from '../system-wide/core-privilege';
 import { DEFAULT_CORE_MARK } from '../system-wide/linux/policy/capture-plan';
 import { type SystemWide, systemWideFor, type SystemWideForOptions } from '../system-wide/for-platform';
-import { TunnelController, type TunnelPorts } from '../tunnel/controller';
+import { TunnelController, type TunnelControllerOptions, type TunnelPorts } from '../tunnel/controller';
 
 export interface CoreWanted {
   /** The path the user set (settings' `corePath`, the CLI's `--core`), or null to look for one. */
@@ -73,18 +70,11 @@ export async function startCapture(options: SystemWideForOptions, mode: Connecti
   return capture;
 }
 
-export interface TunnelPieceOptions {
-  core: CoreProfile;
-  /** The cores that carry what `core` cannot (findCore's `carriers`). */
-  carriers?: readonly CoreProfile[];
-  runtimeDir: string;
-  logger: Logger;
-  clock?: Clock;
+/** The tunnel's own options (`carriers`: findCore's), with its ports and the capture that follows it. */
+export interface TunnelPieceOptions extends Pick<TunnelControllerOptions, 'core' | 'carriers' | 'runtimeDir' | 'logger' | 'clock' | 'routing' | 'antiDpi'> {
   ports: TunnelPorts;
   /** The capture follows the tunnel: it is put in place as the core starts and removed as it stops. */
   capture: SystemWide;
-  routing?: CoreRouting;
-  antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
 }
 
 /** The tunnel with system-wide capture bound to it; `unbind` ends that link. */

@@ -57,9 +57,7 @@ import { countedVantages } from './test-budget';
 import { routeEvents } from './event-routes';
 import { GroupPicks } from './group-picks';
 import { OwnFetchDestinations } from './own-fetches';
-import { VerdictBatcher } from './verdict-batcher';
 import { Lifecycle } from './lifecycle';
-import { statusForList } from './ui-view';
 import { EngineRefusal } from '../../shared/domain/refusal';
 import { startKillSwitch } from './kill-switch-start';
 import type { Engine, EngineOptions, EngineParts } from './engine-api';
@@ -257,12 +255,6 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
       events.emit(event, payload);
   autoChanged = () => events.emit('auto', autoSnapshot());
   const statuses = new WindowStatuses(monitor, reachability);
-  const verdicts = new VerdictBatcher({
-    clock,
-    windowMs: () => settings().monitor.debounceWindowMs,
-    exists: (id) => catalog.index.get(id) !== undefined,
-    publish: (ids) => events.emit('statuses', ids.map((id) => statusForList(statuses.of(id)))),
-  });
   const imports = new ImportInbox(clock, logger);
   const subscriptionTargets = {
     catalog,
@@ -273,7 +265,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     publish: { subscriptions: publish('subscriptions'), unsupported: publish('unsupported'), carried: publish('carried') },
   };
   const unsubscribers = routeEvents({
-    tunnel: built, sharing, auto, groupPicks, autoChanged: () => autoChanged(), monitor, ownFetches, logger, driver, capture, board, imports, statuses, reachability, verdicts, subscriptions, subscriptionTargets,
+    tunnel: built, sharing, auto, groupPicks, autoChanged: () => autoChanged(), monitor, ownFetches, logger, driver, capture, board, imports, statuses, reachability, subscriptions, subscriptionTargets,
     ruleSets: ruleSets.store, routing, settings, publish,
   });
 
@@ -349,7 +341,6 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     { name: 'auto', start: (stage) => void (stage === 'start' && auto.start()), close: () => auto.stop() },
     { name: 'server groups', start: (stage) => void (stage === 'start' && groupPicks.follow()), close: () => groupPicks.stop() },
     { name: 'events', close: () => unsubscribers.forEach((unsubscribe) => unsubscribe()) },
-    { name: 'verdicts', close: () => verdicts.stop() },
     {
       name: 'network watch',
       start: (stage) => {

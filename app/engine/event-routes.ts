@@ -24,7 +24,6 @@ import { followTestBudget } from './test-budget';
 import { forwardTunnelEvents } from './tunnel-events';
 import type { TunnelDriver } from './tunnel-driver';
 import { statusForList } from './ui-view';
-import type { VerdictBatcher } from './verdict-batcher';
 import type { WindowStatuses } from './window-statuses';
 import type { GroupPicks } from './group-picks';
 
@@ -46,7 +45,6 @@ export interface EventSources {
   imports: ImportInbox;
   statuses: WindowStatuses;
   reachability: ReachabilityRuntime;
-  verdicts: VerdictBatcher;
   subscriptions: SubscriptionStore;
   subscriptionTargets: SubscriptionChangeTargets;
   ruleSets: Pick<RuleSetStore, 'changed'>;
@@ -80,7 +78,8 @@ export function routeEvents(s: EventSources): (() => void)[] {
     s.imports.onChange(publish('importRequests')),
     s.board.onChange(publish('problems')),
     monitor.subscribe((list) => publish('statuses')(list.map((status) => statusForList(s.statuses.with(status))))),
-    s.reachability.onChange(({ serverId }) => s.verdicts.note(serverId)),
+    // A verdict reaches the window with the monitor's next burst of statuses, not a burst of its own.
+    s.reachability.onChange(({ serverId }) => monitor.restate(serverId)),
     monitor.onProgress(publish('testProgress')),
     monitor.onSpeedTestProgress(publish('speedTestProgress')),
     followTestBudget(monitor, s.board),

@@ -65,12 +65,20 @@ export interface MonitorOptions {
   /** Whether a server's TLS ClientHello is sent in fragments (its transfer results say so). */
   fragmentOn?: (serverId: ServerId) => boolean;
   throughputTimeoutMs?: number;
-  cacheSaveDelayMs?: number;
-  /** Look up exit IP and country after successful tests (default true; off for sweep benchmarks). */
-  ipInfo?: boolean;
   /** Where the IPv6 check finds the test URL host's IPv6 address (default: the system resolver). */
   resolveIpv6?: Ipv6Resolver;
 }
+
+/**
+ * What a test world may build without (app/monitor/testing/test-monitor.ts): the product always
+ * builds every part, so its options carry no such switch.
+ */
+export interface MonitorComposition {
+  /** Exit IP and country looked up after successful tests. */
+  ipInfoLookups: boolean;
+}
+
+export const FULL_MONITOR: MonitorComposition = { ipInfoLookups: true };
 
 const TAG = 'MONITORING';
 
@@ -78,7 +86,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 export type MonitorParts = ReturnType<typeof composeMonitor>;
 
-export function composeMonitor(options: MonitorOptions) {
+export function composeMonitor(options: MonitorOptions, composition: MonitorComposition = FULL_MONITOR) {
   const { clock, logger } = options;
   const onListenerError = listenerErrorsTo(logger, TAG);
   const log = (line: string) => logger.log('info', TAG, line, clock.now());
@@ -117,7 +125,6 @@ export function composeMonitor(options: MonitorOptions) {
         clock,
         () => exportCache(records, servers.present(), urls.index, clock.now()),
         (error) => logger.warn(TAG, `the result cache could not be saved: ${messageOf(error)}`),
-        options.cacheSaveDelayMs ?? 2000,
       )
     : null;
   const writer = new ResultWriter({ clock, records, publisher, saver, servers, log, onListenerError });
@@ -181,7 +188,7 @@ export function composeMonitor(options: MonitorOptions) {
     servers,
     activity,
     urls,
-    lookups: (options.ipInfo ?? true) ? lookups : null,
+    lookups: composition.ipInfoLookups ? lookups : null,
     ipv6Checks,
     transfers,
     events,

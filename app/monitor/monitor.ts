@@ -46,8 +46,9 @@ export { SpeedTestRefused, type SpeedTestRequest } from './speed-tests';
 export class Monitor {
   private readonly parts: MonitorParts;
 
-  constructor(options: MonitorOptions) {
-    this.parts = composeMonitor(options);
+  /** `parts`: built from `options` (a test world builds them with fewer parts: ./testing/test-monitor.ts). */
+  constructor(options: MonitorOptions, parts: MonitorParts = composeMonitor(options)) {
+    this.parts = parts;
   }
 
   // ——— life cycle ———
@@ -270,6 +271,15 @@ export class Monitor {
 
   subscribe(listener: StatusListener, options: SubscribeOptions = {}): () => void {
     return this.parts.publisher.subscribe(listener, options);
+  }
+
+  /**
+   * A part of the server's status that the monitor does not hold changed (its reachability
+   * verdict): the status subscribers hear of the server again with the next burst, so the window
+   * gets one debounced stream of statuses. Group subscribers are not told: Auto reads verdicts itself.
+   */
+  restate(serverId: ServerId): void {
+    this.parts.publisher.changed(serverId, { definite: false, immediate: false });
   }
 
   /** A server's transfer test ended and its result is the server's latest. */

@@ -35,7 +35,7 @@
  *   const auto = new AutoRuntime({ …, reachability });          // blocked-here servers sink in its queue
  *   networkLoss.connect(auto);
  *   // every status sent out: { ...status, reachability: reachability.reachability(status.serverId) }
- *   reachability.onChange(({ serverId }) => verdicts.note(serverId));   // VerdictBatcher: one message per burst
+ *   reachability.onChange(({ serverId }) => monitor.restate(serverId));   // with the monitor's next burst of statuses
  *   // server list or settings changed: reachability.refresh();
  *   await monitor.start(); reachability.start(); auto.start();
  *   // stop: auto.stop(); reachability.stop(); … then vantages.stop() when it is a ChainedProber
@@ -74,8 +74,6 @@ export interface ReachabilityOptions {
   settings: () => ReachabilitySettings;
   /** A signal from elsewhere that the user's network is lost (a sentence), or null. */
   networkLost?: () => string | null;
-  /** Overrides of the derived rules (tests). */
-  rules?: Partial<ReachabilityRules>;
 }
 
 const TAG = 'MONITORING';
@@ -136,7 +134,7 @@ export class ReachabilityRuntime {
   }
 
   rules(): ReachabilityRules {
-    return reachabilityRules(this.options.settings(), this.options.rules);
+    return reachabilityRules(this.options.settings());
   }
 
   budget(): ReachabilityBudget {

@@ -3,6 +3,7 @@ import { copyFile, mkdir, open, readdir, readFile, rename, unlink } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Problem } from '../../shared/domain/problem';
+import { firstIssuePlace } from '../../shared/zod-issues';
 import { type FileFormat, stamp, upgrade } from './format';
 import { processAlive } from '../process/alive';
 import type { ProblemSink } from './problem-sink';
@@ -183,10 +184,7 @@ export function parseDocument<T>(text: string, schema: z.ZodType<T>, format: Fil
   const upgraded = upgrade(data, format);
   if (!upgraded.ok) return { kind: 'bad', reason: upgraded.reason };
   const parsed = schema.safeParse(upgraded.document);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { kind: 'bad', reason: `unexpected content at ${issue?.path.join('.') || 'top level'}` };
-  }
+  if (!parsed.success) return { kind: 'bad', reason: `unexpected content at ${firstIssuePlace(parsed.error, { whole: 'top level' })}` };
   return { kind: 'ok', value: parsed.data };
 }
 

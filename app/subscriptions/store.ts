@@ -10,10 +10,12 @@ import { FIRST_FORMAT } from '../storage/format';
 import { JsonFile } from '../storage/json-file';
 import type { ProblemSink } from '../storage/problem-sink';
 import { secretsOf } from '../../shared/domain/secrets';
+import { firstIssueMessage } from '../../shared/zod-issues';
 import type { SubscriptionFetcher } from './fetch';
 import { assignIds } from './identity';
 import { SubscriptionNotAdded } from './not-added';
 import { parseSubscription } from './parse';
+import { plural, updateFromFetch } from './policy/update';
 import { type SubscriptionsDocument, subscriptionsDocumentSchema } from './schema';
 import { listenerErrorsTo, Signal } from '../events';
 
@@ -222,7 +224,7 @@ export class SubscriptionStore {
     const current = this.require(id);
     if (!current.url) throw new Error(`"${current.name}" was pasted, not fetched from an address: it has no User-Agent to set.`);
     const checked = userAgent === null || userAgent.trim() === '' ? null : userAgentSchema.safeParse(userAgent);
-    if (checked && !checked.success) throw new Error(`Not saved: ${checked.error.issues[0]?.message ?? 'the User-Agent is not valid'}.`);
+    if (checked && !checked.success) throw new Error(`Not saved: ${firstIssueMessage(checked.error) ?? 'the User-Agent is not valid'}.`);
     const { userAgent: _previous, ...rest } = current;
     const next: Subscription = checked ? { ...rest, userAgent: checked.data } : rest;
     this.replace(next);
@@ -284,70 +286,13 @@ export class SubscriptionStore {
     const outcome = await this.fetcher.fetch(before.url, before.userAgent ? { userAgent: before.userAgent } : {});
     const fetched = this.get(id);
     if (!fetched) return before; // removed while fetching
-    const current: Subscription = {
-      ...fetched,
-      lastAttemptAt: this.clock.now(),
-      updateIntervalHours: outcome.ok ? outcome.updateIntervalHours : (fetched.updateIntervalHours ?? null),
-      // Whatever the body held, the provider's message is its latest word (a device limit often comes with no servers).
-      announce: outcome.ok ? outcome.announce : (fetched.announce ?? null),
-    };
-    const kept = current.servers.length;
-    const keptText = kept > 0 ? ` The previous ${plural(kept, 'server')} ${kept === 1 ? 'is' : 'are'} kept.` : '';
-
-    if (!outcome.ok) return this.fail(current, `Could not update: ${outcome.message}.${keptText}`, outcome.kind);
-    const parsed = parseSubscription(outcome.body);
-    if (parsed.format === 'empty') return this.fail(current, `Could not update: the provider sent an empty response.${keptText}`, 'empty-response');
-    for (const note of parsed.notes) this.logger.info(TAG, `"${current.name}" line ${note.line}: ${note.note}`);
-    // The headers are the provider's word; the body's STATUS / REMARKS lines stand in when they are silent.
-    const usage = outcome.usage ?? parsed.info?.usage ?? current.usage;
-    const name = nameFromTitle ? (outcome.title ?? parsed.info?.remarks ?? current.name) : current.name;
-
-    if (parsed.servers.length === 0 && parsed.rejected.length > 0) {
-      const first = parsed.rejected[0]?.reason ?? '';
-      const more = parsed.rejected.length > 1 ? `; ${plural(parsed.rejected.length, 'entry', 'entries')} rejected in all` : '';
-      return this.fail({ ...current, name, usage }, `Could not update: no usable server in the provider's response (${first}${more}).${keptText}`, 'no-usable-server');
-    }
-
-    if (parsed.servers.length === 0 && kept > 0) {
-      const next: Subscription = {
-        ...current,
-        name,
-        usage,
-        pendingEmpty: true,
-        lastError: `The provider now lists no servers. The previous ${plural(kept, 'server')} ${kept === 1 ? 'is' : 'are'} kept until you confirm the empty list.`,
-        // The window says this one in the user's words with pendingEmpty; there is no failure kind.
-        lastErrorKind: null,
-      };
-      this.replace(next);
-      await this.commit(`"${name}": the provider now lists no servers; waiting for the user to confirm`);
-      return next;
-    }
-
-    const servers = assignIds(id, current.servers, parsed.servers);
-    const next: Subscription = {
-      ...current,
-      name,
-      servers,
-      usage,
-      rejected: parsed.rejected,
-      updatedAt: this.clock.now(),
-      lastError: null,
-      lastErrorKind: null,
-      pendingEmpty: false,
-    };
-    this.registerSecrets(next);
-    this.replace(next);
-    const rejectedText = parsed.rejected.length > 0 ? `, ${parsed.rejected.length} rejected` : '';
-    await this.commit(`"${name}" updated (${parsed.format})${outcome.viaTunnel ? ' through the tunnel' : ''}: ${plural(servers.length, 'server')}${rejectedText}`);
-    return next;
-  }
-
-  private async fail(current: Subscription, message: string, kind: SubscriptionErrorKind): Promise<Subscription> {
-    const next: Subscription = { ...current, lastError: message, lastErrorKind: kind };
-    this.replace(next);
-    this.logger.warn(TAG, `"${current.name}": ${message}`);
-    await this.commit(null);
-    return next;
+    const result = updateFromFetch(fetched, outcome, nameFromTitle, this.clock.now());
+    for (const note of result.notes) this.logger.info(TAG, `"${fetched.name}" line ${note.line}: ${note.note}`);
+    if (result.kind === 'updated') this.registerSecrets(result.next);
+    this.replace(result.next);
+    if (result.kind === 'failed') this.logger.warn(TAG, `"${result.next.name}": ${result.message}`);
+    await this.commit(result.kind === 'failed' ? null : result.logLine);
+    return result.next;
   }
 
   private require(id: SubscriptionId): Subscription {
@@ -394,10 +339,6 @@ function checkedUrl(raw: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('The subscription address must start with http:// or https://.');
   return url.href;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export { secretsOf };

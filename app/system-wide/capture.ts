@@ -1,4 +1,5 @@
 import type { Server } from '../../shared/domain/server';
+import type { ConnectionState } from '../../shared/domain/connection';
 import { DEFAULT_PER_APP, type PerAppSettings } from '../../shared/per-app';
 import type { ConnectionMode } from '../../shared/settings';
 import type { CaptureMethod } from '../core/transparent';
@@ -6,6 +7,8 @@ import { listenerErrorsTo, Signal } from '../events';
 import type { Logger } from '../log/logger';
 import { SerialQueue } from '../process/serial-queue';
 import { type Ipv6Decision, ipv6CaptureFor, type KnownIpv6 } from './policy/ipv6-capture';
+import type { TunnelController } from '../tunnel/controller';
+import { followTunnel } from './follow-tunnel';
 
 const TAG = 'SYSWIDE';
 
@@ -40,7 +43,7 @@ export function declaredIpv6(server: Server): KnownIpv6 | null {
 /**
  * What Linux's nftables capture (system-wide.ts) and the TUN capture of Windows and macOS
  * (tun/tun-capture.ts) have alike: the connection mode they follow, the status they announce, the
- * user's LAN choice, and their operations run one at a time.
+ * user's LAN choice, their operations run one at a time, and how they follow the tunnel.
  */
 export abstract class Capture {
   protected mode: ConnectionMode = 'proxy';
@@ -58,6 +61,24 @@ export abstract class Capture {
   }
 
   abstract status(): CaptureStatus;
+
+  /** Capture off and the privileged side gone (disconnect, quit, mode changed). */
+  abstract end(): Promise<void>;
+
+  /** The tunnel is up: put the capture in place. */
+  protected abstract apply(state: ConnectionState): Promise<void>;
+
+  /** The core died: traffic flows direct until it is back. */
+  protected abstract lift(why: string): Promise<void>;
+
+  /** Follows the tunnel, each step in the queue of operations; returns the unsubscribe function. */
+  bind(tunnel: Pick<TunnelController, 'on'>): () => void {
+    return followTunnel(tunnel, {
+      connected: (state) => void this.operations.run(() => this.apply(state)),
+      ended: () => void this.end(),
+      coreExited: () => void this.operations.run(() => this.lift('the core stopped')),
+    });
+  }
 
   onChange(listener: (status: CaptureStatus) => void): () => void {
     return this.changes.on(listener);

@@ -21,14 +21,12 @@ import { type NftPerApp, nftPerAppOf } from './per-app/policy/nft-rules';
 import { spawn } from 'node:child_process';
 import type { CaptureMethod, Ipv6Capture, TransparentOptions } from '../core/transparent';
 import { freePorts } from '../tunnel/ports';
-import type { TunnelController } from '../tunnel/controller';
 import { Capture, type CaptureOptions, type CaptureStatus } from './capture';
 import { coreCanCapture, coreCannotCaptureReason } from './core-privilege';
 import { HelperClient } from './linux/helper-client';
 import { DEFAULT_CORE_MARK } from './linux/policy/capture-plan';
 import type { LaunchCommand } from './linux/policy/elevation';
 import { CaptureRecordFile } from './record';
-import { followTunnel } from './follow-tunnel';
 
 const TAG = 'SYSWIDE';
 
@@ -101,15 +99,6 @@ export class SystemWideCapture extends Capture {
     const ipv6 = this.ipv6For(server);
     this.ipv6 = { wanted: ipv6.ipv6, why: ipv6.why };
     return { ...this.inbound, ipv6: ipv6.ipv6 };
-  }
-
-  /** Follows the tunnel; returns the unsubscribe function. */
-  bind(tunnel: Pick<TunnelController, 'on'>): () => void {
-    return followTunnel(tunnel, {
-      connected: () => void this.operations.run(() => this.apply()),
-      ended: () => void this.end(),
-      coreExited: () => void this.operations.run(() => this.lift('the core stopped')),
-    });
   }
 
   /** At start-up: a record left behind means nothing cleaned up after the last run; do it now. */
@@ -190,7 +179,7 @@ export class SystemWideCapture extends Capture {
     }
   }
 
-  private async apply(): Promise<void> {
+  protected async apply(): Promise<void> {
     const helper = this.helper;
     const inbound = this.inbound;
     if (this.mode !== 'system-wide' || !helper || !inbound) return;
@@ -239,7 +228,7 @@ export class SystemWideCapture extends Capture {
     this.emit();
   }
 
-  private async lift(why: string): Promise<void> {
+  protected async lift(why: string): Promise<void> {
     if (!this.applied || !this.helper) return;
     const reply = await this.helper.request({ op: 'lift' });
     this.applied = false;

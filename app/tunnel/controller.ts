@@ -10,140 +10,37 @@
  * so routing, DNS, counters and system-wide capture stay the main core's. Both start, stop and
  * restart together; the carrier's log gives the server's dial failures (the main core only sees
  * its loopback hop), reported as the main core's are.
+ *
+ * This file decides when cores start and stop (connect, switch, a routing or group change, a
+ * restart after an exit) and what is published; how a connection's cores come up is
+ * ./session-start.ts, which hop a failure line is about ./failing-hop.ts, the events ./events.ts.
  */
-import { antiDpiActive, type AntiDpiOptions, antiDpiUnavailable } from '../core/anti-dpi';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ConnectionState, TrafficSample } from '../../shared/domain/connection';
+import type { ConnectionState } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
-import { type Clock, systemClock, type TimerHandle } from '../clock';
-import {
-  type CarrierChoice,
-  certificateNotApplied,
-  chooseCarrier,
-  coreLabel,
-  type CoreProfile,
-  type CoreRouting,
-  type GroupRoute,
-  groupDialTag,
-  groupOutboundsOf,
-  groupTag,
-  groupTags,
-  isRefusedLogin,
-  SHARE_TAGS,
-  type ShareInbounds,
-  singBoxCarrierConfig,
-  TRANSPARENT_TAGS,
-  type TransparentOptions,
-  TUNNEL_TAGS,
-  tunnelConfig,
-  writeConfigFile,
-  XrayOutboundSwap,
-} from '../core';
-import type { Logger } from '../log/logger';
+import { type Clock, systemClock } from '../clock';
+import { chooseCarrier, type CoreRouting, type GroupRoute, groupOutboundsOf, groupTags, XrayOutboundSwap } from '../core';
 import { SerialQueue } from '../process/serial-queue';
 import { secretsOf } from '../../shared/domain/secrets';
-import type { OutboundFailureKind } from './core-log';
-import { type CoreExit, CoreProcess } from './core-process';
+import type { CoreExit, CoreProcess } from './core-process';
 import { Emitter } from '../events';
-import { type AttributedFailure, type DialRetry, OutboundFailureTracker } from './outbound-failures';
-import { coreStarted, FRESH_HISTORY, restartAfterExit, type RestartHistory, RESTART_DELAYS_MS, STABLE_RUN_MS } from './policy/restart-backoff';
-import { assertPortFree, dialableHost, freePort } from './ports';
-import { StatsClient } from './stats-client';
-import { DEFAULT_TRAFFIC_INTERVAL_MS, TrafficMeter } from './traffic-meter';
+import type { DialFailureEvent, TunnelEvents } from './events';
+import { failingHop } from './failing-hop';
+import type { AttributedFailure, DialRetry } from './outbound-failures';
+import { restartAfterExit, RESTART_DELAYS_MS, STABLE_RUN_MS } from './policy/restart-backoff';
+import { dialableHost } from './ports';
+import { type CoreStartOptions, newSession, type Session, startSession, stopCarrier, stopMeter, type TunnelPorts } from './session-start';
 
-export interface DialFailureEvent {
-  at: number;
-  serverId: ServerId;
-  kind: OutboundFailureKind;
-  /** The address the core names (host:port), when it names one. */
-  address: string | null;
-  /** Where the failed session was going (host:port), when the core's route line said. */
-  destination: string | null;
-  /** The core's words, shortened and redacted. */
-  detail: string;
-  /** The failing hop was the upstream of a chained server. */
-  upstream: boolean;
-}
+export type { CoreExitEvent, DialFailureEvent, DialRetryEvent, GroupDialFailureEvent, RestartedEvent, TunnelEvents } from './events';
+export type { TunnelPorts } from './session-start';
 
-/** A dial through a server group's pick failed: the group's failure, never the main connection's. */
-export interface GroupDialFailureEvent {
-  at: number;
-  group: string;
-  /** The group's pick when it failed. */
-  serverId: ServerId;
-  kind: OutboundFailureKind;
-  detail: string;
-}
-
-export interface DialRetryEvent {
-  at: number;
-  serverId: ServerId;
-  address: string;
-  attempt: number;
-}
-
-export interface CoreExitEvent {
-  at: number;
-  serverId: ServerId;
-  description: string;
-  attempt: number;
-  restartInMs: number;
-}
-
-export interface RestartedEvent {
-  at: number;
-  serverId: ServerId;
-  attempt: number;
-  /** From the exit to the new core accepting connections. */
-  downMs: number;
-  startMs: number;
-}
-
-export interface TunnelEvents {
-  state: ConnectionState;
-  traffic: TrafficSample;
-  dialFailure: DialFailureEvent;
-  groupDialFailure: GroupDialFailureEvent;
-  /** The earliest sign of a failing dial: the core retries it (~0.2 s in; the verdict follows at ~2 s). */
-  dialRetrying: DialRetryEvent;
-  coreExit: CoreExitEvent;
-  restarted: RestartedEvent;
-  /** A LAN device's login to the shared proxies was refused (SOCKS5; the core logs no HTTP refusal). */
-  loginRefused: { at: number };
-}
-
-export interface TunnelPorts {
-  httpPort: number;
-  socksPort: number;
-  /** Loopback: these proxies have no password. */
-  listen?: string;
-  /** Household sharing: the same proxies on a private LAN address, behind a password (null: off). */
-  share?: ShareInbounds | null;
-}
-
-export interface TunnelControllerOptions extends TunnelPorts {
-  core: CoreProfile;
-  /** Cores that carry what `core` cannot (sing-box), as a second process it dials on loopback. */
-  carriers?: readonly CoreProfile[];
-  /** Where the 0600 config file is written (the app data folder's runtime directory). */
-  runtimeDir: string;
-  logger: Logger;
+export interface TunnelControllerOptions extends TunnelPorts, CoreStartOptions {
   clock?: Clock;
-  statsIntervalMs?: number;
-  readyTimeoutMs?: number;
   restartDelaysMs?: readonly number[];
   stableRunMs?: number;
-  /**
-   * Asked before every core start, with the server it is for (its IPv6 decides whether captured
-   * IPv6 goes to it): the transparent inbound of system-wide mode, or null. It may throw (no
-   * administrator rights): the connection then fails with its words.
-   */
-  transparent?: (server: Server) => Promise<TransparentOptions | null>;
   /** Routing and DNS for the tunnel's core; absent = everything through the server. */
   routing?: CoreRouting;
-  /** The server's anti-DPI options, asked at every core start; written only where the core has them. */
-  antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
   /** Server groups routing rules send traffic through, each on its pick beside the server. */
   groups?: readonly GroupRoute[];
 }
@@ -152,38 +49,6 @@ export interface TunnelControllerOptions extends TunnelPorts {
 export type GroupSwitchWay = 'live' | 'restart' | 'next-start';
 
 const TAG = 'TUNNEL';
-
-/** The sharing address must still be this machine's (a laptop moves between networks). */
-async function assertShareable(port: number, address: string, purpose: string): Promise<void> {
-  try {
-    await assertPortFree(port, address, purpose);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL') throw error;
-    throw new Error(`household sharing: ${address} is not an address of this machine now; pick another in Settings → Sharing`);
-  }
-}
-
-interface Session {
-  server: Server;
-  via?: Server;
-  /** Which core carries the server (the main core, or a carrier beside it). */
-  choice: Exclude<CarrierChoice, { kind: 'unsupported' }>;
-  core: CoreProcess | null;
-  /** The carrier's process, for a carried server. */
-  carrier: CoreProcess | null;
-  carrierFile?: string;
-  /** The other process of a pair that lost one, while it stops. */
-  stopping: Promise<unknown> | null;
-  meter: TrafficMeter | null;
-  stats: StatsClient | null;
-  restartTimer: TimerHandle | null;
-  history: RestartHistory;
-  exitedAt: number | null;
-  /** Where its config was written (the runtime folder, or the fallback when that was full). */
-  configFile?: string;
-  /** The core's API inbound (stats; on Xray also the handler service groups are swapped through). */
-  apiPort?: number;
-}
 
 export class TunnelController {
   private readonly emitter: Emitter<TunnelEvents>;
@@ -310,19 +175,7 @@ export class TunnelController {
     await this.close();
     this.options.logger.redactor.add(...secretsOf(server), ...(via ? secretsOf(via) : []));
     const choice = chooseCarrier(server, via, this.options.core, this.options.carriers ?? []);
-    const session: Session = {
-      server,
-      via,
-      choice: choice.kind === 'unsupported' ? { kind: 'main', core: this.options.core } : choice,
-      core: null,
-      carrier: null,
-      stopping: null,
-      meter: null,
-      stats: null,
-      restartTimer: null,
-      history: FRESH_HISTORY,
-      exitedAt: null,
-    };
+    const session = newSession(server, via, choice.kind === 'unsupported' ? { kind: 'main', core: this.options.core } : choice);
     this.session = session;
     this.setState('connecting', server.id, null);
     if (choice.kind === 'unsupported') return this.fail(session, choice.reason);
@@ -344,132 +197,24 @@ export class TunnelController {
     throw new Error(message);
   }
 
-  /** Writes the config, starts the core (and its carrier) and its traffic meter; the state becomes connected. */
+  /** Starts the session's cores (session-start.ts); the state becomes connected. */
   private async startCore(session: Session): Promise<void> {
-    try {
-      await this.startPair(session);
-    } catch (error) {
-      // A carrier must not outlive a main core that did not come up.
-      await this.stopCarrier(session);
-      throw error;
-    }
-  }
-
-  private async startPair(session: Session): Promise<void> {
-    const { listen, httpPort, socksPort, share } = this.ports;
-    await assertPortFree(httpPort, listen, 'HTTP proxy');
-    await assertPortFree(socksPort, listen, 'SOCKS5 proxy');
-    if (share) {
-      this.options.logger.redactor.add(share.password);
-      await assertShareable(share.httpPort, share.address, 'shared HTTP proxy');
-      await assertShareable(share.socksPort, share.address, 'shared SOCKS5 proxy');
-    }
-    const transparent = (await this.options.transparent?.(session.server)) ?? undefined;
-    const apiPort = await freePort();
-    const carried = session.choice.kind === 'carried' ? session.choice.core : null;
-    const antiDpi = carried ? null : (this.options.antiDpi?.(session.server.id) ?? null);
-    if (carried && antiDpiActive(this.options.antiDpi?.(session.server.id) ?? null)) {
-      this.options.logger.warn(TAG, `${session.server.name}: the anti-DPI options are not applied to a server ${coreLabel(carried)} carries; connecting without them`);
-    }
-    const unavailable = antiDpiActive(antiDpi) ? antiDpiUnavailable(antiDpi, this.options.core, session.via ?? session.server) : null;
-    if (unavailable) this.options.logger.warn(TAG, `${session.server.name}: ${unavailable}; connecting without it`);
-    const certificate = certificateNotApplied(session.server, carried ?? this.options.core);
-    if (certificate) this.options.logger.warn(TAG, `${session.server.name}: ${certificate}`);
-    // A carried server: the carrier first, then the main core with a SOCKS5 hop to it in the server's place.
-    const hop = carried ? await this.startCarrier(session, carried, transparent?.mark) : null;
-    const config = tunnelConfig({
-      antiDpi,
-      server: hop ?? session.server,
-      via: hop ? undefined : session.via,
-      core: this.options.core,
-      listen,
-      httpPort,
-      socksPort,
-      apiPort,
-      transparent,
-      ...(share ? { share } : {}),
-      // info, not warning: a server that resets or closes the connection is logged only at info.
-      logLevel: 'info',
+    this.lastStartMs = await startSession(session, {
+      options: this.options,
+      ports: this.ports,
       routing: this.routing,
       groups: this.groups,
-    });
-    // The access log would name every site the user visits; nothing here needs it.
-    (config.log as Record<string, unknown>).access = 'none';
-    const file = await writeConfigFile(this.options.runtimeDir, 'tunnel', config);
-    session.configFile = file;
-    session.apiPort = apiPort;
-    const core = await CoreProcess.start({
-      core: this.options.core,
-      configPath: file,
-      readyPort: httpPort,
-      readyHost: dialableHost(listen),
-      readyTimeoutMs: this.options.readyTimeoutMs,
-      logger: this.options.logger,
-      logTag: TAG,
-      label: 'tunnel core',
-      assetDir: this.routing?.assetDir,
-    });
-    if (this.session !== session) {
-      await core.stop();
-      throw new Error('the connection was replaced while it started');
-    }
-    this.lastStartMs = core.startMs;
-    session.core = core;
-    session.history = coreStarted(session.history, this.clock.now());
-    const tracker = new OutboundFailureTracker(
-      { failure: (f) => this.onFailure(session, f), retry: (r) => this.onRetry(session, r) },
-      TUNNEL_TAGS.proxy,
-    );
-    // A carried server's failures are the carrier's to report: the main core sees only its loopback hop.
-    if (!carried) core.onLine((line) => tracker.line(line));
-    if (share) core.onLine((line) => isRefusedLogin(line) && this.emitter.emit('loginRefused', { at: this.clock.now() }));
-    core.onExit((exit) => this.onCoreExit(session, core, exit));
-    session.stats = new StatsClient(`127.0.0.1:${apiPort}`, this.options.core.family === 'xray' ? 'xray' : 'v2ray');
-    session.meter = new TrafficMeter({
-      source: session.stats,
       clock: this.clock,
-      intervalMs: this.options.statsIntervalMs ?? DEFAULT_TRAFFIC_INTERVAL_MS,
-      outboundTag: TUNNEL_TAGS.proxy,
-      directTag: this.routing ? TUNNEL_TAGS.direct : undefined,
-      userInboundTags: [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(share ? [SHARE_TAGS.httpIn, SHARE_TAGS.socksIn] : []), ...(transparent ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])],
-      groups: () => this.groups.map((g) => ({ name: g.name, tags: [groupTag(g.name), groupDialTag(g.name)] })),
-      onSample: (sample) => this.emitter.emit('traffic', sample),
-      onError: (message) => this.options.logger.debug(TAG, `traffic counters unavailable: ${message}`),
+      isCurrent: () => this.session === session,
+      report: {
+        failure: (failure) => this.onFailure(session, failure),
+        retry: (retry) => this.onRetry(session, retry),
+        loginRefused: () => this.emitter.emit('loginRefused', { at: this.clock.now() }),
+        exit: (core, exit) => this.onCoreExit(session, core, exit),
+        traffic: (sample) => this.emitter.emit('traffic', sample),
+      },
     });
-    session.meter.start();
     this.setState('connected', session.server.id, null);
-  }
-
-  /**
-   * Starts the carrier with the session's server behind a loopback SOCKS5 inbound; resolves with
-   * the stand-in the main core dials in the server's place.
-   */
-  private async startCarrier(session: Session, carrier: CoreProfile, mark: number | undefined): Promise<Server> {
-    const port = await freePort();
-    const config = singBoxCarrierConfig({ server: session.server, via: session.via, core: carrier, port, routingMark: mark, logLevel: 'info' });
-    session.carrierFile = await writeConfigFile(this.options.runtimeDir, 'carrier', config);
-    const carrierProcess = await CoreProcess.start({
-      core: carrier,
-      configPath: session.carrierFile,
-      readyPort: port,
-      readyTimeoutMs: this.options.readyTimeoutMs,
-      logger: this.options.logger,
-      logTag: TAG,
-      label: `carrier core (${coreLabel(carrier)})`,
-    });
-    session.carrier = carrierProcess;
-    const tracker = new OutboundFailureTracker({ failure: (f) => this.onFailure(session, f) }, TUNNEL_TAGS.proxy);
-    carrierProcess.onLine((line) => tracker.line(line));
-    carrierProcess.onExit((exit) => this.onCoreExit(session, carrierProcess, exit));
-    const { id, subscriptionId, name } = session.server;
-    return { id, subscriptionId, name, protocol: 'socks', address: '127.0.0.1', port, transport: { network: 'tcp' }, security: { type: 'none' } };
-  }
-
-  private async stopCarrier(session: Session): Promise<void> {
-    const carrier = session.carrier;
-    session.carrier = null;
-    if (carrier) await carrier.stop();
-    if (session.carrierFile) await rm(session.carrierFile, { force: true }).catch(() => undefined);
   }
 
   /** Stops the current session's core, meter and pending restart. */
@@ -478,18 +223,11 @@ export class TunnelController {
     if (!session) return;
     this.session = null;
     session.restartTimer?.cancel();
-    this.stopMeter(session);
+    stopMeter(session);
     if (session.core) await session.core.stop();
-    await this.stopCarrier(session);
+    await stopCarrier(session);
     await session.stopping;
     await rm(session.configFile ?? join(this.options.runtimeDir, 'tunnel.json'), { force: true }).catch(() => undefined);
-  }
-
-  private stopMeter(session: Session): void {
-    session.meter?.stop();
-    session.meter = null;
-    session.stats?.close();
-    session.stats = null;
   }
 
   private onCoreExit(session: Session, core: CoreProcess, exit: CoreExit): void {
@@ -500,7 +238,7 @@ export class TunnelController {
     session.core = null;
     session.carrier = null;
     session.stopping = other ? other.stop() : null;
-    this.stopMeter(session);
+    stopMeter(session);
     this.scheduleRestart(session, lostCarrier ? `stopped: its carrier core ${exit.description}` : exit.description);
   }
 
@@ -540,7 +278,7 @@ export class TunnelController {
   private onFailure(session: Session, failure: AttributedFailure): void {
     if (this.session !== session) return;
     if (this.onGroupFailure(failure)) return;
-    const upstream = this.isUpstream(session, failure.outboundTag, failure.address);
+    const upstream = failingHop(failure.outboundTag, failure.address, session.server, session.via);
     if (upstream === null) return;
     const event: DialFailureEvent = {
       at: this.clock.now(),
@@ -569,18 +307,8 @@ export class TunnelController {
 
   private onRetry(session: Session, retry: DialRetry): void {
     if (this.session !== session || retry.attempt !== 2) return;
-    if (this.isUpstream(session, retry.outboundTag, retry.address) === null) return;
+    if (failingHop(retry.outboundTag, retry.address, session.server, session.via) === null) return;
     this.emitter.emit('dialRetrying', { at: this.clock.now(), serverId: session.server.id, address: retry.address, attempt: retry.attempt });
-  }
-
-  /** false = the server itself, true = its upstream, null = another outbound (not ours to report). */
-  private isUpstream(session: Session, tag: string | null, address: string | null): boolean | null {
-    if (tag === TUNNEL_TAGS.proxy) return false;
-    if (tag === TUNNEL_TAGS.via) return true;
-    if (tag !== null || address === null) return null;
-    if (sameEndpoint(address, session.server)) return false;
-    if (session.via && sameEndpoint(address, session.via)) return true;
-    return null;
   }
 
   private setState(state: ConnectionState['state'], serverId: ServerId | null, error: string | null): void {
@@ -603,9 +331,4 @@ export class TunnelController {
       core: { family, version, path },
     };
   }
-}
-
-function sameEndpoint(address: string, server: Server): boolean {
-  const bare = address.replace(/^\[|\](?=:\d+$)/g, '');
-  return bare === `${server.address}:${server.port}` || bare === server.address;
 }

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { systemClock } from '../../app/clock';
 import { detectCore } from '../../app/core';
 import { Logger, memoryLogger } from '../../app/log/logger';
-import { Monitor } from '../../app/monitor/monitor';
+import { testMonitor } from '../../app/monitor/testing/test-monitor';
 import { pollUntil } from '../../app/testing/poll';
 import { CoreProber } from '../../app/tunnel/prober';
 import { serversFromLinks } from '../../app/tunnel/testing/lab-servers';
@@ -61,7 +61,7 @@ export const freezeBenchmark: Benchmark = {
           transferTestCandidates: Math.max(0, count - 1),
         });
         const queue = servers.map((s) => s.id);
-        const monitor = new Monitor({
+        const monitor = testMonitor({
           prober: prober!,
           clock: systemClock,
           logger: log.logger,

@@ -29,7 +29,7 @@ import { processesOf } from '../../app/tunnel/testing/processes';
 import { residentMb } from './switch.bench';
 import type { Lab } from '../lab';
 import { Logger } from '../../app/log/logger';
-import { Monitor } from '../../app/monitor/monitor';
+import { testMonitor } from '../../app/monitor/testing/test-monitor';
 import { CoreProber } from '../../app/tunnel/prober';
 import { serversFromLinks } from '../../app/tunnel/testing/lab-servers';
 import { startLab } from '../lab/index';
@@ -106,7 +106,7 @@ async function sweepThrough(lab: Lab, corePath: string, o: { workers: number; ti
     if (notReady > 0) throw new Error(`${notReady} servers are not ready in the prober`);
     const url = lab.info.target;
     const settings = monitorSettingsSchema.parse({ urls: [url], transferTestBytes: 0, workers, urlTestTimeoutMs: timeoutMs, intervalMs: 24 * 3600_000, idleTimeoutMs: 0 });
-    const monitor = new Monitor({ prober, clock: systemClock, logger: new Logger(), settings, cacheFile: null, servers: () => servers, selections: () => [], ipInfo: false });
+    const monitor = testMonitor({ prober, clock: systemClock, logger: new Logger(), settings, cacheFile: null, servers: () => servers, selections: () => [], ipInfo: false });
 
     // The sweep.
     const before = await lab.counters();

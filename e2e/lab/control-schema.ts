@@ -1,5 +1,6 @@
 /** The control API's request bodies, validated once at the boundary. */
 import { z } from 'zod';
+import { issueLines } from '../../shared/zod-issues';
 import { FAULT_MODES } from './relay-policy';
 import { SUBSCRIPTION_MODES } from './subscription-server';
 
@@ -28,5 +29,5 @@ export const ipInfoSchema = z.object({ mode: z.enum(['ok', '429', 'timeout']) })
 
 /** A readable one-line account of what is wrong with a body. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');
+  return issueLines(error, { whole: 'body' }).join('; ');
 }

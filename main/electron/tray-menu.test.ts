@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AutoSnapshot } from '../../shared/domain/auto';
 import type { ConnectionState, ConnectionStateName } from '../../shared/domain/connection';
+import { sampleServer } from '../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../shared/testing/sample-subscriptions';
 import type { Server } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { Subscription } from '../../shared/domain/subscription';
@@ -11,19 +13,9 @@ import { DEFAULT_SETTINGS } from '../../shared/settings';
 
 const t = trayTranslator('en');
 
-const server = (id: string, name: string, subscriptionId: string): Server =>
-  ({ id, name, subscriptionId, protocol: 'vless', address: 'h.example', port: 443, uuid: 'u', encryption: 'none', transport: { network: 'tcp' }, security: { type: 'tls' } }) as Server;
+const server = (id: string, name: string, subscriptionId: string): Server => sampleServer('vless', 'tcp', { id, name, subscriptionId, address: 'h.example', security: { type: 'tls' } });
 
-const subscription = (id: string, name: string, servers: Server[]): Subscription => ({
-  id,
-  name,
-  servers,
-  usage: null,
-  rejected: [],
-  updatedAt: null,
-  lastError: null,
-  pendingEmpty: false,
-});
+const subscription = (id: string, name: string, servers: Server[]): Subscription => sampleSubscription(id, servers, { name });
 
 const status = (serverId: string, delayMs: number | null, country?: string, countryCode?: string): ServerStatus =>
   ({ serverId, delayMs, ipInfo: country || countryCode ? { ip: '203.0.113.9', country, countryCode, source: 'ipapi.co', fromCache: false, at: 0 } : null }) as ServerStatus;

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../../shared/domain/connection';
-import type { Server } from '../../shared/domain/server';
+import { sampleServer } from '../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../shared/testing/sample-subscriptions';
 import type { AppSnapshot } from '../../shared/ipc/contract';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 import { EngineRefusal } from '../../shared/domain/refusal';
@@ -94,10 +95,10 @@ describe('DesktopTray', () => {
 
   it('draws the flags of names as the items’ icons, and says the country in words for screen readers', () => {
     const { tray, fakeTray } = makeTray();
-    const amsterdam = { id: 'nl1', name: '🇳🇱 Amsterdam', subscriptionId: 'sub' } as Server;
+    const amsterdam = sampleServer('vless', 'tcp', { id: 'nl1', name: '🇳🇱 Amsterdam', subscriptionId: 'sub' });
     const snapshot = {
       connection: connected('nl1'),
-      subscriptions: [{ id: 'sub', name: '🇩🇪 Germany', servers: [amsterdam], usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }],
+      subscriptions: [sampleSubscription('sub', [amsterdam], { name: '🇩🇪 Germany' })],
       auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
       statuses: {},
       settings: DEFAULT_SETTINGS,
@@ -161,8 +162,8 @@ describe('DesktopTray', () => {
 
   it("turns a server's submenu into Electron's submenu, whose items become the engine's actions", () => {
     const { tray, fakeTray, actions } = makeTray();
-    const servers = ['Oslo', 'Bergen'].map((name, i) => ({ id: `s${i + 1}`, name, subscriptionId: 'A', protocol: 'vless', address: 'h.example', port: 443 }) as Server);
-    tray.onEvent('subscriptions', [{ id: 'A', name: 'Provider A', servers, usage: null, rejected: [], updatedAt: null, lastError: null, pendingEmpty: false }]);
+    const servers = ['Oslo', 'Bergen'].map((name, i) => sampleServer('vless', 'tcp', { id: `s${i + 1}`, name, subscriptionId: 'A' }));
+    tray.onEvent('subscriptions', [sampleSubscription('A', servers)]);
     type Entry = { label?: string; click?: () => void; submenu?: Entry[] };
     const provider = (fakeTray.menu as Entry[]).find((i) => i.label === 'Provider A' && i.submenu);
     const oslo = provider!.submenu!.find((i) => i.label === 'Oslo');

@@ -24,15 +24,19 @@
  * A check's probe results are written to history only once it is known the network was there
  * (something answered); until then its lines are held, and they are logged together when it ends,
  * each with the time its answer came and whether it was recorded.
+ *
+ * This file takes the results in and decides the conclusion; how answers count and rank is
+ * ./check-answers.ts, how a check is closed (logged, recorded, the cooldown) ./check-finish.ts.
  */
-import type { AutoDecision, SwitchReason } from '../../../shared/domain/auto';
+import type { AutoDecision } from '../../../shared/domain/auto';
 import type { ServerId } from '../../../shared/domain/server';
 import type { TransferVerdict } from '../../../shared/domain/transfer';
 import { AUTO_RULES, networkLossBackoffMs } from './constants';
-import { activeHold, isRateLimitedReason, quietAfter, rateLimitedUntil } from './limits';
-import { countedMeasurements, switchScore, upperMedian } from './score';
+import { answered, answerOf, bestBySwitchScore, counts, pingsAnswered, targetRank, withStreaks } from './check-answers';
+import { finish, finishWithSwitch } from './check-finish';
+import { activeHold } from './limits';
+import { countedMeasurements, upperMedian } from './score';
 import { log, mayTake, queueOf, type StepContext } from './state';
-import { switchTo } from './switching';
 import { freshTransfer, passesGate, transferMark, transferMarkOf } from './transfer';
 import type { AutoState, CheckInFlight, ProbeAnswer } from './types';
 import { neighboursOf, subscriptionOf } from './world';
@@ -99,19 +103,6 @@ function continueCheck(state: AutoState, ctx: StepContext, check: CheckInFlight)
   if (check.phase === 'prepared') return state;
   if (check.pending.length > 0) return concludeEarly(state, ctx);
   return check.phase === 'own' ? concludeOwnPhase(state, ctx, check) : concludeNeighbourPhase(state, ctx, check);
-}
-
-/**
- * The stall healed before the threshold: the prepared check dissolves and changes nothing — no
- * check, no cooldown, and nothing written to history (its lines say `recorded: false`): a stall
- * shorter than the threshold is not evidence against anyone, and a failure recorded from it would
- * cost a server 1000 for 24 h. Answers still to come are dropped.
- */
-export function dissolvePrepared(state: AutoState, ctx: StepContext): AutoState {
-  const check = state.check;
-  if (!check || check.phase !== 'prepared') return state;
-  flush(ctx, check, false);
-  return { ...state, check: null };
 }
 
 const FAILURE_TRIGGERS: ReadonlySet<string> = new Set(['stall', 'dial-failure', 'no-receive-30s']);
@@ -199,32 +190,6 @@ function recordTrailing(
   return next;
 }
 
-/** Ends a check early (the user acted, the tunnel or the network went away): what came in is logged, and recorded if anything answered. */
-export function abandonCheck(state: AutoState, ctx: StepContext): AutoState {
-  const check = state.check;
-  if (!check) return state;
-  const recorded = Object.values(check.results).some((r) => r.delayMs !== null);
-  flush(ctx, check, recorded);
-  return { ...state, check: null };
-}
-
-/**
- * An answer that counts: a ping answer from a server whose transfer test does not say it freezes,
- * and in a freeze check one whose traffic passed the check's gate.
- */
-function answered(check: CheckInFlight, id: ServerId): boolean {
-  return counts(check, answerOf(check, id));
-}
-
-/** The check's own result for a server, else its answer in hand. */
-function answerOf(check: CheckInFlight, id: ServerId): ProbeAnswer | undefined {
-  return check.results[id] ?? check.inHand?.[id];
-}
-
-function counts(check: CheckInFlight, r: ProbeAnswer | undefined): boolean {
-  return r !== undefined && r.delayMs !== null && r.transfer !== 'freezes' && (!check.gate || r.passed === true);
-}
-
 export function concludeOwnPhase(state: AutoState, ctx: StepContext, check: CheckInFlight): AutoState {
   if (check.kind === 'own-sub-retry') return concludeOwnRetry(state, ctx, check);
   const answers = check.ownIds.filter((id) => answered(check, id));
@@ -273,11 +238,6 @@ function widenWithin(state: AutoState, ctx: StepContext, check: CheckInFlight): 
     transferOf: [...(check.transferOf ?? []), ...transferAfter],
   };
   return { ...state, check: next };
-}
-
-/** Some ping answered in this check (so the network was there), whatever the transfers said. */
-function pingsAnswered(check: CheckInFlight): boolean {
-  return Object.values(check.results).some((r) => r.delayMs !== null);
 }
 
 /**
@@ -356,74 +316,6 @@ function concludeNetworkLost(state: AutoState, ctx: StepContext, check: CheckInF
   const lost: AutoDecision = { type: 'network-lost', at: ctx.now, attempt, next_in_ms: nextInMs };
   const next = finish({ ...state, networkLoss: { attempt, until: ctx.now + nextInMs } }, ctx, check, false, false, [lost]);
   return { ...next, announcedHold: activeHold(next, ctx.now) };
-}
-
-function finishWithSwitch(state: AutoState, ctx: StepContext, check: CheckInFlight, to: ServerId, reason: SwitchReason): AutoState {
-  const limitedUntil = isRateLimitedReason(reason) ? rateLimitedUntil(state.switchTimes, ctx.now) : null;
-  if (limitedUntil !== null) {
-    const limited: AutoDecision = { type: 'rate-limited', at: ctx.now, until: limitedUntil };
-    const next = finish({ ...state, rateLimitedUntil: limitedUntil }, ctx, check, true, false, [limited]);
-    return { ...next, announcedHold: activeHold(next, ctx.now) };
-  }
-  return switchTo(finish(state, ctx, check, true, true, []), ctx, to, reason);
-}
-
-/** Logs the check's held lines and its conclusion, records its results if the network was there, and starts the cooldown. */
-function finish(state: AutoState, ctx: StepContext, check: CheckInFlight, recorded: boolean, switched: boolean, conclusion: AutoDecision[]): AutoState {
-  flush(ctx, check, recorded);
-  for (const decision of conclusion) log(ctx, decision);
-  return { ...state, check: null, quiet: quietAfter(switched, ctx.now) };
-}
-
-function flush(ctx: StepContext, check: CheckInFlight, recorded: boolean): void {
-  for (const entry of check.log) {
-    if (entry.kind === 'line') {
-      log(ctx, entry.decision);
-      continue;
-    }
-    const r = check.results[entry.id]!;
-    log(ctx, { type: 'probe-result', at: r.at, id: entry.id, delay: r.delayMs, recorded, ...(r.transfer ? { transfer: r.transfer } : {}) });
-  }
-  if (!recorded) return;
-  const results = check.log.flatMap((entry) => {
-    if (entry.kind !== 'result') return [];
-    const r = check.results[entry.id]!;
-    const measurement = { at: r.at, method: 'url' as const, delayMs: r.delayMs, ...(r.error ? { error: r.error } : {}) };
-    return [{ serverId: entry.id, measurement }];
-  });
-  if (results.length > 0) ctx.out.push({ kind: 'record', results });
-}
-
-/** Consecutive answers per server: an answer adds one, a silence starts over. */
-function withStreaks(state: AutoState, check: CheckInFlight): AutoState {
-  const answerStreak = { ...state.answerStreak };
-  for (const [id, r] of Object.entries(check.results)) answerStreak[id] = counts(check, r) ? (answerStreak[id] ?? 0) + 1 : 0;
-  return { ...state, answerStreak };
-}
-
-/**
- * The answering server with the lowest S', those with a fresh transfer result that passed (15 s)
- * before those without (in a freeze check every target has one); ties go to the earlier one
- * (queue order).
- */
-function bestBySwitchScore(ctx: StepContext, check: CheckInFlight, ids: ServerId[]): ServerId {
-  let best: { id: ServerId; rank: number } | null = null;
-  for (const id of ids) {
-    const rank = targetRank(ctx, check, id, answerOf(check, id)!.delayMs!);
-    if (!best || rank < best.rank) best = { id, rank };
-  }
-  return best!.id;
-}
-
-/** A switch target's order: S' with this delay, after every server with a fresh transfer that passed when it has none. */
-const UNTESTED_TRANSFER_RANK = 1e12;
-
-function targetRank(ctx: StepContext, check: CheckInFlight, id: ServerId, delayMs: number): number {
-  // Fresh, as the 15 s rule has it: an old pass says little about a server that may just have died,
-  // and would hold an early switch back for the whole probe timeout.
-  const fresh = freshTransfer(ctx.world, id, ctx.now);
-  const untested = !check.gate && !(fresh && (fresh.verdict === 'ok' || fresh.verdict === 'throttled'));
-  return switchScore(delayMs, ctx.world.measurements(id), ctx.now) + (untested ? UNTESTED_TRANSFER_RANK : 0);
 }
 
 /** The 2 best of the nearest subscription above and below the current server's. */

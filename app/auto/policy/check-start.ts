@@ -20,7 +20,8 @@
 import type { CheckTrigger } from '../../../shared/domain/auto';
 import type { ProbeFailure } from '../../../shared/domain/measurement';
 import type { ServerId } from '../../../shared/domain/server';
-import { concludeEarly, concludeOwnPhase, dissolvePrepared, silentDeadline } from './check-end';
+import { concludeEarly, concludeOwnPhase, silentDeadline } from './check-end';
+import { dissolvePrepared } from './check-finish';
 import { AUTO_RULES } from './constants';
 import { activeHold, sameHold } from './limits';
 import { homeOf, log, mayTake, queueOf, type StepContext, uniqueIds } from './state';

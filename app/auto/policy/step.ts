@@ -38,7 +38,8 @@
  */
 import type { TrafficSample } from '../../../shared/domain/connection';
 import { AUTO_RULES } from './constants';
-import { abandonCheck, concludeEarly, dissolvePrepared, onProbeResult, onTransferResult } from './check-end';
+import { concludeEarly, onProbeResult, onTransferResult } from './check-end';
+import { abandonCheck, dissolvePrepared } from './check-finish';
 import { maybeStartCheck, nextWake, requestedCheck, watching } from './check-start';
 import type { AutoConfig } from './constants';
 import { forgetEpisode, homeOf, log, queueOf, snapshotChanged, type StepContext } from './state';

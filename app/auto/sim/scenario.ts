@@ -17,6 +17,7 @@
  */
 import { z } from 'zod';
 import { monitorSettingsSchema, settingsSchema } from '../../../shared/settings';
+import { firstIssueLine } from '../../../shared/zod-issues';
 
 /** "250ms", "5s", "2m", "1h", or parts of them in a row: "2m30s", "1h5m", "4.5s". */
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
@@ -118,10 +119,7 @@ export function parseScenario(text: string): ParseResult {
 
 export function validateScenario(raw: unknown): ParseResult {
   const parsed = scenarioSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { ok: false, error: `${fieldName(issue.path) || 'scenario'}: ${issue.message}` };
-  }
+  if (!parsed.success) return { ok: false, error: firstIssueLine(parsed.error, { whole: 'scenario', place: fieldName }) };
   const problem = crossCheck(parsed.data);
   return problem ? { ok: false, error: problem } : { ok: true, scenario: { ...parsed.data, world: sortedWorld(parsed.data.world) } };
 }

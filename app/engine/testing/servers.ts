@@ -1,6 +1,7 @@
 import type { Server, ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { Subscription } from '../../../shared/domain/subscription';
-import { sampleServer } from '../../core/samples';
+import { sampleServer } from '../../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../../shared/testing/sample-subscriptions';
 
 /** A VLESS server of a subscription (REALITY when `reality`: beyond v2ray 4.34). */
 export function vlessServer(id: ServerId, subscriptionId: SubscriptionId, extra: Partial<Server> = {}, reality = false): Server {
@@ -11,5 +12,5 @@ export function vlessServer(id: ServerId, subscriptionId: SubscriptionId, extra:
 }
 
 export function subscriptionOf(id: SubscriptionId, servers: Server[], extra: Partial<Subscription> = {}): Subscription {
-  return { id, name: `Provider ${id}`, servers, usage: null, rejected: [], updatedAt: 1, lastError: null, pendingEmpty: false, ...extra };
+  return sampleSubscription(id, servers, { updatedAt: 1, ...extra });
 }

@@ -3,29 +3,18 @@
  * entries on loopback names, each its own front address unless the test says otherwise.
  */
 import type { Server, ServerId } from '../../../shared/domain/server';
+import { sampleServer } from '../../../shared/domain/sample-servers';
 import type { ServerStatus } from '../../../shared/domain/status';
 import { type MonitorSettings, monitorSettingsSchema } from '../../../shared/settings';
 import { memoryLogger } from '../../log/logger';
 import type { JsonFile } from '../../storage/json-file';
 import { FakeClock } from '../../testing/fake-clock';
 import type { MonitorCacheData } from '../cache';
-import { Monitor, type MonitorOptions } from '../monitor';
+import { testMonitor, type TestMonitorOptions } from './test-monitor';
 import { FakeDirectCheck, type FakeBehaviour, FakeProber } from './fake-prober';
 
 export function fakeServer(id: ServerId, extra: Partial<Server> = {}): Server {
-  return {
-    id,
-    subscriptionId: 'A',
-    name: `server ${id}`,
-    protocol: 'vless',
-    uuid: '00000000-0000-4000-8000-000000000000',
-    encryption: 'none',
-    address: `${id}.example.test`,
-    port: 443,
-    transport: { network: 'tcp' },
-    security: { type: 'none' },
-    ...extra,
-  } as Server;
+  return sampleServer('vless', 'tcp', { id, subscriptionId: 'A', name: `server ${id}`, address: `${id}.example.test`, ...extra });
 }
 
 export interface HarnessOptions {
@@ -37,7 +26,7 @@ export interface HarnessOptions {
   random?: () => number;
   clock?: FakeClock;
   withDirectCheck?: boolean;
-  extra?: Partial<MonitorOptions>;
+  extra?: Partial<TestMonitorOptions>;
 }
 
 export function monitorHarness(options: HarnessOptions = {}) {
@@ -53,7 +42,7 @@ export function monitorHarness(options: HarnessOptions = {}) {
   // (monitor.budget.test.ts): the transfer rules' tests are about servers, not about focus.
   const settings = monitorSettingsSchema.parse({ transferTestBytes: 0, transferTestEveryServer: true, ...options.settings });
   const directCheck = new FakeDirectCheck();
-  const monitor = new Monitor({
+  const monitor = testMonitor({
     prober,
     clock,
     logger,

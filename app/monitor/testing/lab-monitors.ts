@@ -16,7 +16,8 @@ import { detectCore } from '../../core';
 import { memoryLogger } from '../../log/logger';
 import { CoreProber } from '../../tunnel/prober';
 import { serversFromLinks } from '../../tunnel/testing/lab-servers';
-import { Monitor, type MonitorOptions } from '../monitor';
+import type { Monitor } from '../monitor';
+import { testMonitor, type TestMonitorOptions } from './test-monitor';
 
 /** What this helper needs of the lab: its servers' share links, and a way to stop it. */
 export interface MonitorLab {
@@ -30,7 +31,7 @@ export interface LabMonitorsOptions<Lab extends MonitorLab> {
   /** The settings every monitor of the file starts from, given the lab's addresses. */
   settings: (lab: Lab) => Partial<MonitorSettings>;
   /** Options every monitor of the file starts from. */
-  options?: Partial<MonitorOptions>;
+  options?: Partial<TestMonitorOptions>;
   /** What a test may have changed in the lab, put back after it. */
   reset?: (lab: Lab) => Promise<void>;
 }
@@ -79,9 +80,9 @@ export function labMonitors<Lab extends MonitorLab>(setup: LabMonitorsOptions<La
       return lab.info.servers[servers.indexOf(server)]!;
     },
     /** A monitor of every lab server, nothing selected, no cache, until the test ends. */
-    newMonitor(settings: Partial<MonitorSettings> = {}, extra: Partial<MonitorOptions> = {}) {
+    newMonitor(settings: Partial<MonitorSettings> = {}, extra: Partial<TestMonitorOptions> = {}) {
       const log = memoryLogger('info');
-      const monitor = new Monitor({
+      const monitor = testMonitor({
         prober,
         clock: systemClock,
         logger: log.logger,

@@ -1,14 +1,12 @@
-import type { Endpoint, ParsedServer, Security, Transport } from '../../../shared/domain/server';
-import { hostPort } from '../../../shared/domain/server';
+import type { Endpoint, Security, Transport } from '../../../shared/domain/server';
+import { type ConfigItem, type Json, PASSED_OVER, walkConfigs } from './config-walk';
 import { ipv6Declaration, unreadIpv6Note } from './ipv6';
 import { mbps } from './links/quic';
 import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
 import { buildSecurity, buildTransport, echConfigListOf, noSecurity, noStreamTransport, quicTransport } from './stream';
-import { asArray, asObject, cleanName, maskedObjectExcerpt, splitList, str } from './text';
+import { asArray, asObject, cleanName, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind } from './types';
-import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
-
-type Json = Record<string, unknown>;
+import { flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
 
 const NON_SERVERS: Record<string, NonServerKind> = {
   selector: 'group',
@@ -29,43 +27,24 @@ const NON_SERVERS: Record<string, NonServerKind> = {
  * position in an array of configs.
  */
 export function parseSingBoxConfigs(configs: Json[], isArray: boolean): FormatOutput {
-  const out: FormatOutput = { scopes: [], rejected: [], notes: [] };
-  configs.forEach((config, configIndex) => {
-    const items = [...asArray(config.outbounds), ...asArray(config.endpoints)];
-    const scope: ConfigScope = { entries: [], others: new Map() };
-    const shadowTls = new Map(items.map(asObject).filter((o) => str(o.type).toLowerCase() === 'shadowtls' && str(o.tag)).map((o) => [str(o.tag), o]));
-    items.forEach((raw, index) => {
-      const found = asObject(raw);
-      const type = str(found.type).toLowerCase();
-      const tag = str(found.tag);
-      // The shadowtls hop is read with the shadowsocks outbound that detours through it.
-      if (type === 'shadowtls') return;
-      const front = type === 'shadowsocks' ? shadowTls.get(str(found.detour)) : undefined;
-      const item = front ? withShadowTls(found, front) : found;
-      const line = isArray ? configIndex + 1 : index + 1;
-      const skipped = NON_SERVERS[type];
-      if (skipped) {
-        if (tag) scope.others.set(tag, skipped);
-        return;
-      }
-      const excerpt = maskedObjectExcerpt(raw);
-      const notesBefore = out.notes.length;
-      try {
-        const endpoint = singBoxEndpoint(type, item, (note) => out.notes.push({ line, note, excerpt }));
-        const server: ParsedServer = { name: cleanName(tag) || hostPort(endpoint.address, endpoint.port), ...endpoint };
-        const via = str(item.detour);
-        scope.entries.push({ server, line, excerpt, ref: tag || null, via: via || null });
-      } catch (error) {
-        out.notes.length = notesBefore; // notes about an entry that was rejected after all
-        if (tag) scope.others.set(tag, 'unsupported');
-        const reason = error instanceof EntryError ? error.reason : `sing-box: could not be read (${String(error)})`;
-        out.rejected.push({ line, reason, excerpt });
-      }
-    });
-    applyIpv6Declarations(config, scope, isArray ? configIndex + 1 : 1, out);
-    out.scopes.push(scope);
+  return walkConfigs(configs, isArray, { name: 'sing-box', items: singBoxItems, afterConfig: applyIpv6Declarations });
+}
+
+function singBoxItems(config: Json): ConfigItem[] {
+  const items = [...asArray(config.outbounds), ...asArray(config.endpoints)];
+  const shadowTls = new Map(items.map(asObject).filter((o) => str(o.type).toLowerCase() === 'shadowtls' && str(o.tag)).map((o) => [str(o.tag), o]));
+  return items.map((raw) => {
+    const found = asObject(raw);
+    const type = str(found.type).toLowerCase();
+    const tag = str(found.tag);
+    // The shadowtls hop is read with the shadowsocks outbound that detours through it.
+    if (type === 'shadowtls') return PASSED_OVER;
+    const skipped = NON_SERVERS[type];
+    if (skipped) return { kind: 'not-a-server', tag, what: skipped };
+    const front = type === 'shadowsocks' ? shadowTls.get(str(found.detour)) : undefined;
+    const item = front ? withShadowTls(found, front) : found;
+    return { kind: 'server', raw, tag, read: (note) => ({ endpoint: singBoxEndpoint(type, item, note), name: cleanName(tag), via: str(item.detour) }) };
   });
-  return out;
 }
 
 /**

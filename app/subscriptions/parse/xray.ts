@@ -1,13 +1,11 @@
-import type { Endpoint, ParsedServer, SecurityType, Transport } from '../../../shared/domain/server';
-import { hostPort } from '../../../shared/domain/server';
+import type { Endpoint, SecurityType, Transport } from '../../../shared/domain/server';
+import { type ConfigItem, type Json, walkConfigs } from './config-walk';
 import { wireguardAddresses, reservedBytes } from './links/plain-proxies';
 import { splitHostPort } from './links/split';
 import { buildSecurity, buildTransport, echConfigListOf, networkOf, noSecurity, noStreamTransport, securityTypeOf, xhttpExtraOf } from './stream';
-import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
-import type { ConfigScope, FormatOutput, NonServerKind, ScopedEntry } from './types';
-import { EntryError, flowField, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
-
-type Json = Record<string, unknown>;
+import { asArray, asObject, cleanName, isTruthy, splitList, str } from './text';
+import type { FormatOutput, NonServerKind } from './types';
+import { flowField, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
 
 const SKIPPED: Record<string, NonServerKind> = {
   freedom: 'direct',
@@ -27,44 +25,32 @@ const SKIPPED: Record<string, NonServerKind> = {
  * array.
  */
 export function parseXrayConfigs(configs: Json[], isArray: boolean): FormatOutput {
-  const out: FormatOutput = { scopes: [], rejected: [], notes: [] };
-  configs.forEach((config, configIndex) => {
-    const outbounds = asArray(config.outbounds);
-    const remarks = cleanName(str(config.remarks));
-    const proxyCount = outbounds.filter((o) => !(str(asObject(o).protocol).toLowerCase() in SKIPPED)).length;
-    const scope: ConfigScope = { entries: [], others: new Map() };
-    outbounds.forEach((raw, index) => {
-      const outbound = asObject(raw);
-      const protocol = str(outbound.protocol).toLowerCase();
-      const tag = str(outbound.tag);
-      const line = isArray ? configIndex + 1 : index + 1;
-      const skipped = SKIPPED[protocol];
-      if (skipped) {
-        if (tag) scope.others.set(tag, skipped);
-        return;
-      }
-      const excerpt = maskedObjectExcerpt(raw);
-      const notesBefore = out.notes.length;
-      try {
-        const endpoint = xrayEndpoint(protocol, outbound, (note) => out.notes.push({ line, note, excerpt }));
-        const fallback = hostPort(endpoint.address, endpoint.port);
+  return walkConfigs(configs, isArray, { name: 'xray', items: xrayItems });
+}
+
+function xrayItems(config: Json): ConfigItem[] {
+  const outbounds = asArray(config.outbounds);
+  const remarks = cleanName(str(config.remarks));
+  const proxyCount = outbounds.filter((o) => !(str(asObject(o).protocol).toLowerCase() in SKIPPED)).length;
+  return outbounds.map((raw) => {
+    const outbound = asObject(raw);
+    const protocol = str(outbound.protocol).toLowerCase();
+    const tag = str(outbound.tag);
+    const skipped = SKIPPED[protocol];
+    if (skipped) return { kind: 'not-a-server', tag, what: skipped };
+    const stream = asObject(outbound.streamSettings);
+    return {
+      kind: 'server',
+      raw,
+      tag,
+      read: (note) => ({
+        endpoint: xrayEndpoint(protocol, outbound, note),
         // The tag is raw config text: cleaned like every other name (no control characters, at most 200).
-        const name = cleanName(remarks ? (proxyCount > 1 && tag ? `${remarks} · ${tag}` : remarks) : tag) || fallback;
-        const server: ParsedServer = { name, ...endpoint };
-        const stream = asObject(outbound.streamSettings);
-        const via = str(asObject(outbound.proxySettings).tag) || str(asObject(stream.sockopt).dialerProxy);
-        const entry: ScopedEntry = { server, line, excerpt, ref: tag || null, via: via || null };
-        scope.entries.push(entry);
-      } catch (error) {
-        out.notes.length = notesBefore; // notes about an entry that was rejected after all
-        if (tag) scope.others.set(tag, 'unsupported');
-        const reason = error instanceof EntryError ? error.reason : `xray: could not be read (${String(error)})`;
-        out.rejected.push({ line, reason, excerpt });
-      }
-    });
-    out.scopes.push(scope);
+        name: cleanName(remarks ? (proxyCount > 1 && tag ? `${remarks} · ${tag}` : remarks) : tag),
+        via: str(asObject(outbound.proxySettings).tag) || str(asObject(stream.sockopt).dialerProxy),
+      }),
+    };
   });
-  return out;
 }
 
 function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => void): Endpoint {

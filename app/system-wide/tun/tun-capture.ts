@@ -26,7 +26,6 @@ import { writeConfigFile } from '../../core/config-file';
 import { runCore } from '../../core/run-core';
 import type { Ipv6Capture, TransparentOptions } from '../../core/transparent';
 import { freePort } from '../../tunnel/ports';
-import type { TunnelController } from '../../tunnel/controller';
 import { CaptureRecordFile } from '../record';
 import { Capture, type CaptureOptions, type CaptureStatus } from '../capture';
 import { linuxTunLeftoverRemoval, stopLeftoverCommand, type TunElevation, type TunPlatform } from './policy/elevation';
@@ -35,7 +34,6 @@ import { singBoxPerApp, withPerApp } from '../per-app/policy/sing-box-rules';
 import { linuxTunLeftoversPresent } from './linux-leftovers';
 import { findTunEngine, type TunEngine, type TunEngineSearch } from './tun-engine';
 import { poll, readPid, systemTunHost, tunFiles, type TunHost, TunSession } from './tun-session';
-import { followTunnel } from '../follow-tunnel';
 
 const TAG = 'SYSWIDE';
 
@@ -123,14 +121,6 @@ export class TunCapture extends Capture {
     const engine = await this.findEngine();
     await this.openSession(engine);
     return null;
-  }
-
-  bind(tunnel: Pick<TunnelController, 'on'>): () => void {
-    return followTunnel(tunnel, {
-      connected: (state) => void this.operations.run(() => this.apply(state)),
-      ended: () => void this.end(),
-      coreExited: () => void this.operations.run(() => this.lift('the core stopped')),
-    });
   }
 
   /**
@@ -228,7 +218,7 @@ export class TunCapture extends Capture {
     return pending;
   }
 
-  private async apply(state: ConnectionState): Promise<void> {
+  protected async apply(state: ConnectionState): Promise<void> {
     const session = this.session;
     if (this.mode !== 'system-wide' || !session || !state.socksProxy || !this.options.corePath) return;
     const engine = await this.findEngine();
@@ -285,7 +275,7 @@ export class TunCapture extends Capture {
     return outcome ?? `not up within ${Math.round((this.options.readyTimeoutMs ?? 20_000) / 1000)} s: ${(await session.logTail()) || 'no output'}`;
   }
 
-  private async lift(why: string): Promise<void> {
+  protected async lift(why: string): Promise<void> {
     const session = this.session;
     if (!this.running || !session) return;
     this.running = null;

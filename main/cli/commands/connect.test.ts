@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { profileFromTable } from '../../../app/core/testing/profile';
+import { sampleServer } from '../../../shared/domain/sample-servers';
 import type { Server } from '../../../shared/domain/server';
 import type { UsageError } from '../../args';
 import { chooseServer, parseArgs } from './connect';
 import { parseAutoArgs } from './connect-auto';
 
 const core = profileFromTable('v2ray', '4.34.0');
-const base = { transport: { network: 'tcp' }, security: { type: 'none' }, subscriptionId: 'cli', port: 443, address: '10.0.0.1' } as const;
-const servers = [
-  { ...base, id: 'a', name: 'Needs Xray', protocol: 'vless', uuid: 'u', encryption: 'none', security: { type: 'reality', publicKey: 'k' } },
-  { ...base, id: 'b', name: 'Frankfurt 1', protocol: 'trojan', password: 'p' },
-  { ...base, id: 'c', name: 'Frankfurt 2', protocol: 'trojan', password: 'q' },
-] as unknown as Server[];
+const base = { subscriptionId: 'cli', address: '10.0.0.1' };
+const servers: Server[] = [
+  sampleServer('vless', 'tcp', { ...base, id: 'a', name: 'Needs Xray', security: { type: 'reality', publicKey: 'k' } }),
+  sampleServer('trojan', 'tcp', { ...base, id: 'b', name: 'Frankfurt 1' }),
+  sampleServer('trojan', 'tcp', { ...base, id: 'c', name: 'Frankfurt 2' }),
+];
 
 describe('connect options', () => {
   it('reads the flags', () => {

@@ -4,6 +4,7 @@
  * Every field stays as the user typed it until it validates, so a bad entry loses nothing.
  */
 import type { TFunction } from 'i18next';
+import { issuesByPlace } from '../../../shared/zod-issues';
 import {
   type AntiDpiOverride,
   type AntiDpiSettings,
@@ -54,8 +55,8 @@ export function checkAntiDpiValues(values: AntiDpiValues): { ok: true; values: A
   ] as const) {
     const parsed = schema.safeParse(clean[part]);
     if (parsed.success) continue;
-    for (const issue of parsed.error.issues) {
-      const field = `${part}.${issue.path.map(String).join('.')}`;
+    for (const place of Object.keys(issuesByPlace(parsed.error))) {
+      const field = `${part}.${place}`;
       errors[field] ??= problemOf(field, clean);
     }
   }

@@ -7,6 +7,8 @@ import { IDLE_SPEED_TEST } from '../../../shared/domain/speed-test';
 import type { TimelineEntry } from '../../../shared/domain/auto';
 import type { CoreAbilities, CoreEntry, CoreList, CoreName } from '../../../shared/domain/cores';
 import type { IpInfo, Measurement } from '../../../shared/domain/measurement';
+import { sampleServer } from '../../../shared/domain/sample-servers';
+import { sampleSubscription } from '../../../shared/testing/sample-subscriptions';
 import type { Server } from '../../../shared/domain/server';
 import type { ServerStatus } from '../../../shared/domain/status';
 import type { Subscription } from '../../../shared/domain/subscription';
@@ -14,32 +16,11 @@ import type { AppSnapshot } from '../../../shared/ipc/contract';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 
 export function server(id: string, subscriptionId: string, name: string, protocol: Server['protocol'] = 'vless'): Server {
-  const base = { id, subscriptionId, name, address: `${id}.example.net`, port: 443, transport: { network: 'tcp' as const }, security: { type: 'tls' as const } };
-  switch (protocol) {
-    case 'vmess':
-      return { ...base, protocol, uuid: '00000000-0000-4000-8000-000000000000', alterId: 0, cipher: 'auto' };
-    case 'trojan':
-      return { ...base, protocol, password: 'secret' };
-    case 'shadowsocks':
-      return { ...base, protocol, method: 'chacha20-ietf-poly1305', password: 'secret' };
-    default:
-      return { ...base, protocol: 'vless', uuid: '00000000-0000-4000-8000-000000000000', encryption: 'none' };
-  }
+  return sampleServer(protocol, 'tcp', { id, subscriptionId, name, address: `${id}.example.net`, security: { type: 'tls' } });
 }
 
 export function subscription(id: string, name: string, servers: Server[], extra: Partial<Subscription> = {}): Subscription {
-  return {
-    id,
-    name,
-    url: `https://provider.example/sub/${id}`,
-    servers,
-    usage: null,
-    rejected: [],
-    updatedAt: null,
-    lastError: null,
-    pendingEmpty: false,
-    ...extra,
-  };
+  return sampleSubscription(id, servers, { name, url: `https://provider.example/sub/${id}`, ...extra });
 }
 
 export function ipInfo(ip: string, countryCode: string, extra: Partial<IpInfo> = {}, fromCache = false, at = Date.now() - 90_000): ServerStatus['ipInfo'] {
