@@ -36,7 +36,7 @@ describe('SettingsStore', () => {
   it('refuses with the problem as a topic for the window to word, and the English for the log', async () => {
     const store = new SettingsStore(new SettingsFile({ dataDir: dir() }));
     await store.load();
-    const refusal = await store.update({ routing: { ...DEFAULT_SETTINGS.routing, rules: [{ ip: ['127.0.0.0/33'], domain: [], outbound: 'direct' }] } }).catch((error: unknown) => error);
+    const refusal = await update(store, { routing: { ...DEFAULT_SETTINGS.routing, rules: [{ ip: ['127.0.0.0/33'], domain: [], outbound: 'direct' }] } }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(EngineRefusal);
     expect(refusal).toMatchObject({
       code: 'invalid-setting',
@@ -44,7 +44,7 @@ describe('SettingsStore', () => {
       validation: { topic: 'prefix-length', params: { value: '127.0.0.0/33', max: 32 }, path: ['routing', 'rules', 0, 'ip', 0] },
     });
     // A rule naming a group that does not exist is the engine's own check: it comes as a topic too.
-    const unknownGroup = await store.update({ routing: { ...DEFAULT_SETTINGS.routing, rules: [{ domain: ['x.ir'], ip: [], outbound: 'group:None' }] } }).catch((error: unknown) => error);
+    const unknownGroup = await update(store, { routing: { ...DEFAULT_SETTINGS.routing, rules: [{ domain: ['x.ir'], ip: [], outbound: 'group:None' }] } }).catch((error: unknown) => error);
     expect(unknownGroup).toMatchObject({ code: 'invalid-setting', validation: { topic: 'unknown-group', params: { outbound: 'group:None' }, path: ['routing', 'rules', 0] } });
   });
 
