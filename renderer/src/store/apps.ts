@@ -1,6 +1,7 @@
 /** The app picker asks the host for the installed and running programs when its page opens. */
 import type { AppListing } from '../../../shared/per-app';
-import { type ActionResult, request, type SliceDeps } from './types';
+import { type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface AppsSlice {
   listApps(entries: string[]): Promise<ActionResult<AppListing>>;

@@ -1,7 +1,8 @@
 /** Auto: which subscription it is on for, the servers the user marked, and its timeline. */
 import type { AutoSnapshot } from '../../../shared/domain/auto';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
-import { type ActionResult, request, type AppState, type SliceDeps } from './types';
+import { type AppState, type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface AutoSliceState {
   auto: AutoSnapshot;

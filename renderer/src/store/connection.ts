@@ -1,7 +1,8 @@
 /** The tunnel's state and the traffic through it. */
 import type { ConnectionState, TrafficSample } from '../../../shared/domain/connection';
 import type { ServerId } from '../../../shared/domain/server';
-import { type ActionResult, request, type AppState, type SliceDeps } from './types';
+import { type AppState, type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 /** Samples kept for the rate (a few seconds are enough to smooth one-second stats). */
 const TRAFFIC_SAMPLES_KEPT = 30;

@@ -5,7 +5,8 @@
  */
 import type { ImportRequest } from '../../../shared/domain/import-request';
 import type { ListSubscription } from '../../../shared/ipc/contract';
-import { type ActionResult, request, type SliceDeps } from './types';
+import { type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface ImportsSlice {
   importRequests: ImportRequest[];

@@ -4,7 +4,8 @@
  */
 import type { LabFault } from '../../../shared/ipc/contract';
 import type { ServerId } from '../../../shared/domain/server';
-import { type ActionResult, request, type SliceDeps } from './types';
+import { type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface LabSlice {
   /** The lab's network was cut from this window (the host does not report it back). */

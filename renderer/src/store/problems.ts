@@ -6,7 +6,8 @@
  */
 import type { AppProblem } from '../../../shared/domain/problem';
 import { memoSelector } from './memo';
-import { type ActionResult, request, type AppState, type SliceDeps } from './types';
+import { type AppState, type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface ProblemsSlice {
   problems: AppProblem[];

@@ -8,7 +8,8 @@ import type { DirectMethod, DirectTestOutcome, Measurement } from '../../../shar
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import type { ServerStatus } from '../../../shared/domain/status';
 import { withStatuses } from './incoming';
-import { type ActionResult, request, type SliceDeps } from './types';
+import { type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface ServersState {
   subscriptions: ListSubscription[];

@@ -6,7 +6,8 @@ import type { CoreList } from '../../../shared/domain/cores';
 import type { TestTrafficUsage } from '../../../shared/domain/test-traffic';
 import { type ValidationProblem, validationOf } from '../../../shared/domain/validation';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema } from '../../../shared/settings';
-import { request, type SliceDeps } from './types';
+import { type SliceDeps } from './types';
+import { request } from './request';
 
 export type SaveSettingsResult =
   | { ok: true; value: Settings }

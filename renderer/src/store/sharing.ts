@@ -3,7 +3,8 @@
  * logins) while the page is open, and the credentials only when the user chooses to see them.
  */
 import type { SharingCredentials, SharingView } from '../../../shared/sharing';
-import { type ActionResult, request, type SliceDeps } from './types';
+import { type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface SharingSlice {
   getSharing(): Promise<ActionResult<SharingView>>;

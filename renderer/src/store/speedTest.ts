@@ -1,6 +1,7 @@
 /** The bulk speed test: how far it has got, starting one for a scope, cancelling it. */
 import { IDLE_SPEED_TEST, type SpeedTestProgress, type SpeedTestScope } from '../../../shared/domain/speed-test';
-import { type ActionResult, request, type AppState, type SliceDeps } from './types';
+import { type AppState, type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface SpeedTestSlice {
   speedTest: SpeedTestProgress;

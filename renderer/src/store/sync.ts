@@ -5,7 +5,8 @@
 import { IDLE_SPEED_TEST } from '../../../shared/domain/speed-test';
 import type { AppSnapshot, VpnClient } from '../../../shared/ipc/contract';
 import { dialogStillValid } from './dialogs';
-import { request, type AppState, type SliceDeps } from './types';
+import { type AppState, type SliceDeps } from './types';
+import { request } from './request';
 
 export interface SyncSlice {
   applySnapshot(snapshot: AppSnapshot): void;

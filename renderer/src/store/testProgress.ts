@@ -1,6 +1,7 @@
 /** "Test all" and how far it has got. */
 import type { TestProgress } from '../../../shared/ipc/contract';
-import { type ActionResult, request, type AppState, type SliceDeps } from './types';
+import { type AppState, type SliceDeps } from './types';
+import { type ActionResult, request } from './request';
 
 export interface TestProgressSlice {
   testProgress: TestProgress;
