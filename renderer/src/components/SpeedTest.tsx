@@ -3,6 +3,7 @@
  * one subscription, or all), its progress bar with time left and Cancel, and a server's measured
  * speed with its age (the top bar and the details show it).
  */
+import { ProgressTrack } from './ProgressTrack';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
@@ -124,18 +125,7 @@ function RunningSpeedTest() {
   const text = `${counted} · ${left}`;
   return (
     <span className="test-progress speed-test-progress">
-      <span
-        className="progress-track"
-        role="progressbar"
-        aria-label={t('speedTest.progressLabel')}
-        aria-valuemin={0}
-        aria-valuemax={view.total}
-        aria-valuenow={view.done}
-        aria-valuetext={text}
-      >
-        <span className="progress-fill" style={{ transform: `scaleX(${view.fraction})` }} />
-      </span>
-      <span className="progress-text">{text}</span>
+      <ProgressTrack label={t('speedTest.progressLabel')} done={view.done} total={view.total} fraction={view.fraction} text={text} />
       <button type="button" className="button small" disabled={view.cancelling} onClick={() => void cancel()}>
         {t('speedTest.cancel')}
       </button>

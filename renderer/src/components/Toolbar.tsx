@@ -1,3 +1,4 @@
+import { ProgressTrack } from './ProgressTrack';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../store/context';
@@ -19,21 +20,7 @@ function TestProgressView() {
   const text = progress.total ? t('toolbar.testing', { done: format.number(progress.done), total: format.number(progress.total) }) : t('toolbar.testingStarted');
   return (
     <span className="test-progress">
-      <span
-        className="progress-track"
-        role="progressbar"
-        aria-label={t('toolbar.progress')}
-        aria-valuemin={0}
-        aria-valuemax={progress.total || undefined}
-        aria-valuenow={progress.total ? progress.done : undefined}
-        aria-valuetext={text}
-      >
-        {/* Scaled, not resized: a transform is the compositor's work, a width change lays the page out again every frame of its transition. */}
-        <span className="progress-fill" style={{ transform: `scaleX(${progress.fraction ?? 0})` }} />
-      </span>
-      <span className="progress-text" aria-hidden="true">
-        {text}
-      </span>
+      <ProgressTrack label={t('toolbar.progress')} done={progress.total ? progress.done : null} total={progress.total || null} fraction={progress.fraction ?? 0} text={text} />
     </span>
   );
 }

@@ -295,7 +295,7 @@ describe('the server details and the transfer test', () => {
     const warning = dialog.querySelector('.details-facts [data-transfer="freezes"]');
     expect(warning?.textContent).toMatch(/^answers pings but stalls after 16 kB \(tested .+ · TLS ClientHello fragment on\)$/);
     const field = dialog.querySelector('dd[data-transfer="freezes"]');
-    expect(field?.textContent).toContain('16000 of 65536 bytes, then nothing for 2 s');
+    expect(field?.textContent).toContain('16 kB of 65.5 kB, then nothing for 2 s');
     expect(within(dialog).getByText('Transfer test')).toBeTruthy();
   });
 
