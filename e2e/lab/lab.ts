@@ -37,6 +37,12 @@ export interface InProcessLab extends Lab {
   modernPids: number[];
   /** SHA-256 of the certificate the modern block's TLS servers present ('' without the block). */
   modernPin: string;
+  /**
+   * The certificate of the modern block's TLS servers and of the lab's own TLS site (PEM; '' without
+   * the block). A test that needs a client to trust the lab's sites the way a machine trusts a real
+   * site's certificate puts it in the client's system store (`SSL_CERT_FILE` for Go cores).
+   */
+  modernCertificatePem: string;
   /** SHA-256 (hex) of what the target served for `/bytes/N?tag=…`, once served whole. */
   servedDigest(tag: string): string | undefined;
 }
@@ -190,6 +196,7 @@ export async function startLab(options: LabOptions = {}): Promise<InProcessLab> 
       modern: modern?.running.map((r) => r.spec) ?? [],
       modernPids: Object.values(modern?.pids ?? {}),
       modernPin: modern?.pin ?? '',
+      modernCertificatePem: modern?.certificatePem ?? '',
       servedDigest: (tag) => target.servedDigest(tag),
       v2rayPid: v2ray.pid,
       setFault: async (id, f) => {

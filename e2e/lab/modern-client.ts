@@ -1,7 +1,7 @@
 /**
  * The lab's own client for the modern block, independent of the product's config generators (as
  * client.ts is for the v2ray world): one local HTTP proxy per server, through an Xray client for
- * every kind Xray speaks and a sing-box client for TUIC and ShadowTLS. The selftest measures the
+ * every kind Xray speaks and a sing-box client for TUIC, ShadowTLS, AnyTLS and Hysteria v1. The selftest measures the
  * modern servers through it.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { freePorts } from '../../app/tunnel/ports';
 import { type RunningCore, SING_BOX_STARTED, XRAY_STARTED, startCore } from './core-process';
 import type { ModernDial } from './modern-links';
 import {
+  HYSTERIA_V1_MBPS,
   REALITY_SERVER_NAME,
   SHADOWTLS_INNER_METHOD,
   SHADOWTLS_SERVER_NAME,
@@ -31,9 +32,11 @@ export interface ModernRoute {
   dial: ModernDial;
 }
 
+const SING_BOX_CLIENT_KINDS = new Set<ModernServerSpec['kind']>(['tuic-v5', 'shadowtls-v3', 'anytls', 'hysteria-v1']);
+
 /** Which client core the lab uses for a kind: Xray where it speaks it, sing-box for the rest. */
 export function clientCoreFor(spec: ModernServerSpec): 'xray' | 'sing-box' {
-  return spec.kind === 'tuic-v5' || spec.kind === 'shadowtls-v3' ? 'sing-box' : 'xray';
+  return SING_BOX_CLIENT_KINDS.has(spec.kind) ? 'sing-box' : 'xray';
 }
 
 function xrayOutbound({ spec: s, dial }: ModernRoute, pin: string): Json {
@@ -114,6 +117,21 @@ function singBoxOutbounds({ spec: s, dial }: ModernRoute): Json[] {
           congestion_control: 'bbr',
           udp_relay_mode: 'native',
           tls: { enabled: true, server_name: TLS_SERVER_NAME, insecure: true, alpn: ['h3'] },
+        },
+      ];
+    case 'anytls':
+      return [{ type: 'anytls', tag: s.id, ...server, password: s.password, tls: { enabled: true, server_name: TLS_SERVER_NAME, insecure: true } }];
+    case 'hysteria-v1':
+      return [
+        {
+          type: 'hysteria',
+          tag: s.id,
+          ...server,
+          up_mbps: HYSTERIA_V1_MBPS,
+          down_mbps: HYSTERIA_V1_MBPS,
+          obfs: s.obfsPassword,
+          auth_str: s.password,
+          tls: { enabled: true, server_name: TLS_SERVER_NAME, insecure: true, alpn: ['hysteria'] },
         },
       ];
     case 'shadowtls-v3':

@@ -1,12 +1,13 @@
 /**
  * Server configs of the real cores hosting the modern block: one Xray process for the kinds Xray
  * hosts (REALITY + Vision, xhttp, gRPC, httpupgrade, WireGuard, Shadowsocks 2022) and one sing-box
- * process for the rest (Hysteria2 with salamander, TUIC v5, ShadowTLS v3). Each inbound leaves
+ * process for the rest (Hysteria2 with salamander, TUIC v5, ShadowTLS v3, AnyTLS, Hysteria v1). Each inbound leaves
  * through its own exit address (Xray `sendThrough`, sing-box `inet4_bind_address`) and resolves the
  * lab's names with the lab's resolver only. Pure: the ports, certificate files and addresses come in.
  */
 import { LAB_ZONE } from './v2ray-server';
 import {
+  HYSTERIA_V1_MBPS,
   REALITY_SERVER_NAME,
   SHADOWTLS_INNER_METHOD,
   SS2022_METHOD,
@@ -101,6 +102,20 @@ function singBoxInbounds(s: ModernServerSpec, ports: number[], files: ServerFile
       return [{ ...base, type: 'hysteria2', users: [{ password: s.password }], obfs: { type: 'salamander', password: s.obfsPassword }, tls }];
     case 'tuic-v5':
       return [{ ...base, type: 'tuic', users: [{ uuid: s.uuid, password: s.password }], congestion_control: 'bbr', tls }];
+    case 'anytls':
+      return [{ ...base, type: 'anytls', users: [{ name: s.id, password: s.password }], tls: { ...tls, alpn: ['h2', 'http/1.1'] } }];
+    case 'hysteria-v1':
+      return [
+        {
+          ...base,
+          type: 'hysteria',
+          up_mbps: HYSTERIA_V1_MBPS,
+          down_mbps: HYSTERIA_V1_MBPS,
+          obfs: s.obfsPassword,
+          users: [{ name: s.id, auth_str: s.password }],
+          tls: { ...tls, alpn: ['hysteria'] },
+        },
+      ];
     case 'shadowtls-v3':
       return [
         { ...base, type: 'shadowtls', version: 3, users: [{ password: s.shadowTlsPassword }], handshake: { server: '127.0.0.1', server_port: tlsSitePort }, strict_mode: true, detour: `inner-${s.id}` },

@@ -76,4 +76,12 @@ describe('modern share links read back with the app’s parser', () => {
     const ss = parsed('shadowsocks-2022');
     expect(ss.server).toMatchObject({ protocol: 'shadowsocks', method: '2022-blake3-aes-128-gcm', password: ss.spec.ss2022Key });
   });
+
+  it('AnyTLS and Hysteria v1: servers only sing-box carries, with their speeds, obfuscation and pin', () => {
+    const any = parsed('anytls');
+    expect(any.server).toMatchObject({ protocol: 'anytls', password: any.spec.password, security: { type: 'tls', fingerprint: 'chrome' } });
+    expect(any.server.security.pinnedCertSha256).toEqual([PIN]);
+    const hy = parsed('hysteria-v1');
+    expect(hy.server).toMatchObject({ protocol: 'hysteria', auth: hy.spec.password, upMbps: 100, downMbps: 100, obfs: hy.spec.obfsPassword, security: { alpn: ['hysteria'] } });
+  });
 });

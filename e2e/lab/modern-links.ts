@@ -1,12 +1,14 @@
 /**
  * Share links of the modern block as panels and clients write them (3x-ui / Marzban for the
- * Xray kinds, Hysteria's own URI, v2rayN's TUIC and WireGuard links, Shadowrocket's ShadowTLS
- * form, SIP002 with plain user info for Shadowsocks 2022). The host:port is the relay's front; a
+ * Xray kinds, Hysteria's own URIs for v2 and v1, v2rayN's TUIC and WireGuard links, Shadowrocket's
+ * ShadowTLS form, SIP002 with plain user info for Shadowsocks 2022, anytls-go's and Mihomo's
+ * AnyTLS link). The host:port is the relay's front; a
  * TLS server's link carries its certificate's pin (`pcs`, Hysteria's `pinSHA256`) because Xray
  * ≥ 26.2.6 verifies certificates, and `allowInsecure` too for cores that cannot pin.
  */
 import { base64Url, type Dial } from './share-links';
 import {
+  HYSTERIA_V1_MBPS,
   REALITY_SERVER_NAME,
   SHADOWTLS_INNER_METHOD,
   SHADOWTLS_SERVER_NAME,
@@ -69,6 +71,13 @@ export function modernShareLink(s: ModernServerSpec, dial: ModernDial, pin: stri
       const layer = Buffer.from(JSON.stringify({ host: SHADOWTLS_SERVER_NAME, password: s.shadowTlsPassword, version: '3' }), 'utf8').toString('base64');
       return `ss://${base64Url(`${SHADOWTLS_INNER_METHOD}:${s.password}`)}@${at(dial)}?${query([['shadow-tls', layer]])}${named(s)}`;
     }
+    case 'anytls':
+      return `anytls://${encodeURIComponent(s.password)}@${at(dial)}/?${query([['sni', TLS_SERVER_NAME], ['fp', 'chrome'], ['pcs', pin], ['insecure', '1']])}${named(s)}`;
+    case 'hysteria-v1':
+      return `hysteria://${at(dial)}?${query([
+        ['protocol', 'udp'], ['auth', s.password], ['peer', TLS_SERVER_NAME], ['insecure', '1'], ['pcs', pin],
+        ['upmbps', String(HYSTERIA_V1_MBPS)], ['downmbps', String(HYSTERIA_V1_MBPS)], ['alpn', 'hysteria'], ['obfs', 'xplus'], ['obfsParam', s.obfsPassword],
+      ])}${named(s)}`;
     case 'shadowsocks-2022':
       // SIP002 asks for plain, percent-encoded user info with 2022 ciphers (their keys are base64).
       return `ss://${SS2022_METHOD}:${encodeURIComponent(s.ss2022Key)}@${at(dial)}${named(s)}`;

@@ -4,7 +4,7 @@
  * server: TCP or UDP as the protocol needs, a port range for the hopping Hysteria2. A core that
  * is not on the machine leaves its kinds out, and says so, rather than failing the lab.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSupervised } from '../../app/process/supervised';
@@ -32,6 +32,8 @@ export interface ModernServers {
   leftOut: { id: string; kind: string; reason: string }[];
   /** SHA-256 of the certificate the TLS servers present (share links' `pcs`). */
   pin: string;
+  /** That certificate (PEM, public): what a machine trusting the lab's sites puts in its store. */
+  certificatePem: string;
   site: TlsSite;
   pids: Partial<Record<ModernCore, number>>;
   stop(): Promise<void>;
@@ -55,6 +57,7 @@ export async function startModernServers(options: ModernStartOptions): Promise<M
   };
   try {
     const cert = await makeModernCertificate(dir);
+    const certificatePem = await readFile(cert.certificateFile, 'utf8');
     const site = await startTlsSite(cert);
     stops.push(() => site.stop());
     const leftOut: ModernServers['leftOut'] = [];
@@ -101,7 +104,7 @@ export async function startModernServers(options: ModernStartOptions): Promise<M
     });
     await Promise.all(running.map((r) => r.relay.start()));
     for (const r of running) r.frontPorts = r.relay instanceof UdpRelay ? r.relay.frontPorts : [Number(r.relay.address.slice(r.relay.address.lastIndexOf(':') + 1))];
-    return { running, leftOut, pin: cert.sha256, site, pids, stop: stopAll };
+    return { running, leftOut, pin: cert.sha256, certificatePem, site, pids, stop: stopAll };
   } catch (error) {
     await stopAll();
     await rm(dir, { recursive: true, force: true });

@@ -23,10 +23,12 @@ export const MODERN_KINDS = [
   'wireguard',
   'shadowtls-v3',
   'shadowsocks-2022',
+  'anytls',
+  'hysteria-v1',
 ] as const;
 export type ModernKind = (typeof MODERN_KINDS)[number];
 
-export type ModernProtocol = 'vless' | 'vmess' | 'trojan' | 'shadowsocks' | 'hysteria2' | 'tuic' | 'wireguard';
+export type ModernProtocol = 'vless' | 'vmess' | 'trojan' | 'shadowsocks' | 'hysteria2' | 'tuic' | 'wireguard' | 'anytls' | 'hysteria';
 
 interface KindShape {
   protocol: ModernProtocol;
@@ -48,6 +50,8 @@ export const KIND_SHAPES: Record<ModernKind, KindShape> = {
   wireguard: { protocol: 'wireguard', core: 'xray', carrier: 'udp' },
   'shadowtls-v3': { protocol: 'shadowsocks', core: 'sing-box', carrier: 'tcp' },
   'shadowsocks-2022': { protocol: 'shadowsocks', core: 'xray', carrier: 'tcp' },
+  anytls: { protocol: 'anytls', core: 'sing-box', carrier: 'tcp' },
+  'hysteria-v1': { protocol: 'hysteria', core: 'sing-box', carrier: 'udp' },
 };
 
 /** The modern block's subscription. Two letters, so it never meets a v2ray subscription (A…Z). */
@@ -59,6 +63,8 @@ export const SHADOWTLS_SERVER_NAME = 'cdn.shadowtls.lab.test';
 export const SS2022_METHOD = '2022-blake3-aes-128-gcm';
 /** The ShadowTLS v3 layer wraps Shadowsocks with this (AEAD) cipher. */
 export const SHADOWTLS_INNER_METHOD = 'aes-128-gcm';
+/** Hysteria v1's speeds (Mbit/s): both ends must name them, as its congestion control starts from them. */
+export const HYSTERIA_V1_MBPS = 100;
 /** Ports in the Hysteria2 server's hopping range (all lead to its one port through the relay). */
 export const HOPPING_PORTS = 4;
 /** The tunnel addresses of the lab's WireGuard peer and server. */
@@ -82,7 +88,7 @@ export interface ModernServerSpec {
   carrier: 'tcp' | 'udp';
   name: string;
   uuid: string;
-  /** trojan / hysteria2 / tuic / shadowtls-inner password. */
+  /** trojan / hysteria2 / tuic / anytls / shadowtls-inner password; Hysteria v1's auth string. */
   password: string;
   /** xhttp / httpupgrade path. */
   path: string;
@@ -94,7 +100,7 @@ export interface ModernServerSpec {
   wireguard: { server: X25519Pair; client: X25519Pair };
   /** Shadowsocks 2022: base64 of 16 random bytes (the key of 2022-blake3-aes-128-gcm). */
   ss2022Key: string;
-  /** Hysteria2 salamander obfuscation password. */
+  /** Hysteria2 salamander (and Hysteria v1 xplus) obfuscation password. */
   obfsPassword: string;
   /** ShadowTLS v3 password. */
   shadowTlsPassword: string;

@@ -40,12 +40,12 @@ describe('the lab with its modern block', () => {
     await lab?.stop();
   });
 
-  it('lists the eleven servers after the v2ray world, in subscription RC, each with its own exit and relay address', () => {
+  it('lists the thirteen servers after the v2ray world, in subscription RC, each with its own exit and relay address', () => {
     const modern = lab.info.servers.filter((s) => s.subscription === 'RC');
     expect(lab.info.servers.slice(0, 4).map((s) => s.id)).toEqual(['A1', 'A2', 'A3', 'A4']);
     expect(modern.map((s) => s.kind)).toEqual([...MODERN_KINDS]);
     expect(modern.map((s) => s.carrier)).toEqual(MODERN_KINDS.map((k) => KIND_SHAPES[k].carrier));
-    expect(new Set(lab.info.servers.map((s) => s.exitIp)).size).toBe(15);
+    expect(new Set(lab.info.servers.map((s) => s.exitIp)).size).toBe(4 + MODERN_KINDS.length);
     expect(lab.info.subscriptions.map((s) => s.id)).toEqual(['A', 'RC']);
     expect(lab.info.modern).toEqual({ subscription: 'RC', leftOut: [] });
     expect(lab.info.servers.find((s) => s.kind === 'hysteria2-salamander-hopping')?.relayPorts).toHaveLength(4);
@@ -103,7 +103,7 @@ describe('the modern block on a machine with only one of the cores', () => {
     const specs = buildModernServers(1, [5, 10]);
     const started = await startModernServers({ specs, cores: { xray: null, 'sing-box': findLabCore('sing-box') }, resolver: '127.0.0.1:9', network: new LabNetwork(), seed: 1 });
     try {
-      expect(started.running.map((r) => r.spec.kind)).toEqual(['hysteria2-salamander-hopping', 'tuic-v5', 'shadowtls-v3']);
+      expect(started.running.map((r) => r.spec.kind)).toEqual(['hysteria2-salamander-hopping', 'tuic-v5', 'shadowtls-v3', 'anytls', 'hysteria-v1']);
       expect(started.leftOut.map((l) => l.kind)).toEqual(specs.filter((s) => s.core === 'xray').map((s) => s.kind));
       expect(new Set(started.leftOut.map((l) => l.reason))).toEqual(new Set(['the xray core is not on this machine']));
     } finally {
@@ -117,7 +117,7 @@ describe('npm run lab -- --modern', () => {
     const lab = await spawnLab(['--servers', '4', '--subscriptions', '1', '--modern']);
     const children = descendants(lab.pid);
     const udpFronts = lab.info.servers.filter((s) => s.carrier === 'udp').map((s) => ({ host: s.relay.split(':')[0]!, port: Number(s.relay.split(':')[1]) }));
-    expect(lab.info.servers).toHaveLength(15);
+    expect(lab.info.servers).toHaveLength(4 + MODERN_KINDS.length);
     expect(children.length).toBeGreaterThanOrEqual(6); // v2ray, Xray and sing-box, each with its guard
     process.kill(lab.pid, 'SIGKILL');
     await lab.stop();

@@ -6,7 +6,7 @@ import { LAB_IP_INFO_SERVICES } from './ipinfo-formats';
 import { type Check, type SelftestContext, round } from './selftest-context';
 import { HUGE_BYTES } from './subscription-server';
 
-const SCHEMES = /^(vmess|vless|trojan|ss|hysteria2|tuic|wireguard):\/\//;
+const SCHEMES = /^(vmess|vless|trojan|ss|hysteria2|hysteria|tuic|wireguard|anytls):\/\//;
 
 /** Each stand-in answers in its format for the calling server, rate-limits in its way, and can time out. */
 export async function checkIpInfo(ctx: SelftestContext, through: string): Promise<Check> {

@@ -8,7 +8,7 @@
  * printed as markdown for the README's support matrix.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProxyAgent, request } from 'undici';
@@ -93,20 +93,26 @@ const EXPECTED: Record<string, Cell> = {
   'wireguard × sing-box': "unsupported: not supported by sing-box 1.14.1: WireGuard is not in this build (it was built without with_wireguard)",
   'wireguard × v2ray': `${V2RAY} WireGuard needs Xray`,
   'shadowtls-v3 × xray': 'unsupported: not supported by Xray 26.3.27: the shadowsocks plugin "shadow-tls" is a separate program the core does not run',
-  // ShadowTLS v3 borrows a real site's handshake and sing-box verifies that site's certificate; the
-  // lab's handshake site is self-signed and its link (Shadowrocket's shadow-tls form) has no way to
-  // say so, so the handshake is refused. A real ShadowTLS server borrows a site with a real certificate.
-  'shadowtls-v3 × sing-box': 'fails: the IP-info request failed (read ECONNRESET)',
+  // ShadowTLS v3 borrows a real site's handshake, and sing-box verifies that site's certificate
+  // against the system's store, as it would a real site's: the lab's site is trusted there (below).
+  'shadowtls-v3 × sing-box': 'run',
   'shadowtls-v3 × v2ray': `${V2RAY} the shadowsocks plugin "shadow-tls" is a separate program the core does not run`,
   'shadowsocks-2022 × xray': 'run',
   'shadowsocks-2022 × sing-box': 'run',
   'shadowsocks-2022 × v2ray': `${V2RAY} Shadowsocks 2022 (2022-blake3-aes-128-gcm) needs Xray ≥ 1.6.0`,
+  'anytls × xray': 'unsupported: not supported by Xray 26.3.27: AnyTLS needs sing-box ≥ 1.12',
+  'anytls × sing-box': 'run',
+  'anytls × v2ray': `${V2RAY} AnyTLS needs sing-box ≥ 1.12`,
+  'hysteria-v1 × xray': 'unsupported: not supported by Xray 26.3.27: Hysteria (v1) needs sing-box (Xray has only Hysteria2)',
+  'hysteria-v1 × sing-box': 'run',
+  'hysteria-v1 × v2ray': `${V2RAY} Hysteria (v1) needs sing-box (Xray has only Hysteria2)`,
 };
 
 const DOWNLOAD_BYTES = 1024 * 1024;
 
 let lab: InProcessLab;
 let runtimeDir: string;
+const trustBefore = process.env.SSL_CERT_FILE;
 const profiles = new Map<ClientCore, CoreProfile>();
 
 beforeAll(async () => {
@@ -114,9 +120,17 @@ beforeAll(async () => {
   expect(lab.info.modern?.leftOut).toEqual([]);
   for (const core of CLIENT_CORES) profiles.set(core, await detectCore(labCore(core)));
   runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-protocol-table-'));
+  // The machine trusts the lab's sites as a user's machine trusts a real site: the lab's certificate
+  // is the system store of the cores the tunnel starts (Go reads SSL_CERT_FILE). A server whose
+  // certificate a user's machine would not trust still needs its link's pin or allowInsecure.
+  const store = join(runtimeDir, 'lab-trust.pem');
+  await writeFile(store, lab.modernCertificatePem);
+  process.env.SSL_CERT_FILE = store;
 }, 120_000);
 
 afterAll(async () => {
+  if (trustBefore === undefined) delete process.env.SSL_CERT_FILE;
+  else process.env.SSL_CERT_FILE = trustBefore;
   await lab?.stop();
   if (runtimeDir) await rm(runtimeDir, { recursive: true, force: true });
 });
