@@ -13,7 +13,7 @@
  * requests on it, the second timed, so a TLS or WebSocket server's handshakes do not inflate its
  * delay and the delay tracks the path's round trip whatever the protocol.
  *
- * `--cores xray,v2ray` (default: every main core this machine has) sweeps the same lab through
+ * `--cores xray,v2ray,sing-box` (default: every core this machine has) sweeps the same lab through
  * each core's prober in one run, keyed by core name, with the prober core's resident memory at
  * the end of its sweep (`prober_rss_mb`).
  */
@@ -74,7 +74,9 @@ export const sweepBenchmark: Benchmark = {
     const count = option(args, 'servers', 200);
     const workers = option(args, 'workers', 10);
     const timeoutMs = option(args, 'timeout', 5000);
-    const cores = option(args, 'cores', option(args, 'core', ['xray', 'v2ray'].filter((c) => findLabCore(c as 'xray' | 'v2ray')).join(',')))
+    // Every core this machine has: sing-box's prober is the one the monitor uses for the servers
+    // sing-box carries, and it hosts the lab's v2ray-world kinds as well, so its column sweeps them.
+    const cores = option(args, 'cores', option(args, 'core', (['xray', 'v2ray', 'sing-box'] as const).filter((c) => findLabCore(c)).join(',')))
       .split(',')
       .map((c) => c.trim())
       .filter(Boolean);

@@ -8,9 +8,13 @@
  * - `first_byte_after_ready`: the request alone (one round trip to the server and the target).
  * The lab's latency is fixed (`--latency`, default 20 ms each way) so the request part is known.
  * Servers are taken in turn, so every switch changes server and protocol.
- * `--cores xray,v2ray` (default: every main core this machine has) runs the same trials through
- * each core in one run, on one lab, keyed by core name, with the core process's resident memory
- * after the trials (`core_rss_mb`): Xray is what users run, v2ray 4.34 the control.
+ * `--cores xray,v2ray,sing-box` (default: every core this machine has) runs the trials through
+ * each core in one run, keyed by core name, with the cores' resident memory after the trials
+ * (`core_rss_mb`): Xray is what users run, v2ray 4.34 the control. sing-box is never the main core:
+ * it carries what Xray cannot, behind it, so its column switches among the lab's servers only
+ * sing-box carries (TUIC v5, ShadowTLS v3, AnyTLS, Hysteria v1, from the lab's modern block, with
+ * the same fixed latency), as the app runs them: Xray's inbounds and a sing-box carrier, both
+ * restarted by a switch; its memory is both processes'.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +22,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ProxyAgent, request } from 'undici';
 import { readFileSync } from 'node:fs';
-import { detectCore, isCoreName } from '../../app/core';
+import { writeFile } from 'node:fs/promises';
+import { chooseCarrier, type CoreProfile, detectCore, isCoreName } from '../../app/core';
 import { findLabCore, labCore } from '../../app/core/testing/cores';
 import { processesOf } from '../../app/tunnel/testing/processes';
 import { Logger } from '../../app/log/logger';
@@ -57,15 +62,33 @@ export const switchBenchmark: Benchmark = {
     const trials = option(args, 'trials', 30);
     const latencyMs = option(args, 'latency', 20);
     const serverCount = option(args, 'servers', 8);
-    const cores = option(args, 'cores', option(args, 'core', ['xray', 'v2ray'].filter((c) => findLabCore(c as 'xray' | 'v2ray')).join(',')))
+    const cores = option(args, 'cores', option(args, 'core', (['xray', 'v2ray', 'sing-box'] as const).filter((c) => findLabCore(c)).join(',')))
       .split(',')
       .map((c) => c.trim())
       .filter(Boolean);
-    const lab = await startLab({ servers: serverCount, latency: [latencyMs, latencyMs] });
+    const carried = cores.includes('sing-box');
+    const lab = await startLab({ servers: serverCount, latency: [latencyMs, latencyMs], modern: carried });
+    const trustBefore = process.env.SSL_CERT_FILE;
     try {
-      const servers = serversFromLinks(lab.info.servers.map((s) => s.shareLink));
+      const all = serversFromLinks(lab.info.servers.map((s) => s.shareLink));
+      const servers = all.filter((_, i) => !lab.info.servers[i]?.kind);
       const perCore: Record<string, unknown> = {};
-      for (const name of cores) perCore[name] = await trialsThrough(isCoreName(name) ? labCore(name) : name, servers, lab.info.target, trials);
+      for (const name of cores) {
+        if (name !== 'sing-box') {
+          perCore[name] = await trialsThrough({ core: await detectCore(isCoreName(name) ? labCore(name) : name) }, servers, lab.info.target, trials);
+          continue;
+        }
+        const xray = await detectCore(labCore('xray'));
+        const singBox = await detectCore(labCore('sing-box'));
+        const mine = all.filter((server) => chooseCarrier(server, undefined, xray, [singBox]).kind === 'carried');
+        // ShadowTLS verifies the site it borrows against the system store, as a user's machine
+        // trusts a real site: the lab's site is put there (Go cores read SSL_CERT_FILE).
+        const store = join(tmpdir(), `steadfast-switch-trust-${process.pid}.pem`);
+        await writeFile(store, lab.modernCertificatePem);
+        process.env.SSL_CERT_FILE = store;
+        perCore[name] = { carried: mine.map((s) => s.protocol), ...(await trialsThrough({ core: xray, carriers: [singBox] }, mine, lab.info.target, trials)) };
+        await rm(store, { force: true });
+      }
       return {
         trials,
         lab_latency_each_way_ms: latencyMs,
@@ -74,17 +97,19 @@ export const switchBenchmark: Benchmark = {
         cores: perCore,
       };
     } finally {
+      if (trustBefore === undefined) delete process.env.SSL_CERT_FILE;
+      else process.env.SSL_CERT_FILE = trustBefore;
       await lab.stop();
     }
   },
 };
 
-/** The switch trials through one main core; its figures and memory. */
-async function trialsThrough(corePath: string, servers: Server[], target: string, trials: number): Promise<Record<string, unknown>> {
+/** The switch trials through one main core (and its carriers); their figures and memory. */
+async function trialsThrough(cores: { core: CoreProfile; carriers?: CoreProfile[] }, servers: Server[], target: string, trials: number): Promise<Record<string, unknown>> {
   const runtimeDir = await mkdtemp(join(tmpdir(), 'steadfast-bench-switch-'));
   const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
-  const core = await detectCore(corePath);
-  const tunnel = new TunnelController({ core, runtimeDir, logger: new Logger({ level: 'error' }), httpPort, socksPort });
+  const { core, carriers = [] } = cores;
+  const tunnel = new TunnelController({ core, carriers, runtimeDir, logger: new Logger({ level: 'error' }), httpPort, socksPort });
   try {
     const proxy = `http://127.0.0.1:${httpPort}`;
     await tunnel.connect(servers[0]!);
@@ -105,17 +130,21 @@ async function trialsThrough(corePath: string, servers: Server[], target: string
       request.push(byte);
     }
     return {
-      core: `${core.family} ${core.version}`,
+      core: [core, ...carriers].map((c) => `${c.family} ${c.version}`).join(' + '),
       ...stats('switch_to_first_byte', total),
       ...stats('switch_call', call),
       ...stats('core_start', start),
       ...stats('first_byte_after_ready', request),
-      core_rss_mb: residentMb(processesOf(core.path, runtimeDir)),
+      core_rss_mb: sumMb([core, ...carriers].map((c) => residentMb(processesOf(c.path, runtimeDir)))),
     };
   } finally {
     await tunnel.disconnect();
     await rm(runtimeDir, { recursive: true, force: true });
   }
+}
+
+function sumMb(values: (number | null)[]): number | null {
+  return values.some((v) => v === null) ? null : round(values.reduce<number>((sum, v) => sum + (v as number), 0), 1);
 }
 
 /** Resident memory of these processes, in MB (Linux /proc), or null where it cannot be read. */
