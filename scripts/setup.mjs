@@ -13,8 +13,8 @@ const quiet = [];
 const done = [];
 
 /**
- * Debian packages: the core, the browser for the UI tests, ping for ICMP probes, gsettings for the
- * system-proxy test, nftables / iproute2 / curl for system-wide mode and its namespace test.
+ * Debian packages: the core, the browser for the UI tests, ping for ICMP probes, gsettings and KDE's
+ * kconfig tools for the system-proxy tests, nftables / iproute2 / curl for system-wide mode and its namespace test.
  */
 const APT_PACKAGES = [
   { pkg: 'v2ray', provides: ['v2ray'], why: 'the tunnelling core (v2ray 4.x)' },
@@ -24,6 +24,7 @@ const APT_PACKAGES = [
   { pkg: 'gsettings-desktop-schemas', provides: [], why: 'the org.gnome.system.proxy schema' },
   { pkg: 'dbus', provides: ['dbus-run-session'], why: 'a session bus for gsettings' },
   { pkg: 'dconf-gsettings-backend', provides: [], why: 'a persistent gsettings backend' },
+  { pkg: 'libkf5config-bin', provides: ['kwriteconfig5', 'kreadconfig5'], why: "KDE's proxy settings (system-proxy test)" },
   { pkg: 'nftables', provides: ['nft'], why: 'system-wide mode: the capture rules (and its namespace test)' },
   { pkg: 'iptables', provides: ['iptables'], why: 'system-wide mode: firewall tools beside nftables' },
   { pkg: 'iproute2', provides: ['ip'], why: 'system-wide mode: policy routing and the test namespaces' },
