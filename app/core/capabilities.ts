@@ -92,8 +92,7 @@ function xray(version: string): CoreCapabilities {
   // Hysteria2 (as the `hysteria` proxy over the `hysteria` transport) arrived as an outbound in
   // Xray 26.1.13; the binary check confirms it.
   if (atLeast(version, '26.1.13')) protocols.push('hysteria2');
-  const networks: Network[] = ['tcp', 'ws', 'grpc'];
-  if (!xrayKcpNeedsFinalMask(version)) networks.push('kcp');
+  const networks: Network[] = ['tcp', 'ws', 'grpc', 'kcp'];
   // Xray 24.9.30 removed QUIC (and DomainSocket); the HTTP/2 transport went around 24.12 (folded
   // into XHTTP stream-one). Both boundaries are re-checked against the binary by detectCore.
   if (!atLeast(version, '24.9.30')) networks.push('quic');
@@ -134,6 +133,8 @@ function xray(version: string): CoreCapabilities {
   if (atLeast(version, '26.1.13')) features.push('hysteria2-port-hopping');
   // Moved to finalmask.quicParams in March 2026; the binary check has the last word.
   if (atLeast(version, '26.3.27')) features.push('hysteria2-quic-params');
+  // Xray 26 moved mKCP's header and seed into FinalMask; the binary check has the last word.
+  if (atLeast(version, '26.0.0')) features.push('kcp-finalmask');
   // SplitHTTP (1.8.16) was renamed XHTTP in the 24.11 releases.
   if (atLeast(version, '1.8.16') && !atLeast(version, '24.11.0')) features.push('splithttp-name');
   const methods: string[] = [...AEAD_METHODS, ...PLAIN_METHODS, ...XCHACHA_METHODS];
@@ -145,19 +146,13 @@ function xray(version: string): CoreCapabilities {
 }
 
 /**
- * Xray 26 moved mKCP's header and seed (and its default obfuscation) into FinalMask, which this
- * app does not write: a config without them would quietly not match the server.
- */
-function xrayKcpNeedsFinalMask(version: string): boolean {
-  return atLeast(version, '26.0.0');
-}
-
-/**
  * Limits the config test cannot see, because the core accepts the config and then behaves
  * differently: applied after the binary's checks so a passing check does not re-enable them.
  */
 export function applySemanticLimits(family: CoreFamily, version: string, caps: CoreCapabilities): void {
-  if (family === 'xray' && xrayKcpNeedsFinalMask(version)) caps.networks.delete('kcp');
+  // Xray 26 takes a kcpSettings without header or seed and then sends mKCP packets without the
+  // obfuscation every server expects: without FinalMask it cannot match any server.
+  if (family === 'xray' && atLeast(version, '26.0.0') && !caps.features.has('kcp-finalmask')) caps.networks.delete('kcp');
 }
 
 

@@ -62,6 +62,12 @@ export const CORE_FEATURES = [
   /** UDP noise, the `freedom` outbound's `noises` (recent Xray; confirmed by the binary). */
   'freedom-noises',
   /**
+   * mKCP's packet header and obfuscation written as FinalMask UDP masks (`header-*`, then
+   * `mkcp-aes128gcm` with the seed or `mkcp-original`): Xray 26 refuses the old `header` / `seed`
+   * fields. The same bytes on the wire as the old fields, so old servers still match.
+   */
+  'kcp-finalmask',
+  /**
    * DNS `skipFallback` (v2ray ≥ 4.37, v5, Xray): a resolver only ever asked about the names it
    * lists. Without it the DNS module asks every resolver when one is slow, so a domestic resolver
    * could be asked about a proxied name. Fields a core ignores cannot be checked by its config test.

@@ -41,8 +41,11 @@ async function standIn(name: string, opts: { versionArgs: string; banner: string
   return { path, calls: async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean) };
 }
 
-/** What a real Xray's config test refuses in the feature checks' invalid configs (freedom options, a hop interval under 5 s). */
-const FREEDOM_CHECKS_REFUSED = ['not-a-packet-range', 'not-a-noise-type', '"interval":"1"'];
+/**
+ * What a real Xray 26's config test refuses in the feature checks' invalid configs (freedom
+ * options, a hop interval under 5 s, an unknown FinalMask mask).
+ */
+const FREEDOM_CHECKS_REFUSED = ['not-a-packet-range', 'not-a-noise-type', '"interval":"1"', 'header-not-a-mask'];
 
 // Each detection runs every check's config test through a shell script: seconds on a busy machine.
 describe('detectCore with stand-in binaries', { timeout: 20_000 }, () => {
@@ -89,11 +92,25 @@ describe('detectCore with stand-in binaries', { timeout: 20_000 }, () => {
     expect(withThem.capabilities.features.has('freedom-noises')).toBe(true);
     expect(withThem.verified.confirmed).toEqual(expect.arrayContaining(['feature:freedom-fragment', 'feature:freedom-noises']));
     // A core that ignores fields it does not know passes any config: that confirms nothing.
-    const lax = await standIn('xray-ignores-freedom', { versionArgs: '-version', banner: 'Xray 25.3.6 (Xray, Penetrates Everything.) 1a2b3c4 (go1.24.1 linux/amd64)', testArgs: 'run -test -c', refuse: ['not-a-noise-type', '"interval":"1"'] });
+    const lax = await standIn('xray-ignores-freedom', { versionArgs: '-version', banner: 'Xray 25.3.6 (Xray, Penetrates Everything.) 1a2b3c4 (go1.24.1 linux/amd64)', testArgs: 'run -test -c', refuse: ['not-a-noise-type', '"interval":"1"', 'header-not-a-mask'] });
     const without = await detectCore(lax.path);
     expect(without.capabilities.features.has('freedom-fragment')).toBe(false);
     expect(without.capabilities.features.has('freedom-noises')).toBe(true);
     expect(without.verified.refuted).toEqual(['feature:freedom-fragment']);
+  });
+
+  it('mKCP on Xray 26 is written as FinalMask masks only where the binary reads them; an Xray 26 that does not cannot carry mKCP', async () => {
+    const banner = 'Xray 26.3.27 (Xray, Penetrates Everything.) 1a2b3c4 (go1.26.1 linux/amd64)';
+    const reading = await detectCore((await standIn('xray-finalmask', { versionArgs: '-version', banner, testArgs: 'run -test -c', refuse: FREEDOM_CHECKS_REFUSED })).path);
+    expect(reading.capabilities.features.has('kcp-finalmask')).toBe(true);
+    expect(reading.capabilities.networks.has('kcp')).toBe(true);
+    const ignoring = await detectCore((await standIn('xray-no-finalmask', { versionArgs: '-version', banner, testArgs: 'run -test -c', refuse: FREEDOM_CHECKS_REFUSED.filter((n) => n !== 'header-not-a-mask') })).path);
+    expect(ignoring.capabilities.features.has('kcp-finalmask')).toBe(false);
+    expect(ignoring.capabilities.networks.has('kcp')).toBe(false);
+    // Before 26 the old kcpSettings fields are the only form, and the masks are not asked for.
+    const older = await detectCore((await standIn('xray-25-kcp', { versionArgs: '-version', banner: 'Xray 25.3.6 (Xray, Penetrates Everything.) 1a2b3c4 (go1.24.1 linux/amd64)', testArgs: 'run -test -c', refuse: ['not-a-packet-range', 'not-a-noise-type', '"interval":"1"'] })).path);
+    expect(older.capabilities.features.has('kcp-finalmask')).toBe(false);
+    expect(older.capabilities.networks.has('kcp')).toBe(true);
   });
 
   it('Hysteria2 salamander is whatever the binary says', async () => {
@@ -129,7 +146,7 @@ describe('detectCore with stand-in binaries', { timeout: 20_000 }, () => {
     expect(withThem.capabilities.features.has('hysteria2-quic-params')).toBe(true);
     expect(withThem.verified.confirmed).toContain('feature:hysteria2-quic-params');
     // The same version that ignores the field (its config test passes anything there) keeps the older form.
-    const ignoring = await standIn('xray-no-quic-params', { versionArgs: '-version', banner, testArgs: 'run -test -c', refuse: ['not-a-packet-range', 'not-a-noise-type'] });
+    const ignoring = await standIn('xray-no-quic-params', { versionArgs: '-version', banner, testArgs: 'run -test -c', refuse: ['not-a-packet-range', 'not-a-noise-type', 'header-not-a-mask'] });
     const without = await detectCore(ignoring.path);
     expect(without.capabilities.features.has('hysteria2-quic-params')).toBe(false);
     expect(without.verified.refuted).toEqual(['feature:hysteria2-quic-params']);

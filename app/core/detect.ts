@@ -149,6 +149,18 @@ function checksFor(family: CoreProfile['family']): Check[] {
       outbounds: { valid: hopping('30'), invalid: hopping('1') },
       apply: (c, ok) => toggle(c.features, 'hysteria2-quic-params', ok),
     });
+    // An unknown mask is refused by a core that reads FinalMask, ignored (as the whole field) by one that does not.
+    const kcpMasked = (type: string) => ({
+      protocol: 'vmess',
+      settings: { vnext: [{ address: '127.0.0.1', port: 443, users: [{ id: '00000000-0000-4000-8000-000000000000' }] }] },
+      streamSettings: { network: 'kcp', kcpSettings: {}, finalmask: { udp: [{ type }, { type: 'mkcp-original' }] } },
+    });
+    checks.push({
+      id: 'feature:kcp-finalmask',
+      server: sampleServer('vmess', 'kcp'),
+      outbounds: { valid: kcpMasked('header-wechat'), invalid: kcpMasked('header-not-a-mask') },
+      apply: (c, ok) => toggle(c.features, 'kcp-finalmask', ok),
+    });
     checks.push({
       id: 'feature:vless-encryption',
       server: sampleServer('vless', 'tcp', { encryption: SAMPLE_VLESS_ENCRYPTION } as Partial<Server>),

@@ -161,6 +161,17 @@ describe('transports', () => {
     ],
     ['xhttp as splithttp on Xray 1.8.16', 'xhttp', { host: 'cdn.example', path: '/x' }, xray1816, { network: 'splithttp', splithttpSettings: { path: '/x', host: 'cdn.example' } }],
     ['kcp', 'kcp', { headerType: 'wechat-video', seed: 'seed' }, v2ray434, { network: 'kcp', kcpSettings: { header: { type: 'wechat-video' }, seed: 'seed' } }],
+    ['kcp on Xray 25: the old fields', 'kcp', { headerType: 'srtp' }, xray25, { network: 'kcp', kcpSettings: { header: { type: 'srtp' } } }],
+    // Xray 26 refuses the old fields: the header mask first, then the seed's obfuscation (or mKCP's original one).
+    [
+      'kcp on Xray 26: header and seed as FinalMask masks',
+      'kcp',
+      { headerType: 'wechat-video', seed: 'seed' },
+      xray26,
+      { network: 'kcp', kcpSettings: {}, finalmask: { udp: [{ type: 'header-wechat' }, { type: 'mkcp-aes128gcm', settings: { password: 'seed' } }] } },
+    ],
+    ['kcp on Xray 26 without header or seed', 'kcp', {}, xray26, { network: 'kcp', kcpSettings: {}, finalmask: { udp: [{ type: 'mkcp-original' }] } }],
+    ['kcp on Xray 26 with header none', 'kcp', { headerType: 'none', seed: 's' }, xray26, { network: 'kcp', finalmask: { udp: [{ type: 'mkcp-aes128gcm', settings: { password: 's' } }] } }],
     [
       'quic',
       'quic',

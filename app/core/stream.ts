@@ -115,6 +115,7 @@ function transportSettings(t: Transport, core: CoreProfile): Json {
       return core.capabilities.features.has('splithttp-name') ? { splithttpSettings: settings } : { xhttpSettings: settings };
     }
     case 'kcp':
+      if (core.capabilities.features.has('kcp-finalmask')) return { kcpSettings: {}, finalmask: { udp: kcpMasks(t) } };
       return {
         kcpSettings: {
           header: { type: t.headerType || 'none' },
@@ -130,6 +131,28 @@ function transportSettings(t: Transport, core: CoreProfile): Json {
         },
       };
   }
+}
+
+/** mKCP's header types as FinalMask names them. */
+const KCP_HEADER_MASKS: Record<string, string> = {
+  srtp: 'header-srtp',
+  utp: 'header-utp',
+  'wechat-video': 'header-wechat',
+  dtls: 'header-dtls',
+  wireguard: 'header-wireguard',
+};
+
+/**
+ * mKCP's old `header` and `seed` as Xray 26's FinalMask UDP masks: the header first, then the
+ * obfuscation (AES-128-GCM keyed by the seed, else mKCP's original one). Checked against a v2ray
+ * 4.34 server, which still writes them the old way: in the other order nothing matches.
+ */
+function kcpMasks(t: Transport): Json[] {
+  const header = KCP_HEADER_MASKS[t.headerType ?? 'none'];
+  return [
+    ...(header ? [{ type: header }] : []),
+    t.seed ? { type: 'mkcp-aes128gcm', settings: { password: t.seed } } : { type: 'mkcp-original' },
+  ];
 }
 
 /** "/path?ed=2048" → { path: "/path", earlyData: 2048 }; other query parameters are kept. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Server } from '../../shared/domain/server';
+import type { Network, Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { profileFromTable } from './testing/profile';
 import { sampleServer } from './samples';
@@ -10,6 +10,12 @@ function withoutFeature(profile: CoreProfile, feature: string): CoreProfile {
   const features = new Set(profile.capabilities.features);
   features.delete(feature);
   return { ...profile, capabilities: { ...profile.capabilities, features } };
+}
+
+function withoutNetwork(profile: CoreProfile, network: Network): CoreProfile {
+  const networks = new Set(profile.capabilities.networks);
+  networks.delete(network);
+  return { ...profile, capabilities: { ...profile.capabilities, networks } };
 }
 
 const v2ray434 = profileFromTable('v2ray', '4.34.0');
@@ -61,7 +67,8 @@ describe('unsupportedReason', () => {
     ['xhttp on Xray 25', sampleServer('vless', 'xhttp'), xray25, null],
     ['QUIC on Xray 25', sampleServer('vmess', 'quic'), xray25, 'not supported by Xray 25.3.6: QUIC transport needs v2ray or Xray before 24.9.30'],
     ['h2 on Xray 25', tls(sampleServer('vmess', 'h2')), xray25, 'not supported by Xray 25.3.6: HTTP/2 transport needs v2ray or Xray before 24.12 (newer Xray replaced it with XHTTP)'],
-    ['mKCP on Xray 26', sampleServer('vmess', 'kcp'), xray26, 'not supported by Xray 26.1.18: mKCP needs v2ray, or Xray before 26 (Xray 26 moved mKCP settings into FinalMask, which this app does not write yet)'],
+    ['mKCP on Xray 26 (FinalMask)', sampleServer('vmess', 'kcp'), xray26, null],
+    ['mKCP on an Xray 26 without FinalMask', sampleServer('vmess', 'kcp'), withoutNetwork(xray26, 'kcp'), 'not supported by Xray 26.1.18: mKCP needs v2ray or Xray'],
     ['mKCP on Xray 25', sampleServer('vmess', 'kcp'), xray25, null],
     ['h2 on v2ray 4.34', tls(sampleServer('vmess', 'h2')), v2ray434, null],
     // Protocols by family.

@@ -34,7 +34,7 @@ const NETWORK_HINTS: Partial<Record<Network, string>> = {
   xhttp: 'Xray ≥ 1.8.16',
   h2: 'v2ray or Xray before 24.12 (newer Xray replaced it with XHTTP)',
   quic: 'v2ray or Xray before 24.9.30',
-  kcp: 'v2ray, or Xray before 26 (Xray 26 moved mKCP settings into FinalMask, which this app does not write yet)',
+  kcp: 'v2ray or Xray',
 };
 const SECURITY_HINTS: Partial<Record<SecurityType, string>> = { reality: 'Xray ≥ 1.8.0' };
 
