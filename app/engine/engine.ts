@@ -25,7 +25,7 @@ import { monitorCacheFile } from '../monitor/cache';
 import { HttpDirectCheck } from '../monitor/direct-check';
 import type { ServerProber } from '../monitor/ports';
 import { NetworkWatcher } from '../network/watcher';
-import { ChainedProber, noVantageProber, ReachabilityRuntime } from '../reachability';
+import { CarrierVantages, noVantageProber, ReachabilityRuntime } from '../reachability';
 import { RoutingService } from '../routing/service';
 import { SettingsFile } from '../settings/settings-file';
 import { SettingsStore } from '../settings/store';
@@ -182,7 +182,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
 
   // Reachability verdicts: the outside view through other servers (spec/reachability.md).
   // The vantage cores are the chained prober's: kept apart from the counting wrapper so stop reaches them.
-  const vantageCores = profile ? new ChainedProber({ core: profile, runtimeDir, logger, url: () => settings().monitor.urls[0] as string, outboundMark: probeMark }) : null;
+  const vantageCores = profile ? new CarrierVantages({ core: profile, carriers, runtimeDir, logger, url: () => settings().monitor.urls[0] as string, outboundMark: probeMark }) : null;
   const vantages = countedVantages(vantageCores ?? noVantageProber(noCoreReason), () => settings().monitor.urls[0] as string, monitor);
   // Reachability asks whether Auto found the network lost; Auto, built after it, is plugged in below.
   const networkLoss = new NetworkLossPort(clock);

@@ -9,6 +9,7 @@ export { ReachabilityRuntime, type ReachabilityOptions, type ReachabilitySetting
 export type { ReachabilityBudget } from './budget';
 export type { VerdictBudget } from './policy/spend';
 export { ChainedProber, type ChainedProberOptions, type ChainedProberStats } from './chained-prober';
+export { CarrierVantages } from './carrier-vantages';
 export type { HereProbePort, MonitorResultsPort, VantageProber, VantageProbeResult } from './ports';
 export { reachabilityRules, type ReachabilityRules } from './policy/rules';
 
