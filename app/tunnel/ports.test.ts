@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { accepts, assertPortFree, dialableHost, freePorts, PortBusyError } from './ports';
+import { accepts, assertPortFree, dialableHost, freePorts, pickRange, PortBusyError } from './ports';
 
 describe('ports', () => {
   it('names a port another program holds, and passes a free one', async () => {
@@ -23,6 +23,35 @@ describe('ports', () => {
     const ports = await freePorts(450);
     expect(new Set(ports).size).toBe(450);
     await Promise.all(ports.slice(0, 5).map((p) => assertPortFree(p, '127.0.0.1', 'test')));
+  });
+
+  it('picks below the range the OS hands to outgoing connections, clear of the app’s own default ports', async () => {
+    const { from, to } = pickRange(32768);
+    expect([from, to]).toEqual([20000, 32767]);
+    expect(from).toBeGreaterThan(10809);
+    // A machine whose ephemeral range starts low still gets a range of its own to pick from.
+    expect(pickRange(15000)).toEqual({ from: 20000, to: 21000 });
+    const ports = await freePorts(300);
+    const range = pickRange();
+    expect(ports.every((p) => p >= range.from && p <= range.to)).toBe(true);
+  });
+
+  it('skips a port another program holds', async () => {
+    const { from } = pickRange();
+    const holders = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => new Promise<ReturnType<typeof createServer> | null>((resolve) => {
+        const s = createServer();
+        s.once('error', () => resolve(null));
+        s.listen(from + i, '127.0.0.1', () => resolve(s));
+      })),
+    );
+    try {
+      const held = new Set(holders.flatMap((h) => (h ? [(h.address() as AddressInfo).port] : [])));
+      const ports = await freePorts(500);
+      expect(ports.filter((p) => held.has(p))).toEqual([]);
+    } finally {
+      await Promise.all(holders.map((h) => new Promise((r) => (h ? h.close(r) : r(null)))));
+    }
   });
 
   it('dials loopback for an all-interfaces listener', () => {
