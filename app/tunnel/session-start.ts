@@ -144,8 +144,10 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
   // A carried server's options are applied by the main core, on the carrier's way to the server.
   const throughMain = carried ? carriedAntiDpi(asked, options.core, session.via ?? session.server) : null;
   const antiDpi = throughMain ? throughMain.written : asked;
-  // Taken together, so the API, the carrier's inbound and the anti-DPI inbound never share a port.
-  const [apiPort, carrierPort, antiDpiPort] = (await freePorts(3)) as [number, number, number];
+  // Taken together, so the API, the carrier's inbound and the anti-DPI inbound never share a
+  // port, and none is one of the user's proxies, which are free until the main core binds them.
+  const own = new Set([httpPort, socksPort, ...(share ? [share.httpPort, share.socksPort] : []), ...(transparent ? [transparent.port, transparent.directPort] : [])]);
+  const [apiPort, carrierPort, antiDpiPort] = (await freePorts(3 + own.size)).filter((port) => !own.has(port)) as [number, number, number];
   const antiDpiInbound = throughMain?.written ? { port: antiDpiPort, udp: throughMain.udp } : undefined;
   warnOfWhatIsNotApplied(session, options, carried, antiDpi, throughMain);
   // A carried server: the carrier first, then the main core with a SOCKS5 hop to it in the server's place.
