@@ -22,12 +22,16 @@ const anytls = named('anytls', 'AT');
 const tuic = named('tuic', 'TU');
 const hysteria = named('hysteria', 'HY1');
 const shadowTls = named('shadowsocks', 'STLS', { plugin: { name: 'shadow-tls', options: 'host=www.apple.com;password=p;version=3' } } as Partial<Server>);
+const shadowTlsV2 = named('shadowsocks', 'STLS2', { plugin: { name: 'shadow-tls', options: 'host=www.apple.com;password=p;version=2' } } as Partial<Server>);
+const RAW = { packets: '1-1', length: '100-200', interval: '10-20' };
 const hopping = named('hysteria2', 'HY hop', { portHopping: '20000-20010' } as Partial<Server>);
 
 describe('which anti-DPI options reach a server sing-box carries (applied by the main core)', () => {
   it.each<[string, AntiDpiOptions | null, typeof xray, Server, AntiDpiOptions | null, boolean, RegExp[]]>([
     ['AnyTLS (TCP): the fragment; noise said not to apply', both, xray, anytls, { fragment: FRAGMENT, noise: null }, false, [/UDP noise does not apply to AnyTLS \(AT\): it runs over TCP/]],
-    ['ShadowTLS (TCP): the fragment alone, nothing to say', { fragment: FRAGMENT, noise: null }, xray, shadowTls, { fragment: FRAGMENT, noise: null }, false, []],
+    ['ShadowTLS v3 with a packet range: the fragment, nothing to say', { fragment: RAW, noise: null }, xray, shadowTls, { fragment: RAW, noise: null }, false, []],
+    ['ShadowTLS v3 with "tlshello": left out, it would break the server’s check; a packet range is suggested', { fragment: FRAGMENT, noise: null }, xray, shadowTls, null, false, [/"tlshello"\) would break ShadowTLS v3 \(STLS\).*packet range such as 1-1/]],
+    ['ShadowTLS v2 reads no ClientHello of its own: "tlshello" is written', { fragment: FRAGMENT, noise: null }, xray, shadowTlsV2, { fragment: FRAGMENT, noise: null }, false, []],
     ['TUIC (QUIC): the noise over UDP; the fragment said not to apply', both, xray, tuic, { fragment: null, noise: NOISE }, true, [/TLS ClientHello fragment does not apply to TUIC \(TU\): it runs over UDP, and Xray 26\.3\.27 cannot cut a handshake inside QUIC/]],
     ['Hysteria v1 with the fragment alone: nothing applies, and it is said', { fragment: FRAGMENT, noise: null }, xray, hysteria, null, true, [/fragment does not apply to Hysteria \(v1\)/]],
     ['no options: nothing written, nothing said', null, xray, anytls, null, false, []],

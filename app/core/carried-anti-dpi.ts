@@ -9,13 +9,14 @@
  *
  * What cannot work for a kind is left out and said: Xray's freedom cuts a TLS ClientHello sent
  * over TCP, not one inside a QUIC Initial (TUIC, Hysteria, Hysteria2 and WireGuard run over UDP);
- * noise is sent before UDP flows only, so it does nothing for a TCP server. Pure; the rules are in
+ * noise is sent before UDP flows only, so it does nothing for a TCP server; ShadowTLS v3 refuses
+ * a ClientHello re-framed into several records. Pure; the rules are in
  * carried-anti-dpi.test.ts.
  */
 import { reachedOverUdp, type Server } from '../../shared/domain/server';
 import { type AntiDpiOptions, antiDpiActive, antiDpiUnavailable, ANTI_DPI_TAG, writableAntiDpi } from './anti-dpi';
 import { type CoreProfile, coreLabel } from './capabilities';
-import { PROTOCOL_NAMES } from './support-names';
+import { pluginOptions, PROTOCOL_NAMES } from './support-names';
 
 type Json = Record<string, unknown>;
 
@@ -49,12 +50,29 @@ export function carriedAntiDpi(options: AntiDpiOptions | null | undefined, main:
     notApplied.push(`the TLS ClientHello fragment does not apply to ${kind} (${firstHop.name}): it runs over UDP, and ${coreLabel(main)} cannot cut a handshake inside QUIC`);
     fragment = null;
   }
+  if (fragment?.packets === 'tlshello' && checksWholeHello(firstHop)) {
+    notApplied.push(
+      `the TLS ClientHello fragment in TLS records ("tlshello") would break ShadowTLS v3 (${firstHop.name}): its server checks the ClientHello as one record; give the server its own fragment with a packet range such as 1-1, which splits the bytes without re-framing them`,
+    );
+    fragment = null;
+  }
   if (noise && !udp) {
     notApplied.push(`UDP noise does not apply to ${kind} (${firstHop.name}): it runs over TCP`);
     noise = null;
   }
   const written = { fragment, noise };
   return { written: antiDpiActive(written) ? written : null, udp, notApplied };
+}
+
+/**
+ * ShadowTLS v3's server authenticates the client by an HMAC over its ClientHello record, read as
+ * one record: Xray's "tlshello" fragment makes several of it, the check fails and the server
+ * resets the connection (found in the lab, sing-box 1.14.1 on both ends). A packet range keeps the
+ * one record, split across TCP segments, and works.
+ */
+function checksWholeHello(server: Server): boolean {
+  if (server.protocol !== 'shadowsocks' || server.plugin?.name !== 'shadow-tls') return false;
+  return Number(pluginOptions(server.plugin.options).get('version') ?? '3') >= 3;
 }
 
 /** The inbound on the main core: loopback only, no password (only this machine can reach it). */

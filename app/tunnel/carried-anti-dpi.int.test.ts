@@ -7,13 +7,13 @@
  * first datagram is the configured noise, before its QUIC Initial; each still carries traffic,
  * out through that server (its exit IP at the lab's IP-info stand-in).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProxyAgent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessLab, startLab } from '../../e2e/lab';
-import { expectFragmented, expectWhole } from '../../e2e/lab/hello-pieces';
+import { describeHello, expectFragmented, expectWhole } from '../../e2e/lab/hello-pieces';
 import { LabNetwork } from '../../e2e/lab/network';
 import { Relay } from '../../e2e/lab/relay';
 import type { LabServerInfo } from '../../e2e/lab/types';
@@ -138,6 +138,49 @@ describe('TLS ClientHello fragment, for an AnyTLS server sing-box carries', () =
   }, 120_000);
 });
 
+describe('TLS ClientHello fragment, for a ShadowTLS v3 server sing-box carries', () => {
+  it('"tlshello" is left out and said (re-framed, the server refuses it) and the server answers; a packet range of its own splits the borrowed ClientHello’s bytes, and it still answers', async () => {
+    // ShadowTLS borrows the lab's site, whose certificate sing-box checks against the system
+    // store: the machine trusts it, as a user's machine trusts a real site's (protocol-table test).
+    const trustBefore = process.env.SSL_CERT_FILE;
+    const store = join(runtimeDir, 'lab-trust.pem');
+    await writeFile(store, lab.modernCertificatePem);
+    process.env.SSL_CERT_FILE = store;
+    try {
+      const { info, server } = labServer('shadowtls-v3');
+      const records = { enabled: true, packets: 'tlshello', length: '100-200', interval: '20-30' };
+      const raw = { enabled: true, packets: '1-1', length: '150-250', interval: '20-30' };
+      const quietNoise = { enabled: false, type: 'rand', packet: '10-20', delay: '10-16' } as const;
+      const settings = antiDpiSettingsSchema.parse({ fragment: records, servers: { raw: { fragment: raw, noise: quietNoise } } });
+      const borrowed = /(?:^|;)host=([^;]+)/.exec((server as { plugin?: { options: string } }).plugin?.options ?? '')?.[1];
+
+      const plain = await watchedTcp(info);
+      const asRecords = await connectThrough({ ...server, id: 'records', name: 'ShadowTLS records', address: '127.0.0.1', port: Number(plain.relay.address.split(':')[1]) }, settings);
+      await tunnel!.disconnect();
+      expect(asRecords.exitIp).toBe(info.exitIp);
+      expectWhole(plain.log.connections[0]!.chunks, borrowed!, 'tlshello, left out');
+      expect(asRecords.log.some((l) => /ShadowTLS records: the TLS ClientHello fragment in TLS records \("tlshello"\) would break ShadowTLS v3/.test(l))).toBe(true);
+
+      const split = await watchedTcp(info);
+      const asRaw = await connectThrough({ ...server, id: 'raw', name: 'ShadowTLS raw', address: '127.0.0.1', port: Number(split.relay.address.split(':')[1]) }, settings);
+      expect(asRaw.exitIp).toBe(info.exitIp);
+      const chunks = split.log.connections[0]!.chunks;
+      const hello = describeHello(chunks);
+      expect(hello?.serverName).toBe(borrowed);
+      // One ClientHello record, its bytes spread over reads of the configured lengths (a piece
+      // read late shares its read with the next one: most are single pieces even on a busy machine).
+      expect(hello?.records).toHaveLength(1);
+      const sizes = chunks.slice(0, hello!.records[0]!.chunk + 1).map((c) => c.data.length);
+      expect(sizes.length, `reads ${sizes.join(', ')}`).toBeGreaterThan(1);
+      const single = sizes.slice(0, -1).filter((n) => n >= 150 && n <= 250);
+      expect(single.length, `reads ${sizes.join(', ')}`).toBeGreaterThanOrEqual((sizes.length - 1) / 2);
+    } finally {
+      if (trustBefore === undefined) delete process.env.SSL_CERT_FILE;
+      else process.env.SSL_CERT_FILE = trustBefore;
+    }
+  }, 60_000);
+});
+
 describe('UDP noise, for a TUIC server sing-box carries', () => {
   it('on: the configured noise datagram, the pause, then the QUIC Initial, and the server still answers; the fragment is said not to apply; off for a server: the Initial comes first', async () => {
     const { info, server } = labServer('tuic-v5');
@@ -154,9 +197,12 @@ describe('UDP noise, for a TUIC server sing-box carries', () => {
     expect(flow.findIndex((d) => isQuicInitial(d.data))).toBe(1);
     const [first, second] = flow;
     expect(first!.data.length).toSatisfy((n: number) => n >= 50 && n <= 60);
+    // Xray sleeps 80-100 ms after the noise. The Initial then crosses one more process than on a
+    // server Xray runs (sing-box's datagram reaches Xray's inbound after the noise is sent), and
+    // on a machine shared with other tests' cores that took up to 160 ms (load average 14).
     const pause = second!.atMs - first!.atMs;
     expect(pause).toBeGreaterThanOrEqual(80 * 0.75);
-    expect(pause).toBeLessThanOrEqual(100 + 50);
+    expect(pause).toBeLessThanOrEqual(100 + 100);
     expect(noisy.log.some((l) => /TUIC noisy: the TLS ClientHello fragment does not apply to TUIC .*inside QUIC; connecting without it/.test(l))).toBe(true);
 
     const quietWatch = await watchedUdp(info);
