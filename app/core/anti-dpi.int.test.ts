@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabNetwork } from '../../e2e/lab/network';
 import { Relay } from '../../e2e/lab/relay';
-import { type Arrival, ClientChunkLog, clientHelloRecords, clientHelloServerName, type Datagram, DatagramLog, isQuicInitial } from '../../e2e/lab/wire-watch';
+import { ClientChunkLog, type Datagram, DatagramLog, isQuicInitial } from '../../e2e/lab/wire-watch';
 import type { Server } from '../../shared/domain/server';
 import { type AntiDpiSettings, antiDpiSettingsSchema } from '../../shared/settings';
 import { parseLinkList } from '../subscriptions/parse/links';
@@ -24,6 +24,7 @@ import { coreRunArgs } from './run-core';
 import { tunnelConfig } from './tunnel-config';
 import { waitFor } from '../testing/wait';
 import { labCore } from './testing/cores';
+import { describeHello, expectFragmented as expectPieces, expectSpaced, range } from '../../e2e/lab/hello-pieces';
 import { type Certificate, selfSigned, TlsFront } from './testing/tls-front';
 
 const PASSWORD = 'anti-dpi-pw';
@@ -80,50 +81,7 @@ function trojanServer(id: string, relay: Relay): Server {
   return { ...parsed.servers[0], id, subscriptionId: 's' } as Server;
 }
 
-function describeHello(chunks: readonly Arrival[]) {
-  const found = clientHelloRecords(chunks);
-  if (!found) return null;
-  const start = chunks[0]!.atMs;
-  return {
-    serverName: clientHelloServerName(found.hello),
-    helloBytes: found.hello.length,
-    records: found.records.map((r) => ({ length: r.length, chunk: r.chunk, atMs: Math.round(r.completedAtMs - start) })),
-  };
-}
-
-const range = (text: string) => {
-  const [low, high = low] = text.split('-').map(Number) as [number, number?];
-  return { low, high: high ?? low };
-};
-
-/**
- * Whether arrival times (of at most `pieces` pieces) are spaced by the interval. Xray sleeps at
- * least the interval's low end after each piece; on a busy machine the server may read a piece
- * late, which shortens the next gap as much as it lengthens this one, so the spacing is judged by
- * the mean gap (a late first read can take a little off it, a slow wake-up add some).
- */
-function expectSpaced(times: readonly number[], interval: { low: number; high: number }, label: string, pieces = times.length) {
-  const gaps = times.slice(1).map((t, i) => Math.round(t - times[i]!));
-  const span = times.at(-1)! - times[0]!;
-  expect(span / (times.length - 1), `${label}: gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(interval.low * 0.8);
-  expect(span / (pieces - 1), `${label}: gaps ${gaps.join(', ')} ms`).toBeLessThanOrEqual(interval.high + 20);
-}
-
-/**
- * The ClientHello's pieces as the server received them, checked against the fragment options:
- * each piece its own TLS record, every one but the last within the length range (the last is
- * what is left), spaced by the interval.
- */
-function expectFragmented(chunks: readonly Arrival[], fragment: { length: string; interval: string }, label: string) {
-  const hello = describeHello(chunks);
-  expect(hello?.serverName, label).toBe(SNI);
-  const pieces = hello!.records;
-  const length = range(fragment.length);
-  expect(pieces.length, label).toBeGreaterThanOrEqual(Math.ceil(hello!.helloBytes / length.high));
-  for (const piece of pieces.slice(0, -1)) expect(piece.length, label).toSatisfy((n: number) => n >= length.low && n <= length.high);
-  expect(pieces.at(-1)!.length, label).toSatisfy((n: number) => n >= 1 && n <= length.high);
-  expectSpaced(pieces.map((p) => p.atMs), range(fragment.interval), label);
-}
+const expectFragmented = (chunks: Parameters<typeof expectPieces>[0], fragment: { length: string; interval: string }, label: string) => expectPieces(chunks, fragment, SNI, label);
 
 describe('TLS ClientHello fragment, at the server', () => {
   it('on: pieces of the configured lengths and interval; a server set to off gets it whole; one with its own values gets those, and every server still answers', async () => {

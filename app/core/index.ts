@@ -27,12 +27,14 @@ export { unsupportedReason, splitRunnable } from './support';
 export { chooseCarrier, type CarrierChoice } from './carrier';
 export { singBoxCarrierConfig, singBoxProberConfig, CARRIER_TAGS, type SingBoxProberEntry } from './sing-box/config';
 export { certificateNotApplied } from './cert-check';
+export { carriedAntiDpi, type CarriedAntiDpi, ANTI_DPI_INBOUND_TAG } from './carried-anti-dpi';
 export { outboundFor, type OutboundOptions } from './outbound';
 export {
   tunnelConfig,
   type TunnelConfigOptions,
   type CoreLogLevel,
   TUNNEL_TAGS,
+  userInboundTags,
   PROXY_UPLINK_STAT,
   PROXY_DOWNLINK_STAT,
 } from './tunnel-config';

@@ -1,9 +1,10 @@
 import { antiDpiOutbound, type AntiDpiOptions, dialThroughAntiDpi, writableAntiDpi } from './anti-dpi';
+import { antiDpiInbound, antiDpiInboundRule } from './carried-anti-dpi';
 import type { Server } from '../../shared/domain/server';
 import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
-import { type ShareInbounds, shareInbounds, shareRoutingRules } from './share-inbounds';
+import { SHARE_TAGS, type ShareInbounds, shareInbounds, shareRoutingRules } from './share-inbounds';
 import { markOutbounds, TRANSPARENT_TAGS, transparentInbounds, type TransparentOptions } from './transparent';
 import { type CoreRouting, routingSections } from './routing-config';
 import { type GroupRoute, groupOutboundsOf, groupTag } from './group-outbounds';
@@ -34,6 +35,11 @@ export interface TunnelConfigOptions {
   transparent?: TransparentOptions;
   /** TLS ClientHello fragment / UDP noise for this server; written only where the core has them (anti-dpi.ts). */
   antiDpi?: AntiDpiOptions | null;
+  /**
+   * A carried server: `antiDpi` is applied by a loopback SOCKS5 inbound on this port that the
+   * carrier dials its server through (carried-anti-dpi.ts), not by `proxy`, the hop to the carrier.
+   */
+  antiDpiInbound?: { port: number; udp: boolean };
   /** Which traffic goes direct or is blocked, and how names are resolved; absent = all to `proxy`. */
   routing?: CoreRouting;
   /** Server groups routing rules send traffic through, each on its own pick beside `proxy`. */
@@ -52,6 +58,16 @@ export const TUNNEL_TAGS = {
   block: 'block',
   api: 'api',
 } as const;
+
+/**
+ * The inbounds the user's own traffic enters, whose bytes stand in for what was sent towards the
+ * server (Auto's stall signal, policy/traffic-delta.ts). The API's and a carried server's anti-DPI
+ * inbound are not among them: the latter carries the same bytes a second time, on their way from
+ * the carrier to the server, and would count them twice.
+ */
+export function userInboundTags(o: { share?: boolean; transparent?: boolean }): string[] {
+  return [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(o.share ? [SHARE_TAGS.httpIn, SHARE_TAGS.socksIn] : []), ...(o.transparent ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])];
+}
 
 /** Stats counter names for the proxy outbound (StatsService/QueryStats, `reset: true` for deltas). */
 export const PROXY_UPLINK_STAT = 'outbound>>>proxy>>>traffic>>>uplink';
@@ -88,7 +104,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const { server, via, core } = o;
   // The inbounds without a password serve this machine only; a LAN device goes through `share`.
   if (!isLoopback(o.listen)) throw new Error(`the local proxies without a password listen on loopback only, not ${o.listen}; share with the LAN through household sharing`);
-  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort, ...(o.transparent ? [o.transparent.port, o.transparent.directPort] : [])]);
+  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort, ...(o.transparent ? [o.transparent.port, o.transparent.directPort] : []), ...(o.antiDpiInbound ? [o.antiDpiInbound.port] : [])]);
   // The shared inbounds have an address of their own, so they may use the loopback ones' ports.
   if (o.share) assertDistinctPorts([o.share.httpPort, o.share.socksPort]);
   const reason = unsupportedReason(server, core, via);
@@ -96,10 +112,12 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const outbounds: Record<string, unknown>[] = [outboundFor(server, core, TUNNEL_TAGS.proxy, via ? { viaTag: TUNNEL_TAGS.via } : {})];
   if (via) outbounds.push(outboundFor(via, core, TUNNEL_TAGS.via));
   const antiDpi = writableAntiDpi(o.antiDpi, core, via ?? server);
+  // A carried server's connection is the carrier's: it comes back through this inbound.
+  const carriedInbound = antiDpi && o.antiDpiInbound ? antiDpiInbound(o.antiDpiInbound.port, o.antiDpiInbound.udp) : null;
   if (antiDpi) {
     // The connection the network sees is the first hop's: that one dials through the options.
     const first = outbounds.length - 1;
-    outbounds[first] = dialThroughAntiDpi(outbounds[first]!);
+    if (!carriedInbound) outbounds[first] = dialThroughAntiDpi(outbounds[first]!);
     outbounds.push(antiDpiOutbound(antiDpi));
   }
   const groups = o.groups ?? [];
@@ -151,12 +169,14 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
       },
       ...transparent,
       ...shared,
+      ...(carriedInbound ? [carriedInbound] : []),
     ],
     outbounds: o.transparent ? markOutbounds(outbounds, o.transparent.mark) : outbounds,
     ...(routing ? { dns: routing.dns } : {}),
     routing: {
       domainStrategy: routing?.domainStrategy ?? 'AsIs',
       rules: [
+        ...(carriedInbound ? [antiDpiInboundRule()] : []),
         { type: 'field', inboundTag: [TUNNEL_TAGS.apiIn], outboundTag: TUNNEL_TAGS.api },
         ...(o.transparent ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.direct], outboundTag: TUNNEL_TAGS.direct }] : []),
         ...(o.share ? shareRoutingRules(TUNNEL_TAGS.block) : []),

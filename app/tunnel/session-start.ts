@@ -10,6 +10,8 @@ import type { Server, ServerId } from '../../shared/domain/server';
 import { antiDpiActive, type AntiDpiOptions, antiDpiUnavailable } from '../core/anti-dpi';
 import type { Clock, TimerHandle } from '../clock';
 import {
+  carriedAntiDpi,
+  type CarriedAntiDpi,
   type CarrierChoice,
   certificateNotApplied,
   coreLabel,
@@ -19,20 +21,19 @@ import {
   groupDialTag,
   groupTag,
   isRefusedLogin,
-  SHARE_TAGS,
   type ShareInbounds,
   singBoxCarrierConfig,
-  TRANSPARENT_TAGS,
   type TransparentOptions,
   TUNNEL_TAGS,
   tunnelConfig,
+  userInboundTags,
   writeConfigFile,
 } from '../core';
 import type { Logger } from '../log/logger';
 import { type CoreExit, CoreProcess } from './core-process';
 import { type AttributedFailure, type DialRetry, OutboundFailureTracker } from './outbound-failures';
 import { coreStarted, FRESH_HISTORY, type RestartHistory } from './policy/restart-backoff';
-import { assertPortFree, dialableHost, freePort } from './ports';
+import { assertPortFree, dialableHost, freePorts } from './ports';
 import { StatsClient } from './stats-client';
 import { DEFAULT_TRAFFIC_INTERVAL_MS, TrafficMeter } from './traffic-meter';
 
@@ -138,14 +139,22 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
     await assertShareable(share.socksPort, share.address, 'shared SOCKS5 proxy');
   }
   const transparent = (await options.transparent?.(session.server)) ?? undefined;
-  const apiPort = await freePort();
   const carried = session.choice.kind === 'carried' ? session.choice.core : null;
-  const antiDpi = carried ? null : (options.antiDpi?.(session.server.id) ?? null);
-  warnOfWhatIsNotApplied(session, options, carried, antiDpi);
+  const asked = options.antiDpi?.(session.server.id) ?? null;
+  // A carried server's options are applied by the main core, on the carrier's way to the server.
+  const throughMain = carried ? carriedAntiDpi(asked, options.core, session.via ?? session.server) : null;
+  const antiDpi = throughMain ? throughMain.written : asked;
+  // Taken together, so the API, the carrier's inbound and the anti-DPI inbound never share a
+  // port, and none is one of the user's proxies, which are free until the main core binds them.
+  const own = new Set([httpPort, socksPort, ...(share ? [share.httpPort, share.socksPort] : []), ...(transparent ? [transparent.port, transparent.directPort] : [])]);
+  const [apiPort, carrierPort, antiDpiPort] = (await freePorts(3 + own.size)).filter((port) => !own.has(port)) as [number, number, number];
+  const antiDpiInbound = throughMain?.written ? { port: antiDpiPort, udp: throughMain.udp } : undefined;
+  warnOfWhatIsNotApplied(session, options, carried, antiDpi, throughMain);
   // A carried server: the carrier first, then the main core with a SOCKS5 hop to it in the server's place.
-  const hop = carried ? await startCarrier(session, start, carried, transparent?.mark) : null;
+  const hop = carried ? await startCarrier(session, start, carried, { port: carrierPort, mark: transparent?.mark, antiDpi: antiDpiInbound }) : null;
   const config = tunnelConfig({
     antiDpi,
+    ...(antiDpiInbound ? { antiDpiInbound } : {}),
     server: hop ?? session.server,
     via: hop ? undefined : session.via,
     core: options.core,
@@ -194,7 +203,7 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
     intervalMs: options.statsIntervalMs ?? DEFAULT_TRAFFIC_INTERVAL_MS,
     outboundTag: TUNNEL_TAGS.proxy,
     directTag: routing ? TUNNEL_TAGS.direct : undefined,
-    userInboundTags: [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(share ? [SHARE_TAGS.httpIn, SHARE_TAGS.socksIn] : []), ...(transparent ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])],
+    userInboundTags: userInboundTags({ share: !!share, transparent: !!transparent }),
     // A group's bytes enter the same inbounds: the meter keeps them apart from the main connection's.
     groups: () => start.groups.map((g) => ({ name: g.name, tags: [groupTag(g.name), groupDialTag(g.name)] })),
     onSample: report.traffic,
@@ -205,13 +214,15 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
 }
 
 /** The server's options the chosen core will not apply are said before it connects without them. */
-function warnOfWhatIsNotApplied(session: Session, options: CoreStartOptions, carried: CoreProfile | null, antiDpi: AntiDpiOptions | null): void {
+function warnOfWhatIsNotApplied(session: Session, options: CoreStartOptions, carried: CoreProfile | null, antiDpi: AntiDpiOptions | null, throughMain: CarriedAntiDpi | null): void {
   const { logger } = options;
-  if (carried && antiDpiActive(options.antiDpi?.(session.server.id) ?? null)) {
-    logger.warn(TAG, `${session.server.name}: the anti-DPI options are not applied to a server ${coreLabel(carried)} carries; connecting without them`);
+  if (throughMain) {
+    for (const why of throughMain.notApplied) logger.warn(TAG, `${session.server.name}: ${why}; connecting without it`);
+    if (throughMain.written) logger.info(TAG, `${session.server.name}: the anti-DPI options are applied by ${coreLabel(options.core)} on ${coreLabel(carried!)}'s connection to the server`);
+  } else {
+    const unavailable = antiDpiActive(antiDpi) ? antiDpiUnavailable(antiDpi, options.core, session.via ?? session.server) : null;
+    if (unavailable) logger.warn(TAG, `${session.server.name}: ${unavailable}; connecting without it`);
   }
-  const unavailable = antiDpiActive(antiDpi) ? antiDpiUnavailable(antiDpi, options.core, session.via ?? session.server) : null;
-  if (unavailable) logger.warn(TAG, `${session.server.name}: ${unavailable}; connecting without it`);
   const certificate = certificateNotApplied(session.server, carried ?? options.core);
   if (certificate) logger.warn(TAG, `${session.server.name}: ${certificate}`);
 }
@@ -220,10 +231,10 @@ function warnOfWhatIsNotApplied(session: Session, options: CoreStartOptions, car
  * Starts the carrier with the session's server behind a loopback SOCKS5 inbound; resolves with
  * the stand-in the main core dials in the server's place.
  */
-async function startCarrier(session: Session, start: SessionStart, carrier: CoreProfile, mark: number | undefined): Promise<Server> {
+async function startCarrier(session: Session, start: SessionStart, carrier: CoreProfile, dial: { port: number; mark?: number; antiDpi?: { port: number; udp: boolean } }): Promise<Server> {
   const { options, report } = start;
-  const port = await freePort();
-  const config = singBoxCarrierConfig({ server: session.server, via: session.via, core: carrier, port, routingMark: mark, logLevel: 'info' });
+  const { port } = dial;
+  const config = singBoxCarrierConfig({ server: session.server, via: session.via, core: carrier, port, routingMark: dial.mark, ...(dial.antiDpi ? { antiDpi: dial.antiDpi } : {}), logLevel: 'info' });
   session.carrierFile = await writeConfigFile(options.runtimeDir, 'carrier', config);
   const carrierProcess = await CoreProcess.start({
     core: carrier,

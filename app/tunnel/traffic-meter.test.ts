@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrafficSample } from '../../shared/domain/connection';
 import { FakeClock } from '../testing/fake-clock';
+import { ANTI_DPI_INBOUND_TAG, userInboundTags } from '../core';
 import { type CounterSource, TrafficMeter } from './traffic-meter';
 
 /** Counters as a core keeps them: cumulative, answered per query, able to fail. */
@@ -184,6 +185,27 @@ describe('TrafficMeter', () => {
     // The main connection's request, less the group's last header (40 bytes, one interval's worth at most).
     expect(samples[9]!.upBytes).toBe(460);
     expect(samples[9]!.groups?.AI).toEqual({ upBytes: 0, downBytes: 0 });
+    m.stop();
+  });
+  it('a carried server’s anti-DPI inbound is not the user’s: the bytes coming back through it from the carrier are not counted again', async () => {
+    const clock = new FakeClock();
+    const counters = new Map<string, number>();
+    const source: CounterSource = { query: async (pattern) => new Map([...counters].filter(([name]) => name.includes(pattern))) };
+    const samples: TrafficSample[] = [];
+    const m = new TrafficMeter({ source, clock, onSample: (s) => samples.push(s), intervalMs: 250, outboundTag: 'proxy', directTag: 'direct', userInboundTags: userInboundTags({}) });
+    m.start();
+    const add = (name: string, bytes: number) => counters.set(name, (counters.get(name) ?? 0) + bytes);
+    // A blackholed carried server: 300 bytes from the user, on to the carrier, and back through the
+    // anti-DPI inbound with the server protocol's framing; nothing comes back.
+    add('inbound>>>http-in>>>traffic>>>uplink', 300);
+    add(`inbound>>>${ANTI_DPI_INBOUND_TAG}>>>traffic>>>uplink`, 380);
+    add('outbound>>>anti-dpi>>>traffic>>>uplink', 380);
+    await clock.advance(250);
+    await clock.advance(250);
+    expect(samples.map((s) => [s.upBytes, s.downBytes])).toEqual([
+      [0, 0],
+      [300, 0],
+    ]);
     m.stop();
   });
 });

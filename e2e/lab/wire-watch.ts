@@ -170,3 +170,53 @@ export function isQuicInitial(datagram: Buffer): boolean {
   const first = datagram[0]!;
   return (first & 0xc0) === 0xc0 && (first & 0x30) === 0 && datagram.readUInt32BE(1) === 1;
 }
+
+/**
+ * A UDP relay on loopback in front of a server that records what each client sends before passing
+ * it on unchanged (and the server's answers back): the datagrams a QUIC server got, noise first,
+ * while the connection still works. One upstream socket per client address.
+ */
+export class DatagramWatch {
+  readonly datagrams: Datagram[] = [];
+  private front: UdpSocket | null = null;
+  private readonly upstreams = new Map<string, UdpSocket>();
+  port = 0;
+
+  constructor(private readonly upstream: { host: string; port: number }) {}
+
+  async start(): Promise<this> {
+    const front = createSocket('udp4');
+    front.on('message', (data, remote) => {
+      const from = `${remote.address}:${remote.port}`;
+      this.datagrams.push({ data, atMs: performance.now(), from });
+      let up = this.upstreams.get(from);
+      if (!up) {
+        up = createSocket('udp4');
+        up.on('message', (answer) => this.front?.send(answer, remote.port, remote.address));
+        up.on('error', () => undefined);
+        this.upstreams.set(from, up);
+      }
+      up.send(data, this.upstream.port, this.upstream.host);
+    });
+    await new Promise<void>((resolve, reject) => {
+      front.once('error', reject);
+      front.bind(0, '127.0.0.1', () => resolve());
+    });
+    this.front = front;
+    this.port = front.address().port;
+    return this;
+  }
+
+  /** The datagrams of the first sender (one client socket), in order of arrival. */
+  firstFlow(): Datagram[] {
+    const first = this.datagrams[0]?.from;
+    return first === undefined ? [] : this.datagrams.filter((d) => d.from === first);
+  }
+
+  async stop(): Promise<void> {
+    const sockets = [...this.upstreams.values(), ...(this.front ? [this.front] : [])];
+    this.front = null;
+    this.upstreams.clear();
+    await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  }
+}

@@ -264,6 +264,25 @@ export function credentialOf(endpoint: Endpoint): string {
   }
 }
 
+/**
+ * Whether a server is reached over UDP (the QUIC-based protocols, WireGuard, NaiveProxy over
+ * QUIC) rather than TCP: which anti-DPI option can reach it depends on it (a ClientHello split
+ * over TCP, noise before UDP).
+ */
+export function reachedOverUdp(server: { protocol: Protocol; quic?: boolean }): boolean {
+  switch (server.protocol) {
+    case 'tuic':
+    case 'hysteria':
+    case 'hysteria2':
+    case 'wireguard':
+      return true;
+    case 'naive':
+      return !!server.quic;
+    default:
+      return false;
+  }
+}
+
 /** host:port as a dialer writes it (IPv6 in brackets). */
 export function hostPort(address: string, port: number): string {
   return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;

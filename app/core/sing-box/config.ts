@@ -23,7 +23,7 @@ type Json = Record<string, unknown>;
 
 export type SingBoxLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-export const CARRIER_TAGS = { inbound: 'carrier-in', proxy: 'proxy', via: 'proxy-via' } as const;
+export const CARRIER_TAGS = { inbound: 'carrier-in', proxy: 'proxy', via: 'proxy-via', antiDpi: 'anti-dpi' } as const;
 
 export interface CarrierConfigOptions {
   server: Server;
@@ -33,6 +33,13 @@ export interface CarrierConfigOptions {
   port: number;
   /** SO_MARK on the connections to the server (system-wide capture). */
   routingMark?: number;
+  /**
+   * The main core's loopback SOCKS5 inbound that applies the anti-DPI options
+   * (carried-anti-dpi.ts): the first hop dials the server through it, and the main core's
+   * freedom outbound makes the connection the network sees (with the mark). `udp`: the first hop
+   * is reached over UDP, relayed by SOCKS5 UDP ASSOCIATE.
+   */
+  antiDpi?: { port: number; udp: boolean };
   logLevel?: SingBoxLogLevel;
 }
 
@@ -43,15 +50,31 @@ export interface CarrierConfigOptions {
  */
 export function singBoxCarrierConfig(o: CarrierConfigOptions): Json {
   assertDistinctPorts([o.port]);
+  // The first hop is the connection the network sees: it alone goes through the anti-DPI options.
+  const firstHop = o.antiDpi ? { detour: CARRIER_TAGS.antiDpi } : { routingMark: o.routingMark };
   const pieces = merge(
-    singBoxOutbound(o.server, o.core, CARRIER_TAGS.proxy, o.via ? { detour: CARRIER_TAGS.via } : { routingMark: o.routingMark }),
-    ...(o.via ? [singBoxOutbound(o.via, o.core, CARRIER_TAGS.via, { routingMark: o.routingMark })] : []),
+    singBoxOutbound(o.server, o.core, CARRIER_TAGS.proxy, o.via ? { detour: CARRIER_TAGS.via } : firstHop),
+    ...(o.via ? [singBoxOutbound(o.via, o.core, CARRIER_TAGS.via, firstHop)] : []),
+    ...(o.antiDpi ? [{ outbounds: [antiDpiHop(o.antiDpi, o.routingMark)], endpoints: [] }] : []),
   );
   return {
     log: { level: o.logLevel ?? 'info', timestamp: false },
     inbounds: [{ type: 'mixed', tag: CARRIER_TAGS.inbound, listen: '127.0.0.1', listen_port: o.port }],
     ...sections(pieces),
     route: { final: CARRIER_TAGS.proxy },
+  };
+}
+
+/** The `socks` outbound to the main core's anti-DPI inbound; TCP only unless the first hop needs UDP. */
+function antiDpiHop(antiDpi: { port: number; udp: boolean }, routingMark: number | undefined): Json {
+  return {
+    type: 'socks',
+    tag: CARRIER_TAGS.antiDpi,
+    server: '127.0.0.1',
+    server_port: antiDpi.port,
+    version: '5',
+    ...(antiDpi.udp ? {} : { network: 'tcp' }),
+    ...(routingMark !== undefined ? { routing_mark: routingMark } : {}),
   };
 }
 

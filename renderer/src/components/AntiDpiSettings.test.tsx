@@ -95,6 +95,33 @@ describe('Settings → Anti-censorship', () => {
   });
 });
 
+describe('a server sing-box carries: which option reaches it, in its details', () => {
+  function openCarried(protocol: string | null, core: CoreSummary = XRAY) {
+    const snapshot = sampleSnapshot(NOW);
+    const subscriptions = snapshot.subscriptions.map((sub) => ({ ...sub, servers: sub.servers.map((s) => (s.id === 'de' && protocol ? { ...s, protocol: protocol as never } : s)) }));
+    const carried: Record<string, string> = protocol ? { de: 'carried by sing-box 1.14.1: not supported by Xray 25.3.6' } : {};
+    const rendered = renderWithStore(<Dialogs />, { ...snapshot, subscriptions, carried, core });
+    act(() => rendered.store.getState().openDialog({ kind: 'server-details', serverId: 'de' }));
+    return within(screen.getByRole('dialog', { name: 'Germany · Frankfurt' })).getByRole('region', { name: 'Anti-censorship' });
+  }
+  const reach = (section: HTMLElement) => section.querySelector('[data-anti-dpi-carried]');
+
+  it.each([
+    ['AnyTLS, over TCP: the fragment reaches it, the noise does not', 'anytls', 'tcp', 'This server is carried by a second core over TCP: \u2068Xray 25.3.6\u2069 splits its ClientHello; UDP noise does not apply to it.'],
+    ['TUIC, over UDP: the noise reaches it, the fragment does not', 'tuic', 'udp', 'the ClientHello fragment does not apply, as the ClientHello is inside QUIC.'],
+  ])('%s', (_name, protocol, kind, words) => {
+    const note = reach(openCarried(protocol));
+    expect(note?.getAttribute('data-anti-dpi-carried')).toBe(kind);
+    expect(note?.textContent).toContain(words);
+  });
+
+  it('nothing is said for a server the main core runs, nor where the main core lacks the option that would reach it', () => {
+    expect(reach(openCarried(null))).toBeNull();
+    cleanup();
+    expect(reach(openCarried('tuic', { ...XRAY, version: '1.8.16', antiDpi: { fragment: true, noise: false } }))).toBeNull();
+  });
+});
+
 describe('a server’s own anti-DPI setting, in its details', () => {
   function openDetails(antiDpiServers: Record<string, unknown> = {}) {
     const snapshot = sampleSnapshot(NOW);

@@ -5,9 +5,10 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ServerId } from '../../../shared/domain/server';
+import { reachedOverUdp, type ServerId } from '../../../shared/domain/server';
 import { settingsRefusalText } from '../i18n/validation';
 import { useAppStore } from '../store/context';
+import { selectServer } from '../store/servers.selectors';
 import { type AntiDpiErrors, type OverrideChoice, type OverrideDraft, overrideDraftOf, withServerOverride } from './anti-dpi-form';
 import { AntiDpiAvailability, AntiDpiFields } from './AntiDpiFields';
 
@@ -40,6 +41,7 @@ export function ServerAntiDpi({ serverId }: { serverId: ServerId }) {
     <section aria-labelledby="details-anti-dpi" className="server-anti-dpi">
       <h3 id="details-anti-dpi">{t('antiDpi.server.title')}</h3>
       <AntiDpiAvailability />
+      <CarriedReach serverId={serverId} />
       <fieldset className="anti-dpi-choice">
         <legend>{t('antiDpi.server.choice')}</legend>
         {CHOICES.map((choice) => (
@@ -72,5 +74,29 @@ export function ServerAntiDpi({ serverId }: { serverId: ServerId }) {
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * A server a second core (sing-box) carries gets the options through the main core, on that
+ * core's connection to it (the front's, for a chained one): the fragment reaches a TCP server,
+ * the noise a UDP one. Said only where the main core has the option that reaches it; what it
+ * lacks, AntiDpiAvailability says.
+ */
+function CarriedReach({ serverId }: { serverId: ServerId }) {
+  const { t } = useTranslation();
+  const carried = useAppStore((s) => !!s.carried[serverId]);
+  const core = useAppStore((s) => s.core);
+  const udp = useAppStore((s) => {
+    const server = selectServer(s, serverId);
+    const firstHop = (server?.via ? selectServer(s, server.via) : undefined) ?? server;
+    return firstHop ? reachedOverUdp(firstHop) : null;
+  });
+  if (!carried || !core || udp === null || !(udp ? core.antiDpi.noise : core.antiDpi.fragment)) return null;
+  const name = `\u2068${core.family === 'xray' ? 'Xray' : core.family} ${core.version}\u2069`;
+  return (
+    <p className="hint" data-anti-dpi-carried={udp ? 'udp' : 'tcp'}>
+      {t(udp ? 'antiDpi.server.carriedUdp' : 'antiDpi.server.carriedTcp', { core: name })}
+    </p>
   );
 }

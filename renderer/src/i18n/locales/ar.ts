@@ -806,6 +806,8 @@ export const ar = {
       stateOff: 'معطّل',
       save: 'حفظ لهذا الخادم',
       saved: 'حُفظ لهذا الخادم.',
+      carriedTcp: 'يعمل هذا الخادم عبر نواة ثانية فوق TCP: يجزّئ {{core}} رسالة ClientHello الخاصة به؛ ولا ينطبق عليه ضجيج UDP.',
+      carriedUdp: 'يعمل هذا الخادم عبر نواة ثانية فوق UDP (QUIC): يرسل {{core}} الضجيج قبله؛ ولا تنطبق عليه تجزئة ClientHello لأن ClientHello داخل QUIC.',
     },
   },
   chain: {

@@ -769,6 +769,8 @@ export const en = {
       stateOff: 'off',
       save: 'Save for this server',
       saved: 'Saved for this server.',
+      carriedTcp: 'This server is carried by a second core over TCP: {{core}} splits its ClientHello; UDP noise does not apply to it.',
+      carriedUdp: 'This server is carried by a second core over UDP (QUIC): {{core}} sends the noise before it; the ClientHello fragment does not apply, as the ClientHello is inside QUIC.',
     },
   },
   chain: {

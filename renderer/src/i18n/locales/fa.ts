@@ -766,6 +766,8 @@ export const fa = {
       stateOff: 'خاموش',
       save: 'ذخیره برای این سرور',
       saved: 'برای این سرور ذخیره شد.',
+      carriedTcp: 'این سرور با هستهٔ دوم روی TCP کار می‌کند: {{core}} ClientHello آن را تکه‌تکه می‌فرستد؛ نویز UDP برای آن به کار نمی‌رود.',
+      carriedUdp: 'این سرور با هستهٔ دوم روی UDP (QUIC) کار می‌کند: {{core}} پیش از آن نویز می‌فرستد؛ تکه‌تکه کردن ClientHello برای آن به کار نمی‌رود، چون ClientHello درون QUIC است.',
     },
   },
   chain: {

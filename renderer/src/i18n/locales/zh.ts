@@ -756,6 +756,8 @@ export const zh = {
       stateOff: '关闭',
       save: '为此服务器保存',
       saved: '已为此服务器保存。',
+      carriedTcp: '此服务器由第二个内核通过 TCP 承载：{{core}} 会拆分它的 ClientHello；UDP 噪声对它不适用。',
+      carriedUdp: '此服务器由第二个内核通过 UDP（QUIC）承载：{{core}} 会在它之前发送噪声；ClientHello 分片不适用，因为 ClientHello 在 QUIC 内部。',
     },
   },
   chain: {
