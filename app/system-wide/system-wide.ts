@@ -53,6 +53,7 @@ export class SystemWideCapture extends Capture {
   private detail: string | null = null;
   private methodDetail = '';
   private perAppDetail = '';
+  private perAppUnmatched: { entry: string; reason: string }[] = [];
   private error: string | null = null;
 
   constructor(private readonly options: SystemWideOptions) {
@@ -61,7 +62,7 @@ export class SystemWideCapture extends Capture {
   }
 
   status(): CaptureStatus {
-    return { active: this.applied, method: this.applied ? (this.inbound?.method ?? null) : null, detail: this.applied ? this.detail : null, error: this.error };
+    return { active: this.applied, method: this.applied ? (this.inbound?.method ?? null) : null, detail: this.applied ? this.detail : null, error: this.error, perAppUnmatched: this.applied ? this.perAppUnmatched : [] };
   }
 
   /**
@@ -200,6 +201,7 @@ export class SystemWideCapture extends Capture {
     // What the helper could not match here is said, in the log and in what was applied: never a silent no-op.
     for (const { entry, reason } of reply.perApp?.skipped ?? []) this.options.logger.warn(TAG, `per-app: ${entry} is not matched: ${reason}`);
     this.perAppDetail = perAppWords(perApp, reply.perApp);
+    this.perAppUnmatched = reply.perApp?.skipped ?? [];
     this.detail = this.describe(reply.detail);
     this.options.logger.info(TAG, `system-wide capture applied: ${this.detail}`);
     this.emit();
