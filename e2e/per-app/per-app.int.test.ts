@@ -18,7 +18,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,7 +26,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cgroupOf } from '../../app/system-wide/per-app/cgroup-follower';
 import { type CgroupPlacement, cgroupPlacement } from '../../app/system-wide/per-app/policy/cgroup-placement';
-import { waitUntil } from '../../app/tunnel/testing/processes';
+import { processesMentioning, waitUntil } from '../../app/tunnel/testing/processes';
 import { ADDRESSES, captureTraces, namespacesAvailable } from '../system-wide/netns';
 import { exited, type NamespaceEntry, startApp, startSystemWideWorld, type SystemWideWorld, TARGET_URL } from '../system-wide/world';
 
@@ -95,8 +95,7 @@ async function startProbe(): Promise<Probe> {
   };
 }
 
-async function runWith(args: string[], check: () => Promise<void>, enter: NamespaceEntry = 'ip-netns-exec'): Promise<string> {
-  const dataDir = join(world.dir, `data-${enter}-${args.join('-').replace(/[^a-z0-9]+/gi, '_')}`);
+async function runWith(args: string[], check: () => Promise<void>, enter: NamespaceEntry = 'ip-netns-exec', dataDir = join(world.dir, `data-${enter}-${args.join('-').replace(/[^a-z0-9]+/gi, '_')}`)): Promise<string> {
   const app = startApp(world, dataDir, ['--mode', 'system-wide', ...args], world.subscriptionFile, { env: { STEADFAST_CGROUP_NAME: CGROUP_NAME }, enter });
   try {
     await app.ready;
@@ -109,11 +108,26 @@ async function runWith(args: string[], check: () => Promise<void>, enter: Namesp
   }
 }
 
+/** The processes whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /** The cgroup placement as the app in the user namespace sees the machine, entered this way. */
 async function placementSeen(enter: NamespaceEntry): Promise<CgroupPlacement> {
   const prefix = enter === 'nsenter' ? ['nsenter', `--net=/run/netns/${world.topology.user}`] : ['ip', 'netns', 'exec', world.topology.user];
   const { stdout } = await exec(prefix[0]!, [...prefix.slice(1), 'cat', '/proc/self/mountinfo']);
-  return cgroupPlacement(stdout, readFileSync('/proc/filesystems', 'utf8'));
+  return cgroupPlacement(stdout, readFileSync('/proc/filesystems', 'utf8'), CGROUP_NAME);
 }
 
 const placementWords = (p: CgroupPlacement) =>
@@ -147,6 +161,69 @@ describe.skipIf(!namespacesAvailable())('per-app choice under TPROXY capture (ro
       expect(await seenFrom('root')).toBe(ADDRESSES.user);
     });
     expect(output).toMatch(/system-wide: applied .*only through the VPN: uid 1001/);
+  });
+
+  it('kill -9 of the core: the program is followed again when the capture is back; kill -9 of the app: the helper puts it back and removes the cgroup', async () => {
+    const running = await startProbe();
+    const origin = await cgroupOf(running.pid);
+    const leaf = `/${CGROUP_NAME}/only`;
+    const dataDir = join(world.dir, 'data-crash');
+    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--only-app', PROBE_NAME], world.subscriptionFile, { env: { STEADFAST_CGROUP_NAME: CGROUP_NAME }, enter: 'nsenter' });
+    try {
+      await app.ready;
+      expect(await running.ask()).toBe(ADDRESSES.exit);
+      const [core] = processesMentioning(join(dataDir, 'runtime'));
+      expect(core).toBeDefined();
+      process.kill(core!, 'SIGKILL');
+      // The capture is lifted while the core is down (the program goes back), and applied again once it is up.
+      expect(await waitUntil(async () => (await cgroupOf(running.pid)) === origin, 5000, 20)).toBe(true);
+      expect(await waitUntil(async () => /system-wide: applied again/.test(app.output()), 10_000, 50)).toBe(true);
+      expect(await waitUntil(async () => (await cgroupOf(running.pid)) === leaf, 3000, 20)).toBe(true);
+      expect(await running.ask()).toBe(ADDRESSES.exit);
+      expect(await seenFrom('root')).toBe(ADDRESSES.user);
+
+      app.child.kill('SIGKILL');
+      expect(await waitUntil(async () => (await captureTraces(world.topology.user)).length === 0 && (await cgroupOf(running.pid)) === origin, 5000, 50)).toBe(true);
+      if (HOST_PLACEMENT.kind === 'mounted') expect(await waitUntil(() => !existsSync(join(HOST_PLACEMENT.mountPoint, CGROUP_NAME)), 2000)).toBe(true);
+      expect(await running.ask()).toBe(ADDRESSES.user);
+    } finally {
+      app.child.kill('SIGKILL');
+      running.child.kill('SIGKILL');
+      await waitUntil(() => processesMentioning(join(dataDir, 'runtime')).length === 0, 5000);
+    }
+  });
+
+  // Entered by `ip netns exec`, the killed helper's own hierarchy went with its mount namespace: the next start mounts one to sweep.
+  it.each(['nsenter', 'ip-netns-exec'] as const)('the helper and the app both killed (entered by %s): the next start takes the programs out of the cgroup and removes it', async (enter) => {
+    const running = await startProbe();
+    const leaf = `/${CGROUP_NAME}/bypass`;
+    const dataDir = join(world.dir, `data-both-killed-${enter}`);
+    const env = { STEADFAST_CGROUP_NAME: CGROUP_NAME };
+    const first = startApp(world, dataDir, ['--mode', 'system-wide', '--bypass-app', probePath], world.subscriptionFile, { env, enter });
+    try {
+      await first.ready;
+      expect(await cgroupOf(running.pid)).toBe(leaf);
+      const helpers = childrenOf(first.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('capture-helper'));
+      expect(helpers).toHaveLength(1);
+      // The helper first, so no watchdog is left to clean up.
+      process.kill(helpers[0]!, 'SIGKILL');
+      first.child.kill('SIGKILL');
+      await exited(first.child);
+      expect(await cgroupOf(running.pid)).toBe(leaf);
+      expect(await captureTraces(world.topology.user)).not.toEqual([]);
+      // The next start, without per-app choice: its clean-up of the last run's leftovers frees the program.
+      const output = await runWith([], async () => {
+        expect(await cgroupOf(running.pid)).toBe('/');
+        if (HOST_PLACEMENT.kind === 'mounted') expect(existsSync(join(HOST_PLACEMENT.mountPoint, CGROUP_NAME))).toBe(false);
+        expect(await running.ask()).toBe(ADDRESSES.exit);
+      }, enter, dataDir);
+      expect(output).toMatch(/the last run left system-wide capture in place/);
+      expect(output).not.toMatch(/could not remove the capture a previous run left/);
+    } finally {
+      first.child.kill('SIGKILL');
+      running.child.kill('SIGKILL');
+      await waitUntil(() => processesMentioning(join(dataDir, 'runtime')).length === 0, 5000);
+    }
   });
 
   // `ip netns exec` gives the app a fresh /sys without any cgroup mounted, so its helper mounts a

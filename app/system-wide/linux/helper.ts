@@ -53,7 +53,8 @@ export async function removeCapture(run: ArgvRunner, perApp: PerAppCgroups | nul
     if (outcome.code !== 0 && !isAlreadyGone(outcome.stderr)) failures.push(`${describe(command)}: ${outcome.stderr.trim() || `exit ${String(outcome.code)}`}`);
   }
   // After the rules: while they stand, a process moved back early would be matched the wrong way.
-  failures.push(...(await (perApp ?? new PerAppCgroups(run)).remove()));
+  // Without a session (recovery after everything was killed), what a killed helper's own hierarchy held is swept too.
+  failures.push(...(await (perApp ? perApp.remove() : new PerAppCgroups(run).remove({ mountIfNone: true }))));
   return failures;
 }
 

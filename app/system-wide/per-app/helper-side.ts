@@ -9,7 +9,7 @@
 import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import type { ArgvCommand } from '../linux/policy/capture-plan';
 import { CgroupFollower, moveTo, processesIn } from './cgroup-follower';
-import { cgroupPlacement, OWN_CGROUP2_MOUNT, parseMountinfo, perAppCgroupName, perAppCgroupPaths } from './policy/cgroup-placement';
+import { cgroupPlacement, ownCgroup2Mount, parseMountinfo, perAppCgroupName, perAppCgroupPaths } from './policy/cgroup-placement';
 import type { NftPerApp, PerAppRequest } from './policy/nft-rules';
 
 type ArgvRunner = (command: ArgvCommand) => Promise<{ code: number | null; stderr: string }>;
@@ -56,7 +56,7 @@ export class PerAppCgroups {
       skipped,
     });
     if (request.programs.length === 0) return uidsOnly([]);
-    const placement = cgroupPlacement(await this.system.mountinfo(), await this.system.filesystems());
+    const placement = cgroupPlacement(await this.system.mountinfo(), await this.system.filesystems(), this.name);
     const refuse = (reason: string) => uidsOnly(request.programs.map((entry) => ({ entry, reason })));
     if (placement.kind === 'unavailable') return refuse(placement.reason);
     if (placement.kind === 'mount-own') {
@@ -79,14 +79,24 @@ export class PerAppCgroups {
     return { plan: { mode: request.mode, uids: request.uids, cgroup: paths.nftPath }, matched: `${request.programs.join(', ')} by cgroup ${paths.v2Path} (${where})`, skipped: [] };
   }
 
-  /** Everything per-app choice put on the machine, gone; returns what could not be removed. */
-  async remove(): Promise<string[]> {
+  /**
+   * Everything per-app choice put on the machine, gone; returns what could not be removed. After
+   * a killed helper (`mountIfNone`), a machine that shows no cgroup v2 mounted may still hold the
+   * cgroups a hierarchy mounted for that session had: one is mounted for the sweep, and unmounted.
+   */
+  async remove(o: { mountIfNone?: boolean } = {}): Promise<string[]> {
     const follower = this.follower;
     this.follower = null;
     await follower?.stop();
     const failures: string[] = [];
-    const mounts = parseMountinfo(await this.system.mountinfo()).filter((m) => m.fsType === 'cgroup2' && m.root === '/');
-    for (const { mountPoint } of mounts) {
+    const own = ownCgroup2Mount(this.name);
+    let mounts = this.hierarchies(await this.system.mountinfo());
+    if (mounts.length === 0 && o.mountIfNone && cgroupPlacement('', await this.system.filesystems(), this.name).kind === 'mount-own') {
+      await mkdir(own, { recursive: true, mode: 0o755 }).catch(() => undefined);
+      await this.run({ file: 'mount', args: ['-t', 'cgroup2', 'none', own] });
+      mounts = this.hierarchies(await this.system.mountinfo());
+    }
+    for (const mountPoint of mounts) {
       const top = `${mountPoint}/${this.name}`;
       for (const list of LISTS) {
         const leaf = `${top}/${list}`;
@@ -96,12 +106,18 @@ export class PerAppCgroups {
       }
       await removeDir(top, failures);
     }
-    if (mounts.some((m) => m.mountPoint === OWN_CGROUP2_MOUNT)) {
-      const unmounted = await this.run({ file: 'umount', args: [OWN_CGROUP2_MOUNT] });
-      if (unmounted.code !== 0) failures.push(`umount ${OWN_CGROUP2_MOUNT}: ${unmounted.stderr.trim() || `exit ${String(unmounted.code)}`}`);
-      else await removeDir(OWN_CGROUP2_MOUNT, failures);
+    if (mounts.includes(own)) {
+      const unmounted = await this.run({ file: 'umount', args: [own] });
+      if (unmounted.code !== 0) failures.push(`umount ${own}: ${unmounted.stderr.trim() || `exit ${String(unmounted.code)}`}`);
+      else await removeDir(own, failures);
     }
     return failures;
+  }
+
+  private hierarchies(mountinfo: string): string[] {
+    return parseMountinfo(mountinfo)
+      .filter((m) => m.fsType === 'cgroup2' && m.root === '/')
+      .map((m) => m.mountPoint);
   }
 }
 

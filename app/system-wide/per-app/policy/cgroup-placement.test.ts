@@ -23,6 +23,10 @@ describe('cgroupPlacement: where the per-app cgroups live, by what the machine h
   ])('%s', (_, mountinfo, filesystems, placement) => {
     expect(cgroupPlacement(mountinfo, filesystems)).toEqual(placement);
   });
+
+  it('a second instance’s own hierarchy is mounted apart from the product’s', () => {
+    expect(cgroupPlacement(V1_ONLY, FS_WITH_V2, 'steadfast-vpn-cgroup-1a')).toEqual({ kind: 'mount-own', mountPoint: '/run/steadfast-vpn-cgroup-1a-cgroup2' });
+  });
 });
 
 describe('perAppCgroupPaths: the leaf, and the path nftables resolves from /sys/fs/cgroup', () => {

@@ -4,7 +4,7 @@
  * - a cgroup v2 hierarchy mounted anywhere: there — at /sys/fs/cgroup on a unified (v2-only)
  *   system, at /sys/fs/cgroup/unified beside cgroup v1 on a hybrid one;
  * - none mounted but a kernel that has cgroup2 (a v1-only system): the helper mounts one of its
- *   own at OWN_CGROUP2_MOUNT for the session and unmounts it after; the v1 controllers stay where
+ *   own (ownCgroup2Mount) for the session and unmounts it after; the v1 controllers stay where
  *   they are (a v2 hierarchy without controllers takes nothing from v1);
  * - a kernel without cgroup2: programs by path or name cannot be told apart by nftables, and the
  *   helper says so for each entry (uid:N still works).
@@ -13,8 +13,8 @@
  */
 /** The cgroup (under the hierarchy's root) that holds the per-app lists' leaves. */
 export const PER_APP_CGROUP_NAME = 'steadfast-vpn';
-/** Where the helper mounts a cgroup v2 hierarchy of its own when the machine has none mounted. */
-export const OWN_CGROUP2_MOUNT = '/run/steadfast-vpn-cgroup2';
+/** Where the helper mounts a cgroup v2 hierarchy of its own when the machine has none mounted (by the cgroup's name). */
+export const ownCgroup2Mount = (name: string) => `/run/${name}-cgroup2`;
 /** What nftables resolves `socket cgroupv2` paths from. */
 export const NFT_CGROUP_BASE = '/sys/fs/cgroup';
 /** name/list: the leaf is two levels under the hierarchy's root, which is what the rule's `level` counts. */
@@ -47,14 +47,14 @@ export function parseMountinfo(text: string): Mount[] {
   return mounts;
 }
 
-export function cgroupPlacement(mountinfo: string, filesystems: string): CgroupPlacement {
+export function cgroupPlacement(mountinfo: string, filesystems: string, name = PER_APP_CGROUP_NAME): CgroupPlacement {
   const mounts = parseMountinfo(mountinfo);
   const beside = mounts.some((m) => m.fsType === 'cgroup') ? ('cgroup v1' as const) : null;
   // A bind mount of a sub-cgroup (root other than /) would give paths that are not the hierarchy's.
   const v2 = mounts.filter((m) => m.fsType === 'cgroup2' && m.root === '/');
   const preferred = v2.find((m) => m.mountPoint === NFT_CGROUP_BASE) ?? v2.find((m) => m.mountPoint.startsWith(`${NFT_CGROUP_BASE}/`)) ?? v2[0];
   if (preferred) return { kind: 'mounted', mountPoint: preferred.mountPoint, beside };
-  if (/^nodev\s+cgroup2$/m.test(filesystems)) return { kind: 'mount-own', mountPoint: OWN_CGROUP2_MOUNT };
+  if (/^nodev\s+cgroup2$/m.test(filesystems)) return { kind: 'mount-own', mountPoint: ownCgroup2Mount(name) };
   return { kind: 'unavailable', reason: 'this kernel has no cgroup v2, so nftables cannot tell programs apart: the TPROXY capture can match a program only by its user (uid:N); or use the TUN capture' };
 }
 
