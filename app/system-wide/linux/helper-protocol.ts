@@ -2,7 +2,9 @@
  * The privileged helper's whole interface: one JSON request per line on its standard input, one
  * JSON reply per line on its standard output. The helper runs nothing but the commands the
  * capture-plan builders make from a request it validated, so a compromised app can at most turn
- * capture on or off, never run a command of its choosing as root.
+ * capture on or off, never run a command of its choosing as root. Per-app choice adds one power:
+ * the processes a list names are moved into the helper's own cgroup (and back), which changes
+ * only which way their traffic goes.
  */
 import { z } from 'zod';
 import { appEntryOf } from '../../../shared/per-app';
