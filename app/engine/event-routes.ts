@@ -15,6 +15,7 @@ import type { HouseholdSharing } from '../sharing/sharing';
 import type { SubscriptionStore } from '../subscriptions/store';
 import type { SystemWide } from '../system-wide/for-platform';
 import type { TunnelController } from '../tunnel/controller';
+import { followCaptureProblems } from './capture-problems';
 import type { OwnFetchDestinations } from './own-fetches';
 import type { ProblemBoard } from './problems';
 import type { RoutingInForce } from './routing-in-force';
@@ -72,9 +73,7 @@ export function routeEvents(s: EventSources): (() => void)[] {
           }),
         ]
       : []),
-    s.capture.onChange((status) => {
-      if (status.error) s.board.raise({ topic: { kind: 'system-wide' }, detail: status.error }, 'error');
-    }),
+    s.capture.onChange((status) => followCaptureProblems(status, s.board)),
     s.imports.onChange(publish('importRequests')),
     s.board.onChange(publish('problems')),
     monitor.subscribe((list) => publish('statuses')(list.map((status) => statusForList(s.statuses.with(status))))),

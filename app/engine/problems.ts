@@ -87,5 +87,7 @@ export function problemKey(topic: ProblemTopic): string {
       return 'kill-switch';
     case 'test-budget':
       return 'test-budget';
+    case 'per-app-unmatched':
+      return 'per-app-unmatched';
   }
 }

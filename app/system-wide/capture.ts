@@ -20,6 +20,8 @@ export interface CaptureStatus {
   detail: string | null;
   /** Why the capture is not in place although it should be (the helper failed, or stopped). */
   error: string | null;
+  /** Entries of the per-app list the capture in place cannot match here, and why (absent: none). */
+  perAppUnmatched?: { entry: string; reason: string }[];
 }
 
 export interface CaptureOptions {

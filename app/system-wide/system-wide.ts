@@ -16,8 +16,7 @@
  * the next start clean up when both were killed.
  */
 import type { Server } from '../../shared/domain/server';
-import { cgroupV2Mounted } from './per-app/cgroup';
-import { type NftPerApp, nftPerAppOf } from './per-app/policy/nft-rules';
+import { type PerAppRequest, perAppRequestOf } from './per-app/policy/nft-rules';
 import { spawn } from 'node:child_process';
 import type { CaptureMethod, Ipv6Capture, TransparentOptions } from '../core/transparent';
 import { freePorts } from '../tunnel/ports';
@@ -54,6 +53,7 @@ export class SystemWideCapture extends Capture {
   private detail: string | null = null;
   private methodDetail = '';
   private perAppDetail = '';
+  private perAppUnmatched: { entry: string; reason: string }[] = [];
   private error: string | null = null;
 
   constructor(private readonly options: SystemWideOptions) {
@@ -62,7 +62,7 @@ export class SystemWideCapture extends Capture {
   }
 
   status(): CaptureStatus {
-    return { active: this.applied, method: this.applied ? (this.inbound?.method ?? null) : null, detail: this.applied ? this.detail : null, error: this.error };
+    return { active: this.applied, method: this.applied ? (this.inbound?.method ?? null) : null, detail: this.applied ? this.detail : null, error: this.error, perAppUnmatched: this.applied ? this.perAppUnmatched : [] };
   }
 
   /**
@@ -185,10 +185,9 @@ export class SystemWideCapture extends Capture {
     if (this.mode !== 'system-wide' || !helper || !inbound) return;
     if (this.applied) return this.followIpv6(helper);
     await this.record.save({ version: 1, appliedAt: Date.now(), method: inbound.method, port: inbound.port, helperPid: helper.pid ?? null });
-    const perApp = nftPerAppOf(this.perApp(), cgroupV2Mounted());
-    for (const { entry, reason } of perApp.skipped) this.options.logger.warn(TAG, `per-app: ${entry} is not matched: ${reason}`);
+    const perApp = perAppRequestOf(this.perApp());
     const ipv6 = this.ipv6.wanted;
-    const reply = await helper.request({ op: 'apply', plan: { method: inbound.method, port: inbound.port, coreMark: inbound.mark, bypassLan: this.bypassLan(), perApp: perApp.plan, ipv6 } });
+    const reply = await helper.request({ op: 'apply', plan: { method: inbound.method, port: inbound.port, coreMark: inbound.mark, bypassLan: this.bypassLan(), perApp, ipv6 } });
     if (!reply.ok) {
       this.error = `system-wide capture could not be applied: ${reply.error}`;
       this.options.logger.error(TAG, this.error);
@@ -199,7 +198,10 @@ export class SystemWideCapture extends Capture {
     this.applied = true;
     this.appliedIpv6 = ipv6;
     this.error = null;
-    this.perAppDetail = perAppWords(perApp.plan);
+    // What the helper could not match here is said, in the log and in what was applied: never a silent no-op.
+    for (const { entry, reason } of reply.perApp?.skipped ?? []) this.options.logger.warn(TAG, `per-app: ${entry} is not matched: ${reason}`);
+    this.perAppDetail = perAppWords(perApp, reply.perApp);
+    this.perAppUnmatched = reply.perApp?.skipped ?? [];
     this.detail = this.describe(reply.detail);
     this.options.logger.info(TAG, `system-wide capture applied: ${this.detail}`);
     this.emit();
@@ -239,8 +241,9 @@ export class SystemWideCapture extends Capture {
   }
 }
 
-function perAppWords(plan: NftPerApp | null): string {
-  if (!plan) return '';
-  const who = [...plan.uids.map((uid) => `uid ${uid}`), ...(plan.cgroup ? [`cgroup ${plan.cgroup}`] : [])].join(', ') || 'no app';
-  return plan.mode === 'bypass' ? `; bypassing the VPN: ${who}` : `; only through the VPN: ${who}`;
+function perAppWords(request: PerAppRequest | null, matched: { matched: string; skipped: { entry: string }[] } | undefined): string {
+  if (!request) return '';
+  const who = [...request.uids.map((uid) => `uid ${uid}`), ...(matched?.matched ? [matched.matched] : [])].join(', ') || 'no app';
+  const unmatched = matched && matched.skipped.length > 0 ? `; not matched here: ${matched.skipped.map((s) => s.entry).join(', ')} (see the log)` : '';
+  return `${request.mode === 'bypass' ? '; bypassing the VPN: ' : '; only through the VPN: '}${who}${unmatched}`;
 }

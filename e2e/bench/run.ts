@@ -20,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'monitor-cost': async () => (await import('./monitor-cost.bench')).monitorCostBenchmark,
   speedtest: async () => (await import('./speedtest.bench')).speedtestBenchmark,
   groups: async () => (await import('./groups.bench')).groupsBenchmark,
+  'per-app-scan': async () => (await import('./per-app-scan.bench')).perAppScanBenchmark,
 };
 
 async function main(argv: string[]): Promise<number> {

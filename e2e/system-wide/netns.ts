@@ -52,10 +52,12 @@ async function ip(...args: string[]): Promise<void> {
   await exec('ip', args);
 }
 
-export async function createTopology(): Promise<Topology> {
+/** `label` goes into the namespaces' names, so a test's own are told from another's at a glance. */
+export async function createTopology(label?: string): Promise<Topology> {
   const tag = randomBytes(3).toString('hex');
-  const user = `sfv-user-${tag}`;
-  const world = `sfv-world-${tag}`;
+  const prefix = label ? `sfv-${label}` : 'sfv';
+  const user = `${prefix}-user-${tag}`;
+  const world = `${prefix}-world-${tag}`;
   const topology: Topology = {
     user,
     world,

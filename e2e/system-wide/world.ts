@@ -19,6 +19,8 @@ export const LAB_PORT = 20000;
 export const TARGET_URL = `http://${ADDRESSES.target}:8080/`;
 export const LAN_URL = `http://${ADDRESSES.lan}:8080/`;
 
+export type NamespaceEntry = 'ip-netns-exec' | 'nsenter';
+
 export interface SystemWideWorld {
   topology: Topology;
   dir: string;
@@ -30,7 +32,12 @@ export interface SystemWideWorld {
   /** The lab servers' processes, first and second. */
   labServers: ChildProcess[];
   accessLog: string;
-  startIn(ns: string, command: string[], env?: NodeJS.ProcessEnv): ChildProcess;
+  /**
+   * Starts a command in a namespace: by `ip netns exec` (which gives it a mount namespace of its
+   * own with a fresh /sys: no cgroup hierarchy is mounted there), or by `nsenter --net` (the
+   * network namespace alone: it sees the machine's mounts).
+   */
+  startIn(ns: string, command: string[], env?: NodeJS.ProcessEnv, enter?: NamespaceEntry): ChildProcess;
   /** Runs a command in the user namespace and returns its output. */
   inUser(command: string[], timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
@@ -43,6 +50,8 @@ export interface WorldOptions {
    * from ADDRESSES6.exit; the second never carries IPv6.
    */
   ipv6?: { firstServerCarriesIpv6: boolean };
+  /** Goes into the namespaces' names (createTopology). */
+  label?: string;
 }
 
 /** A share link that declares the server's IPv6 as subscriptions do: a vmess JSON field, or `ipv6=` in the query. */
@@ -54,10 +63,11 @@ function declaringIpv6(link: string, carries: boolean): string {
 
 export async function startSystemWideWorld(options: WorldOptions = {}): Promise<SystemWideWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'steadfast-system-wide-'));
-  const topology = await createTopology();
+  const topology = await createTopology(options.label);
   const started: ChildProcess[] = [];
-  const startIn = (ns: string, command: string[], env: NodeJS.ProcessEnv = process.env) => {
-    const child = spawn('ip', ['netns', 'exec', ns, ...command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const startIn = (ns: string, command: string[], env: NodeJS.ProcessEnv = process.env, enter: NamespaceEntry = 'ip-netns-exec') => {
+    const [file, ...args] = enter === 'nsenter' ? ['nsenter', `--net=/run/netns/${ns}`, ...command] : ['ip', 'netns', 'exec', ns, ...command];
+    const child = spawn(file!, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     started.push(child);
     return child;
   };
@@ -123,11 +133,12 @@ export interface RunningApp {
 }
 
 /** `npm run cli -- connect --subscription FILE [extra…]` in the user namespace, with its own data folder. */
-export function startApp(world: SystemWideWorld, dataDir: string, extra: string[], subscription = world.subscriptionFile): RunningApp {
+export function startApp(world: SystemWideWorld, dataDir: string, extra: string[], subscription = world.subscriptionFile, o: { env?: NodeJS.ProcessEnv; enter?: NamespaceEntry } = {}): RunningApp {
   const child = world.startIn(
     world.topology.user,
     [process.execPath, '--import', 'tsx', 'main/cli/index.ts', 'connect', '--subscription', subscription, ...extra],
-    { ...process.env, STEADFAST_DATA_DIR: dataDir },
+    { ...process.env, ...o.env, STEADFAST_DATA_DIR: dataDir },
+    o.enter,
   );
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));

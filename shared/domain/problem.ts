@@ -31,4 +31,9 @@ export type ProblemTopic =
   /** The kill switch was found in force at start (an earlier run left it so, by design): offered "turn off". */
   | { kind: 'kill-switch-left'; since: number | null }
   /** The daily test budget is spent: only delay probes of the current server and Auto's next candidates run. */
-  | { kind: 'test-budget'; capBytesPerDay: number };
+  | { kind: 'test-budget'; capBytesPerDay: number }
+  /**
+   * Programs of the per-app list that system-wide mode cannot tell apart on this machine (Linux's
+   * TPROXY capture without cgroup v2): they go as every other program does.
+   */
+  | { kind: 'per-app-unmatched'; entries: string[] };

@@ -2,9 +2,12 @@
  * The privileged helper's whole interface: one JSON request per line on its standard input, one
  * JSON reply per line on its standard output. The helper runs nothing but the commands the
  * capture-plan builders make from a request it validated, so a compromised app can at most turn
- * capture on or off, never run a command of its choosing as root.
+ * capture on or off, never run a command of its choosing as root. Per-app choice adds one power:
+ * the processes a list names are moved into the helper's own cgroup (and back), which changes
+ * only which way their traffic goes.
  */
 import { z } from 'zod';
+import { appEntryOf } from '../../../shared/per-app';
 
 export const capturePlanSchema = z
   .object({
@@ -12,12 +15,22 @@ export const capturePlanSchema = z
     port: z.number().int().min(1).max(65535),
     coreMark: z.number().int().min(1).max(0xffffffff),
     bypassLan: z.boolean(),
-    /** Per-app choice (per-app/policy/nft-rules.ts): uids, and the list's own cgroup, nothing else. */
+    /**
+     * Per-app choice (per-app/policy/nft-rules.ts): uids, and programs by path or name, which the
+     * helper moves into the list's own cgroup (per-app/helper-side.ts); nothing else.
+     */
     perApp: z
       .object({
         mode: z.enum(['bypass', 'only']),
         uids: z.array(z.number().int().min(0).max(0xfffffffe)).max(500),
-        cgroup: z.enum(['steadfast-vpn/bypass', 'steadfast-vpn/only']).nullable(),
+        programs: z
+          .array(
+            z
+              .string()
+              .max(1024)
+              .refine((text) => ['path', 'name'].includes(appEntryOf(text)?.kind ?? ''), 'a program is an absolute path or a program name'),
+          )
+          .max(500),
       })
       .strict()
       .nullable()
@@ -53,8 +66,16 @@ export const helperRequestSchema = z.discriminatedUnion('op', [
 ]);
 export type HelperRequest = z.infer<typeof helperRequestSchema>;
 
+/** How an apply matched the per-app list's programs here, and those it could not (with why). */
+const perAppReplySchema = z
+  .object({
+    matched: z.string().max(4000),
+    skipped: z.array(z.object({ entry: z.string().max(1024), reason: z.string().max(1000) }).strict()).max(500),
+  })
+  .strict();
+
 export const helperReplySchema = z.union([
-  z.object({ ok: z.literal(true), detail: z.string().max(2000) }).strict(),
+  z.object({ ok: z.literal(true), detail: z.string().max(2000), perApp: perAppReplySchema.optional() }).strict(),
   z.object({ ok: z.literal(false), error: z.string().max(2000) }).strict(),
 ]);
 export type HelperReply = z.infer<typeof helperReplySchema>;

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { PerAppCgroups } from '../per-app/helper-side';
 import { type ArgvRunner, serveHelperSession } from './helper';
 import { HELPER_READY } from './helper-protocol';
 import type { ArgvCommand } from './policy/capture-plan';
@@ -23,12 +24,13 @@ function session(outcome: (command: ArgvCommand) => { code: number | null; stder
     buffered = parts.pop() ?? '';
     lines.push(...parts);
   });
-  const done = serveHelperSession(input, output, run);
+  // A machine whose kernel has no cgroup v2 (the real cgroups are the namespace test's, e2e/per-app/).
+  const done = serveHelperSession(input, output, run, new PerAppCgroups(run, { mountinfo: async () => '', filesystems: async () => 'nodev\tcgroup\n' }));
   const send = async (request: unknown) => {
     const before = lines.length;
     input.write(`${typeof request === 'string' ? request : JSON.stringify(request)}\n`);
     while (lines.length === before) await new Promise((resolve) => setTimeout(resolve, 1));
-    return JSON.parse(lines[lines.length - 1] as string) as { ok: boolean; detail?: string; error?: string };
+    return JSON.parse(lines[lines.length - 1] as string) as { ok: boolean; detail?: string; error?: string; perApp?: { matched: string; skipped: { entry: string; reason: string }[] } };
   };
   return { input, ran, lines, done, send };
 }
@@ -62,6 +64,32 @@ describe('the capture helper session', () => {
     expect(reply.ok).toBe(false);
     expect(reply.error).toMatch(/ip -4 route add local 0.0.0.0\/0 dev lo table 5346 failed: RTNETLINK answers: Operation not permitted/);
     expect(s.ran[s.ran.length - 5]).toBe('nft delete table inet steadfast_vpn');
+    s.input.end();
+    await s.done;
+  });
+
+  it('programs by path where the kernel has no cgroup v2: each is said to be unmatched, and the uids still apply', async () => {
+    const inputs: string[] = [];
+    const s = session((command) => {
+      inputs.push(command.input ?? '');
+      return { code: 0, stderr: '' };
+    });
+    const reply = await s.send({ op: 'apply', plan: { ...plan, perApp: { mode: 'bypass', uids: [1001], programs: ['/usr/bin/steam', 'discord'] } } });
+    expect(reply.ok).toBe(true);
+    expect(reply.perApp?.skipped.map((s) => s.entry)).toEqual(['/usr/bin/steam', 'discord']);
+    expect(reply.perApp?.skipped[0]?.reason).toMatch(/no cgroup v2.*uid:N/);
+    const ruleset = inputs.find((text) => text.includes('table inet steadfast_vpn')) ?? '';
+    expect(ruleset).toContain('meta skuid { 1001 } return');
+    expect(ruleset).not.toContain('cgroupv2');
+    s.input.end();
+    await s.done;
+  });
+
+  it('refuses a program that is neither a path nor a name', async () => {
+    const s = session();
+    const reply = await s.send({ op: 'apply', plan: { ...plan, perApp: { mode: 'only', uids: [], programs: ['uid:1001'] } } });
+    expect(reply).toMatchObject({ ok: false, error: expect.stringMatching(/refused request.*absolute path or a program name/s) });
+    expect(s.ran).toEqual([]);
     s.input.end();
     await s.done;
   });

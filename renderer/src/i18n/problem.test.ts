@@ -36,3 +36,14 @@ describe('the words for a problem met at start', () => {
     }
   });
 });
+
+describe('per-app entries the capture cannot match here', () => {
+  it.each(LANGUAGES)('%s: says so with the entries, each isolated, and the way out (uid:N)', (language) => {
+    const text = words(language, { kind: 'per-app-unmatched', entries: ['/usr/bin/steam', 'discord'] });
+    expect(text).toContain('\u2068/usr/bin/steam\u2069');
+    expect(text).toContain('\u2068discord\u2069');
+    expect(text).toContain('uid:N');
+    expect(text).not.toContain('{{');
+    if (language !== 'en') expect(text).not.toBe(words('en', { kind: 'per-app-unmatched', entries: ['/usr/bin/steam', 'discord'] }));
+  });
+});

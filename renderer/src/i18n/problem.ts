@@ -21,5 +21,7 @@ export function problemText(t: TFunction, format: Formatters, topic: ProblemTopi
       return topic.since === null ? t('killSwitch.leftUnknown') : t('killSwitch.left', { since: format.dateTime(topic.since) });
     case 'test-budget':
       return t('problems.testBudget', { size: format.bytes(topic.capBytesPerDay) });
+    case 'per-app-unmatched':
+      return t('problems.perAppUnmatched', { apps: topic.entries.map(isolate).join(', ') });
   }
 }

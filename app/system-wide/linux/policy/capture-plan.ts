@@ -22,7 +22,7 @@
  *   switch lands on a server that differs (ipv6VerdictCommand, one nftables transaction).
  */
 import type { CaptureMethod, Ipv6Capture } from '../../../core/transparent';
-import { type NftPerApp, nftPerAppLines, perAppPrepareCommands } from '../../per-app/policy/nft-rules';
+import { type NftPerApp, nftPerAppChains, nftPerAppLines } from '../../per-app/policy/nft-rules';
 
 export interface CapturePlan {
   method: CaptureMethod;
@@ -147,13 +147,13 @@ export function captureRuleset(plan: CapturePlan): string {
       '  }',
     );
   }
-  lines.push(...ipv6Chains(plan), '}', '');
+  lines.push(...ipv6Chains(plan), ...nftPerAppChains(plan.perApp), '}', '');
   return lines.join('\n');
 }
 
 /** Everything that turns capture on, in order. Run after `removalCommands` (leftovers go first). */
 export function applyCommands(plan: CapturePlan): ArgvCommand[] {
-  const commands: ArgvCommand[] = [...perAppPrepareCommands(plan.perApp), { file: 'nft', args: ['-f', '-'], input: captureRuleset(plan) }];
+  const commands: ArgvCommand[] = [{ file: 'nft', args: ['-f', '-'], input: captureRuleset(plan) }];
   if (plan.method === 'tproxy') {
     for (const family of ['-4', '-6'] as const) {
       commands.push(

@@ -449,6 +449,7 @@ export const en = {
     noCore: 'No usable core (v2ray or Xray) was found, so nothing can connect. Install one or set its path in Settings.',
     systemWide: 'System-wide mode is not in force, so apps that ignore the proxy settings go around the VPN. Try connecting again, or switch to the system proxy in Settings.',
     testBudget: 'Testing used its daily traffic budget of {{size}}: until the last 24 hours fall under it, only the current server and Auto\'s next candidates are pinged, with no speed or freeze tests.',
+    perAppUnmatched: 'This system cannot tell these apps of your per-app list apart from the others, so they are treated like every other app: {{apps}}. Name their user instead (uid:N).',
   },
   lab: {
     title: 'Lab',
