@@ -23,7 +23,8 @@ import {
   type ShareInbounds,
   singBoxCarrierConfig,
   TRANSPARENT_TAGS,
-  type TransparentOptions,
+  type CoreCapture,
+  hasTransparentInbounds,
   TUNNEL_TAGS,
   tunnelConfig,
   writeConfigFile,
@@ -62,7 +63,7 @@ export interface CoreStartOptions {
    * IPv6 goes to it): the transparent inbound of system-wide mode, or null. It may throw (no
    * administrator rights): the connection then fails with its words.
    */
-  transparent?: (server: Server) => Promise<TransparentOptions | null>;
+  transparent?: (server: Server) => Promise<CoreCapture | null>;
   /** The server's anti-DPI options, asked at every core start; written only where the core has them. */
   antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
 }
@@ -194,7 +195,7 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
     intervalMs: options.statsIntervalMs ?? DEFAULT_TRAFFIC_INTERVAL_MS,
     outboundTag: TUNNEL_TAGS.proxy,
     directTag: routing ? TUNNEL_TAGS.direct : undefined,
-    userInboundTags: [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(share ? [SHARE_TAGS.httpIn, SHARE_TAGS.socksIn] : []), ...(transparent ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])],
+    userInboundTags: [TUNNEL_TAGS.httpIn, TUNNEL_TAGS.socksIn, ...(share ? [SHARE_TAGS.httpIn, SHARE_TAGS.socksIn] : []), ...(transparent && hasTransparentInbounds(transparent) ? [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6] : [])],
     // A group's bytes enter the same inbounds: the meter keeps them apart from the main connection's.
     groups: () => start.groups.map((g) => ({ name: g.name, tags: [groupTag(g.name), groupDialTag(g.name)] })),
     onSample: report.traffic,
