@@ -39,7 +39,7 @@ export {
   PROXY_DOWNLINK_STAT,
 } from './tunnel-config';
 export { shareInbounds, isRefusedLogin, SHARE_TAGS, type ShareInbounds } from './share-inbounds';
-export { transparentInbounds, markOutbounds, TRANSPARENT_TAGS, type TransparentOptions, type CaptureMethod } from './transparent';
+export { transparentInbounds, markOutbounds, hasTransparentInbounds, TRANSPARENT_TAGS, type TransparentOptions, type CoreCapture, type OutboundMarkOnly, type CaptureMethod } from './transparent';
 export { type CoreRouting, type CoreRoute, type RoutingSections, routingSections, coreDomain, DNS_TAG } from './routing-config';
 export { proberConfig, type ProberConfigOptions, type ProberEntry, probeInboundTag, probeOutboundTag, probeViaTag } from './prober-config';
 export { writeConfigFile } from './config-file';

@@ -44,6 +44,17 @@ describe('system-wide capture in the tunnel config', () => {
     expect(byTag.block.streamSettings).toBeUndefined();
   });
 
+  it('sing-box’s TUN on Linux: the mark alone on every outbound that dials, no inbound or rule of TPROXY’s', () => {
+    const config = tunnelConfig({ ...base, server: sampleServer('vmess', 'ws'), core: v2ray434, transparent: { mark: 0x5347 } }) as Json;
+    const byTag = Object.fromEntries(config.outbounds.map((o: Json) => [o.tag, o]));
+    expect(byTag.proxy.streamSettings).toMatchObject({ network: 'ws', sockopt: { mark: 0x5347 } });
+    expect(byTag.direct.streamSettings).toEqual({ sockopt: { mark: 0x5347 } });
+    expect(byTag.block.streamSettings).toBeUndefined();
+    expect(config.inbounds.map((i: Json) => i.tag)).toEqual(['http-in', 'socks-in', 'api']);
+    expect(JSON.stringify(config.routing.rules)).not.toContain('transparent-in');
+    expect(JSON.stringify(config.routing.rules)).not.toContain('direct-in');
+  });
+
   it('a loopback HTTP inbound leads to the direct outbound (the connectivity check asks the network, not the tunnel)', () => {
     const config = tunnelConfig({ ...base, server: sampleServer('vmess'), core: v2ray434, transparent: { port: 10850, method: 'tproxy', mark: 255, directPort: 10851 } }) as Json;
     expect(config.inbounds).toContainEqual({ tag: 'direct-in', listen: '127.0.0.1', port: 10851, protocol: 'http', settings: {} });

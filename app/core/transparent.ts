@@ -35,6 +35,23 @@ export interface TransparentOptions {
   ipv6?: Ipv6Capture;
 }
 
+/**
+ * sing-box's TUN on Linux: the core takes nothing captured itself (sing-box hands it traffic on
+ * its SOCKS5 inbound), it only marks every outbound, and the kernel keeps marked packets out of
+ * the device.
+ */
+export interface OutboundMarkOnly {
+  mark: number;
+}
+
+/** What system-wide mode asks of the core: transparent inbounds and the mark, or the mark alone. */
+export type CoreCapture = TransparentOptions | OutboundMarkOnly;
+
+/** Whether the core takes captured traffic on transparent inbounds of its own. */
+export function hasTransparentInbounds(capture: CoreCapture): capture is TransparentOptions {
+  return 'port' in capture;
+}
+
 export const TRANSPARENT_TAGS = { ipv4: 'transparent-in', ipv6: 'transparent-in-6', direct: 'direct-in' } as const;
 
 /**

@@ -5,7 +5,7 @@ import type { CoreProfile } from './capabilities';
 import { UnsupportedServerError } from './errors';
 import { outboundFor } from './outbound';
 import { SHARE_TAGS, type ShareInbounds, shareInbounds, shareRoutingRules } from './share-inbounds';
-import { markOutbounds, TRANSPARENT_TAGS, transparentInbounds, type TransparentOptions } from './transparent';
+import { type CoreCapture, hasTransparentInbounds, markOutbounds, TRANSPARENT_TAGS, transparentInbounds } from './transparent';
 import { type CoreRouting, routingSections } from './routing-config';
 import { type GroupRoute, groupOutboundsOf, groupTag } from './group-outbounds';
 import { unsupportedReason } from './support';
@@ -31,8 +31,11 @@ export interface TunnelConfigOptions {
    * every level) names every site the user visits; off unless asked for.
    */
   accessLog?: boolean;
-  /** System-wide mode (Linux): the transparent inbounds, and the mark on every outbound. */
-  transparent?: TransparentOptions;
+  /**
+   * System-wide mode (Linux): the transparent inbounds and the mark on every outbound (TPROXY),
+   * or the mark alone (sing-box's TUN).
+   */
+  transparent?: CoreCapture;
   /** TLS ClientHello fragment / UDP noise for this server; written only where the core has them (anti-dpi.ts). */
   antiDpi?: AntiDpiOptions | null;
   /**
@@ -104,7 +107,8 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
   const { server, via, core } = o;
   // The inbounds without a password serve this machine only; a LAN device goes through `share`.
   if (!isLoopback(o.listen)) throw new Error(`the local proxies without a password listen on loopback only, not ${o.listen}; share with the LAN through household sharing`);
-  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort, ...(o.transparent ? [o.transparent.port, o.transparent.directPort] : []), ...(o.antiDpiInbound ? [o.antiDpiInbound.port] : [])]);
+  const inbound = o.transparent && hasTransparentInbounds(o.transparent) ? o.transparent : null;
+  assertDistinctPorts([o.httpPort, o.socksPort, o.apiPort, ...(inbound ? [inbound.port, inbound.directPort] : []), ...(o.antiDpiInbound ? [o.antiDpiInbound.port] : [])]);
   // The shared inbounds have an address of their own, so they may use the loopback ones' ports.
   if (o.share) assertDistinctPorts([o.share.httpPort, o.share.socksPort]);
   const reason = unsupportedReason(server, core, via);
@@ -131,7 +135,7 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
     { tag: TUNNEL_TAGS.direct, protocol: 'freedom', settings: routing?.directSettings ?? {} },
     { tag: TUNNEL_TAGS.block, protocol: 'blackhole', settings: { response: { type: 'http' } } },
   );
-  const transparent = o.transparent ? transparentInbounds(o.transparent) : [];
+  const transparent = inbound ? transparentInbounds(inbound) : [];
   const sniffing = routing ? { sniffing: { enabled: true, destOverride: ['http', 'tls'] } } : {};
   const shared = o.share ? shareInbounds(o.share, sniffing) : [];
   return {
@@ -178,17 +182,17 @@ export function tunnelConfig(o: TunnelConfigOptions): Record<string, unknown> {
       rules: [
         ...(carriedInbound ? [antiDpiInboundRule()] : []),
         { type: 'field', inboundTag: [TUNNEL_TAGS.apiIn], outboundTag: TUNNEL_TAGS.api },
-        ...(o.transparent ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.direct], outboundTag: TUNNEL_TAGS.direct }] : []),
+        ...(inbound ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.direct], outboundTag: TUNNEL_TAGS.direct }] : []),
         ...(o.share ? shareRoutingRules(TUNNEL_TAGS.block) : []),
         // Programs' own DNS queries captured system-wide go through the server even to a LAN
         // resolver, which would otherwise hear every name (bypassLan sends its address direct).
-        ...(routing && o.transparent
+        ...(routing && inbound
           ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.ipv4, TRANSPARENT_TAGS.ipv6], port: '53', outboundTag: TUNNEL_TAGS.proxy }]
           : []),
         // A server without IPv6: what reaches the IPv6 inbound past the firewall's refusal (DNS
         // aside, asked through the server above) is refused, never handed to a server that cannot
         // dial it. By inbound, not by address: sniffing may have replaced the address by a name.
-        ...(o.transparent && o.transparent.ipv6 !== 'capture' ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.ipv6], outboundTag: TUNNEL_TAGS.block }] : []),
+        ...(inbound && inbound.ipv6 !== 'capture' ? [{ type: 'field', inboundTag: [TRANSPARENT_TAGS.ipv6], outboundTag: TUNNEL_TAGS.block }] : []),
         ...(routing?.rules ?? []),
       ],
     },

@@ -1,13 +1,15 @@
 import type { Server } from '../../shared/domain/server';
 import type { ConnectionMode, SystemWideCaptureMethod } from '../../shared/settings';
-import type { TransparentOptions } from '../core/transparent';
+import type { CoreCapture } from '../core/transparent';
 import type { TunnelController } from '../tunnel/controller';
 import type { CaptureStatus } from './capture';
 import { CaptureRecordFile } from './record';
 import type { SystemWideCapture } from './system-wide';
 
 /** What system-wide mode is to the rest of the app (for-platform.ts's SystemWide). */
-type Member = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'transparentFor' | 'bind' | 'recoverAfterCrash' | 'end'>;
+type Member = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'bind' | 'recoverAfterCrash' | 'end'> & {
+  transparentFor(server?: Server): Promise<CoreCapture | null>;
+};
 
 /**
  * Linux's two captures behind one face: nftables TPROXY and sing-box's TUN, the one the settings
@@ -50,7 +52,7 @@ export class ChosenCapture implements Member {
     return () => offs.forEach((off) => off());
   }
 
-  async transparentFor(server?: Server): Promise<TransparentOptions | null> {
+  async transparentFor(server?: Server): Promise<CoreCapture | null> {
     const wanted = this.choice();
     if (wanted !== this.current) {
       const previous = this.chosen;

@@ -1,10 +1,17 @@
+import type { Server } from '../../shared/domain/server';
 import type { SystemWideCaptureMethod } from '../../shared/settings';
+import type { CoreCapture } from '../core/transparent';
 import { ChosenCapture } from './chosen-capture';
 import { SystemWideCapture, type SystemWideOptions } from './system-wide';
 import { TunCapture } from './tun/tun-capture';
 
-/** What the tunnel, the monitor and the hosts use of system-wide mode, on every system. */
-export type SystemWide = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'transparentFor' | 'bind' | 'recoverAfterCrash' | 'end'>;
+/**
+ * What the tunnel, the monitor and the hosts use of system-wide mode, on every system; before each
+ * core start it says what the core takes part in (TPROXY's inbounds and mark, the TUN's mark alone).
+ */
+export type SystemWide = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'bind' | 'recoverAfterCrash' | 'end'> & {
+  transparentFor(server?: Server): Promise<CoreCapture | null>;
+};
 
 export interface SystemWideForOptions extends SystemWideOptions {
   /** The app's runtime folder (Windows, macOS: sing-box's config, log and watchdog files). */

@@ -23,7 +23,8 @@ import {
   isRefusedLogin,
   type ShareInbounds,
   singBoxCarrierConfig,
-  type TransparentOptions,
+  type CoreCapture,
+  hasTransparentInbounds,
   TUNNEL_TAGS,
   tunnelConfig,
   userInboundTags,
@@ -63,7 +64,7 @@ export interface CoreStartOptions {
    * IPv6 goes to it): the transparent inbound of system-wide mode, or null. It may throw (no
    * administrator rights): the connection then fails with its words.
    */
-  transparent?: (server: Server) => Promise<TransparentOptions | null>;
+  transparent?: (server: Server) => Promise<CoreCapture | null>;
   /** The server's anti-DPI options, asked at every core start; written only where the core has them. */
   antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
 }
@@ -146,7 +147,7 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
   const antiDpi = throughMain ? throughMain.written : asked;
   // Taken together, so the API, the carrier's inbound and the anti-DPI inbound never share a
   // port, and none is one of the user's proxies, which are free until the main core binds them.
-  const own = new Set([httpPort, socksPort, ...(share ? [share.httpPort, share.socksPort] : []), ...(transparent ? [transparent.port, transparent.directPort] : [])]);
+  const own = new Set([httpPort, socksPort, ...(share ? [share.httpPort, share.socksPort] : []), ...(transparent && hasTransparentInbounds(transparent) ? [transparent.port, transparent.directPort] : [])]);
   const [apiPort, carrierPort, antiDpiPort] = (await freePorts(3 + own.size)).filter((port) => !own.has(port)) as [number, number, number];
   const antiDpiInbound = throughMain?.written ? { port: antiDpiPort, udp: throughMain.udp } : undefined;
   warnOfWhatIsNotApplied(session, options, carried, antiDpi, throughMain);
@@ -203,7 +204,7 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
     intervalMs: options.statsIntervalMs ?? DEFAULT_TRAFFIC_INTERVAL_MS,
     outboundTag: TUNNEL_TAGS.proxy,
     directTag: routing ? TUNNEL_TAGS.direct : undefined,
-    userInboundTags: userInboundTags({ share: !!share, transparent: !!transparent }),
+    userInboundTags: userInboundTags({ share: !!share, transparent: !!(transparent && hasTransparentInbounds(transparent)) }),
     // A group's bytes enter the same inbounds: the meter keeps them apart from the main connection's.
     groups: () => start.groups.map((g) => ({ name: g.name, tags: [groupTag(g.name), groupDialTag(g.name)] })),
     onSample: report.traffic,

@@ -24,12 +24,14 @@ import type { ConnectionState } from '../../../shared/domain/connection';
 import type { Server } from '../../../shared/domain/server';
 import { writeConfigFile } from '../../core/config-file';
 import { runCore } from '../../core/run-core';
-import type { Ipv6Capture, TransparentOptions } from '../../core/transparent';
+import type { Ipv6Capture, OutboundMarkOnly } from '../../core/transparent';
+import { coreCanCapture } from '../core-privilege';
+import { DEFAULT_CORE_MARK } from '../linux/policy/capture-plan';
 import { freePort } from '../../tunnel/ports';
 import { CaptureRecordFile } from '../record';
 import { Capture, type CaptureOptions, type CaptureStatus } from '../capture';
 import { linuxTunLeftoverRemoval, stopLeftoverCommand, type TunElevation, type TunPlatform } from './policy/elevation';
-import { LINUX_TUN, singBoxTunConfig, withIpv6Policy } from './policy/sing-box-tun';
+import { LINUX_TUN, linuxTunCoreMarkRules, singBoxTunConfig, withIpv6Policy } from './policy/sing-box-tun';
 import { singBoxPerApp, withPerApp } from '../per-app/policy/sing-box-rules';
 import { linuxTunLeftoversPresent } from './linux-leftovers';
 import { findTunEngine, type TunEngine, type TunEngineSearch } from './tun-engine';
@@ -58,6 +60,10 @@ export interface TunCaptureOptions extends CaptureOptions {
   euid?: number;
   /** Linux, injected for tests; default: sing-box's rules or device seen on this machine. */
   leftoversPresent?: () => Promise<boolean>;
+  /** Linux, injected for tests; default: the core runs as root or holds CAP_NET_ADMIN (core-privilege.ts). */
+  coreCanCapture?: (corePath: string) => Promise<boolean>;
+  /** Linux: the mark the core puts on its sockets when it can (default DEFAULT_CORE_MARK). */
+  coreMark?: number;
 }
 
 interface Running {
@@ -77,6 +83,8 @@ export class TunCapture extends Capture {
   private error: string | null = null;
   /** The current server's IPv6 handling, decided before its core starts. */
   private ipv6: { wanted: Ipv6Capture; why: string } = { wanted: 'block', why: '' };
+  /** Linux: the mark the current core puts on its own sockets, or null (matched by its path). */
+  private coreMark: number | null = null;
   private readonly host: TunHost;
   private readonly record: CaptureRecordFile;
 
@@ -99,6 +107,11 @@ export class TunCapture extends Capture {
     return this.linux ? linuxTunLeftoverRemoval(LINUX_TUN) : undefined;
   }
 
+  /** Linux: the rule that keeps the core's marked packets out of the device, put in before each start. */
+  private get beforeEngine(): readonly string[] | undefined {
+    return this.linux ? linuxTunCoreMarkRules(this.options.coreMark ?? DEFAULT_CORE_MARK) : undefined;
+  }
+
   status(): CaptureStatus {
     const active = this.running !== null;
     return { active, method: active ? 'tun' : null, detail: active ? this.detail : null, error: this.error };
@@ -110,7 +123,7 @@ export class TunCapture extends Capture {
   }
 
   /** The tunnel's question before each core start (see the file's comment). */
-  async transparentFor(server?: Server): Promise<TransparentOptions | null> {
+  async transparentFor(server?: Server): Promise<OutboundMarkOnly | null> {
     if (this.mode !== 'system-wide') {
       await this.end();
       return null;
@@ -118,9 +131,13 @@ export class TunCapture extends Capture {
     const ipv6 = this.ipv6For(server);
     this.ipv6 = { wanted: ipv6.ipv6, why: ipv6.why };
     if (!this.options.corePath) throw new Error('system-wide mode needs the core’s path: its own connections must bypass the TUN');
+    // Linux: a core that may mark its sockets is kept out of the device by the kernel, and sing-box
+    // then has no process rule, which would cost every connection a search of /proc.
+    const marks = this.linux && (await (this.options.coreCanCapture ?? coreCanCapture)(this.options.corePath));
+    this.coreMark = marks ? (this.options.coreMark ?? DEFAULT_CORE_MARK) : null;
     const engine = await this.findEngine();
     await this.openSession(engine);
-    return null;
+    return this.coreMark === null ? null : { mark: this.coreMark };
   }
 
   /**
@@ -198,7 +215,8 @@ export class TunCapture extends Capture {
     if (this.session?.alive) return this.session;
     if (this.opening) return this.opening;
     const afterEngine = this.afterEngine;
-    const pending: Promise<TunSession> = TunSession.open(this.elevation, tunFiles(this.options.runtimeDir, engine.path), this.host, afterEngine ? { afterEngine } : {}).then(
+    const beforeEngine = this.beforeEngine;
+    const pending: Promise<TunSession> = TunSession.open(this.elevation, tunFiles(this.options.runtimeDir, engine.path), this.host, afterEngine && beforeEngine ? { afterEngine, beforeEngine } : {}).then(
       async (session) => {
         if (this.opening !== pending) {
           await session.stop();
@@ -231,7 +249,8 @@ export class TunCapture extends Capture {
     const perApp = singBoxPerApp(this.perApp(), this.options.platform);
     for (const { entry, reason } of perApp.skipped) this.options.logger.warn(TAG, `per-app: ${entry} is not matched: ${reason}`);
     const ipv6 = this.ipv6.wanted;
-    const key = JSON.stringify([socksHost, socksPort, corePath, this.bypassLan(), remoteDns ?? null, perApp, ipv6]);
+    const coreMark = this.coreMark;
+    const key = JSON.stringify([socksHost, socksPort, corePath, coreMark, this.bypassLan(), remoteDns ?? null, perApp, ipv6]);
     if (this.running?.key === key) return;
     const directPort = await freePort();
     const config = withIpv6Policy(withPerApp(singBoxTunConfig({
@@ -240,6 +259,7 @@ export class TunCapture extends Capture {
       socksPort,
       directPort,
       corePath,
+      ...(coreMark !== null ? { coreMark } : {}),
       bypassLan: this.bypassLan(),
       ...(remoteDns !== undefined ? { remoteDns } : {}),
     }), perApp), ipv6);
@@ -259,7 +279,7 @@ export class TunCapture extends Capture {
     this.running = { key, directPort };
     this.error = null;
     const device = this.linux ? ` ${LINUX_TUN.device}` : '';
-    this.detail = `sing-box ${engine.version} TUN${device}: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct (by its path); ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core; ${this.ipv6.why}`;
+    this.detail = `sing-box ${engine.version} TUN${device}: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct (${coreMark !== null ? `by its socket mark 0x${coreMark.toString(16)}, kept out of the device` : 'by its path'}); ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core; ${this.ipv6.why}`;
     this.options.logger.info(TAG, `system-wide TUN ${restarted ? 'restarted on a new config' : 'up'}: ${this.detail}`);
     this.emit();
   }

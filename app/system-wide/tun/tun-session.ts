@@ -73,13 +73,13 @@ export class TunSession {
   ) {}
 
   /** Starts the watchdog lifted (sing-box not yet running); throws when the user says no. */
-  static async open(elevation: TunElevation, files: TunFiles, host: TunHost, o: { afterEngine?: readonly string[]; startTimeoutMs?: number } = {}): Promise<TunSession> {
+  static async open(elevation: TunElevation, files: TunFiles, host: TunHost, o: { afterEngine?: readonly string[]; beforeEngine?: readonly string[]; startTimeoutMs?: number } = {}): Promise<TunSession> {
     const { platform } = elevation;
     const startTimeoutMs = o.startTimeoutMs ?? 15_000;
     await mkdir(join(files.controlFile, '..'), { recursive: true, mode: 0o700 });
     await Promise.all([files.enginePidFile, files.watchdogPidFile, files.logFile].map((file) => rm(file, { force: true })));
     await writeFile(files.controlFile, 'lift', { mode: 0o600 });
-    const outcome = await host.run(startTunCommand(elevation, { ...files, appPid: host.appPid, ...(o.afterEngine ? { afterEngine: o.afterEngine } : {}) }));
+    const outcome = await host.run(startTunCommand(elevation, { ...files, appPid: host.appPid, ...(o.afterEngine ? { afterEngine: o.afterEngine } : {}), ...(o.beforeEngine ? { beforeEngine: o.beforeEngine } : {}) }));
     if (elevationRefused(platform, outcome.code, outcome.stderr)) {
       await rm(files.controlFile, { force: true });
       throw new Error('administrator rights were not granted (the system’s dialog was dismissed or refused): system-wide mode needs them to create its network device; use system-proxy mode to connect without them');

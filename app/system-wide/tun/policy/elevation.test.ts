@@ -193,7 +193,7 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
     for (const engine of engines.splice(0)) for (const { pid } of engine.runs()) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   });
 
-  function launch(o: { afterEngine?: boolean } = {}) {
+  function launch(o: { afterEngine?: boolean; beforeEngine?: boolean } = {}) {
     const dir = mkdtempSync(join(tmpdir(), "tun watchdog '"));
     const marker = join(dir, 'after-engine');
     const engine = fakeSingBox();
@@ -211,6 +211,7 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
       watchdogPidFile: join(dir, 'tun-watchdog.pid'),
       logFile: join(dir, 'sing-box.log'),
       ...(o.afterEngine ? { afterEngine: [`echo after >> ${shellQuote(marker)}`] } : {}),
+      ...(o.beforeEngine ? { beforeEngine: [`echo before >> ${shellQuote(marker)}`] } : {}),
     };
     writeFileSync(files.controlFile, 'lift');
     const watchdog = spawn(shell, ['-c', posixWatchdogScript(files)], { stdio: 'ignore', detached: true });
@@ -301,6 +302,22 @@ describe.each(['/bin/dash', '/bin/bash'])('the watchdog script under %s', (shell
     expect(runs()).toBe(3);
     w.cleanup();
   });
+
+  it('runs what must precede sing-box (Linux: the core mark rule) just before each start, after the removal, and never while lifted', async () => {
+    const w = launch({ afterEngine: true, beforeEngine: true });
+    const lines = () => (existsSync(w.marker) ? readFileSync(w.marker, 'utf8').split('\n').filter(Boolean) : []);
+    await waitFor('the first removal', () => lines().length === 1, 5000, 25);
+    writeFileSync(w.files.controlFile, 'run 1');
+    await waitFor('w.enginePid() !== null', () => w.enginePid() !== null, 5000, 25);
+    expect(lines()).toEqual(['after', 'after', 'before']);
+    writeFileSync(w.files.controlFile, 'lift');
+    await waitFor('w.enginePid() === null', () => w.enginePid() === null, 5000, 25);
+    expect(lines()).toEqual(['after', 'after', 'before', 'after']);
+    writeFileSync(w.files.controlFile, 'run 2');
+    await waitFor('w.enginePid() !== null', () => w.enginePid() !== null, 5000, 25);
+    expect(lines()).toEqual(['after', 'after', 'before', 'after', 'after', 'before']);
+    w.cleanup();
+  }, 20_000);
 
   it('stops sing-box when it is itself told to stop', async () => {
     const w = launch();

@@ -39,6 +39,11 @@ export interface TunWatchdog extends TunFiles {
    * (linuxTunLeftoverRemoval).
    */
   afterEngine?: readonly string[];
+  /**
+   * Shell lines run just before each start of sing-box, after afterEngine's: on Linux, the rule
+   * that keeps the core's marked packets out of the device (linuxTunCoreMarkRules).
+   */
+  beforeEngine?: readonly string[];
 }
 
 export type TunPlatform = 'win32' | 'darwin' | 'linux';
@@ -109,6 +114,7 @@ function assertPid(pid: number): void {
 export function posixWatchdogScript(o: TunWatchdog): string {
   assertPid(o.appPid);
   const afterEngine = o.afterEngine ?? [];
+  const beforeEngine = o.beforeEngine ?? [];
   return [
     `app=${o.appPid}`,
     `control=${shellQuote(o.controlFile)}`,
@@ -142,6 +148,7 @@ export function posixWatchdogScript(o: TunWatchdog): string {
     `    stop_engine`,
     `    running=$want`,
     `    if [ "$want" != lift ]; then`,
+    ...beforeEngine.map((line) => `      ${line}`),
     `      ${shellQuote(o.singBoxPath)} run -c ${shellQuote(o.configPath)} >> ${shellQuote(o.logFile)} 2>&1 &`,
     `      engine=$!`,
     `      echo "$engine" > "$engine_pid_file"`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PER_APP } from '../../../../shared/per-app';
 import { singBoxPerApp, withPerApp } from '../../per-app/policy/sing-box-rules';
-import { LINUX_TUN, singBoxTunConfig, tunDnsServers, tunEngineRefusal, tunEngineVersion, withIpv6Policy } from './sing-box-tun';
+import { LINUX_TUN, linuxTunCoreMarkRules, singBoxTunConfig, tunDnsServers, tunEngineRefusal, tunEngineVersion, withIpv6Policy } from './sing-box-tun';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -113,7 +113,7 @@ describe('sing-box TUN on Linux', () => {
   const tun = linux.inbounds[0];
 
   it('a named device taking the default route strictly, on policy-routing numbers of our own', () => {
-    expect(tun).toMatchObject({ type: 'tun', interface_name: LINUX_TUN.device, auto_route: true, strict_route: true, iproute2_table_index: LINUX_TUN.table, iproute2_rule_index: LINUX_TUN.ruleIndex });
+    expect(tun).toMatchObject({ type: 'tun', interface_name: LINUX_TUN.device, auto_route: true, strict_route: true, iproute2_table_index: LINUX_TUN.table, iproute2_rule_index: LINUX_TUN.singBoxRuleIndex });
     // Not the TPROXY capture's table: both may be chosen on one machine, one after the other.
     expect(LINUX_TUN.table).not.toBe(5346);
     expect(LINUX_TUN.device.length).toBeLessThanOrEqual(15);
@@ -126,6 +126,30 @@ describe('sing-box TUN on Linux', () => {
   it('the core’s own connections leave direct, matched by its executable, as on Windows and macOS', () => {
     expect(linux.route.rules[0]).toEqual({ process_path: ['/usr/lib/steadfast-vpn/core/xray'], outbound: 'direct' });
     expect(linux.route.auto_detect_interface).toBe(true);
+  });
+
+  it.each([
+    ['a core that may mark its sockets: kept out of the device by the kernel, no process rule (sing-box then never searches /proc)', 0x5347, false],
+    ['a core that may not: matched by its executable, each connection’s process searched', undefined, true],
+  ] as const)('%s', (_what, coreMark, byPath) => {
+    const config = singBoxTunConfig({ ...base, platform: 'linux', corePath: '/usr/lib/steadfast-vpn/core/xray', ...(coreMark !== undefined ? { coreMark } : {}) }) as Json;
+    const processRules = (config.route.rules as Json[]).filter((rule) => Object.keys(rule).some((key) => key.startsWith('process_') || key === 'user_id'));
+    expect(processRules).toEqual(byPath ? [{ process_path: ['/usr/lib/steadfast-vpn/core/xray'], outbound: 'direct' }] : []);
+    expect(config.route.find_process).toBeUndefined();
+    // Whatever the way, the direct inbound still leads straight out, first.
+    expect(config.route.rules[byPath ? 1 : 0]).toEqual({ inbound: ['direct-in'], outbound: 'direct' });
+  });
+
+  it('the core mark rule sends marked packets by the main table ahead of every rule of sing-box’s, on a priority of ours that the removal covers', () => {
+    expect(linuxTunCoreMarkRules(0x5347)).toEqual([`ip -4 rule add priority ${LINUX_TUN.ruleIndex} fwmark 0x5347 lookup main`, `ip -6 rule add priority ${LINUX_TUN.ruleIndex} fwmark 0x5347 lookup main`]);
+    expect(LINUX_TUN.ruleIndex).toBeLessThan(LINUX_TUN.singBoxRuleIndex);
+    // sing-box's rules run from its index to its nop 10 above: all inside the span the removal deletes.
+    expect(LINUX_TUN.singBoxRuleIndex + 10).toBeLessThanOrEqual(LINUX_TUN.ruleIndex + LINUX_TUN.ruleSpan - 1);
+    expect(() => linuxTunCoreMarkRules(0)).toThrow('invalid core mark');
+  });
+
+  it('a mark is for Linux alone: Windows and macOS match the core by its path', () => {
+    expect(() => singBoxTunConfig({ ...base, coreMark: 0x5347 })).toThrow('only Linux');
   });
 
   it('DNS is answered by sing-box and asked of the user’s remote resolver through the core', () => {

@@ -11,7 +11,16 @@
  *   the real interface). On Linux too: sing-box's kernel-side exemption is the socket mark of
  *   auto_redirect, and auto_redirect cannot be had without its nfqueue pre-match (sing-tun turns
  *   the nft `queue` rule on whenever the queue opens, and a kernel without nft_queue then refuses
- *   the whole ruleset), so the process rule, which needs nothing of the kernel, is the one used.
+ *   the whole ruleset). So on Linux the core marks its own sockets (SO_MARK, when it holds
+ *   CAP_NET_ADMIN: `coreMark`) and a policy rule of ours, ahead of sing-box's, sends marked
+ *   packets by the main table (linuxTunCoreMarkRules): they never enter the device, and the
+ *   config has no process rule. Any process rule makes sing-box search /proc for every new
+ *   connection (the fd links of every process of the socket's user): once for the program's
+ *   connection, before it answers the SYN, and once for the core's own to the server. Captured in
+ *   the namespaces, those two searches were 25–50 ms each and nearly all of a TUN request's time
+ *   (+41 ms per request over proxy mode in the bench, +170 ms under load 17); without them a
+ *   request takes what it takes in proxy mode. Without the capability the process rule stays, as
+ *   on Windows and macOS.
  *   Linux gets a named device and policy-routing numbers of our own, so what a killed sing-box
  *   leaves is found and removed (linuxTunLeftoverRemoval);
  * - private ranges stay out of the TUN when bypassLan is on (route_exclude_address);
@@ -42,6 +51,11 @@ export interface TunConfigOptions {
   directPort: number;
   /** The core's executable, whose own connections go direct. */
   corePath: string;
+  /**
+   * Linux: the mark the core puts on its own sockets, which the kernel keeps out of the device
+   * (linuxTunCoreMarkRules); its connections then need no process rule. Absent: matched by path.
+   */
+  coreMark?: number;
   bypassLan: boolean;
   platform: TunPlatform;
   /**
@@ -58,10 +72,25 @@ export interface TunConfigOptions {
 export const LINUX_TUN = {
   device: 'steadfast0',
   table: 5348,
+  /** The first of our priorities: the rule that keeps the core's marked packets out of the device. */
   ruleIndex: 5350,
-  /** sing-box's rules take the priorities from ruleIndex up to ruleIndex + 10 (its `nop` target). */
-  ruleSpan: 11,
+  /** sing-box's own rules take the priorities from here up to singBoxRuleIndex + 10 (its `nop` target). */
+  singBoxRuleIndex: 5351,
+  /** Every priority from ruleIndex on that is ours: the mark rule and sing-box's eleven. */
+  ruleSpan: 12,
 } as const;
+
+/**
+ * Shell lines (root) putting in the rule that sends packets carrying the core's mark by the main
+ * table, before any of sing-box's: the core's own connections (to servers, and its direct ones)
+ * leave as if there were no TUN. Removed with sing-box's rules, by priority
+ * (linuxTunLeftoverRemoval); harmless while no socket carries the mark.
+ */
+export function linuxTunCoreMarkRules(mark: number): string[] {
+  if (!Number.isInteger(mark) || mark < 1 || mark > 0xffffffff) throw new Error(`invalid core mark ${String(mark)}`);
+  const hex = `0x${mark.toString(16)}`;
+  return ['-4', '-6'].map((family) => `ip ${family} rule add priority ${LINUX_TUN.ruleIndex} fwmark ${hex} lookup main`);
+}
 
 const LAN_EXCLUDED = ['10.0.0.0/8', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10'];
 
@@ -121,6 +150,9 @@ export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
   if (!Number.isInteger(o.directPort) || o.directPort < 1 || o.directPort > 65535 || o.directPort === o.socksPort) throw new Error(`invalid direct port ${String(o.directPort)}`);
   if (o.corePath.trim() === '') throw new Error('the core path is needed: its own connections must bypass the TUN');
   const linux = o.platform === 'linux';
+  if (o.coreMark !== undefined && !linux) throw new Error('only Linux keeps the core’s marked connections out of the TUN; elsewhere they are matched by path');
+  // Marked, the core's connections never reach sing-box: no rule asks for the process, so sing-box never searches for one.
+  const coreByPath = o.coreMark === undefined ? [{ process_path: [o.corePath], outbound: 'direct' }] : [];
   return {
     log: { level: 'warn' },
     dns: { servers: tunDnsServers(o.remoteDns), final: DNS_TAG },
@@ -134,7 +166,7 @@ export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
         mtu: 9000,
         auto_route: true,
         strict_route: true,
-        ...(linux ? { iproute2_table_index: LINUX_TUN.table, iproute2_rule_index: LINUX_TUN.ruleIndex } : {}),
+        ...(linux ? { iproute2_table_index: LINUX_TUN.table, iproute2_rule_index: LINUX_TUN.singBoxRuleIndex } : {}),
         stack: 'mixed',
         ...(o.bypassLan ? { route_exclude_address: LAN_EXCLUDED } : {}),
       },
@@ -149,7 +181,7 @@ export function singBoxTunConfig(o: TunConfigOptions): Record<string, unknown> {
       default_domain_resolver: 'through-core',
       final: 'core',
       rules: [
-        { process_path: [o.corePath], outbound: 'direct' },
+        ...coreByPath,
         { inbound: [DIRECT_INBOUND_TAG], outbound: 'direct' },
         { action: 'sniff' },
         { protocol: 'dns', action: 'hijack-dns' },
