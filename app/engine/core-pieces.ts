@@ -87,7 +87,7 @@ export function captureFollowedTunnel(options: TunnelPieceOptions): { tunnel: Tu
     logger: options.logger,
     clock: options.clock,
     ...options.ports,
-    transparent: (server) => capture.transparentFor(server),
+    transparent: (server, via) => capture.transparentFor(server, via),
     routing: options.routing,
     antiDpi: options.antiDpi,
   });

@@ -8,7 +8,7 @@ import type { SystemWideCapture } from './system-wide';
 
 /** What system-wide mode is to the rest of the app (for-platform.ts's SystemWide). */
 type Member = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'bind' | 'recoverAfterCrash' | 'end'> & {
-  transparentFor(server?: Server): Promise<CoreCapture | null>;
+  transparentFor(server?: Server, via?: Server): Promise<CoreCapture | null>;
 };
 
 /**
@@ -52,7 +52,7 @@ export class ChosenCapture implements Member {
     return () => offs.forEach((off) => off());
   }
 
-  async transparentFor(server?: Server): Promise<CoreCapture | null> {
+  async transparentFor(server?: Server, via?: Server): Promise<CoreCapture | null> {
     const wanted = this.choice();
     if (wanted !== this.current) {
       const previous = this.chosen;
@@ -61,7 +61,7 @@ export class ChosenCapture implements Member {
       this.current = wanted;
       this.chosen.setMode(this.mode);
     }
-    return this.chosen.transparentFor(server);
+    return this.chosen.transparentFor(server, via);
   }
 
   bind(tunnel: Pick<TunnelController, 'on'>): () => void {

@@ -10,7 +10,7 @@ import { TunCapture } from './tun/tun-capture';
  * core start it says what the core takes part in (TPROXY's inbounds and mark, the TUN's mark alone).
  */
 export type SystemWide = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'bind' | 'recoverAfterCrash' | 'end'> & {
-  transparentFor(server?: Server): Promise<CoreCapture | null>;
+  transparentFor(server?: Server, via?: Server): Promise<CoreCapture | null>;
 };
 
 export interface SystemWideForOptions extends SystemWideOptions {

@@ -64,7 +64,7 @@ export interface CoreStartOptions {
    * IPv6 goes to it): the transparent inbound of system-wide mode, or null. It may throw (no
    * administrator rights): the connection then fails with its words.
    */
-  transparent?: (server: Server) => Promise<CoreCapture | null>;
+  transparent?: (server: Server, via?: Server) => Promise<CoreCapture | null>;
   /** The server's anti-DPI options, asked at every core start; written only where the core has them. */
   antiDpi?: (serverId: ServerId) => AntiDpiOptions | null;
 }
@@ -139,7 +139,7 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
     await assertShareable(share.httpPort, share.address, 'shared HTTP proxy');
     await assertShareable(share.socksPort, share.address, 'shared SOCKS5 proxy');
   }
-  const transparent = (await options.transparent?.(session.server)) ?? undefined;
+  const transparent = (await options.transparent?.(session.server, session.via)) ?? undefined;
   const carried = session.choice.kind === 'carried' ? session.choice.core : null;
   const asked = options.antiDpi?.(session.server.id) ?? null;
   // A carried server's options are applied by the main core, on the carrier's way to the server.

@@ -31,6 +31,7 @@ import { freePort } from '../../tunnel/ports';
 import { CaptureRecordFile } from '../record';
 import { Capture, type CaptureOptions, type CaptureStatus } from '../capture';
 import { linuxTunLeftoverRemoval, stopLeftoverCommand, type TunElevation, type TunPlatform } from './policy/elevation';
+import { coreBypass } from './policy/core-bypass';
 import { LINUX_TUN, linuxTunCoreMarkRules, singBoxTunConfig, withIpv6Policy } from './policy/sing-box-tun';
 import { singBoxPerApp, withPerApp } from '../per-app/policy/sing-box-rules';
 import { linuxTunLeftoversPresent } from './linux-leftovers';
@@ -85,6 +86,8 @@ export class TunCapture extends Capture {
   private ipv6: { wanted: Ipv6Capture; why: string } = { wanted: 'block', why: '' };
   /** Linux: the mark the current core puts on its own sockets, or null (matched by its path). */
   private coreMark: number | null = null;
+  /** Why the core's connections are told by its path rather than its mark (null: by mark). */
+  private bypassWhy: string | null = null;
   private readonly host: TunHost;
   private readonly record: CaptureRecordFile;
 
@@ -123,7 +126,7 @@ export class TunCapture extends Capture {
   }
 
   /** The tunnel's question before each core start (see the file's comment). */
-  async transparentFor(server?: Server): Promise<OutboundMarkOnly | null> {
+  async transparentFor(server?: Server, via?: Server): Promise<OutboundMarkOnly | null> {
     if (this.mode !== 'system-wide') {
       await this.end();
       return null;
@@ -131,10 +134,12 @@ export class TunCapture extends Capture {
     const ipv6 = this.ipv6For(server);
     this.ipv6 = { wanted: ipv6.ipv6, why: ipv6.why };
     if (!this.options.corePath) throw new Error('system-wide mode needs the core’s path: its own connections must bypass the TUN');
-    // Linux: a core that may mark its sockets is kept out of the device by the kernel, and sing-box
-    // then has no process rule, which would cost every connection a search of /proc.
-    const marks = this.linux && (await (this.options.coreCanCapture ?? coreCanCapture)(this.options.corePath));
-    this.coreMark = marks ? (this.options.coreMark ?? DEFAULT_CORE_MARK) : null;
+    // By mark where it works (policy/core-bypass.ts says when and why not).
+    const hops = [server, via].filter((hop): hop is Server => hop !== undefined);
+    const coreMayMark = this.linux && (await (this.options.coreCanCapture ?? coreCanCapture)(this.options.corePath));
+    const bypass = coreBypass({ linux: this.linux, coreMayMark, mark: this.options.coreMark ?? DEFAULT_CORE_MARK, hops });
+    this.coreMark = bypass.by === 'mark' ? bypass.mark : null;
+    this.bypassWhy = bypass.by === 'path' ? bypass.why : null;
     const engine = await this.findEngine();
     await this.openSession(engine);
     return this.coreMark === null ? null : { mark: this.coreMark };
@@ -279,7 +284,7 @@ export class TunCapture extends Capture {
     this.running = { key, directPort };
     this.error = null;
     const device = this.linux ? ` ${LINUX_TUN.device}` : '';
-    this.detail = `sing-box ${engine.version} TUN${device}: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct (${coreMark !== null ? `by its socket mark 0x${coreMark.toString(16)}, kept out of the device` : 'by its path'}); ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core; ${this.ipv6.why}`;
+    this.detail = `sing-box ${engine.version} TUN${device}: every program's traffic (IPv4, IPv6, TCP, UDP) into the core's SOCKS5 ${socksHost}:${socksPort}; the core's own connections direct (${coreMark !== null ? `by its socket mark 0x${coreMark.toString(16)}, kept out of the device` : `by its path: ${this.bypassWhy ?? 'no mark'}`}); ${this.bypassLan() ? 'LAN direct' : 'LAN captured'}; DNS answered through the core; ${this.ipv6.why}`;
     this.options.logger.info(TAG, `system-wide TUN ${restarted ? 'restarted on a new config' : 'up'}: ${this.detail}`);
     this.emit();
   }
