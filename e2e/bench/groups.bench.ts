@@ -175,6 +175,9 @@ async function trialsThrough(corePath: string, servers: Server[], lab: InProcess
       ...stats('group_switch_to_first_byte', toFirstByte),
       ...stats('group_switch_call', swapCall),
       ...stats('main_longest_gap', gaps),
+      // Trial by trial, in order: a swap's first trials may differ from the rest (a conversion the core made once).
+      group_switch_call_each_ms: swapCall.map((v) => round(v)),
+      main_longest_gap_each_ms: gaps.map((v) => round(v)),
       ...stats('main_longest_gap_without_switch', quiet),
       ...stats('main_longest_gap_control', controlGaps),
       ...stats('event_loop_delay_max_during_switch', loopDelay),
