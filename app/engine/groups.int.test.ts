@@ -91,7 +91,9 @@ describe.each([['xray', 'live'], ['v2ray', 'restart']] as const)('a group of US 
     );
     const statuses = (await snapshot()).statuses;
     us = servers.filter((s) => statuses[s.id]!.ipInfo!.countryCode === 'US');
-    // The main connection's Auto stays off the group's servers, as a user keeping them for the group would.
+    // The main connection's Auto stays off the group's servers. Marks in Auto hold for the groups
+    // too, but with every member marked the group chooses among them, as Auto does when only
+    // marked servers remain.
     const subscriptionId = (await snapshot()).subscriptions[0]!.id;
     await engine.setExcluded({ subscriptionId, serverIds: us.map((s) => s.id) });
     await engine.setSettings({
