@@ -202,3 +202,32 @@ describe('a group honours the servers the user excluded', () => {
     expect(tunnel.switches).toEqual([{ name: 'US', to: 'us2' }]);
   });
 });
+
+describe('a group whose pick went dead, fed only by requests that each send once (as the lab’s traffic is)', () => {
+  /** Samples of 250 ms for `ms`, the group sending 209 bytes every `everyMs` and receiving nothing; the time the group left us2. */
+  async function leftAfter(everyMs: number, ms: number) {
+    const { picks, tunnel, clock, settle, delays } = setup();
+    await settle();
+    delays.set('us2', null);
+    const start = clock.now();
+    let nextSend = start;
+    for (let t = 250; t <= ms; t += 250) {
+      await clock.advance(250);
+      const send = clock.now() >= nextSend;
+      if (send) nextSend += everyMs;
+      tunnel.emitter.emit('traffic', { at: clock.now(), intervalMs: 250, upBytes: 500, downBytes: 900, groups: { US: { upBytes: send ? 209 : 0, downBytes: 0 } } });
+      if (picks.snapshots()[0]!.pick === 'us1') return clock.now() - start;
+    }
+    return null;
+  }
+
+  it('sends 2.25 s apart are "data is being sent": the group leaves at the stall threshold', async () => {
+    expect(await leftAfter(2250, 40_000)).toBeLessThan(6000);
+  });
+
+  it('sends 3 s apart are a sparse sender: only the 30 s trigger moves the group', async () => {
+    const left = await leftAfter(3000, 40_000);
+    expect(left).toBeGreaterThanOrEqual(30_000);
+    expect(left).toBeLessThan(32_000);
+  });
+});
