@@ -10,9 +10,9 @@
  * (`xray convert pb`), so the app never builds a proxy's settings message itself; the two calls
  * are then made from this process (xray-protobuf.ts), with no process started between them.
  * Conversions are kept by the JSON they came from: a pick the group returns to is swapped with no
- * process started at all. (Three `xray api` processes per switch, the way before, took 195 ms
- * median on this 2-CPU machine and competed with the running core for it, lengthening the main
- * connection's longest gap during a switch.)
+ * process started at all. (Four `xray api` processes per switch, the way before, took 135 ms
+ * median and up to 585 ms on this 2-CPU machine, competing with the running core for it, and the
+ * main connection's longest gap during a switch grew with them: `npm run bench -- groups`.)
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
