@@ -48,6 +48,12 @@ export interface GroupPickerOptions {
   apply(pick: ServerId | null): Promise<void>;
   /** The main connection is up (the group's outbound runs in its core). */
   connected(): boolean;
+  /**
+   * The user excluded the server from Auto in its own subscription: a group never takes it either
+   * (unless every member is so marked, when it chooses among them as Auto does), beside the
+   * group's own marks, which keep a server off this group's sites alone.
+   */
+  markedInAuto?(id: ServerId): boolean;
   persisted?: PersistedGroupPick;
   save?(state: PersistedGroupPick): void;
 }
@@ -79,6 +85,7 @@ export class GroupPicker {
         current: () => this.current,
         connected: () => options.connected() && this.current !== null,
       },
+      ...(options.markedInAuto ? { markedElsewhere: (server: ServerId) => options.markedInAuto!(server) } : {}),
       persisted: { subscriptionId: id, excluded: persisted?.excluded.length ? { [id]: persisted.excluded } : {}, returnCandidate: persisted?.returnCandidate ?? null },
       store: { save: () => this.persist() },
     });
@@ -146,6 +153,11 @@ export class GroupPicker {
     return this.auto.setExcluded(groupSubscriptionId(this.options.name), ids);
   }
 
+  /** The user's marks in the servers' own subscriptions changed: a pick marked there is left. */
+  autoMarksChanged(): void {
+    this.auto.marksChanged();
+  }
+
   snapshot(): GroupPickSnapshot {
     const auto = this.auto.snapshot();
     const id = groupSubscriptionId(this.options.name);
@@ -154,9 +166,11 @@ export class GroupPicker {
       name: this.options.name,
       pick,
       members: this.options.members().length,
+      memberIds: [...this.options.members()],
       state: pick !== null ? 'on' : this.current !== null ? 'down' : 'none',
       reason: this.reason,
       excluded: auto.excluded[id] ?? [],
+      excludedInAuto: this.options.members().filter((member) => this.options.markedInAuto?.(member) ?? false),
       returnCandidate: auto.returnCandidate,
       networkLostUntil: auto.networkLostUntil,
       timeline: auto.timeline,

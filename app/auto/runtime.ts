@@ -44,6 +44,8 @@ export interface AutoRuntimeOptions {
   timelineLimit?: number;
   /** How long past its timeout a probe may take before it counts as unanswered. */
   probeGraceMs?: number;
+  /** Marks of a list this runtime does not own, honoured as its own (a group's: the servers' own subscriptions' marks). */
+  markedElsewhere?: (serverId: ServerId) => boolean;
 }
 
 /** Auto's settings from the app's: the stall threshold and the monitor's URL-test timeout. */
@@ -79,6 +81,7 @@ export class AutoRuntime {
       verdict: (id) => reachability?.verdict(id) ?? null,
       transferVerdict: (id) => measurements.transferVerdict?.(id) ?? null,
       transferResult: (id) => measurements.transferResult?.(id) ?? null,
+      ...(options.markedElsewhere ? { markedElsewhere: options.markedElsewhere } : {}),
     };
     this.state = initialState(options.config, options.persisted ?? NOTHING_PERSISTED, options.clock.now());
     this.state = { ...this.state, current: options.tunnel.current() };
@@ -151,6 +154,10 @@ export class AutoRuntime {
   setExcluded(subscriptionId: SubscriptionId, ids: ServerId[]): Outcome {
     return this.dispatch({ type: 'set-excluded', subscriptionId, ids });
   }
+  /** The marks `markedElsewhere` reads changed: a current server marked there is left. */
+  marksChanged(): void {
+    this.dispatch({ type: 'marks-changed' });
+  }
   /** The user picked a server by hand: Auto turns off and the tunnel moves there. */
   manualConnect(serverId: ServerId): void {
     this.dispatch({ type: 'manual-connect', serverId });
@@ -175,6 +182,11 @@ export class AutoRuntime {
       networkSilentSince: this.look.silentSince(),
       timeline: [...this.timeline],
     };
+  }
+
+  /** The user's marks per subscription, as they stand (the same record until they change). */
+  excluded(): Readonly<Record<SubscriptionId, readonly ServerId[]>> {
+    return this.state.excluded;
   }
 
   /**

@@ -47,4 +47,4 @@ export { coreRunArgs, coreRunEnvironment, configTestArgs, assetLocation } from '
 export { UnsupportedServerError } from './errors';
 export { parseCoreVersion, compareVersions } from './version';
 export { type GroupRoute, groupDialTag, groupOutboundsOf, groupReceivedStat, groupSentStat, groupTag, groupTags, groupViaTag } from './group-outbounds';
-export { XrayOutboundSwap } from './group-swap';
+export { ConvertedOutbounds, XrayOutboundSwap } from './group-swap';

@@ -26,6 +26,7 @@ import { measurementOperations } from './test-operations';
 import { speedTestOperations } from './speed-test-operations';
 import type { TunnelDriver } from './tunnel-driver';
 import type { WindowStatuses } from './window-statuses';
+import type { GroupPicks } from './group-picks';
 
 export interface ContractServices {
   snapshot: SnapshotSources;
@@ -34,6 +35,7 @@ export interface ContractServices {
   catalog: ServerCatalog;
   driver: TunnelDriver;
   auto: AutoRuntime;
+  groupPicks: Pick<GroupPicks, 'setExcluded'>;
   monitor: Monitor;
   statuses: WindowStatuses;
   reachability: ReachabilityRuntime;
@@ -54,7 +56,13 @@ export function contractHandlers(s: ContractServices): ContractHandlers {
     getSnapshot: async () => windowSnapshot(s.snapshot),
     listCores: async () => coreListOf(await surveyCores(s.coresWanted), catalog.index.all()).list,
     ...connectionHandlers({ driver: s.driver, auto: s.auto, catalog, delayOf: (id) => monitor.status(id).delayMs, testConnected: (id) => void monitor.testNow([id], 'selection'), state: s.connection }),
-    ...subscriptionOperations({ subscriptions: s.subscriptions, auto: s.auto, index: catalog.index, imports: s.imports }),
+    ...subscriptionOperations({
+      subscriptions: s.subscriptions,
+      auto: { setAuto: (id) => s.auto.setAuto(id), setExcluded: (id, ids) => s.auto.setExcluded(id, ids), snapshot: () => s.snapshot.auto.snapshot() },
+      groups: s.groupPicks,
+      index: catalog.index,
+      imports: s.imports,
+    }),
     ...measurementOperations(monitor, s.statuses, catalog.index, s.reachability),
     ...speedTestOperations(monitor, catalog),
     ...s.settingsPath.handlers(),

@@ -240,6 +240,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     runsInCore: (id) => !catalog.unsupported()[id] && !catalog.carried()[id],
     subscriptions: () => catalog.autoView(),
     tunnel,
+    excludedInAuto: () => auto.excluded(),
     persisted: groupsLoaded.value,
     save: (state) => void groupFile.save(state).catch((error: unknown) => logger.error(TAG, String(error))),
     changed: () => autoChanged(),
@@ -362,7 +363,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
   const handlers = contractHandlers({
     snapshot: { catalog, statuses, connection: connectionState, auto: { snapshot: autoSnapshot }, settings, profile, monitor, demo: options.labControl !== undefined, board, imports, routing },
     coresWanted: { corePath: settings().corePath, resourcesDir: options.resourcesDir },
-    catalog, driver, auto, monitor, statuses, reachability, subscriptions, imports, settingsPath, board, sharing, settings,
+    catalog, driver, auto, groupPicks, monitor, statuses, reachability, subscriptions, imports, settingsPath, board, sharing, settings,
     connection: connectionState,
     labControl: options.labControl,
   });

@@ -34,7 +34,7 @@ export interface EventSources {
   sharing: HouseholdSharing;
   auto: AutoRuntime;
   /** The server groups' pickers, beside Auto. */
-  groupPicks: Pick<GroupPicks, 'membersMaybeChanged' | 'transferSeen'>;
+  groupPicks: Pick<GroupPicks, 'membersMaybeChanged' | 'transferSeen' | 'autoMarksChanged'>;
   /** Auto's snapshot changed (its own, or a group's pick): the window hears the whole. */
   autoChanged(): void;
   monitor: Monitor;
@@ -82,7 +82,8 @@ export function routeEvents(s: EventSources): (() => void)[] {
     monitor.onProgress(publish('testProgress')),
     monitor.onSpeedTestProgress(publish('speedTestProgress')),
     followTestBudget(monitor, s.board),
-    auto.onChange(() => s.autoChanged()),
+    // A server the user excluded from Auto is one no group takes either.
+    auto.onChange(() => (s.groupPicks.autoMarksChanged(), s.autoChanged())),
     // The current server's transfer test freezing is one of Auto's triggers.
     monitor.onTransfer((id) => auto.transferSeen(id)),
     // A group's members follow the servers and their exit countries; its pick follows Auto's rules.

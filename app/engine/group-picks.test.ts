@@ -37,7 +37,7 @@ class GroupTunnel {
   }
 }
 
-function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', countries: ['US'] } }], notInCore: ServerId[] = []) {
+function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', countries: ['US'] } }], notInCore: ServerId[] = [], markedInAuto: Record<string, ServerId[]> = {}) {
   const clock = new FakeClock();
   const servers: Server[] = ['fi', 'us1', 'us2', 'de'].map((id) => vlessServer(id, 'A'));
   const countries = new Map<ServerId, string>([
@@ -57,6 +57,8 @@ function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', 
   let settings: Settings = { ...DEFAULT_SETTINGS, groups };
   const saved: unknown[] = [];
   const tunnel = new GroupTunnel();
+  // The main Auto's marks: the reducer replaces its record on every change, as here.
+  let autoMarks: Record<string, ServerId[]> = markedInAuto;
   const picks = new GroupPicks({
     clock,
     logger: memoryLogger('info').logger,
@@ -76,13 +78,18 @@ function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', 
     runsInCore: (id) => !notInCore.includes(id),
     subscriptions: () => [{ id: 'A', serverIds: servers.map((s) => s.id) }],
     tunnel: tunnel as never,
+    excludedInAuto: () => autoMarks,
     persisted: { groups: {} },
     save: (state) => saved.push(state),
     changed: () => undefined,
   });
   picks.follow();
   const settle = () => clock.advance(0);
-  return { clock, picks, tunnel, probed, delays, countries, saved, settle, setSettings: (next: Partial<Settings>) => (settings = { ...settings, ...next }) };
+  const markInAuto = (marks: Record<string, ServerId[]>) => {
+    autoMarks = marks;
+    picks.autoMarksChanged();
+  };
+  return { clock, picks, tunnel, probed, delays, countries, saved, settle, markInAuto, setSettings: (next: Partial<Settings>) => (settings = { ...settings, ...next }) };
 }
 
 describe('the server groups of the settings, picked by Auto’s rules beside the main connection', () => {
@@ -149,5 +156,78 @@ describe('the server groups of the settings, picked by Auto’s rules beside the
     expect(picks.snapshots()).toEqual([]);
     expect(saved.at(-2)).toEqual({ groups: { US: { pick: 'us2', excluded: [], returnCandidate: null } } });
     expect(saved.at(-1)).toEqual({ groups: {} });
+  });
+});
+
+describe('a group honours the servers the user excluded', () => {
+  it('a server excluded from Auto in its subscription is no group’s pick, though it scores best', async () => {
+    const { picks, tunnel, settle } = setup(undefined, [], { A: ['us2'] });
+    await settle();
+    expect(tunnel.switches).toEqual([{ name: 'US', to: 'us1' }]);
+    expect(picks.snapshots()[0]).toMatchObject({ pick: 'us1', memberIds: ['us1', 'us2'], excluded: [], excludedInAuto: ['us2'] });
+  });
+
+  it('the group’s pick excluded from Auto: the group moves to its best other member at once', async () => {
+    const { picks, tunnel, settle, markInAuto } = setup();
+    await settle();
+    markInAuto({ A: ['us2'] });
+    await settle();
+    expect(tunnel.switches.at(-1)).toEqual({ name: 'US', to: 'us1' });
+    expect(picks.snapshots()[0]).toMatchObject({ pick: 'us1', reason: 'excluded', excludedInAuto: ['us2'] });
+  });
+
+  it('every member excluded from Auto: the group chooses among them, as Auto does when only marked servers remain', async () => {
+    const { picks, tunnel, settle } = setup(undefined, [], { A: ['us1', 'us2'] });
+    await settle();
+    expect(tunnel.switches).toEqual([{ name: 'US', to: 'us2' }]);
+    expect(picks.snapshots()[0]).toMatchObject({ pick: 'us2', state: 'on' });
+  });
+
+  it('a member excluded from the group alone: the group leaves it, the mark is kept across restarts', async () => {
+    const { picks, tunnel, settle, saved } = setup();
+    await settle();
+    expect(picks.setExcluded('US', ['us2'])).toEqual({ ok: true });
+    await settle();
+    expect(tunnel.switches.at(-1)).toEqual({ name: 'US', to: 'us1' });
+    expect(picks.snapshots()[0]).toMatchObject({ pick: 'us1', reason: 'excluded', excluded: ['us2'], excludedInAuto: [] });
+    expect(saved.at(-1)).toEqual({ groups: { US: { pick: 'us1', excluded: ['us2'], returnCandidate: null } } });
+  });
+
+  it('the last member neither list excludes cannot be excluded from the group; an unknown group is refused', async () => {
+    const { picks, tunnel, settle } = setup(undefined, [], { A: ['us1'] });
+    await settle();
+    expect(picks.setExcluded('US', ['us2'])).toMatchObject({ ok: false, code: 'last-unmarked-server' });
+    expect(picks.snapshots()[0]).toMatchObject({ pick: 'us2', excluded: [] });
+    expect(picks.setExcluded('JP', ['us2'])).toMatchObject({ ok: false, code: 'no-such-group' });
+    expect(tunnel.switches).toEqual([{ name: 'US', to: 'us2' }]);
+  });
+});
+
+describe('a group whose pick went dead, fed only by requests that each send once (as the lab’s traffic is)', () => {
+  /** Samples of 250 ms for `ms`, the group sending 209 bytes every `everyMs` and receiving nothing; the time the group left us2. */
+  async function leftAfter(everyMs: number, ms: number) {
+    const { picks, tunnel, clock, settle, delays } = setup();
+    await settle();
+    delays.set('us2', null);
+    const start = clock.now();
+    let nextSend = start;
+    for (let t = 250; t <= ms; t += 250) {
+      await clock.advance(250);
+      const send = clock.now() >= nextSend;
+      if (send) nextSend += everyMs;
+      tunnel.emitter.emit('traffic', { at: clock.now(), intervalMs: 250, upBytes: 500, downBytes: 900, groups: { US: { upBytes: send ? 209 : 0, downBytes: 0 } } });
+      if (picks.snapshots()[0]!.pick === 'us1') return clock.now() - start;
+    }
+    return null;
+  }
+
+  it('sends 2.25 s apart are "data is being sent": the group leaves at the stall threshold', async () => {
+    expect(await leftAfter(2250, 40_000)).toBeLessThan(6000);
+  });
+
+  it('sends 3 s apart are a sparse sender: only the 30 s trigger moves the group', async () => {
+    const left = await leftAfter(3000, 40_000);
+    expect(left).toBeGreaterThanOrEqual(30_000);
+    expect(left).toBeLessThan(32_000);
   });
 });

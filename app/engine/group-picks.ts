@@ -6,10 +6,10 @@
  * servers, their exit countries or the groups change; a group edited in the settings starts over.
  */
 import type { GroupPickSnapshot } from '../../shared/domain/auto';
-import type { Server, ServerId } from '../../shared/domain/server';
+import type { Server, ServerId, SubscriptionId } from '../../shared/domain/server';
 import type { ServerStatus } from '../../shared/domain/status';
 import type { ServerGroup, Settings } from '../../shared/settings';
-import { type AutoConfig, type AutoProbePort, GroupPicker, type MeasurementPort, type PersistedGroupPicks, type ReachabilityPort, type SubscriptionServers } from '../auto';
+import { type AutoConfig, type AutoProbePort, GroupPicker, type Outcome, type MeasurementPort, type PersistedGroupPicks, type ReachabilityPort, type SubscriptionServers } from '../auto';
 import type { Clock } from '../clock';
 import type { GroupRoute } from '../core';
 import type { Logger } from '../log/logger';
@@ -33,6 +33,8 @@ export interface GroupPicksOptions {
   runsInCore: (id: ServerId) => boolean;
   subscriptions: () => readonly SubscriptionServers[];
   tunnel: Pick<TunnelController, 'setGroups' | 'switchGroup' | 'on' | 'state'> | null;
+  /** The main Auto's marks per subscription: a server excluded there is taken by no group either. */
+  excludedInAuto: () => Readonly<Record<SubscriptionId, readonly ServerId[]>>;
   persisted: PersistedGroupPicks;
   save: (state: PersistedGroupPicks) => void;
   /** Any group's pick or timeline changed. */
@@ -50,6 +52,8 @@ export class GroupPicks {
   private readonly running = new Map<string, Running>();
   private readonly saved: PersistedGroupPicks;
   private readonly unbind: (() => void)[] = [];
+  /** The main Auto's marks as a set, rebuilt when its record is a new one (the reducer replaces it on every change). */
+  private autoMarks: { of: unknown; ids: ReadonlySet<ServerId> } = { of: null, ids: new Set() };
 
   constructor(private readonly options: GroupPicksOptions) {
     this.saved = { groups: { ...options.persisted.groups } };
@@ -123,6 +127,23 @@ export class GroupPicks {
     return [...this.running.values()].flatMap(({ picker }) => picker.pick() ?? []);
   }
 
+  /**
+   * The user's marks for one group's members, after "Done"; refused when it would mark the last
+   * member neither list marks, or when there is no such group.
+   */
+  setExcluded(name: string, ids: ServerId[]): Outcome {
+    const run = this.running.get(name);
+    if (!run) return { ok: false, code: 'no-such-group', error: `There is no server group "${name}".` };
+    return run.picker.setExcluded(ids);
+  }
+
+  /** Auto's snapshot changed: when its marks did, each group leaves a pick now marked. */
+  autoMarksChanged(): void {
+    if (this.options.excludedInAuto() === this.autoMarks.of) return;
+    this.markedInAuto('');
+    for (const { picker } of this.running.values()) picker.autoMarksChanged();
+  }
+
   snapshots(): GroupPickSnapshot[] {
     return [...this.running.values()].map(({ picker }) => picker.snapshot());
   }
@@ -166,6 +187,7 @@ export class GroupPicks {
         await o.tunnel?.switchGroup(group.name, this.routeOf(pick));
       },
       connected: () => o.tunnel?.state().state === 'connected',
+      markedInAuto: (id) => this.markedInAuto(id),
       ...(persisted ? { persisted } : {}),
       save: (state) => {
         this.saved.groups[group.name] = state;
@@ -175,6 +197,12 @@ export class GroupPicks {
     run.unsubscribe = run.picker.onChange(() => o.changed());
     this.running.set(group.name, run);
     return run.picker;
+  }
+
+  private markedInAuto(id: ServerId): boolean {
+    const record = this.options.excludedInAuto();
+    if (record !== this.autoMarks.of) this.autoMarks = { of: record, ids: new Set(Object.values(record).flat()) };
+    return this.autoMarks.ids.has(id);
   }
 
   private membersOf(group: ServerGroup): ServerId[] {

@@ -39,6 +39,8 @@ async function world() {
         serverIds.length > 1 ? { ok: false, error: 'The last unmarked server cannot be marked: Auto needs one server it may take.', code: 'last-unmarked-server' } : { ok: true },
       snapshot: () => snapshot,
     },
+    // As the groups refuse a name that is no group's.
+    groups: { setExcluded: (name) => (name === 'AI' ? { ok: true } : { ok: false, error: `There is no server group "${name}".`, code: 'no-such-group' }) },
   });
   return { store, ops, autoAsked };
 }
@@ -99,6 +101,12 @@ describe('subscription operations', () => {
     });
     // A refusal Auto gives no code stays the plain sentence.
     await expect(ops.setAuto({ subscriptionId: (await ops.addSubscription({ text: `${LINK}\n`, name: 'Unrunnable' })).id })).rejects.not.toHaveProperty('code');
+  });
+
+  it("a group's marks are answered with Auto's snapshot; a group that does not exist is refused with its code", async () => {
+    const { ops } = await world();
+    await expect(ops.setGroupExcluded({ group: 'AI', serverIds: ['us1'] })).resolves.toMatchObject({ subscriptionId: null });
+    await expect(ops.setGroupExcluded({ group: 'JP', serverIds: [] })).rejects.toMatchObject({ code: 'no-such-group', message: 'There is no server group "JP".' });
   });
 
   it('an import the user accepts becomes a subscription; the request is gone', async () => {

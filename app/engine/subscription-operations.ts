@@ -1,6 +1,6 @@
 /**
  * The contract's subscription operations: add, update, edit, remove, reorder, confirm an empty list,
- * Auto on a subscription and its exclusions, share links and imports. What leaves here for the
+ * Auto on a subscription and its exclusions (and a server group's), share links and imports. What leaves here for the
  * window carries no credential (ui-view.ts).
  */
 import type { ServerId, SubscriptionId } from '../../shared/domain/server';
@@ -20,8 +20,10 @@ export interface SubscriptionOperationsDeps {
   auto: {
     setAuto(subscriptionId: SubscriptionId | null): Outcome;
     setExcluded(subscriptionId: SubscriptionId, serverIds: ServerId[]): Outcome;
+    /** Auto's snapshot with the groups' picks (an answer without them would drop them from the window). */
     snapshot(): AutoSnapshot;
   };
+  groups: { setExcluded(name: string, serverIds: ServerId[]): Outcome };
   index: Pick<ServerIndex, 'require'>;
   imports: ImportInbox;
 }
@@ -35,6 +37,7 @@ type Operations =
   | 'confirmEmptySubscription'
   | 'setAuto'
   | 'setExcluded'
+  | 'setGroupExcluded'
   | 'shareLink'
   | 'offerImport'
   | 'answerImport';
@@ -72,6 +75,7 @@ export function subscriptionOperations(deps: SubscriptionOperationsDeps): Handle
       requireSubscription(r.subscriptionId);
       return autoAnswer(auto.setExcluded(r.subscriptionId, r.serverIds));
     },
+    setGroupExcluded: async (r) => autoAnswer(deps.groups.setExcluded(r.group, r.serverIds)),
     shareLink: async (r) => ({ link: 'serverId' in r ? shareLink(deps.index.require(r.serverId)) : (requireSubscription(r.subscriptionId).url ?? null) }),
     ...importHandlers(deps.imports, async (source, name, options) => subscriptionForUi(await subscriptions.add(source, name, options))),
   };

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { ConnectionState } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock } from '../clock';
-import { chooseCarrier, type CoreRouting, type GroupRoute, groupOutboundsOf, groupTags, XrayOutboundSwap } from '../core';
+import { chooseCarrier, ConvertedOutbounds, type CoreRouting, type GroupRoute, groupOutboundsOf, groupTags, XrayOutboundSwap } from '../core';
 import { SerialQueue } from '../process/serial-queue';
 import { secretsOf } from '../../shared/domain/secrets';
 import type { CoreExit, CoreProcess } from './core-process';
@@ -60,6 +60,8 @@ export class TunnelController {
   private readonly operations = new SerialQueue();
   private routing: CoreRouting | undefined;
   private groups: readonly GroupRoute[];
+  /** The groups' outbounds as the core converted them: a pick returned to is swapped without starting a process. */
+  private readonly convertedOutbounds = new ConvertedOutbounds();
   /** Milliseconds the last core took from spawn to accepting connections. */
   lastStartMs = Number.NaN;
 
@@ -138,7 +140,7 @@ export class TunnelController {
       if (!session || !session.core || this.current.state !== 'connected') return 'next-start';
       const live = this.options.core.family === 'xray' && session.apiPort !== undefined;
       if (live) {
-        const swap = new XrayOutboundSwap({ corePath: this.options.core.path, apiAddress: `127.0.0.1:${session.apiPort}`, runtimeDir: this.options.runtimeDir });
+        const swap = new XrayOutboundSwap({ corePath: this.options.core.path, apiAddress: `127.0.0.1:${session.apiPort}`, runtimeDir: this.options.runtimeDir, converted: this.convertedOutbounds });
         try {
           await swap.replace(groupTags(name), groupOutboundsOf({ name, pick }, this.options.core));
           this.options.logger.info(TAG, `group ${name}: on ${pick ? pick.server.name : 'no server'} (swapped in the running core)`);

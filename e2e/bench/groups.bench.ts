@@ -7,11 +7,17 @@
  * the longest time between two chunks from the first to the last. On Xray a switch is swapped
  * into the running core, so the main download should not notice; `--cores xray,v2ray` adds the
  * control, where a group switch restarts the core and the main download breaks (reported).
+ *
+ * Each switch trial is paired with a control trial that does everything but the switch (the same
+ * download, the same request through the group after the same pause), so the gap a switch adds
+ * is told from the throttle's own spacing and the group request's; and both record the longest
+ * stall of this process's event loop, since the lab's relays and the download's reader run in it
+ * (a stall there is a gap the bench makes, not the core).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { ProxyAgent, request } from 'undici';
 import { type CoreRouting, detectCore, groupTag, isCoreName } from '../../app/core';
 import { labCore } from '../../app/core/testing/cores';
@@ -55,6 +61,18 @@ async function mainDownload(proxy: string, url: string, bytes: number): Promise<
     await agent.destroy();
   }
   return { chunkAt, whole: received === bytes };
+}
+
+/** The longest stall of this process's event loop while `work` runs, in ms. */
+async function withLoopDelay<T>(work: () => Promise<T>): Promise<{ value: T; loopDelayMaxMs: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  try {
+    const value = await work();
+    return { value, loopDelayMaxMs: histogram.max / 1e6 };
+  } finally {
+    histogram.disable();
+  }
 }
 
 const longestGap = (times: number[]) => times.slice(1).reduce((gap, at, i) => Math.max(gap, at - times[i]!), 0);
@@ -119,21 +137,37 @@ async function trialsThrough(corePath: string, servers: Server[], lab: InProcess
     const toFirstByte: number[] = [];
     const swapCall: number[] = [];
     const gaps: number[] = [];
+    const controlGaps: number[] = [];
+    const loopDelay: number[] = [];
+    const controlLoopDelay: number[] = [];
     const ways = new Set<string>();
     let broken = 0;
+    const url = `${lab.info.bytes}/${o.downloadBytes}`;
     for (let i = 1; i <= o.trials; i++) {
-      const download = mainDownload(proxy, `${lab.info.bytes}/${o.downloadBytes}`, o.downloadBytes);
-      // The download under way before the group moves.
-      await new Promise((r) => setTimeout(r, 400));
-      const began = performance.now();
-      ways.add(await tunnel.switchGroup('AI', { server: i % 2 === 1 ? b : a }));
-      const swapped = performance.now();
-      const byte = await firstByte(proxy, groupUrl.toString());
-      toFirstByte.push(swapped - began + byte);
-      swapCall.push(swapped - began);
-      const seen = await download;
-      if (!seen.whole) broken++;
-      else gaps.push(longestGap(seen.chunkAt));
+      // The control: the same download and group request, no switch.
+      const control = await withLoopDelay(async () => {
+        const download = mainDownload(proxy, url, o.downloadBytes);
+        await new Promise((r) => setTimeout(r, 400));
+        await firstByte(proxy, groupUrl.toString());
+        return download;
+      });
+      controlLoopDelay.push(control.loopDelayMaxMs);
+      if (control.value.whole) controlGaps.push(longestGap(control.value.chunkAt));
+      const trial = await withLoopDelay(async () => {
+        const download = mainDownload(proxy, url, o.downloadBytes);
+        // The download under way before the group moves.
+        await new Promise((r) => setTimeout(r, 400));
+        const began = performance.now();
+        ways.add(await tunnel.switchGroup('AI', { server: i % 2 === 1 ? b : a }));
+        const swapped = performance.now();
+        const byte = await firstByte(proxy, groupUrl.toString());
+        toFirstByte.push(swapped - began + byte);
+        swapCall.push(swapped - began);
+        return download;
+      });
+      loopDelay.push(trial.loopDelayMaxMs);
+      if (!trial.value.whole) broken++;
+      else gaps.push(longestGap(trial.value.chunkAt));
     }
     return {
       core: `${core.family} ${core.version}`,
@@ -141,7 +175,13 @@ async function trialsThrough(corePath: string, servers: Server[], lab: InProcess
       ...stats('group_switch_to_first_byte', toFirstByte),
       ...stats('group_switch_call', swapCall),
       ...stats('main_longest_gap', gaps),
+      // Trial by trial, in order: a swap's first trials may differ from the rest (a conversion the core made once).
+      group_switch_call_each_ms: swapCall.map((v) => round(v)),
+      main_longest_gap_each_ms: gaps.map((v) => round(v)),
       ...stats('main_longest_gap_without_switch', quiet),
+      ...stats('main_longest_gap_control', controlGaps),
+      ...stats('event_loop_delay_max_during_switch', loopDelay),
+      ...stats('event_loop_delay_max_control', controlLoopDelay),
       main_downloads_whole: o.trials - broken,
       main_downloads_broken: broken,
     };

@@ -107,10 +107,15 @@ export interface GroupPickSnapshot {
   name: string;
   pick: ServerId | null;
   members: number;
+  /** The members in the group's order (the window's exclusion list shows them). */
+  memberIds: ServerId[];
   state: 'on' | 'down' | 'none';
   /** Why the pick is the one it is: its last switch's reason, or `restored` from the last run. */
   reason: SwitchReason | 'restored' | null;
+  /** The group's own marks: members the user keeps off this group's sites. */
   excluded: ServerId[];
+  /** Members the user excluded from Auto in their own subscriptions: the group does not take them either. */
+  excludedInAuto: ServerId[];
   returnCandidate: ServerId | null;
   networkLostUntil: number | null;
   timeline: TimelineEntry[];

@@ -17,6 +17,8 @@ export const REFUSAL_CODES = [
   'no-such-subscription',
   /** Marking the last unmarked server of the Auto subscription: Auto needs one it may take. */
   'last-unmarked-server',
+  /** A server group's name that is not (or no longer) in the settings. */
+  'no-such-group',
   /** System-wide mode asked of a host that cannot start the privileged capture helper. */
   'system-wide-unavailable',
   /** Reading a QR code from the screen outside the desktop app. */

@@ -15,6 +15,7 @@ export const INVOKE_CHANNELS = [
   'disconnect',
   'setAuto',
   'setExcluded',
+  'setGroupExcluded',
   'testAll',
   'testServer',
   'measureThroughput',

@@ -19,7 +19,7 @@ import type { RoutingView } from '../domain/routing';
 import type { ObservatoryStatus, ServerStatus } from '../domain/status';
 import type { Server, ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
-import { type Settings, settingsPatchSchema } from '../settings';
+import { serverGroupSchema, type Settings, settingsPatchSchema } from '../settings';
 import type { SharingCredentials, SharingView } from '../sharing';
 import type { AppListing } from '../per-app';
 import { EVENT_NAMES, type EventName, INVOKE_CHANNELS, type InvokeChannel } from './channels';
@@ -64,6 +64,8 @@ export const invokeSchemas = {
   disconnect: z.object({}).strict(),
   setAuto: z.object({ subscriptionId: id.nullable() }).strict(),
   setExcluded: z.object({ subscriptionId: id, serverIds: z.array(id).max(100_000) }).strict(),
+  /** A server group's own marks after "Done": members kept off this group's sites (the servers' own Auto marks hold too). */
+  setGroupExcluded: z.object({ group: serverGroupSchema.shape.name, serverIds: z.array(id).max(100_000) }).strict(),
   testAll: z.object({}).strict(),
   testServer: z.object({ serverId: id }).strict(),
   measureThroughput: z.object({ serverId: id }).strict(),
@@ -198,6 +200,7 @@ export interface InvokeResponses {
   disconnect: ConnectionState;
   setAuto: AutoSnapshot;
   setExcluded: AutoSnapshot;
+  setGroupExcluded: AutoSnapshot;
   testAll: null;
   testServer: ServerStatus;
   measureThroughput: ServerStatus;

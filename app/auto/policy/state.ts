@@ -71,8 +71,18 @@ export function log(ctx: StepContext, decision: AutoDecision): void {
   ctx.out.push({ kind: 'log', decision });
 }
 
-export function excludedIn(state: AutoState, subscriptionId: SubscriptionId): ReadonlySet<ServerId> {
-  return new Set(state.excluded[subscriptionId] ?? []);
+/** The subscription's marked servers: the reducer's own marks and those its world says were made elsewhere. */
+export function excludedIn(state: AutoState, world: AutoWorld, subscriptionId: SubscriptionId): ReadonlySet<ServerId> {
+  const marks = new Set(state.excluded[subscriptionId] ?? []);
+  for (const id of markedElsewhereIn(world, subscriptionId)) marks.add(id);
+  return marks;
+}
+
+/** The subscription's servers marked in a list the reducer does not own (none for the main Auto). */
+export function markedElsewhereIn(world: AutoWorld, subscriptionId: SubscriptionId): ServerId[] {
+  const marked = world.markedElsewhere;
+  if (!marked) return [];
+  return (findSubscription(world, subscriptionId)?.serverIds ?? []).filter((id) => marked(id));
 }
 
 /** A subscription's servers in queue order, marked ones left out (unless only marked remain). */
@@ -80,7 +90,7 @@ export function queueOf(state: AutoState, ctx: StepContext, subscriptionId: Subs
   if (subscriptionId === null) return [];
   const subscription = findSubscription(ctx.world, subscriptionId);
   if (!subscription) return [];
-  return queueOrder(ctx.world, subscription.serverIds, ctx.now, excludedIn(state, subscriptionId));
+  return queueOrder(ctx.world, subscription.serverIds, ctx.now, excludedIn(state, ctx.world, subscriptionId));
 }
 
 /** The subscription the current server belongs to (Auto's own one unless it moved to a neighbour). */
@@ -93,7 +103,7 @@ export function homeOf(state: AutoState, ctx: StepContext): SubscriptionId | nul
 export function mayTake(state: AutoState, ctx: StepContext, id: ServerId): boolean {
   const subscription = subscriptionOf(ctx.world, id);
   if (!subscription) return false;
-  const marks = excludedIn(state, subscription.id);
+  const marks = excludedIn(state, ctx.world, subscription.id);
   return !marks.has(id) || subscription.serverIds.every((other) => marks.has(other));
 }
 

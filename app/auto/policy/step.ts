@@ -42,7 +42,7 @@ import { concludeEarly, onProbeResult, onTransferResult } from './check-end';
 import { abandonCheck, dissolvePrepared } from './check-finish';
 import { maybeStartCheck, nextWake, requestedCheck, watching } from './check-start';
 import type { AutoConfig } from './constants';
-import { forgetEpisode, homeOf, log, queueOf, snapshotChanged, type StepContext } from './state';
+import { forgetEpisode, homeOf, log, markedElsewhereIn, mayTake, queueOf, snapshotChanged, type StepContext } from './state';
 import { connectManually, switchTo } from './switching';
 import { QUIET_TRACKER, observeSample, restartSilence } from './traffic';
 import type { AutoEvent, AutoState, StepResult } from './types';
@@ -94,6 +94,8 @@ function apply(state: AutoState, event: AutoEvent, ctx: StepContext): AutoState 
       return onSetAuto(state, ctx, event.subscriptionId);
     case 'set-excluded':
       return onSetExcluded(state, ctx, event.subscriptionId, event.ids);
+    case 'marks-changed':
+      return onMarksChanged(state, ctx);
     case 'manual-connect':
       return connectManually(turnOff(state, ctx), ctx, event.serverId, 'manual');
     case 'subscriptions-updated':
@@ -199,18 +201,37 @@ function onSetExcluded(state: AutoState, ctx: StepContext, subscriptionId: strin
   const present = new Set(subscription.serverIds);
   const kept = (state.excluded[subscriptionId] ?? []).filter((id) => !present.has(id));
   const marks = [...new Set([...ids.filter((id) => present.has(id)), ...kept])];
-  const marked = new Set(marks);
-  if (subscription.serverIds.length > 0 && subscription.serverIds.every((id) => marked.has(id))) {
+  const elsewhere = new Set(markedElsewhereIn(ctx.world, subscriptionId));
+  const marked = new Set([...marks, ...elsewhere]);
+  // Marks made elsewhere that already cover every server are no refusal of these (a group whose
+  // members are all excluded from Auto chooses among them); only these marks may not take the last.
+  const allElsewhere = subscription.serverIds.every((id) => elsewhere.has(id));
+  if (subscription.serverIds.length > 0 && subscription.serverIds.every((id) => marked.has(id)) && !allElsewhere) {
     ctx.out.push({ kind: 'refuse', code: 'last-unmarked-server', reason: 'The last unmarked server cannot be marked: Auto needs one server it may take.' });
     return state;
   }
   const excluded = { ...state.excluded };
   if (marks.length > 0) excluded[subscriptionId] = marks;
   else delete excluded[subscriptionId];
-  let next: AutoState = { ...state, excluded };
-  if (next.returnCandidate !== null && marked.has(next.returnCandidate)) next = { ...next, returnCandidate: null };
+  return leaveMarked({ ...state, excluded }, ctx, subscriptionId);
+}
+
+/**
+ * The marks made elsewhere changed (a group's reducer: the user marked or unmarked servers of
+ * their own subscriptions): a newly marked current server is left as after "Done".
+ */
+function onMarksChanged(state: AutoState, ctx: StepContext): AutoState {
+  const own = state.subscriptionId;
+  return own === null ? state : leaveMarked(state, ctx, own);
+}
+
+/** After marks changed: a marked return candidate is forgotten, a marked current server of the subscription left for its best. */
+function leaveMarked(state: AutoState, ctx: StepContext, subscriptionId: string): AutoState {
+  let next = state;
+  const candidate = next.returnCandidate;
+  if (candidate !== null && subscriptionOf(ctx.world, candidate) && !mayTake(next, ctx, candidate)) next = { ...next, returnCandidate: null };
   const current = next.current;
-  if (next.subscriptionId === null || current === null || !marked.has(current) || homeOf(next, ctx) !== subscriptionId) return next;
+  if (next.subscriptionId === null || current === null || mayTake(next, ctx, current) || homeOf(next, ctx) !== subscriptionId) return next;
   next = abandonCheck(next, ctx);
   const best = queueOf(next, ctx, subscriptionId)[0];
   return best === undefined || best === current ? next : switchTo(next, ctx, best, 'excluded');

@@ -161,6 +161,8 @@ export type AutoEvent =
   | { type: 'set-auto'; subscriptionId: SubscriptionId | null }
   /** The user's marks for a subscription after "Done". */
   | { type: 'set-excluded'; subscriptionId: SubscriptionId; ids: ServerId[] }
+  /** Marks the reducer reads from its world (`markedElsewhere`) changed: a group's, when the user marked servers in their subscriptions. */
+  | { type: 'marks-changed' }
   | { type: 'manual-connect'; serverId: ServerId }
   | { type: 'check-now' }
   | { type: 'tunnel-connected'; serverId: ServerId }

@@ -30,6 +30,13 @@ export interface AutoWorld {
   transferVerdict?(serverId: ServerId): TransferVerdict | null;
   /** The server's latest transfer test with its time, when one ran (its freshness decides whether a check retests it). */
   transferResult?(serverId: ServerId): TransferSeen | null;
+  /**
+   * The user marked the server in a list this reducer does not own, and it is honoured as a mark
+   * of its own: a server group's reducer reads the marks of the servers' own subscriptions (a
+   * server excluded from Auto is one the user does not want used, for a group's sites either).
+   * The main Auto owns those marks and has no such list.
+   */
+  markedElsewhere?(serverId: ServerId): boolean;
 }
 
 /** A transfer test as Auto reads it. */
@@ -52,6 +59,8 @@ export interface WorldData {
   verdicts?: Record<ServerId, Verdict>;
   /** Each server's latest transfer test: a bare verdict is one made long ago (never fresh). */
   transfers?: Record<ServerId, TransferVerdict | TransferSeen>;
+  /** Servers marked in a list the reducer does not own (a group's world: their subscriptions' marks). */
+  markedElsewhere?: ServerId[];
 }
 
 const LONG_AGO = 0;
@@ -65,6 +74,7 @@ export function worldOf(data: WorldData): AutoWorld {
     verdict: (id) => data.verdicts?.[id] ?? null,
     transferVerdict: (id) => transferOfData(data, id)?.verdict ?? null,
     transferResult: (id) => transferOfData(data, id),
+    ...(data.markedElsewhere ? { markedElsewhere: (id: ServerId) => data.markedElsewhere?.includes(id) ?? false } : {}),
   };
 }
 

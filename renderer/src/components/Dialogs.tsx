@@ -2,6 +2,7 @@ import { useAppStore } from '../store/context';
 import { AddSubscriptionDialog } from './AddSubscriptionDialog';
 import { ConfirmEmptyDialog, ConfirmRemoveDialog } from './ConfirmDialogs';
 import { ExcludeDialog } from './ExcludeDialog';
+import { GroupExcludeDialog } from './GroupExcludeDialog';
 import { ServerDetailsDialog } from './ServerDetailsDialog';
 import { SettingsDialog } from './SettingsDialog';
 import { ShareDialog } from './ShareDialog';
@@ -15,6 +16,8 @@ export function Dialogs() {
       return null;
     case 'exclude-servers':
       return <ExcludeDialog key={dialog.subscriptionId} subscriptionId={dialog.subscriptionId} />;
+    case 'exclude-group-members':
+      return <GroupExcludeDialog key={dialog.group} group={dialog.group} />;
     case 'add-subscription':
       return <AddSubscriptionDialog />;
     case 'settings':

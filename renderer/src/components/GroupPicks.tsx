@@ -43,6 +43,8 @@ function GroupPick({ group, renderEpisode }: { group: GroupPickSnapshot; renderE
   const name = isolate(group.name);
   const list = episodes(group.timeline);
   const country = status?.ipInfo?.countryCode ?? null;
+  const openDialog = useAppStore((s) => s.openDialog);
+  const notUsed = group.memberIds.filter((id) => group.excluded.includes(id) || group.excludedInAuto.includes(id)).length;
   const reason = group.reason !== null && (GROUP_REASONS as readonly string[]).includes(group.reason) ? t(`groupPicks.reason.${group.reason}`) : null;
   return (
     <li className={`group-pick state-${group.state}`} data-group={group.name}>
@@ -56,6 +58,14 @@ function GroupPick({ group, renderEpisode }: { group: GroupPickSnapshot; renderE
       ) : (
         <div className="group-pick-line note">{t(group.state === 'down' ? 'groupPicks.down' : 'groupPicks.none', { group: name })}</div>
       )}
+      <div className="group-pick-marks">
+        {notUsed > 0 && <span className="muted">{t('groupExclude.summary', { marked: format.number(notUsed), total: format.number(group.memberIds.length) })}</span>}{' '}
+        {group.memberIds.length > 0 && (
+          <button type="button" className="button small" aria-label={t('groupExclude.buttonLabel', { group: group.name })} onClick={() => openDialog({ kind: 'exclude-group-members', group: group.name })}>
+            {t('groupExclude.button')}
+          </button>
+        )}
+      </div>
       {list.length > 0 && (
         <ol className="decision-list" aria-label={t('groupPicks.decisions', { group: group.name })}>
           {list.slice(0, GROUP_EPISODES_SHOWN).map((episode) => renderEpisode(episode))}

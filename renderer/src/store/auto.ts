@@ -13,6 +13,8 @@ export interface AutoActions {
   /** On for this subscription (turning any other off), or off when it is already on for it. */
   toggleAuto(subscriptionId: SubscriptionId): Promise<ActionResult<AutoSnapshot>>;
   setExcluded(subscriptionId: SubscriptionId, serverIds: ServerId[]): Promise<ActionResult<AutoSnapshot>>;
+  /** A server group's own marks: members kept off its sites. */
+  setGroupExcluded(group: string, serverIds: ServerId[]): Promise<ActionResult<AutoSnapshot>>;
 }
 
 export type AutoSlice = AutoSliceState & AutoActions;
@@ -34,6 +36,11 @@ export function createAutoSlice(deps: SliceDeps): AutoSlice {
     },
     setExcluded: async (subscriptionId, serverIds) => {
       const result = await request(deps, 'exclude', () => client.setExcluded({ subscriptionId, serverIds }), { notify: false });
+      if (result.ok) set({ auto: result.value });
+      return result;
+    },
+    setGroupExcluded: async (group, serverIds) => {
+      const result = await request(deps, 'exclude', () => client.setGroupExcluded({ group, serverIds }), { notify: false });
       if (result.ok) set({ auto: result.value });
       return result;
     },

@@ -5,6 +5,8 @@ import type { SliceDeps } from './types';
 export type Dialog =
   | { kind: 'none' }
   | { kind: 'exclude-servers'; subscriptionId: SubscriptionId }
+  /** The members a server group will not pick, by the group's name. */
+  | { kind: 'exclude-group-members'; group: string }
   | { kind: 'add-subscription' }
   /** `focus`: the field to bring into view and focus (the mode chip opens Settings at the mode). */
   | { kind: 'settings'; focus?: 'mode' }

@@ -144,6 +144,8 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     setAuto: (request: { subscriptionId: string | null }) => setAuto({ ...snapshot.auto, subscriptionId: request.subscriptionId }),
     setExcluded: (request: { subscriptionId: string; serverIds: string[] }) =>
       setAuto({ ...snapshot.auto, excluded: { ...snapshot.auto.excluded, [request.subscriptionId]: request.serverIds } }),
+    setGroupExcluded: (request: { group: string; serverIds: string[] }) =>
+      setAuto({ ...snapshot.auto, groups: snapshot.auto.groups?.map((g) => (g.name === request.group ? { ...g, excluded: request.serverIds } : g)) }),
     testAll: () => {
       const total = snapshot.subscriptions.reduce((n, s) => n + s.servers.length, 0);
       snapshot = { ...snapshot, testProgress: { running: true, done: 0, total } };

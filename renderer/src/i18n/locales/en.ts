@@ -494,6 +494,7 @@ export const en = {
     'no-such-server': 'This server is no longer in its subscription; it may have left when the subscription was updated.',
     'no-such-subscription': 'This subscription is no longer in the list.',
     'last-unmarked-server': 'At least one server must stay available to Auto.',
+    'no-such-group': 'This server group is no longer in the settings.',
     'system-wide-unavailable': 'System-wide mode is not available here: the app cannot start its helper that needs administrator rights. Choose the system proxy or the local proxy instead.',
     'screen-reading-unavailable': 'Reading the screen is possible only in the desktop app.',
     'lab-unavailable': 'The Lab exists only in demo mode.',
@@ -803,6 +804,22 @@ export const en = {
   },
   groups: {
     outbound: 'group {{name}}',
+  },
+  /** A server group's own exclusions (its view on the Auto timeline). */
+  groupExclude: {
+    button: 'Exclude members…',
+    buttonLabel: 'Exclude members of {{group}}',
+    title: 'Servers this group will not use',
+    subtitle: 'Group: <name>{{name}}</name>',
+    intro: 'The group will not pick marked servers for its sites; the main connection may still use them. A server excluded from Auto in its subscription is used by no group either.',
+    inAuto: 'excluded from Auto',
+    inAutoHint: 'Marked in its subscription’s list of servers Auto will not use, so no group uses it either: unmark it there.',
+    allInAuto: 'Every member is excluded from Auto: the group chooses among them, as Auto does when only marked servers remain.',
+    lastUnmarked: 'At least one member must stay available to the group.',
+    current: 'the group’s pick',
+    currentMarked: 'The group is on a marked server: after Done it moves to the best of the other members.',
+    count: '{{marked}} of {{total}} marked',
+    summary: '{{marked}} of {{total}} members not used',
   },
   killSwitch: {
     label: 'Kill switch',

@@ -482,6 +482,7 @@ export const zh = {
     'no-such-server': '此服务器已不在其订阅中；可能在订阅更新时被移除了。',
     'no-such-subscription': '此订阅已不在列表中。',
     'last-unmarked-server': '至少要保留一台服务器供“自动”使用。',
+    'no-such-group': '该服务器组已不在设置中。',
     'system-wide-unavailable': '此处无法使用全局模式：应用无法启动需要管理员权限的辅助程序。请改用系统代理或本地代理。',
     'screen-reading-unavailable': '仅桌面应用可以读取屏幕。',
     'lab-unavailable': '实验室仅在演示模式下存在。',
@@ -790,6 +791,22 @@ export const zh = {
   },
   groups: {
     outbound: '服务器组 {{name}}',
+  },
+  /** A server group's own exclusions (its view on the Auto timeline). */
+  groupExclude: {
+    button: '排除成员…',
+    buttonLabel: '排除 {{group}} 的成员',
+    title: '该组不会使用的服务器',
+    subtitle: '服务器组：<name>{{name}}</name>',
+    intro: '该组不会为其网站选用已标记的服务器；主连接仍可使用它们。在所属订阅中被排除于“自动”之外的服务器，任何组也都不会使用。',
+    inAuto: '已排除于“自动”',
+    inAutoHint: '它在所属订阅的“自动”不会使用的服务器列表中被标记，因此任何组也不会使用它：请在那里取消标记。',
+    allInAuto: '所有成员都被排除于“自动”之外：该组会在它们之中选择，就像只剩已标记的服务器时“自动”所做的那样。',
+    lastUnmarked: '至少要保留一个成员供该组使用。',
+    current: '该组所选',
+    currentMarked: '该组正在使用已标记的服务器：点击“完成”后，它会切换到其余成员中最好的一台。',
+    count: '已标记 {{marked}}/{{total}}',
+    summary: '{{marked}}/{{total}} 个成员不被使用',
   },
   killSwitch: {
     label: '断网保护',
