@@ -60,6 +60,15 @@ describe('Settings → Sharing', () => {
     expect(store.getState().settings.sharing.enabled).toBe(false);
   });
 
+  it('shows the machine’s address that is not private, with why, and never lets it be chosen', async () => {
+    const { page } = await openSharing();
+    const select = within(page).getByRole('combobox', { name: /Share on this address/ }) as HTMLSelectElement;
+    const refused = await within(select).findByRole('option', { name: '100.64.12.9 (wwan0): not a private network address, cannot be shared on' });
+    expect((refused as HTMLOptionElement).disabled).toBe(true);
+    await userEvent.selectOptions(select, refused).catch(() => undefined);
+    expect(select.value).toBe('');
+  });
+
   it('shows an address the machine no longer has as such, kept', async () => {
     const { page } = await openSharing({ sharing: { enabled: true, address: '10.9.9.9' } });
     const select = within(page).getByRole('combobox', { name: /Share on this address/ }) as HTMLSelectElement;

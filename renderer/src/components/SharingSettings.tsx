@@ -84,6 +84,12 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
             </option>
           ))}
           {address !== '' && !known && <option value={address}>{t('sharing.addressGone', { address })}</option>}
+          {/* Shown, never offered: the address a person may look for, with why it cannot be chosen. */}
+          {view?.notPrivate.map((a) => (
+            <option key={`not-${a.address}`} value={`not-${a.address}`} disabled>
+              {t('sharing.notPrivateAddress', { address: a.address, interface: a.interface })}
+            </option>
+          ))}
         </select>
         <span className="hint">{t('sharing.addressHint')}</span>
         {view && view.addresses.length === 0 && <span className="hint">{t('sharing.noAddresses')}</span>}

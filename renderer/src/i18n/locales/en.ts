@@ -850,6 +850,7 @@ export const en = {
     pickAddress: 'Choose an address…',
     addressHint: 'Only private network addresses (10.x, 172.16–31.x, 192.168.x, fc00::/7) can be chosen; this computer’s own programs keep the proxies on 127.0.0.1 without a password.',
     addressGone: '{{address}} (not on this computer now)',
+    notPrivateAddress: '{{address}} ({{interface}}): not a private network address, cannot be shared on',
     noAddresses: 'This computer has no private network address right now.',
     listening: 'Listening for the household on',
     whileConnected: 'The shared proxies listen while you are connected.',

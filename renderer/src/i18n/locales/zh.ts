@@ -837,6 +837,7 @@ export const zh = {
     pickAddress: '选择一个地址…',
     addressHint: '只能选择私有网络地址（10.x、172.16–31.x、192.168.x、fc00::/7）；这台电脑自己的程序仍然无需密码使用 127.0.0.1 上的代理。',
     addressGone: '{{address}}（现在不属于这台电脑）',
+    notPrivateAddress: '{{address}}（{{interface}}）：不是私有网络地址，不能在其上共享',
     noAddresses: '这台电脑现在没有私有网络地址。',
     listening: '为家人开放于',
     whileConnected: '连接期间共享代理才会监听。',
