@@ -7,7 +7,7 @@ import { CaptureRecordFile } from './record';
 import type { SystemWideCapture } from './system-wide';
 
 /** What system-wide mode is to the rest of the app (for-platform.ts's SystemWide). */
-type Member = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'transparentFor' | 'bind' | 'recoverAfterCrash' | 'end'>;
+type Member = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'transparentFor' | 'ipv6Outdated' | 'bind' | 'recoverAfterCrash' | 'end'>;
 
 /**
  * Linux's two captures behind one face: nftables TPROXY and sing-box's TUN, the one the settings
@@ -60,6 +60,10 @@ export class ChosenCapture implements Member {
       this.chosen.setMode(this.mode);
     }
     return this.chosen.transparentFor(server);
+  }
+
+  ipv6Outdated(server: Server): boolean {
+    return this.chosen.ipv6Outdated(server);
   }
 
   bind(tunnel: Pick<TunnelController, 'on'>): () => void {
