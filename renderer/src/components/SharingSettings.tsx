@@ -4,6 +4,7 @@ import type { Settings } from '../../../shared/settings';
 import type { SharingCredentials, SharingView } from '../../../shared/sharing';
 import { qrSvg } from '../qr/encode';
 import { useAppStore } from '../store/context';
+import { TechnicalText } from './TechnicalText';
 
 /** The form's view of household sharing: the block is saved whole. */
 export type SharingDraft = Settings['sharing'];
@@ -91,7 +92,9 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
             </option>
           ))}
         </select>
-        <span className="hint">{t('sharing.addressHint')}</span>
+        <span className="hint">
+          <TechnicalText text={t('sharing.addressHint')} />
+        </span>
         {view && view.addresses.length === 0 && <span className="hint">{t('sharing.noAddresses')}</span>}
         {error && <span className="field-error">{/pick the LAN address/i.test(error) ? t('sharing.needAddress') : /not a private LAN address|not an IP address/.test(error) ? t('sharing.notPrivate') : error}</span>}
       </label>
