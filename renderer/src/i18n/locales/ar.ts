@@ -932,6 +932,7 @@ export const ar = {
     running: 'البرامج العاملة',
     loading: 'نبحث عن البرامج…',
     noneFound: 'لم يوجد شيء على هذا النظام: سمِّ التطبيق بمساره أدناه.',
+    noMatch: 'لا تطبيق هنا يطابق «{{filter}}».',
     add: 'أضف {{name}}',
     path: 'تطبيق بمساره أو اسمه',
     pathHint: 'مسار كامل (/usr/bin/app أو C:\\…\\app.exe أو /Applications/App.app)، أو اسم برنامج (app.exe)، أو uid:N لكل برامج مستخدم لينكس واحد.',

@@ -895,6 +895,7 @@ export const en = {
     running: 'Running programs',
     loading: 'Looking for programs…',
     noneFound: 'None found on this system: name the app by its path below.',
+    noMatch: 'No app here matches “{{filter}}”.',
     add: 'Add {{name}}',
     path: 'An app by its path or name',
     pathHint: 'A full path (/usr/bin/app, C:\\…\\app.exe, /Applications/App.app), a program name (app.exe) or uid:N for all programs of one Linux user.',

@@ -882,6 +882,7 @@ export const zh = {
     running: '正在运行的程序',
     loading: '正在查找程序…',
     noneFound: '在此系统上未找到：请在下方用路径指定应用。',
+    noMatch: '这里没有与“{{filter}}”匹配的应用。',
     add: '添加 {{name}}',
     path: '按路径或名称指定应用',
     pathHint: '完整路径（/usr/bin/app、C:\\…\\app.exe、/Applications/App.app）、程序名（app.exe），或 uid:N 表示某个 Linux 用户的所有程序。',
