@@ -38,8 +38,11 @@ describe('Settings → Sharing', () => {
     expect(within(page).getByText('192.168.1.5:10808')).toBeTruthy();
     expect(within(page).getByRole('img', { name: /QR code of the shared SOCKS5 proxy/ }).innerHTML).toContain('<svg');
     expect(client.callsTo('sharingCredentials')).toEqual([{}]);
+    // The focus stays in the dialog on the button that took the pressed one's place, so Escape still works.
+    expect(document.activeElement).toBe(within(page).getByRole('button', { name: 'Hide' }));
     await userEvent.click(within(page).getByRole('button', { name: 'Hide' }));
     expect(page.textContent).not.toContain('household-password-20');
+    expect(document.activeElement).toBe(within(page).getByRole('button', { name: 'Show the username, password and QR code' }));
   });
 
   it('turns sharing on for a chosen address: the block is saved whole', async () => {

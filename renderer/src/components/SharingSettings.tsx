@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../shared/settings';
 import type { SharingCredentials, SharingView } from '../../../shared/sharing';
@@ -36,6 +36,14 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
   const [view, setView] = useState<SharingView | null>(null);
   const [shown, setShown] = useState<{ credentials: SharingCredentials; svg: string | null } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // Show and Hide take each other's place: the focus goes to the one that appears, or it would
+  // fall out of the dialog (and Escape with it) when the button pressed is gone.
+  const showButton = useRef<HTMLButtonElement>(null);
+  const hideButton = useRef<HTMLButtonElement>(null);
+  const toggled = useRef(false);
+  useEffect(() => {
+    if (toggled.current) (shown ? hideButton : showButton).current?.focus();
+  }, [shown]);
 
   useEffect(() => {
     let live = true;
@@ -59,6 +67,7 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
     const result = await sharingCredentials();
     if (!result.ok) return setFailure(result.error);
     const link = address ? householdLink(address, settings.socksPort, result.value, t('sharing.qrName')) : null;
+    toggled.current = true;
     setShown({ credentials: result.value, svg: link ? await qrSvg(link) : null });
   };
 
@@ -118,7 +127,7 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
       {shown === null ? (
         <>
           <p className="muted">{t('sharing.hidden')}</p>
-          <button type="button" className="button" onClick={() => void show()}>
+          <button ref={showButton} type="button" className="button" onClick={() => void show()}>
             {t('sharing.reveal')}
           </button>
         </>
@@ -151,7 +160,7 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
           ) : (
             <p>{t('sharing.qrNeedsAddress')}</p>
           )}
-          <button type="button" className="button" onClick={() => setShown(null)}>
+          <button ref={hideButton} type="button" className="button" onClick={() => setShown(null)}>
             {t('sharing.hide')}
           </button>
         </div>
