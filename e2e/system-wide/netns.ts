@@ -52,10 +52,19 @@ async function ip(...args: string[]): Promise<void> {
   await exec('ip', args);
 }
 
+/**
+ * A namespace's name: `sfv-ROLE-TAG`, with `STEADFAST_NETNS_LABEL` in it when set, so that runs
+ * sharing one machine (several checkouts' tests at once) can tell their namespaces apart.
+ */
+export function namespaceName(role: string, tag = randomBytes(3).toString('hex')): string {
+  const label = process.env.STEADFAST_NETNS_LABEL?.replace(/[^A-Za-z0-9-]/g, '').slice(0, 24);
+  return label ? `sfv-${label}-${role}-${tag}` : `sfv-${role}-${tag}`;
+}
+
 export async function createTopology(): Promise<Topology> {
   const tag = randomBytes(3).toString('hex');
-  const user = `sfv-user-${tag}`;
-  const world = `sfv-world-${tag}`;
+  const user = namespaceName('user', tag);
+  const world = namespaceName('world', tag);
   const topology: Topology = {
     user,
     world,
