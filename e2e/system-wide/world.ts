@@ -38,6 +38,8 @@ export interface SystemWideWorld {
   undeclaredLinks: string[];
   accessLog: string;
   startIn(ns: string, command: string[], env?: NodeJS.ProcessEnv): ChildProcess;
+  /** Starts a lab server again when a test killed it (an Auto switch's fault), and waits until it listens. */
+  reviveServer(i: 0 | 1): Promise<void>;
   /** Runs a command in the user namespace and returns its output. */
   inUser(command: string[], timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
@@ -88,6 +90,17 @@ export async function startSystemWideWorld(options: WorldOptions = {}): Promise<
     undeclaredLinks: [],
     accessLog: join(dir, 'lab-access.log'),
     startIn,
+    reviveServer: async (i) => {
+      const old = world.labServers[i]!;
+      if (old.exitCode === null && old.signalCode === null) return;
+      world.labServers[i] = startIn(topology.world, ['v2ray', '-config', join(dir, `server-${i}.json`)]);
+      for (let tries = 0; tries < 100; tries++) {
+        const { stdout } = await exec('ip', ['netns', 'exec', topology.world, 'ss', '-Hltn', `sport = :${LAB_PORT + i}`]);
+        if (stdout.trim() !== '') return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`lab server ${i} did not listen again`);
+    },
     inUser: async (command, timeoutMs = 30_000) => (await exec('ip', ['netns', 'exec', topology.user, ...command], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 })).stdout.trim(),
     close: async () => {
       for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
