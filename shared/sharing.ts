@@ -38,6 +38,8 @@ export type SharingSettings = z.infer<typeof sharingSettingsSchema>;
 export interface SharingView {
   /** The private addresses this machine has now, to pick from. */
   addresses: { address: string; interface: string }[];
+  /** This machine's other addresses (public, carrier-grade NAT, …): shown as not to be shared on, never offered. */
+  notPrivate: { address: string; interface: string }[];
   /** The proxies on the LAN while connected with sharing on (null otherwise). */
   listening: { httpProxy: string; socksProxy: string } | null;
   /** Logins refused since the app started (SOCKS5: what the core logs; see app/core/share-inbounds.ts). */

@@ -47,6 +47,7 @@ import { ProblemBoard } from './problems';
 import { RoutingInForce } from './routing-in-force';
 import { ruleSetPieces } from './rule-sets';
 import { ServerCatalog } from './server-catalog';
+import { followServerIpv6 } from './ipv6-follow';
 import { tunnelPorts } from './settings-changes';
 import { SettingsPath } from './settings-path';
 import { SharingCredentialsFile } from '../sharing/credentials';
@@ -269,6 +270,9 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     tunnel: built, sharing, auto, groupPicks, autoChanged: () => autoChanged(), monitor, ownFetches, logger, driver, capture, board, imports, statuses, reachability, subscriptions, subscriptionTargets,
     ruleSets: ruleSets.store, routing, settings, publish,
   });
+
+  // System-wide capture takes the monitor's IPv6 finding that comes after the core started.
+  unsubscribers.push(followServerIpv6({ subscribe: (listener) => monitor.subscribe(listener), capture, current: () => (driver.connected() ? driver.current() : null), server: (id) => catalog.index.get(id), reconnect: () => driver.reconnect(), logger }));
 
   // The kill switch (Linux, through the capture helper): as the settings say, following the servers.
   const killSwitch = await startKillSwitch({ dataDir: options.killSwitchDataDir ?? dataDir, logger, board, settings, servers: () => catalog.index.all(), launch: options.captureHelper });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 import { SHARING_CREDENTIALS_FILE, SharingCredentialsFile } from './credentials';
-import { privateAddresses } from './lan-addresses';
+import { notPrivateAddresses, privateAddresses } from './lan-addresses';
 import { HouseholdSharing } from './sharing';
 
 let dir: string;
@@ -67,18 +67,32 @@ describe('privateAddresses', () => {
       { address: 'fd00::7', interface: 'wlan0' },
     ]);
   });
+
+  it('names the other addresses apart, so the page can say why they are not offered', () => {
+    const info = (address: string, internal = false) => ({ address, internal, family: address.includes(':') ? 'IPv6' : 'IPv4', netmask: '', mac: '', cidr: null }) as never;
+    expect(
+      notPrivateAddresses({
+        lo: [info('127.0.0.1', true)],
+        wlan0: [info('2001:db8::5'), info('192.168.1.5'), info('fe80::1')],
+        wwan0: [info('100.64.12.9')],
+      }),
+    ).toEqual([
+      { address: '100.64.12.9', interface: 'wwan0' },
+      { address: '2001:db8::5', interface: 'wlan0' },
+    ]);
+  });
 });
 
 describe('HouseholdSharing', () => {
   const settings = { ...DEFAULT_SETTINGS, sharing: { enabled: true, address: '192.168.1.5' } };
   it('counts refused logins and says where it listens only while connected', () => {
     let connected = false;
-    const sharing = new HouseholdSharing({ settings: () => settings, connected: () => connected, credentials: () => ({ username: 'u', password: 'p' }), addresses: () => [] });
-    expect(sharing.view()).toEqual({ addresses: [], listening: null, failedLogins: 0, lastFailedAt: null });
+    const sharing = new HouseholdSharing({ settings: () => settings, connected: () => connected, credentials: () => ({ username: 'u', password: 'p' }), addresses: () => [], notPrivate: () => [] });
+    expect(sharing.view()).toEqual({ addresses: [], notPrivate: [], listening: null, failedLogins: 0, lastFailedAt: null });
     connected = true;
     sharing.loginRefused(1000);
     sharing.loginRefused(2000);
-    expect(sharing.view()).toEqual({ addresses: [], listening: { httpProxy: 'http://192.168.1.5:10809', socksProxy: 'socks5://192.168.1.5:10808' }, failedLogins: 2, lastFailedAt: 2000 });
+    expect(sharing.view()).toEqual({ addresses: [], notPrivate: [], listening: { httpProxy: 'http://192.168.1.5:10809', socksProxy: 'socks5://192.168.1.5:10808' }, failedLogins: 2, lastFailedAt: 2000 });
   });
 
   it('writes an IPv6 address in brackets', () => {

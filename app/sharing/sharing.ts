@@ -5,7 +5,7 @@
  */
 import type { Settings } from '../../shared/settings';
 import type { SharingCredentials, SharingView } from '../../shared/sharing';
-import { privateAddresses } from './lan-addresses';
+import { notPrivateAddresses, privateAddresses } from './lan-addresses';
 
 export interface SharingDeps {
   settings(): Pick<Settings, 'httpPort' | 'socksPort' | 'sharing'>;
@@ -13,6 +13,7 @@ export interface SharingDeps {
   connected(): boolean;
   credentials(): SharingCredentials;
   addresses?: () => SharingView['addresses'];
+  notPrivate?: () => SharingView['notPrivate'];
 }
 
 export class HouseholdSharing {
@@ -31,6 +32,7 @@ export class HouseholdSharing {
     const host = sharing.address.includes(':') ? `[${sharing.address}]` : sharing.address;
     return {
       addresses: (this.deps.addresses ?? privateAddresses)(),
+      notPrivate: (this.deps.notPrivate ?? notPrivateAddresses)(),
       listening: sharing.enabled && this.deps.connected() ? { httpProxy: `http://${host}:${httpPort}`, socksProxy: `socks5://${host}:${socksPort}` } : null,
       failedLogins: this.failed,
       lastFailedAt: this.lastFailedAt,

@@ -2,7 +2,7 @@ import type { Server } from '../../shared/domain/server';
 import type { ConnectionState } from '../../shared/domain/connection';
 import { DEFAULT_PER_APP, type PerAppSettings } from '../../shared/per-app';
 import type { ConnectionMode } from '../../shared/settings';
-import type { CaptureMethod } from '../core/transparent';
+import type { CaptureMethod, Ipv6Capture } from '../core/transparent';
 import { listenerErrorsTo, Signal } from '../events';
 import type { Logger } from '../log/logger';
 import { SerialQueue } from '../process/serial-queue';
@@ -49,6 +49,8 @@ export function declaredIpv6(server: Server): KnownIpv6 | null {
  */
 export abstract class Capture {
   protected mode: ConnectionMode = 'proxy';
+  /** The IPv6 verdict the current core was started with (decideIpv6). */
+  private ipv6InForce: Ipv6Capture | null = null;
   /** Those the tunnel's events or a timer start have no caller to see a failure: it is logged. */
   protected readonly operations: SerialQueue;
   private readonly changes: Signal<CaptureStatus>;
@@ -97,6 +99,24 @@ export abstract class Capture {
   /** Whether IPv6 is captured for this server or refused (no server: nothing known, refused). */
   protected ipv6For(server: Server | undefined): Ipv6Decision {
     return ipv6CaptureFor(server ? (this.common.serverIpv6 ?? declaredIpv6)(server) : null);
+  }
+
+  /** Decides IPv6 for the server whose core is about to start, and remembers it as the one in force. */
+  protected decideIpv6(server: Server | undefined): Ipv6Decision {
+    const decision = this.ipv6For(server);
+    this.ipv6InForce = decision.ipv6;
+    return decision;
+  }
+
+  /**
+   * Whether what is known of the server's IPv6 now asks for another verdict than the one the
+   * capture in force was started with: the monitor's check answered after the core started (a
+   * first connection to a server), or found otherwise than the cached result it started on. The
+   * core's config holds the verdict too, so following it takes a restart on the same server.
+   */
+  ipv6Outdated(server: Server): boolean {
+    if (!this.status().active || this.ipv6InForce === null) return false;
+    return this.ipv6For(server).ipv6 !== this.ipv6InForce;
   }
 
   protected emit(): void {

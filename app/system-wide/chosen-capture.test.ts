@@ -17,6 +17,10 @@ function noting(name: string, calls: string[]) {
       calls.push(`${name}.transparentFor`);
       return null;
     },
+    ipv6Outdated: () => {
+      calls.push(`${name}.ipv6Outdated`);
+      return name === 'tun';
+    },
     bind: () => () => undefined,
     recoverAfterCrash: async () => {
       calls.push(`${name}.recoverAfterCrash`);
@@ -49,6 +53,13 @@ describe('Linux: the capture the settings choose', () => {
     method = 'tun';
     await capture.transparentFor();
     expect(calls).toEqual(['tproxy.setMode(system-wide)', 'tproxy.setMode(proxy)', 'tproxy.end', 'tun.setMode(system-wide)', 'tun.transparentFor']);
+  });
+
+  it('asks the chosen one alone whether its IPv6 verdict is outdated', async () => {
+    const { capture, calls } = chosen(() => 'tun');
+    await capture.transparentFor();
+    expect(capture.ipv6Outdated({} as never)).toBe(true);
+    expect(calls).toEqual(['tun.transparentFor', 'tun.ipv6Outdated']);
   });
 
   it.each([

@@ -7,7 +7,7 @@ import { CaptureRecordFile } from './record';
 import type { SystemWideCapture } from './system-wide';
 
 /** What system-wide mode is to the rest of the app (for-platform.ts's SystemWide). */
-type Member = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'bind' | 'recoverAfterCrash' | 'end'> & {
+type Member = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'ipv6Outdated' | 'bind' | 'recoverAfterCrash' | 'end'> & {
   transparentFor(server?: Server, via?: Server): Promise<CoreCapture | null>;
 };
 
@@ -62,6 +62,10 @@ export class ChosenCapture implements Member {
       this.chosen.setMode(this.mode);
     }
     return this.chosen.transparentFor(server, via);
+  }
+
+  ipv6Outdated(server: Server): boolean {
+    return this.chosen.ipv6Outdated(server);
   }
 
   bind(tunnel: Pick<TunnelController, 'on'>): () => void {

@@ -9,7 +9,7 @@ import { TunCapture } from './tun/tun-capture';
  * What the tunnel, the monitor and the hosts use of system-wide mode, on every system; before each
  * core start it says what the core takes part in (TPROXY's inbounds and mark, the TUN's mark alone).
  */
-export type SystemWide = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'bind' | 'recoverAfterCrash' | 'end'> & {
+export type SystemWide = Pick<SystemWideCapture, 'setMode' | 'status' | 'directProxy' | 'onChange' | 'ipv6Outdated' | 'bind' | 'recoverAfterCrash' | 'end'> & {
   transparentFor(server?: Server, via?: Server): Promise<CoreCapture | null>;
 };
 
@@ -31,9 +31,10 @@ export interface SystemWideForOptions extends SystemWideOptions {
  */
 export function systemWideFor(options: SystemWideForOptions): SystemWide {
   const platform = options.platform ?? process.platform;
-  const { dataDir, runtimeDir, logger, corePath, bypassLan, perApp, resourcesDir, remoteDns } = options;
+  const { dataDir, runtimeDir, logger, corePath, bypassLan, perApp, resourcesDir, remoteDns, serverIpv6 } = options;
+  // The TUN capture decides IPv6 by the monitor's finding too, as the nftables one does.
   const tun = (tunPlatform: 'win32' | 'darwin' | 'linux') =>
-    new TunCapture({ platform: tunPlatform, dataDir, runtimeDir, logger, corePath, bypassLan, perApp, remoteDns, search: { resourcesDir, platform: tunPlatform } });
+    new TunCapture({ platform: tunPlatform, dataDir, runtimeDir, logger, corePath, bypassLan, perApp, remoteDns, serverIpv6, search: { resourcesDir, platform: tunPlatform } });
   if (platform === 'win32' || platform === 'darwin') return tun(platform);
   if (platform === 'linux') return new ChosenCapture({ tproxy: new SystemWideCapture(options), tun: tun('linux') }, options.linuxCapture ?? (() => 'tproxy'), dataDir);
   return new SystemWideCapture(options);

@@ -90,4 +90,43 @@ describe('IPv6 follows the server in the nftables capture', () => {
     expect((await capture.transparentFor(sampleServer('vmess', 'tcp', { id: 'verified' })))?.ipv6).toBe('capture');
     await capture.end();
   });
+
+  it('says when the monitor’s finding asks for another verdict than the one the capture in force started with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'syswide-ipv6-'));
+    const log = join(dir, 'requests.log');
+    const server = sampleServer('vmess', 'tcp', { id: 'undeclared' });
+    let found: boolean | null = null;
+    const capture = new SystemWideCapture({
+      dataDir: dir,
+      logger: quiet(),
+      launch: recordingHelper(log),
+      platform: 'linux',
+      coreCanCapture: async () => true,
+      serverIpv6: () => (found === null ? null : { supported: found, source: 'verified' }),
+    });
+    const tunnel = fakeTunnel();
+    capture.bind(tunnel);
+    capture.setMode('system-wide');
+    // Not applied yet: there is nothing to follow.
+    found = true;
+    expect(capture.ipv6Outdated(server)).toBe(false);
+    found = null;
+    expect((await capture.transparentFor(server))?.ipv6).toBe('block');
+    tunnel.connected();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(capture.ipv6Outdated(server)).toBe(false);
+    // The check answers after the core started: it carries IPv6.
+    found = true;
+    expect(capture.ipv6Outdated(server)).toBe(true);
+    // Restarted on the same server, the new verdict is in force.
+    expect((await capture.transparentFor(server))?.ipv6).toBe('capture');
+    tunnel.connected();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(capture.ipv6Outdated(server)).toBe(false);
+    // Found refused later (a cached finding that no longer holds): blocked again at the next start.
+    found = false;
+    expect(capture.ipv6Outdated(server)).toBe(true);
+    await settle(capture);
+    expect(capture.ipv6Outdated(server)).toBe(false);
+  });
 });

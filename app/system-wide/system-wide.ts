@@ -96,7 +96,7 @@ export class SystemWideCapture extends Capture {
       if (!probe.ok) this.options.logger.warn(TAG, `TPROXY is not available here (${probe.error}); capturing TCP with REDIRECT, UDP is not captured`);
       this.inbound = { port, method, mark: coreMark, directPort };
     }
-    const ipv6 = this.ipv6For(server);
+    const ipv6 = this.decideIpv6(server);
     this.ipv6 = { wanted: ipv6.ipv6, why: ipv6.why };
     return { ...this.inbound, ipv6: ipv6.ipv6 };
   }

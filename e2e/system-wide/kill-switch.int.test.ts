@@ -8,7 +8,9 @@
  * a site directly. The link has IPv6 and the site is dual-stack; the first server carries IPv6
  * (its link says `ipv6=1`), the second does not (`ipv6=0`): IPv6 goes through the one and is
  * refused at once on the other, and leaks on neither. After `npm run cli -- kill-switch off`, direct traffic works within 2 s and no
- * rule of the app is left.
+ * rule of the app is left. Then a server reached over IPv6 (its link names the world's IPv6
+ * address): the core reaches it, and the watcher, allowing that one address alone, counts no
+ * packet to any other, IPv4 or IPv6, steady, through a core crash and with the app killed.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -187,4 +189,61 @@ describe.skipIf(!namespacesAvailable())('the kill switch in network namespaces (
     expect(await waitUntil(() => processesMentioning(profile).length === 0, 5000)).toBe(true);
     console.log(JSON.stringify(figures));
   }, 240_000);
+
+  it('a server reached over IPv6: the core reaches it, and nothing leaves for any other address, IPv4 or IPv6', async () => {
+    // The switch above killed the server it started on; this one is the first, alive.
+    await world.reviveServer(0);
+    // Only the server's IPv6 address may be on the wire: every IPv4 packet out is a leak here.
+    const v6Watch = await watchLeaks(world, { servers: { ipv4: [], ipv6: [V6.world] }, table: 'leak_watch_v6_server' });
+    const dataDir = join(world.dir, 'data-kill-switch-v6-server');
+    await mkdir(dataDir, { recursive: true });
+    const profile = join(dataDir, 'profile');
+    const app = startApp(world, dataDir, ['--mode', 'system-wide', '--auto', '--kill-switch', '--data-dir', profile, '--test-url', `${TARGET_URL}generate_204`, '--settings', await worldSettings(dataDir)], world.ipv6AddressedSubscription);
+    await app.ready;
+    expect(app.output()).toMatch(/kill switch: on; allowed outside the tunnel: 1 server address\(es\)/);
+    const figures: Record<string, unknown> = {};
+    try {
+      await v6Watch.reset();
+      // Through the server, which the core reaches over IPv6: the site sees its exits.
+      expect(await tryCurl(TARGET_URL, 2)).toBe(ADDRESSES.exit);
+      expect(await tryCurl(TARGET6_URL, 2)).toBe(V6.exit);
+      // The core's own connection to the server is on the IPv6 link.
+      expect(await world.inUser(['ss', '-Htn', 'state', 'established', 'dst', `[${V6.world}]:20000`])).not.toBe('');
+      let trying = keepTrying();
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      let seen = await trying.stop();
+      expect(seen.answers.filter((answer) => answer !== ADDRESSES.exit && answer !== V6.exit)).toEqual([]);
+      figures.v6_server_steady_leaked = await v6Watch.leaked();
+      expect(figures.v6_server_steady_leaked).toEqual({ ipv4: 0, ipv6: 0 });
+
+      // kill -9 of the core: while it restarts, nothing goes direct on either family.
+      trying = keepTrying();
+      const [core] = processesMentioning(join(profile, 'runtime', 'tunnel'));
+      expect(core).toBeDefined();
+      process.kill(core!, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await waitUntil(async () => (await tryCurl(TARGET_URL, 1)) === ADDRESSES.exit, 10_000, 100)).toBe(true);
+      seen = await trying.stop();
+      expect(seen.answers.filter((answer) => answer === ADDRESSES.user || answer === V6.user)).toEqual([]);
+      figures.v6_server_core_kill_leaked = await v6Watch.leaked();
+      expect(figures.v6_server_core_kill_leaked).toEqual({ ipv4: 0, ipv6: 0 });
+
+      // The app gone: still nothing out but to the server.
+      app.child.kill('SIGKILL');
+      await exited(app.child);
+      trying = keepTrying();
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      seen = await trying.stop();
+      expect(seen.answers.filter((answer) => answer !== null)).toEqual([]);
+      figures.v6_server_app_kill_leaked = await v6Watch.leaked();
+      expect(figures.v6_server_app_kill_leaked).toEqual({ ipv4: 0, ipv6: 0 });
+    } finally {
+      if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGKILL');
+      await world.inUser(['env', `STEADFAST_DATA_DIR=${dataDir}`, process.execPath, '--import', 'tsx', 'main/cli/index.ts', 'kill-switch', 'off'], 30_000);
+    }
+    expect(await waitUntil(async () => (await tryCurl(TARGET6_URL, 1)) === V6.user, 2000, 50)).toBe(true);
+    expect(await ourTables()).toEqual([]);
+    expect(await waitUntil(() => processesMentioning(profile).length === 0, 5000)).toBe(true);
+    console.log(JSON.stringify(figures));
+  }, 120_000);
 });

@@ -1,8 +1,8 @@
 /**
  * The leak watcher of the kill-switch test and the system-wide soak: a table of its own in the
  * user namespace, after every other rule (postrouting, last priority), counting every packet that
- * leaves the user's outer interface for any address but the server's, or — for IPv6 — anything
- * but the link's own neighbour discovery and multicast. Also: what of the app's rules is left.
+ * leaves the user's outer interface for any address but the servers' (IPv4 or IPv6), and beside
+ * those, for IPv6, the link's own neighbour discovery and multicast. Also: what of the app's rules is left.
  */
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -22,26 +22,37 @@ export interface LeakWatch {
 
 const userNft = async (world: SystemWideWorld, ...args: string[]) => (await exec('ip', ['netns', 'exec', world.topology.user, 'nft', ...args], { timeout: 20_000 })).stdout;
 
-export async function watchLeaks(world: SystemWideWorld): Promise<LeakWatch> {
+export interface LeakWatchOptions {
+  /** The server addresses packets may go to (default: the world's IPv4 address, where the lab's servers listen). */
+  servers?: { ipv4: readonly string[]; ipv6: readonly string[] };
+  /** The watcher's table (default `leak_watch`); a second watcher in one world needs its own. */
+  table?: string;
+}
+
+export async function watchLeaks(world: SystemWideWorld, options: LeakWatchOptions = {}): Promise<LeakWatch> {
   const device = world.topology.userDevice;
+  const table = options.table ?? 'leak_watch';
+  const servers = options.servers ?? { ipv4: [ADDRESSES.world], ipv6: [] };
+  const allowed4 = servers.ipv4.length > 0 ? ` ip daddr != { ${servers.ipv4.join(', ')} }` : ' meta nfproto ipv4';
   const ruleset = [
-    'table inet leak_watch {',
+    `table inet ${table} {`,
     '  counter leaked4 { }',
     '  counter leaked6 { }',
     '  chain out {',
     '    type filter hook postrouting priority 500; policy accept;',
-    `    oifname "${device}" ip daddr != ${ADDRESSES.world} counter name leaked4`,
-    `    oifname "${device}" ip6 daddr != { fe80::/10, ff02::/16 } counter name leaked6`,
+    `    oifname "${device}"${allowed4} counter name leaked4`,
+    `    oifname "${device}" ip6 daddr != { fe80::/10, ff02::/16${servers.ipv6.map((address) => `, ${address}`).join('')} } counter name leaked6`,
     '  }',
     '}',
   ].join('\n');
-  await writeFile(join(world.dir, 'leak-watch.nft'), ruleset);
-  await userNft(world, '-f', join(world.dir, 'leak-watch.nft'));
-  const packets = async (name: string) => Number(/packets (\d+)/.exec(await userNft(world, 'list', 'counter', 'inet', 'leak_watch', name))?.[1] ?? NaN);
+  const file = join(world.dir, `${table}.nft`);
+  await writeFile(file, ruleset);
+  await userNft(world, '-f', file);
+  const packets = async (name: string) => Number(/packets (\d+)/.exec(await userNft(world, 'list', 'counter', 'inet', table, name))?.[1] ?? NaN);
   return {
     leaked: async () => ({ ipv4: await packets('leaked4'), ipv6: await packets('leaked6') }),
     reset: async () => {
-      await userNft(world, 'reset', 'counters', 'table', 'inet', 'leak_watch');
+      await userNft(world, 'reset', 'counters', 'table', 'inet', table);
     },
   };
 }

@@ -52,12 +52,21 @@ async function ip(...args: string[]): Promise<void> {
   await exec('ip', args);
 }
 
-/** `label` goes into the namespaces' names, so a test's own are told from another's at a glance. */
+/**
+ * A namespace's name: `sfv-ROLE-TAG`, with a label in it (the test's own, else
+ * `STEADFAST_NETNS_LABEL`) when there is one, so that runs sharing one machine (several checkouts'
+ * tests at once) and a test's own namespaces are told apart at a glance.
+ */
+export function namespaceName(role: string, tag = randomBytes(3).toString('hex'), label = process.env.STEADFAST_NETNS_LABEL): string {
+  const clean = label?.replace(/[^A-Za-z0-9-]/g, '').slice(0, 24);
+  return clean ? `sfv-${clean}-${role}-${tag}` : `sfv-${role}-${tag}`;
+}
+
+/** `label` goes into the namespaces' names (namespaceName). */
 export async function createTopology(label?: string): Promise<Topology> {
   const tag = randomBytes(3).toString('hex');
-  const prefix = label ? `sfv-${label}` : 'sfv';
-  const user = `${prefix}-user-${tag}`;
-  const world = `${prefix}-world-${tag}`;
+  const user = namespaceName('user', tag, label);
+  const world = namespaceName('world', tag, label);
   const topology: Topology = {
     user,
     world,

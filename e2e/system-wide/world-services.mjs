@@ -1,10 +1,12 @@
 // Runs inside the "world" namespace: sites that answer with the address they were reached from
 // (HTTP on the target and the LAN address, UDP echo; the target on its IPv6 address too when one
-// is given: a dual-stack site) and a DNS server that records who asked.
+// is given: a dual-stack site) and a DNS server that records who asked. A fifth argument delays the
+// IPv6 site's generate_204 by that many milliseconds (a check that answers late).
 import dgram from 'node:dgram';
 import http from 'node:http';
 
-const [target, lan, dnsAddress, target6] = process.argv.slice(2);
+const [target, lan, dnsAddress, target6, ipv6ProbeDelay] = process.argv.slice(2);
+const ipv6ProbeDelayMs = Number(ipv6ProbeDelay ?? 0);
 const dnsAskers = [];
 const probeAskers = [];
 const answer = (request, response) => {
@@ -32,7 +34,10 @@ const answer = (request, response) => {
   response.end(`${request.socket.remoteAddress}\n`);
 };
 http.createServer(answer).listen(8080, target);
-if (target6) http.createServer(answer).listen(8080, target6);
+if (target6) {
+  const late = (request, response) => (request.url === '/generate_204' && ipv6ProbeDelayMs > 0 ? setTimeout(() => answer(request, response), ipv6ProbeDelayMs) : answer(request, response));
+  http.createServer(late).listen(8080, target6);
+}
 http.createServer((request, response) => response.end(`${request.socket.remoteAddress}\n`)).listen(8080, lan);
 
 for (const [family, address] of [['udp4', target], ['udp6', target6]]) {

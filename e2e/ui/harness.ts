@@ -7,7 +7,7 @@
  * where the renderer's words are needed, `STRINGS` holds them per language (the e2e layer may not
  * import the renderer, see eslint.config.js).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +23,20 @@ export const ARTIFACTS_DIR = fileURLToPath(new URL('../artifacts/', import.meta.
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+/**
+ * Debian's Chromium; with `namespace`, started inside that network namespace (`ip netns exec`, as
+ * root), so the page reaches a host that listens on the namespace's own loopback. Playwright talks
+ * to it over a pipe, which the namespace does not cut.
+ */
+export function launchChromium(options: { namespace?: string } = {}): Promise<Browser> {
+  if (!options.namespace) return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const dir = mkdtempSync(join(tmpdir(), 'steadfast-e2e-chromium-'));
+  const wrapper = join(dir, 'chromium');
+  writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec '${options.namespace.replace(/[^A-Za-z0-9-]/g, '')}' ${CHROMIUM_PATH} "$@"\n`, { mode: 0o700 });
+  return chromium.launch({ executablePath: wrapper, args: CHROMIUM_ARGS }).then((browser) => {
+    browser.on('disconnected', () => rmSync(dir, { recursive: true, force: true }));
+    return browser;
+  });
 }
 
 /** The renderer's words the tests look for, per language (renderer/src/i18n/locales). */
@@ -198,4 +210,25 @@ export function listenersOfThisRun(): { all: Listener[]; offLoopback: Listener[]
   const pids = [process.pid, ...descendants(process.pid)];
   const all = listenersOf(pids);
   return { all, offLoopback: all.filter((listener) => !isLoopback(listener)), pids };
+}
+
+/** A PNG's pixels, decoded by the browser itself (a blank page: nothing of the app's). */
+export async function pixelsOf(browser: Browser, png: Buffer): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+  const page = await browser.newPage();
+  try {
+    const { data, width, height } = await page.evaluate(async (url) => {
+      const image = new Image();
+      image.src = url;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      return { data: [...context.getImageData(0, 0, canvas.width, canvas.height).data], width: canvas.width, height: canvas.height };
+    }, `data:image/png;base64,${png.toString('base64')}`);
+    return { data: Uint8ClampedArray.from(data), width, height };
+  } finally {
+    await page.close();
+  }
 }

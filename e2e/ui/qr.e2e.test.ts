@@ -8,28 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLinkList } from '../../app/subscriptions/parse/links';
 import type { ListServer } from '../../shared/ipc/contract';
-import { type AppPage, type DemoWorld, launchChromium, openApp, screenshot, STRINGS, startWorld } from './harness';
-
-/** A PNG's pixels, decoded by the browser itself (a blank page: nothing of the app's). */
-async function pixelsOf(browser: Browser, png: Buffer): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
-  const page = await browser.newPage();
-  try {
-    const { data, width, height } = await page.evaluate(async (url) => {
-      const image = new Image();
-      image.src = url;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.naturalWidth;
-      canvas.height = image.naturalHeight;
-      const context = canvas.getContext('2d')!;
-      context.drawImage(image, 0, 0);
-      return { data: [...context.getImageData(0, 0, canvas.width, canvas.height).data], width: canvas.width, height: canvas.height };
-    }, `data:image/png;base64,${png.toString('base64')}`);
-    return { data: Uint8ClampedArray.from(data), width, height };
-  } finally {
-    await page.close();
-  }
-}
+import { type AppPage, type DemoWorld, launchChromium, openApp, pixelsOf, screenshot, STRINGS, startWorld } from './harness';
 
 describe('QR codes', () => {
   let world: DemoWorld;

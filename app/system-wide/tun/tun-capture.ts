@@ -131,7 +131,7 @@ export class TunCapture extends Capture {
       await this.end();
       return null;
     }
-    const ipv6 = this.ipv6For(server);
+    const ipv6 = this.decideIpv6(server);
     this.ipv6 = { wanted: ipv6.ipv6, why: ipv6.why };
     if (!this.options.corePath) throw new Error('system-wide mode needs the core’s path: its own connections must bypass the TUN');
     // By mark where it works (policy/core-bypass.ts says when and why not).

@@ -47,6 +47,14 @@ describe('Settings → Apps', () => {
     expect(list.textContent).not.toContain('/usr/bin/steam');
   });
 
+  it('says so where the search matches none of a list’s apps, instead of showing an empty list', async () => {
+    const { page } = await openApps({ perApp: { mode: 'bypass', bypass: [], only: [] } });
+    await within(page).findByRole('button', { name: 'Add Firefox' });
+    await userEvent.type(within(page).getByRole('searchbox', { name: 'Find an app' }), 'nothing-like-it');
+    expect(within(page).getAllByText('No app here matches “nothing-like-it”.')).toHaveLength(2);
+    expect(within(page).queryByRole('button', { name: 'Add Firefox' })).toBeNull();
+  });
+
   it('refuses a path that names no app, in words', async () => {
     const { page } = await openApps({ perApp: { mode: 'bypass', bypass: [], only: [] } });
     await userEvent.type(within(page).getByRole('textbox', { name: /An app by its path or name/ }), 'bin/app');

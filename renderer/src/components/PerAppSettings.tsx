@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AppListing, appEntryOf, PER_APP_MODES, type PerAppSettings as PerAppDraft, type PickerApp } from '../../../shared/per-app';
 import { useAppStore } from '../store/context';
+import { TechnicalText } from './TechnicalText';
 
 export type { PerAppDraft };
 
@@ -88,6 +89,8 @@ export function PerAppSettings({ draft, onChange, systemWide, error }: { draft: 
                 <p className="muted">{t('perApp.loading')}</p>
               ) : listing[group].length === 0 ? (
                 <p className="muted">{t('perApp.noneFound')}</p>
+              ) : matching(listing[group]).length === 0 ? (
+                <p className="muted">{t('perApp.noMatch', { filter: filter.trim() })}</p>
               ) : (
                 <ul>
                   {matching(listing[group]).map((app) => (
@@ -105,7 +108,9 @@ export function PerAppSettings({ draft, onChange, systemWide, error }: { draft: 
           <label className="field">
             <span>{t('perApp.path')}</span>
             <input type="text" dir="ltr" spellCheck={false} value={path} aria-invalid={pathError !== null} onChange={(e) => setPath(e.target.value)} placeholder="/usr/bin/app, app.exe, uid:1001" />
-            <span className="hint">{t('perApp.pathHint')}</span>
+            <span className="hint">
+              <TechnicalText text={t('perApp.pathHint')} />
+            </span>
             {pathError && <span className="field-error">{pathError}</span>}
           </label>
           <button type="button" className="button" onClick={addPath}>

@@ -38,8 +38,11 @@ describe('Settings → Sharing', () => {
     expect(within(page).getByText('192.168.1.5:10808')).toBeTruthy();
     expect(within(page).getByRole('img', { name: /QR code of the shared SOCKS5 proxy/ }).innerHTML).toContain('<svg');
     expect(client.callsTo('sharingCredentials')).toEqual([{}]);
+    // The focus stays in the dialog on the button that took the pressed one's place, so Escape still works.
+    expect(document.activeElement).toBe(within(page).getByRole('button', { name: 'Hide' }));
     await userEvent.click(within(page).getByRole('button', { name: 'Hide' }));
     expect(page.textContent).not.toContain('household-password-20');
+    expect(document.activeElement).toBe(within(page).getByRole('button', { name: 'Show the username, password and QR code' }));
   });
 
   it('turns sharing on for a chosen address: the block is saved whole', async () => {
@@ -58,6 +61,15 @@ describe('Settings → Sharing', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(page).findByText('Choose the address to share on.')).toBeTruthy();
     expect(store.getState().settings.sharing.enabled).toBe(false);
+  });
+
+  it('shows the machine’s address that is not private, with why, and never lets it be chosen', async () => {
+    const { page } = await openSharing();
+    const select = within(page).getByRole('combobox', { name: /Share on this address/ }) as HTMLSelectElement;
+    const refused = await within(select).findByRole('option', { name: '100.64.12.9 (wwan0): not a private network address, cannot be shared on' });
+    expect((refused as HTMLOptionElement).disabled).toBe(true);
+    await userEvent.selectOptions(select, refused).catch(() => undefined);
+    expect(select.value).toBe('');
   });
 
   it('shows an address the machine no longer has as such, kept', async () => {

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../shared/settings';
 import type { SharingCredentials, SharingView } from '../../../shared/sharing';
 import { qrSvg } from '../qr/encode';
 import { useAppStore } from '../store/context';
+import { TechnicalText } from './TechnicalText';
 
 /** The form's view of household sharing: the block is saved whole. */
 export type SharingDraft = Settings['sharing'];
@@ -35,6 +36,14 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
   const [view, setView] = useState<SharingView | null>(null);
   const [shown, setShown] = useState<{ credentials: SharingCredentials; svg: string | null } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // Show and Hide take each other's place: the focus goes to the one that appears, or it would
+  // fall out of the dialog (and Escape with it) when the button pressed is gone.
+  const showButton = useRef<HTMLButtonElement>(null);
+  const hideButton = useRef<HTMLButtonElement>(null);
+  const toggled = useRef(false);
+  useEffect(() => {
+    if (toggled.current) (shown ? hideButton : showButton).current?.focus();
+  }, [shown]);
 
   useEffect(() => {
     let live = true;
@@ -58,6 +67,7 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
     const result = await sharingCredentials();
     if (!result.ok) return setFailure(result.error);
     const link = address ? householdLink(address, settings.socksPort, result.value, t('sharing.qrName')) : null;
+    toggled.current = true;
     setShown({ credentials: result.value, svg: link ? await qrSvg(link) : null });
   };
 
@@ -84,8 +94,16 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
             </option>
           ))}
           {address !== '' && !known && <option value={address}>{t('sharing.addressGone', { address })}</option>}
+          {/* Shown, never offered: the address a person may look for, with why it cannot be chosen. */}
+          {view?.notPrivate.map((a) => (
+            <option key={`not-${a.address}`} value={`not-${a.address}`} disabled>
+              {t('sharing.notPrivateAddress', { address: a.address, interface: a.interface })}
+            </option>
+          ))}
         </select>
-        <span className="hint">{t('sharing.addressHint')}</span>
+        <span className="hint">
+          <TechnicalText text={t('sharing.addressHint')} />
+        </span>
         {view && view.addresses.length === 0 && <span className="hint">{t('sharing.noAddresses')}</span>}
         {error && <span className="field-error">{/pick the LAN address/i.test(error) ? t('sharing.needAddress') : /not a private LAN address|not an IP address/.test(error) ? t('sharing.notPrivate') : error}</span>}
       </label>
@@ -109,7 +127,7 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
       {shown === null ? (
         <>
           <p className="muted">{t('sharing.hidden')}</p>
-          <button type="button" className="button" onClick={() => void show()}>
+          <button ref={showButton} type="button" className="button" onClick={() => void show()}>
             {t('sharing.reveal')}
           </button>
         </>
@@ -142,7 +160,7 @@ export function SharingSettings({ draft, onChange, error }: { draft: SharingDraf
           ) : (
             <p>{t('sharing.qrNeedsAddress')}</p>
           )}
-          <button type="button" className="button" onClick={() => setShown(null)}>
+          <button ref={hideButton} type="button" className="button" onClick={() => setShown(null)}>
             {t('sharing.hide')}
           </button>
         </div>

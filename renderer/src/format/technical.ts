@@ -9,9 +9,11 @@ export interface TextRun {
   technical: boolean;
 }
 
-// A run of ASCII letters, digits and the punctuation of addresses, ending in a letter, a digit,
-// "/", "*" or "…" (so a sentence's own colon or full stop stays outside).
-const TOKEN = /[A-Za-z0-9[][A-Za-z0-9._:/\-*…?=&%+@[\]]*[A-Za-z0-9/*…\]]|[0-9]/g;
+// A run of ASCII letters, digits and the punctuation of addresses and paths, ending in a letter,
+// a digit, "/", "*" or "…" (so a sentence's own colon or full stop stays outside). A path's leading
+// "/" and a Windows path's "\" are inside it, or right-to-left text moves them to the path's other
+// end ("usr/bin/app/"); so is a range's dash without spaces ("172.16–31.x").
+const TOKEN = /[A-Za-z0-9[/][A-Za-z0-9._:/\\\-–*…?=&%+@[\]]*[A-Za-z0-9/*…\]]|[0-9]/g;
 // What makes a run technical rather than a word: a digit, or an address's punctuation inside it.
 const TECHNICAL = /[0-9]|[A-Za-z][:.][A-Za-z0-9…*]|[:/]/;
 

@@ -233,6 +233,7 @@ export function createFakeClient(initial: AppSnapshot, now: () => number = Date.
     },
     getSharing: () => ({
       addresses: [{ address: '192.168.1.5', interface: 'wlan0' }],
+      notPrivate: [{ address: '100.64.12.9', interface: 'wwan0' }],
       listening: snapshot.settings.sharing.enabled && snapshot.connection.state === 'connected' ? { httpProxy: `http://${snapshot.settings.sharing.address}:${snapshot.settings.httpPort}`, socksProxy: `socks5://${snapshot.settings.sharing.address}:${snapshot.settings.socksPort}` } : null,
       failedLogins: 3,
       lastFailedAt: 1_700_000_000_000,
