@@ -3,7 +3,7 @@
  * (issue 28, item 6): which there are, in which order, which can run and why not; and the list of
  * excluded servers after Exclude or Include, the same list the exclude dialog saves.
  */
-export type RowMenuAction = 'connect' | 'test' | 'exclude' | 'include' | 'share' | 'details';
+export type RowMenuAction = 'connect' | 'test' | 'speed-test' | 'exclude' | 'include' | 'share' | 'details';
 
 export interface RowMenuFacts {
   /** The row is the server carrying the traffic (or coming up). */
@@ -14,6 +14,8 @@ export interface RowMenuFacts {
   isLastAvailable: boolean;
   /** A test of it is under way. */
   testing: boolean;
+  /** A speed test is under way (of any servers: one run at a time); absent: none. */
+  speedTestRunning?: boolean;
 }
 
 export interface RowMenuItem {
@@ -23,7 +25,7 @@ export interface RowMenuItem {
   why?: string;
 }
 
-/** Connect, Test, Exclude from Auto or Include, Share, Details: always in this order. */
+/** Connect, Test, Speed test, Exclude from Auto or Include, Share, Details: always in this order. */
 export function rowMenuItems(facts: RowMenuFacts): RowMenuItem[] {
   const exclusion: RowMenuItem = facts.isExcluded
     ? { action: 'include', enabled: true }
@@ -33,6 +35,7 @@ export function rowMenuItems(facts: RowMenuFacts): RowMenuItem[] {
   return [
     { action: 'connect', enabled: !facts.isCurrent },
     { action: 'test', enabled: !facts.testing },
+    facts.speedTestRunning ? { action: 'speed-test', enabled: false, why: 'rowMenu.speedTestRunning' } : { action: 'speed-test', enabled: true },
     exclusion,
     { action: 'share', enabled: true },
     { action: 'details', enabled: true },

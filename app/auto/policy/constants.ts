@@ -88,8 +88,11 @@ export const AUTO_RULES = {
   /**
    * The current server is watched for freezing while the connection is in use: its transfer test
    * runs when the connection starts, on suspicion (./suspicion.ts) once its last result is at
-   * least `watchSuspicionRetestMs` old, and at least every `watchIntervalMs`. One test is 64 KB:
-   * 1 MB an hour of use on a quiet day, at most three times that while traffic keeps looking frozen.
+   * least `watchSuspicionRetestMs` old, and at least every `watchIntervalMs` unless the user's own
+   * traffic proved within that time that the server does not freeze (./flow-proof.ts). One test is
+   * 64 KB: about 4 MB an hour of light use (60 tests, fewer as the monitor's own count), next to
+   * nothing while a stream or a download proves it, at most three times that while traffic keeps
+   * looking frozen.
    */
   watchIntervalMs: 60_000,
   watchSuspicionRetestMs: 20_000,

@@ -30,7 +30,8 @@ export const SUSPICION_RULES = {
   collapseMinSendingIntervals: 2,
 } as const;
 
-const KEPT_MS = SUSPICION_RULES.collapseRecentMs + SUSPICION_RULES.collapsePriorMs;
+/** How far back the tracker keeps samples (the flow proof, ./flow-proof.ts, reads the same ones). */
+export const TRACKER_KEPT_MS = SUSPICION_RULES.collapseRecentMs + SUSPICION_RULES.collapsePriorMs;
 
 interface Interval {
   /** End of the interval. */
@@ -47,7 +48,7 @@ export interface SuspicionTracker {
 export const NO_SUSPICION: SuspicionTracker = { intervals: [] };
 
 export function observeForSuspicion(tracker: SuspicionTracker, sample: TrafficSample): SuspicionTracker {
-  const kept = tracker.intervals.filter((i) => i.at > sample.at - KEPT_MS && i.at < sample.at);
+  const kept = tracker.intervals.filter((i) => i.at > sample.at - TRACKER_KEPT_MS && i.at < sample.at);
   return { intervals: [...kept, { at: sample.at, upBytes: sample.upBytes, downBytes: sample.downBytes }] };
 }
 

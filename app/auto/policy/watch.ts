@@ -5,13 +5,18 @@
  * - when the connection starts (Auto's first server, or the one it just switched to), once
  *   traffic passes through it;
  * - on suspicion (./suspicion.ts), once its last result is 20 s old;
- * - otherwise at least every 60 s while traffic passes.
+ * - otherwise at least every 60 s while traffic passes, unless the traffic itself proved the
+ *   server carries connections well past the freeze threshold within those 60 s (./flow-proof.ts):
+ *   a stream or a download already showed what the 64 KB test would, so the test waits 60 s
+ *   from that proof instead.
  * Any transfer result of the server counts (the monitor's own, a check's), so a test the monitor
- * just made is not repeated. One test at a time. An idle connection is never tested.
+ * just made is not repeated. One test at a time. An idle connection is never tested. A proof
+ * never stands in for the test as the connection starts or for one on suspicion.
  */
 import type { ServerId } from '../../../shared/domain/server';
 import type { TrafficSample } from '../../../shared/domain/connection';
 import { AUTO_RULES } from './constants';
+import { flowProves } from './flow-proof';
 import { NO_SUSPICION, observeForSuspicion, suspicion, type SuspicionTracker } from './suspicion';
 import { activeSince, type TrafficTracker } from './traffic';
 
@@ -29,6 +34,8 @@ export interface WatchState {
   /** A watch test of it is running, since then. */
   runningSince: number | null;
   suspicion: SuspicionTracker;
+  /** The traffic last proved the server does not freeze (./flow-proof.ts), since `since`; absent: never. */
+  provenAt?: number | null;
 }
 
 /** Watching `serverId` from now; a fresh result of it in hand (a check's, seconds old) stands for the test at the connection's start. */
@@ -37,7 +44,13 @@ export function watchOf(serverId: ServerId | null, now: number, freshResultAt: n
 }
 
 export function watchSample(watch: WatchState, sample: TrafficSample): WatchState {
-  return { ...watch, suspicion: observeForSuspicion(watch.suspicion, sample) };
+  const tracker = observeForSuspicion(watch.suspicion, sample);
+  return { ...watch, suspicion: tracker, ...(flowProves(tracker, sample.at) ? { provenAt: sample.at } : {}) };
+}
+
+/** The last time the server was shown not to freeze: its last result, or a later proof by the traffic. */
+function lastShownAt(watch: WatchState, last: number): number {
+  return Math.max(last, watch.provenAt ?? last);
 }
 
 /** A transfer result of the watched server (results older than the last one seen are not news). */
@@ -61,12 +74,13 @@ export function watchDue(watch: WatchState, traffic: TrafficTracker, now: number
   const last = watch.lastResultAt;
   if (last === null) return activeSince(traffic, watch.since) ? 'connected' : null;
   if (now - last >= AUTO_RULES.watchSuspicionRetestMs && suspicion(watch.suspicion, now) !== null) return 'suspicion';
-  if (now - last >= AUTO_RULES.watchIntervalMs && activeSince(traffic, last)) return 'periodic';
+  const shown = lastShownAt(watch, last);
+  if (now - shown >= AUTO_RULES.watchIntervalMs && activeSince(traffic, shown)) return 'periodic';
   return null;
 }
 
 /** When the periodic test falls due (traffic permitting), for the runtime's timer. */
 export function watchWakeAt(watch: WatchState, now: number): number | null {
   if (watch.serverId === null || watch.lastResultAt === null || running(watch, now)) return null;
-  return watch.lastResultAt + AUTO_RULES.watchIntervalMs;
+  return lastShownAt(watch, watch.lastResultAt) + AUTO_RULES.watchIntervalMs;
 }

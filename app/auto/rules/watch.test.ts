@@ -74,6 +74,9 @@ describe('the watch: the current server’s transfer test while the connection i
     expect(h.tests()).toEqual(['a1 connected']);
   });
 
+  // 120 KB/s that neither looks frozen nor proves anything (480 KB in 4 s, 100 times what it sends).
+  const steady = (): [number, number] => [300, 30 * KB];
+
   it('repeats at least every 60 s while in use, from the last result (the monitor’s count too), and waits for traffic', () => {
     const h = harness();
     h.traffic(samples(0, 1000, flowing));
@@ -82,9 +85,9 @@ describe('the watch: the current server’s transfer test while the connection i
     expect(h.run.state.wakeAt).toBe(T0 + 61_500);
     // The monitor's own test at 30 s moves the next one to 90 s.
     h.run.send({ type: 'transfer-seen', serverId: 'a1', result: { verdict: 'ok', at: T0 + 30_000, bytes: 65_536, fromCache: false } }, 30_000);
-    h.traffic(samples(30_000, 59_000, flowing));
+    h.traffic(samples(30_000, 59_000, steady));
     expect(h.tests()).toEqual(['a1 connected']);
-    h.traffic(samples(89_000, 1500, flowing));
+    h.traffic(samples(89_000, 1500, steady));
     expect(h.tests()).toEqual(['a1 connected', 'a1 periodic']);
     h.ended(92_000);
     // Idle from then on: no test however long.
@@ -125,5 +128,37 @@ describe('the watch: the current server’s transfer test while the connection i
     expect(h.run.state.current).toBe('a2');
     h.traffic(samples(3000, 1000, flowing));
     expect(h.tests()).toEqual(['a1 connected', 'a2 connected']);
+  });
+
+  it('a stream that proves the server carries connections past the freeze threshold stands in for the periodic test, from the last proof', () => {
+    const h = harness();
+    h.traffic(samples(0, 1000, flowing));
+    h.ended(1500);
+    // 150 s of a stream (240 KB/s, 200 times what it sends): no periodic test at all (all of it
+    // before the scheduled check of trigger 4 at 5 min).
+    h.traffic(samples(1000, 150_000, flowing));
+    expect(h.tests()).toEqual(['a1 connected']);
+    expect(h.run.state.wakeAt).toBe(T0 + 151_000 + 60_000);
+    // Then traffic that proves nothing: the test comes 60 s after the last proof, not at once.
+    h.traffic(samples(151_000, 59_500, steady));
+    expect(h.tests()).toEqual(['a1 connected']);
+    h.traffic(samples(210_500, 1000, steady));
+    expect(h.tests()).toEqual(['a1 connected', 'a1 periodic']);
+  });
+
+  it('a proof never stands in for the test on suspicion: a stream that collapses to a trickle is tested', () => {
+    const h = harness();
+    h.traffic(samples(0, 1000, flowing));
+    h.ended(1500);
+    h.traffic(samples(1000, 30_000, flowing));
+    // The last 4 s still hold 2 s of the stream (a proof by itself), and the rate fell to a trickle while the user asks.
+    h.traffic(samples(31_000, 2000, () => [200, 1 * KB]));
+    expect(h.tests()).toEqual(['a1 connected', 'a1 suspicion']);
+  });
+
+  it('a proof before the connection’s first test does not stand in for it', () => {
+    const h = harness();
+    h.traffic(samples(0, 8000, flowing));
+    expect(h.tests()).toEqual(['a1 connected']);
   });
 });

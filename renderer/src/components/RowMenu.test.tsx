@@ -5,6 +5,7 @@ import { renderWithStore } from '../testing/render';
 import { sampleSnapshot, server, subscription } from '../testing/sample-world';
 import { Dialogs } from './Dialogs';
 import { ServerList } from './ServerList';
+import { ListToolbar } from './Toolbar';
 
 vi.setConfig({ testTimeout: 20_000 });
 
@@ -31,6 +32,7 @@ function threeServers(excluded: string[] = []): AppSnapshot {
 function renderList(snapshot: AppSnapshot) {
   return renderWithStore(
     <>
+      <ListToolbar />
       <ServerList />
       <Dialogs />
     </>,
@@ -42,11 +44,11 @@ const row = (id: string) => document.querySelector(`[role="listitem"][data-serve
 const menuItems = () => within(screen.getByRole('menu')).getAllByRole('menuitem');
 
 describe("a server row's menu", () => {
-  it('opens on right-click at the pointer with Connect, Test, Exclude from Auto, Share and Details, the first focused', () => {
+  it('opens on right-click at the pointer with Connect, Test, Speed test, Exclude from Auto, Share and Details, the first focused', () => {
     renderList(threeServers());
     fireEvent.contextMenu(row('a2'), { clientX: 40, clientY: 60 });
     const menu = screen.getByRole('menu', { name: 'Actions for Bravo' });
-    expect(menuItems().map((i) => i.textContent)).toEqual(['Connect', 'Test', 'Exclude from Auto', 'Share…', 'Details']);
+    expect(menuItems().map((i) => i.textContent)).toEqual(['Connect', 'Test', 'Speed test', 'Exclude from Auto', 'Share…', 'Details']);
     expect(document.activeElement).toBe(menuItems()[0]);
     expect(menu.style.left).toBe('40px');
   });
@@ -116,5 +118,67 @@ describe("a server row's menu", () => {
     fireEvent.contextMenu(row('a2'));
     fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Connect' }));
     expect(client.callsTo('connect')).toEqual([{ serverId: 'a2' }]);
+  });
+
+  it('Speed test measures that one server', () => {
+    const { client } = renderList(threeServers());
+    fireEvent.contextMenu(row('a2'));
+    fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Speed test' }));
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(client.callsTo('startSpeedTest')).toMatchObject([{ scope: { kind: 'servers', serverIds: ['a2'] } }]);
+  });
+
+  it('on one of several selected rows, Speed test measures the selection; on a row outside it, that row alone', () => {
+    const { client } = renderList(threeServers());
+    fireEvent.click(row('a1'), { ctrlKey: true });
+    fireEvent.click(row('a3'), { metaKey: true });
+    expect(client.callsTo('connect')).toEqual([]);
+    fireEvent.contextMenu(row('a3'));
+    fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Speed test the selected (2)' }));
+    expect(client.callsTo('startSpeedTest')).toMatchObject([{ scope: { kind: 'servers', serverIds: ['a1', 'a3'] } }]);
+    fireEvent.contextMenu(row('a2'));
+    expect(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Speed test' })).toBeTruthy();
+  });
+});
+
+describe('selecting rows', () => {
+  const selected = () => [...document.querySelectorAll('[role="listitem"][data-selected="true"]')].map((e) => e.getAttribute('data-server-id'));
+
+  it('Ctrl/Cmd-click toggles, Shift-click selects a range, a plain click connects and clears', () => {
+    const { client } = renderList(threeServers());
+    fireEvent.click(row('a1'), { ctrlKey: true });
+    expect(selected()).toEqual(['a1']);
+    fireEvent.click(row('a3'), { shiftKey: true });
+    expect(selected()).toEqual(['a1', 'a2', 'a3']);
+    fireEvent.click(row('a2'), { ctrlKey: true });
+    expect(selected()).toEqual(['a1', 'a3']);
+    const bar = screen.getByRole('group', { name: 'Selected servers' });
+    expect(bar.textContent).toContain('Selected: 2');
+    fireEvent.click(within(bar).getByRole('button', { name: 'Speed test' }));
+    expect(client.callsTo('startSpeedTest')).toMatchObject([{ scope: { kind: 'servers', serverIds: ['a1', 'a3'] } }]);
+    expect(client.callsTo('connect')).toEqual([]);
+    fireEvent.click(row('a2'));
+    expect(client.callsTo('connect')).toEqual([{ serverId: 'a2' }]);
+    expect(selected()).toEqual([]);
+    expect(screen.queryByRole('group', { name: 'Selected servers' })).toBeNull();
+  });
+
+  it('from the keyboard: Space toggles, Shift+arrows extend, Ctrl+A selects all, Escape clears', () => {
+    renderList(threeServers());
+    row('a1').focus();
+    fireEvent.keyDown(row('a1'), { key: ' ' });
+    expect(selected()).toEqual(['a1']);
+    fireEvent.keyDown(row('a1'), { key: ' ' });
+    expect(selected()).toEqual([]);
+    fireEvent.keyDown(row('a1'), { key: 'ArrowDown', shiftKey: true });
+    expect(selected()).toEqual(['a1', 'a2']);
+    fireEvent.keyDown(row('a2'), { key: 'ArrowDown', shiftKey: true });
+    expect(selected()).toEqual(['a1', 'a2', 'a3']);
+    fireEvent.keyDown(row('a3'), { key: 'ArrowUp', shiftKey: true });
+    expect(selected()).toEqual(['a1', 'a2']);
+    fireEvent.keyDown(row('a2'), { key: 'Escape' });
+    expect(selected()).toEqual([]);
+    fireEvent.keyDown(row('a2'), { key: 'a', ctrlKey: true });
+    expect(selected()).toEqual(['a1', 'a2', 'a3']);
   });
 });

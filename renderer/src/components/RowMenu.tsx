@@ -1,10 +1,13 @@
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../hooks/useFormat';
 import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
 import { selectExcludedIds } from '../store/auto';
 import { useAppStore, useAppStoreApi } from '../store/context';
+import { selectSelectedIds } from '../store/selection';
 import { selectServer } from '../store/servers.selectors';
+import { useShallow } from 'zustand/react/shallow';
 import { excludedAfter, type RowMenuAction, rowMenuItems } from '../../../shared/domain/server-actions';
 import { menuFocusAfter } from './row-menu';
 
@@ -19,6 +22,7 @@ export interface RowMenuRequest {
 const ACTION_KEYS: Record<RowMenuAction, string> = {
   connect: 'rowMenu.connect',
   test: 'rowMenu.test',
+  'speed-test': 'rowMenu.speedTest',
   exclude: 'rowMenu.exclude',
   include: 'rowMenu.include',
   share: 'rowMenu.share',
@@ -29,10 +33,12 @@ const ACTION_KEYS: Record<RowMenuAction, string> = {
  * A server row's own menu (right-click, long-press, the menu key or Shift+F10): the ARIA menu
  * pattern, focus on its first item, arrow keys, Home / End, Escape or a click outside closes it and
  * gives the focus back to the row. Exclude and Include save through the same call as the exclude
- * dialog, so both land in the same settings.
+ * dialog, so both land in the same settings. Speed test measures this server, or every selected
+ * server when the row is one of several selected (the menu says how many).
  */
 export function RowMenu({ request, onClose }: { request: RowMenuRequest; onClose(): void }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const store = useAppStoreApi();
   const { serverId, subscriptionId } = request;
   const server = useAppStore((s) => selectServer(s, serverId));
@@ -40,13 +46,17 @@ export function RowMenu({ request, onClose }: { request: RowMenuRequest; onClose
   const serverIds = useAppStore((s) => s.subscriptions.find((sub) => sub.id === subscriptionId)?.servers.map((x) => x.id).join('\n') ?? '');
   const isCurrent = useAppStore((s) => s.connection.serverId === serverId && s.connection.state !== 'disconnected' && s.connection.state !== 'failed');
   const testing = useAppStore((s) => s.statuses[serverId]?.testing ?? false);
+  const speedTestRunning = useAppStore((s) => s.speedTest.running);
+  const selected = useAppStore(useShallow(selectSelectedIds));
+  // The row is one of several selected: the speed test is for all of them.
+  const forSelection = selected.length > 1 && selected.includes(serverId);
   const menu = useRef<HTMLDivElement>(null);
   const [position, setPosition] = useState({ left: request.x, top: request.y });
 
   const ids = serverIds ? serverIds.split('\n') : [];
   const isExcluded = excluded.includes(serverId);
   const available = ids.filter((id) => !excluded.includes(id));
-  const items = rowMenuItems({ isCurrent, isExcluded, isLastAvailable: available.length === 1 && available[0] === serverId, testing });
+  const items = rowMenuItems({ isCurrent, isExcluded, isLastAvailable: available.length === 1 && available[0] === serverId, testing, speedTestRunning });
 
   // Kept inside the window: a menu opened near the right or bottom edge opens towards the middle.
   useLayoutEffect(() => {
@@ -82,6 +92,9 @@ export function RowMenu({ request, onClose }: { request: RowMenuRequest; onClose
         break;
       case 'test':
         void state.testServer(serverId);
+        break;
+      case 'speed-test':
+        void state.startSpeedTest({ kind: 'servers', serverIds: forSelection ? selected : [serverId] });
         break;
       case 'exclude':
       case 'include':
@@ -133,7 +146,7 @@ export function RowMenu({ request, onClose }: { request: RowMenuRequest; onClose
           title={item.why ? t(item.why) : undefined}
           onClick={() => item.enabled && run(item.action)}
         >
-          {t(ACTION_KEYS[item.action])}
+          {item.action === 'speed-test' && forSelection ? t('rowMenu.speedTestSelected', { n: format.number(selected.length) }) : t(ACTION_KEYS[item.action])}
         </button>
       ))}
     </div>,

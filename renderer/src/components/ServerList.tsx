@@ -1,7 +1,7 @@
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../store/context';
+import { useAppStore, useAppStoreApi } from '../store/context';
 import { type ListRow, selectListRows } from '../store/servers.selectors';
 import { RowMenu, type RowMenuRequest } from './RowMenu';
 import { ROW_HEIGHT, ServerRow } from './ServerRow';
@@ -46,6 +46,7 @@ function observeRectWithFallback(instance: Virtualizer<HTMLElement, Element>, ca
 export function ServerList() {
   const { t } = useTranslation();
   const rows = useAppStore(selectListRows);
+  const store = useAppStoreApi();
   const ready = useAppStore((s) => s.ready);
   const scroller = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<RowMenuRequest | null>(null);
@@ -81,7 +82,7 @@ export function ServerList() {
   });
 
   const onNavigate = useCallback(
-    (from: number, key: string) => {
+    (from: number, key: string, extend = false) => {
       const pageRows = Math.max(1, Math.floor(((page() ?? scroller.current)?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
       const step = key === 'ArrowDown' ? 1 : key === 'ArrowUp' ? -1 : key === 'PageDown' ? pageRows : key === 'PageUp' ? -pageRows : 0;
       const servers = rows.map((row, index) => (row.kind === 'server' ? index : -1)).filter((index) => index >= 0);
@@ -93,6 +94,14 @@ export function ServerList() {
         const at = servers.indexOf(from);
         target = servers[Math.max(0, Math.min(servers.length - 1, at + step))]!;
       }
+      if (extend) {
+        // Shift+arrow: the range runs from the anchor (the row it started on, if nothing was selected yet).
+        const { selection, select } = store.getState();
+        const fromRow = rows[from];
+        const targetRow = rows[target];
+        if (selection.ids.length === 0 && fromRow?.kind === 'server') select({ kind: 'toggle', id: fromRow.serverId });
+        if (targetRow?.kind === 'server') select({ kind: 'range', id: targetRow.serverId });
+      }
       virtualizer.scrollToIndex(target, { align: 'auto' });
       const focus = (tries: number) => {
         const element = scroller.current?.querySelector<HTMLElement>(`[data-row-index="${target}"]`);
@@ -102,7 +111,7 @@ export function ServerList() {
       focus(5);
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [rows, virtualizer, stacked],
+    [rows, virtualizer, stacked, store],
   );
 
   if (ready && rows.length === 0) {

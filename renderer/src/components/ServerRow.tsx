@@ -156,15 +156,18 @@ interface ServerRowProps {
   serverId: ServerId;
   subscriptionId: SubscriptionId;
   index: number;
-  onNavigate(from: number, key: string): void;
+  /** Moves the focus to another row; `extend`: Shift was held, the selection grows to it. */
+  onNavigate(from: number, key: string, extend?: boolean): void;
   /** Opens the row's menu (right-click, long-press, the menu key or Shift+F10). */
   onMenu(request: RowMenuRequest): void;
 }
 
 /**
  * One server. The row itself connects on click or Enter (choosing a server by hand turns Auto off
- * for its subscription: the host does that); its buttons retest or open the details. The cells
- * are memoized on plain values, so a burst of ping updates repaints only the ping cells.
+ * for its subscription: the host does that); its buttons retest or open the details. Ctrl/Cmd-click
+ * or Space selects it, Shift-click or Shift+arrow a range, Ctrl/Cmd+A every row shown, Escape none
+ * (store/selection.ts). The cells are memoized on plain values, so a burst of ping updates
+ * repaints only the ping cells.
  */
 export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, index, onNavigate, onMenu }: ServerRowProps) {
   const { t, i18n } = useTranslation();
@@ -175,10 +178,15 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
   const servers = useAppStore(selectServerIndex);
   const trustedCheckerId = useAppStore((s) => s.settings.trustedCheckerId);
   const lostSince = useAppStore((s) => networkLostSince(s.auto));
+  const selected = useAppStore((s) => s.selection.ids.includes(serverId));
+  const hasSelection = useAppStore((s) => s.selection.ids.length > 0);
   const element = useRef<HTMLDivElement>(null);
   /** Where the pointer opened the menu; null from the keyboard (then it opens at the row). */
   const point = useRef<{ x: number; y: number } | null>(null);
-  const connect = () => void store.getState().connect(serverId);
+  const connect = () => {
+    store.getState().select({ kind: 'only', id: serverId });
+    void store.getState().connect(serverId);
+  };
   const openMenu = () => {
     const box = element.current?.getBoundingClientRect();
     const at = point.current ?? { x: (box?.left ?? 0) + 24, y: (box?.bottom ?? 0) - 8 };
@@ -225,19 +233,40 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
     point.current = null;
     press.onKeyDown(event);
     if (event.defaultPrevented) return;
+    const select = store.getState().select;
     if (event.key === 'Enter') {
       event.preventDefault();
       connect();
+    } else if (event.key === ' ') {
+      event.preventDefault();
+      select({ kind: 'toggle', id: serverId });
+    } else if (event.key.toLowerCase() === 'a' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      select({ kind: 'all' });
+    } else if (event.key === 'Escape' && hasSelection) {
+      event.preventDefault();
+      select({ kind: 'clear' });
     } else if (['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].includes(event.key)) {
       event.preventDefault();
-      onNavigate(index, event.key);
+      onNavigate(index, event.key, event.shiftKey);
     }
+  };
+  const onClick = (event: MouseEvent) => {
+    if (event.shiftKey || event.ctrlKey || event.metaKey) {
+      event.preventDefault();
+      // Shift-click also keeps the browser from selecting the text between the two clicks.
+      window.getSelection()?.removeAllRanges();
+      store.getState().select(event.shiftKey ? { kind: 'range', id: serverId } : { kind: 'toggle', id: serverId });
+      return;
+    }
+    press.onClick(event);
   };
 
   const classes = ['server-row'];
   if (row.isCurrent) classes.push('current');
   if (row.isExcluded) classes.push('excluded');
   if (unsupported) classes.push('unsupported');
+  if (selected) classes.push('selected');
 
   return (
     <div
@@ -246,11 +275,12 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
       tabIndex={0}
       data-row-index={index}
       data-server-id={server.id}
+      data-selected={selected ? 'true' : undefined}
       aria-current={row.isCurrent ? 'true' : undefined}
       aria-describedby="row-hint row-menu-hint"
       aria-haspopup="menu"
       ref={element}
-      onClick={press.onClick}
+      onClick={onClick}
       onKeyDown={onKeyDown}
       onPointerDown={(event: PointerEvent) => {
         point.current = { x: event.clientX, y: event.clientY };
@@ -275,6 +305,7 @@ export const ServerRow = memo(function ServerRow({ serverId, subscriptionId, ind
             <span className="chip chip-current">{t(row.connectionState === 'connected' ? 'row.connected' : 'row.connecting')}</span>
           )}
           {row.isExcluded && <span className="chip chip-excluded">{t('row.excluded')}</span>}
+          {selected && <span className="visually-hidden">{t('selection.rowSelected')}</span>}
         </div>
         <div
           className={unsupported || status?.error || (transferNoted && transfer.tone === 'bad') ? 'row-note bad' : 'row-note'}

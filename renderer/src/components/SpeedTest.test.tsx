@@ -51,6 +51,21 @@ describe('the speed test in the window', () => {
     expect((screen.getByRole('button', { name: 'Speed test' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('offers the selected servers first, in the list’s order', async () => {
+    const { client, store } = toolbar();
+    const ids = store.getState().subscriptions[0]!.servers.map((x) => x.id);
+    act(() => {
+      store.getState().select({ kind: 'toggle', id: ids[2]! });
+      store.getState().select({ kind: 'toggle', id: ids[0]! });
+    });
+    // The top bar's action (rendered first); the selection's own bar has a Speed test button too.
+    await userEvent.click(screen.getAllByRole('button', { name: 'Speed test' })[0]!);
+    const menu = screen.getByRole('menu', { name: 'What to test' });
+    expect(within(menu).getAllByRole('menuitem')[0]?.textContent).toBe('Selected servers (2)');
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Selected servers (2)' }));
+    expect(client.callsTo('startSpeedTest')).toEqual([{ scope: { kind: 'servers', serverIds: [ids[0], ids[2]] } }]);
+  });
+
   it('shows servers done of the total and the time left, and Cancel stops it', async () => {
     const { client } = toolbar();
     await userEvent.click(screen.getByRole('button', { name: 'Speed test' }));

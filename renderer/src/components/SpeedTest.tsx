@@ -1,7 +1,9 @@
 /**
- * The bulk speed test in the window: the action that starts it (for the servers the search shows,
- * one subscription, or all), its progress bar with time left and Cancel, and a server's measured
- * speed with its age (the top bar and the details show it).
+ * The bulk speed test in the window: the action that starts it (for the selected servers, the
+ * servers the search shows, one subscription, or all), the selection's own bar (how many are
+ * selected, Speed test, Clear), its progress bar with time left and Cancel, and a server's
+ * measured speed with its age (the top bar and the details show it). One server's own run starts
+ * from its row menu (RowMenu.tsx).
  */
 import { ProgressTrack } from './ProgressTrack';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
@@ -11,6 +13,7 @@ import type { SpeedTestResult, SpeedTestScope } from '../../../shared/domain/spe
 import { useFormat } from '../hooks/useFormat';
 import { useNow } from '../hooks/useNow';
 import { useAppStore } from '../store/context';
+import { selectSelectedIds } from '../store/selection';
 import { selectShownServerIds } from '../store/servers.selectors';
 import { remainingAt, selectSpeedTestView } from '../store/speedTest';
 import { SpeedIcon } from './icons';
@@ -33,10 +36,12 @@ export function SpeedTestAction() {
   const start = useAppStore((s) => s.startSpeedTest);
   const filtered = useAppStore((s) => s.filter.trim() !== '');
   const shown = useAppStore(useShallow(selectShownServerIds));
+  const selected = useAppStore(useShallow(selectSelectedIds));
   const subscriptions = useAppStore((s) => s.subscriptions).map((sub) => ({ id: sub.id, name: sub.name, count: sub.servers.length }));
   const all = subscriptions.reduce((n, s) => n + s.count, 0);
 
   const choices: ScopeChoice[] = [
+    ...(selected.length > 0 ? [{ key: 'selected', label: t('speedTest.selected', { n: format.number(selected.length) }), scope: { kind: 'servers', serverIds: selected } as const }] : []),
     ...(filtered && shown.length > 0 ? [{ key: 'shown', label: t('speedTest.shown', { n: format.number(shown.length) }), scope: { kind: 'servers', serverIds: shown } as const }] : []),
     ...subscriptions
       .filter((s) => s.count > 0)
@@ -102,6 +107,36 @@ export function SpeedTestAction() {
           ))}
         </div>
       )}
+    </span>
+  );
+}
+
+/** While servers are selected: how many, a speed test of them, and Clear (Escape in the list does the same). */
+export function SelectionActions() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const selected = useAppStore(useShallow(selectSelectedIds));
+  const running = useAppStore((s) => s.speedTest.running);
+  const start = useAppStore((s) => s.startSpeedTest);
+  const select = useAppStore((s) => s.select);
+  if (selected.length === 0) return null;
+  return (
+    <span className="selection-actions" role="group" aria-label={t('selection.label')}>
+      <span className="selection-count" aria-live="polite">
+        {t('selection.count', { n: format.number(selected.length) })}
+      </span>
+      <button
+        type="button"
+        className="button small"
+        disabled={running}
+        title={running ? t('rowMenu.speedTestRunning') : undefined}
+        onClick={() => void start({ kind: 'servers', serverIds: selected })}
+      >
+        {t('selection.speedTest')}
+      </button>
+      <button type="button" className="button small" onClick={() => select({ kind: 'clear' })}>
+        {t('selection.clear')}
+      </button>
     </span>
   );
 }

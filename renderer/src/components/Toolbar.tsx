@@ -6,7 +6,7 @@ import { selectProgressView } from '../store/testProgress';
 import type { SortMode } from '../store/ui';
 import { useFormat } from '../hooks/useFormat';
 import { GearIcon, PlusIcon, RetestIcon, SearchIcon } from './icons';
-import { SpeedTestAction, SpeedTestProgressView } from './SpeedTest';
+import { SelectionActions, SpeedTestAction, SpeedTestProgressView } from './SpeedTest';
 
 /**
  * "Testing 1,234 of 5,000" and its bar. It sits in the list's toolbar, not in the top bar: there
@@ -52,7 +52,7 @@ export function AppActions() {
 
 const SORT_LABELS: Record<SortMode, string> = { list: 'toolbar.sortList', ping: 'toolbar.sortPing', speed: 'toolbar.sortSpeed' };
 
-/** The list's filter and order, and how far Test all and the speed test have got. */
+/** The list's filter and order, the selected servers' actions, and how far Test all and the speed test have got. */
 export function ListToolbar() {
   const { t } = useTranslation();
   const { filter, sort, setFilter, setSort } = useAppStore(
@@ -78,6 +78,7 @@ export function ListToolbar() {
           </button>
         ))}
       </div>
+      <SelectionActions />
       <TestProgressView />
       <SpeedTestProgressView />
     </div>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sampleSnapshot } from '../testing/sample-world';
 import { storeWith } from '../testing/store';
-import { exclusionLock, selectAutoOn, selectExcludedIds } from './auto';
+import type { GroupPickSnapshot, TimelineEntry } from '../../../shared/domain/auto';
+import { exclusionLock, GROUP_TIMELINE_KEPT, selectAutoOn, selectExcludedIds, TIMELINE_KEPT } from './auto';
 
 const NOW = 1_000_000;
 
@@ -40,6 +41,42 @@ describe('auto slice', () => {
     const { store, client } = await storeWith(sampleSnapshot(NOW));
     client.emit('auto', { ...client.snapshot.auto, returnCandidate: 'fi', networkLostUntil: NOW + 15_000 });
     expect(store.getState().auto).toMatchObject({ returnCandidate: 'fi', networkLostUntil: NOW + 15_000 });
+  });
+});
+
+describe('the timelines a window keeps', () => {
+  const entries = (n: number): TimelineEntry[] => Array.from({ length: n }, (_, i) => ({ type: 'stay', at: NOW + i, id: 'fi', reason: 'current-answered', carrying: 'fi' }));
+
+  it('keeps the newest TIMELINE_KEPT entries of a host that sends more, in every way Auto reaches it', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    client.emit('auto', { ...client.snapshot.auto, timeline: entries(TIMELINE_KEPT * 2) });
+    const kept = store.getState().auto.timeline;
+    expect(kept).toHaveLength(TIMELINE_KEPT);
+    expect(kept[0]?.at).toBe(NOW + TIMELINE_KEPT);
+    expect(kept.at(-1)?.at).toBe(NOW + TIMELINE_KEPT * 2 - 1);
+    store.getState().setAutoSnapshot({ ...client.snapshot.auto, timeline: entries(TIMELINE_KEPT + 1) });
+    expect(store.getState().auto.timeline).toHaveLength(TIMELINE_KEPT);
+  });
+
+  it('keeps each group’s newest GROUP_TIMELINE_KEPT entries and leaves a short timeline as it is', async () => {
+    const { store, client } = await storeWith(sampleSnapshot(NOW));
+    const group = (name: string, n: number): GroupPickSnapshot => ({
+      name,
+      pick: 'fi',
+      members: 2,
+      state: 'on',
+      reason: null,
+      excluded: [],
+      returnCandidate: null,
+      networkLostUntil: null,
+      timeline: entries(n),
+    });
+    const short = entries(3);
+    client.emit('auto', { ...client.snapshot.auto, timeline: short, groups: [group('US', GROUP_TIMELINE_KEPT * 4), group('AI', 2)] });
+    const auto = store.getState().auto;
+    expect(auto.timeline).toBe(short);
+    expect(auto.groups?.map((g) => g.timeline.length)).toEqual([GROUP_TIMELINE_KEPT, 2]);
+    expect(auto.groups?.[0]?.timeline.at(-1)?.at).toBe(NOW + GROUP_TIMELINE_KEPT * 4 - 1);
   });
 });
 

@@ -19,6 +19,28 @@ export interface AutoActions {
 
 export type AutoSlice = AutoSliceState & AutoActions;
 
+/**
+ * Timeline entries kept: the host keeps 2,000 of Auto's (app/auto/runtime.ts) and as many of each
+ * group's; a window open for weeks takes what the host sends and never more, whatever host it
+ * talks to. The oldest go first. A group's timeline keeps fewer: only its latest decisions are
+ * shown beside the pick.
+ */
+export const TIMELINE_KEPT = 2000;
+export const GROUP_TIMELINE_KEPT = 500;
+
+const newest = <T>(list: T[], kept: number): T[] => (list.length > kept ? list.slice(-kept) : list);
+
+/** The snapshot with its timelines within their caps (the same object when they already are). */
+export function keptAuto(auto: AutoSnapshot): AutoSnapshot {
+  const groupsOver = auto.groups?.some((g) => g.timeline.length > GROUP_TIMELINE_KEPT) ?? false;
+  if (auto.timeline.length <= TIMELINE_KEPT && !groupsOver) return auto;
+  return {
+    ...auto,
+    timeline: newest(auto.timeline, TIMELINE_KEPT),
+    ...(auto.groups ? { groups: auto.groups.map((g) => (g.timeline.length > GROUP_TIMELINE_KEPT ? { ...g, timeline: newest(g.timeline, GROUP_TIMELINE_KEPT) } : g)) } : {}),
+  };
+}
+
 export const autoInitialState: AutoSliceState = {
   auto: { subscriptionId: null, excluded: {}, returnCandidate: null, networkLostUntil: null, timeline: [] },
 };
@@ -27,16 +49,16 @@ export function createAutoSlice(deps: SliceDeps): AutoSlice {
   const { set, get, client } = deps;
   return {
     ...autoInitialState,
-    setAutoSnapshot: (auto) => set({ auto }),
+    setAutoSnapshot: (auto) => set({ auto: keptAuto(auto) }),
     toggleAuto: async (subscriptionId) => {
       const next = get().auto.subscriptionId === subscriptionId ? null : subscriptionId;
       const result = await request(deps, 'auto', () => client.setAuto({ subscriptionId: next }));
-      if (result.ok) set({ auto: result.value });
+      if (result.ok) set({ auto: keptAuto(result.value) });
       return result;
     },
     setExcluded: async (subscriptionId, serverIds) => {
       const result = await request(deps, 'exclude', () => client.setExcluded({ subscriptionId, serverIds }), { notify: false });
-      if (result.ok) set({ auto: result.value });
+      if (result.ok) set({ auto: keptAuto(result.value) });
       return result;
     },
     setGroupExcluded: async (group, serverIds) => {

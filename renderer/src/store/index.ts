@@ -9,6 +9,7 @@ import { createImportsSlice } from './imports';
 import { createLabSlice } from './lab';
 import { createProblemsSlice } from './problems';
 import { createRoutingSlice } from './routing';
+import { createSelectionSlice } from './selection';
 import { createServersSlice } from './servers';
 import { createSettingsSlice } from './settings';
 import { createSharingSlice } from './sharing';
@@ -32,6 +33,7 @@ export function createAppStore(client: VpnClient, env: UiEnvironment, frames: Fr
     const deps = { set, get, client, incoming };
     return {
       ...createServersSlice(deps),
+      ...createSelectionSlice(deps),
       ...createConnectionSlice(deps),
       ...createAutoSlice(deps),
       ...createDialogsSlice(deps),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppProblem } from '../../../shared/domain/problem';
 import { sampleSnapshot } from '../testing/sample-world';
 import { storeWith } from '../testing/store';
-import { selectProblemsShown } from './problems';
+import { PROBLEMS_KEPT, selectProblemsShown } from './problems';
 import type { AppStore } from './types';
 
 const NOW = 1_000_000;
@@ -39,6 +39,23 @@ describe('problems slice', () => {
     expect(ids(store)).toEqual(['p2']);
     client.emit('problems', []);
     expect(ids(store)).toEqual([]);
+  });
+
+  it('keeps at most PROBLEMS_KEPT of a runaway list: every error, then the newest warnings', async () => {
+    const { store, client } = await storeWith(withProblems(unreadable));
+    const warnings: AppProblem[] = Array.from({ length: PROBLEMS_KEPT * 3 }, (_, i) => ({
+      ...unreadable,
+      id: `w${i}`,
+      at: NOW + i,
+      topic: { kind: 'save-failed', file: `file-${i}.json` },
+    }));
+    client.emit('problems', [diskFull, ...warnings]);
+    const kept = store.getState().problems;
+    expect(kept).toHaveLength(PROBLEMS_KEPT);
+    expect(kept.map((p) => p.id)).toContain('p2');
+    expect(kept.map((p) => p.id)).not.toContain('w0');
+    expect(kept.map((p) => p.id)).toContain(`w${PROBLEMS_KEPT * 3 - 1}`);
+    expect(selectProblemsShown(store.getState())[0]?.id).toBe('p2');
   });
 
   it('takes the list of a later snapshot (after a reconnect)', async () => {

@@ -16,13 +16,26 @@ export interface ProblemsSlice {
   dismissProblem(id: string): Promise<ActionResult<null>>;
 }
 
+/**
+ * Problems kept: the host's board holds one line per kind and file, so a long list means a host
+ * that raises without bound; the window keeps the ones it shows first (errors, then the newest).
+ */
+export const PROBLEMS_KEPT = 100;
+
+/** `problems` within the cap, dropping what would be shown last (the same array when within). */
+export function keptProblems(problems: AppProblem[]): AppProblem[] {
+  if (problems.length <= PROBLEMS_KEPT) return problems;
+  const kept = new Set(inShownOrder(problems).slice(0, PROBLEMS_KEPT));
+  return problems.filter((p) => kept.has(p));
+}
+
 export const problemsInitialState: Pick<ProblemsSlice, 'problems'> = { problems: [] };
 
 export function createProblemsSlice(deps: SliceDeps): ProblemsSlice {
   const { set, client } = deps;
   return {
     ...problemsInitialState,
-    setProblems: (problems) => set({ problems }),
+    setProblems: (problems) => set({ problems: keptProblems(problems) }),
     dismissProblem: (id) => request(deps, 'dismissProblem', () => client.dismissProblem({ id })),
   };
 }
@@ -35,5 +48,9 @@ const SEVERITY_RANK: Record<AppProblem['severity'], number> = { error: 0, warnin
  */
 export const selectProblemsShown = memoSelector(
   (state: Pick<AppState, 'problems'>) => [state.problems] as const,
-  ([problems]): AppProblem[] => [...problems].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.at - a.at),
+  ([problems]): AppProblem[] => inShownOrder(problems),
 );
+
+function inShownOrder(problems: readonly AppProblem[]): AppProblem[] {
+  return [...problems].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.at - a.at);
+}

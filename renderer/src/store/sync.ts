@@ -32,7 +32,7 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
     c.on('statuses', (statuses) => incoming.statuses(statuses)),
     c.on('connection', (connection) => get().setConnection(connection)),
     c.on('traffic', (sample) => get().pushTraffic(sample)),
-    c.on('auto', (auto) => set({ auto })),
+    c.on('auto', (auto) => get().setAutoSnapshot(auto)),
     c.on('settings', (settings) => set({ settings })),
     c.on('testProgress', (testProgress) => incoming.progress(testProgress)),
     c.on('speedTestProgress', (progress) => get().setSpeedTest(progress)),

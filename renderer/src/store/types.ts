@@ -8,6 +8,7 @@ import type { LabSlice } from './lab';
 import type { ImportsSlice } from './imports';
 import type { ProblemsSlice } from './problems';
 import type { RoutingSlice } from './routing';
+import type { SelectionSlice } from './selection';
 import type { ServersSlice } from './servers';
 import type { SettingsSlice } from './settings';
 import type { SharingSlice } from './sharing';
@@ -18,6 +19,7 @@ import type { TestProgressSlice } from './testProgress';
 import type { UiSlice } from './ui';
 
 export type AppState = ServersSlice &
+  SelectionSlice &
   ConnectionSlice &
   AutoSlice &
   DialogsSlice &

@@ -76,7 +76,7 @@ export const ar = {
     empty: 'لا توجد اشتراكات بعد. أضف اشتراكًا لترى خوادمه.',
     noServers: 'لا يحتوي هذا الاشتراك على خوادم.',
     noMatch: 'لا يوجد هنا خادم يطابق التصفية.',
-    rowHint: 'مفتاح Enter يتصل بهذا الخادم؛ ومفاتيح الأسهم تنقلك بين الخوادم.',
+    rowHint: 'مفتاح Enter يتصل بهذا الخادم؛ ومفاتيح الأسهم تنقلك بين الخوادم؛ ومفتاح المسافة يحدده، وShift مع سهم يحدد عدة خوادم متتالية.',
   },
   subscription: {
     servers_zero: 'لا خوادم',
@@ -631,6 +631,7 @@ export const ar = {
   speedTest: {
     action: 'اختبار السرعة',
     menu: 'ما الذي يُختبر',
+    selected: 'الخوادم المحددة ({{n}})',
     shown: 'الخوادم التي يعرضها البحث ({{n}})',
     subscription: '{{name}} ({{n}})',
     all: 'كل الخوادم ({{n}})',
@@ -881,12 +882,23 @@ export const ar = {
     staleAge: 'قبل {{age}}',
     verdictUnknown: 'غير معروف ما دامت الشبكة منقطعة',
   },
+  /** Servers selected in the list for an action on several (store/selection.ts). */
+  selection: {
+    label: 'الخوادم المحددة',
+    count: 'المحدد: {{n}}',
+    speedTest: 'اختبار السرعة',
+    clear: 'إلغاء التحديد',
+    rowSelected: 'محدد',
+  },
   /** قائمة صف الخادم (نقر يمين، ضغط مطوّل، مفتاح القائمة). */
   rowMenu: {
     label: 'إجراءات {{name}}',
     hint: 'Shift+F10 أو مفتاح القائمة يفتح إجراءاته.',
     connect: 'اتصال',
     test: 'اختبار',
+    speedTest: 'اختبار السرعة',
+    speedTestSelected: 'اختبار سرعة الخوادم المحددة ({{n}})',
+    speedTestRunning: 'اختبار سرعة جارٍ الآن: انتظره أو ألغه',
     exclude: 'استبعاد من التلقائي',
     include: 'إعادة إلى التلقائي',
     share: 'مشاركة…',

@@ -72,7 +72,7 @@ export const en = {
     empty: 'No subscriptions yet. Add one to see its servers.',
     noServers: 'This subscription has no servers.',
     noMatch: 'No server here matches the filter.',
-    rowHint: 'Enter connects to this server; arrow keys move between servers.',
+    rowHint: 'Enter connects to this server; arrow keys move between servers; Space selects it, and Shift with an arrow selects a range.',
   },
   subscription: {
     servers_one: '{{count, number}} server',
@@ -598,6 +598,7 @@ export const en = {
   speedTest: {
     action: 'Speed test',
     menu: 'What to test',
+    selected: 'Selected servers ({{n}})',
     shown: 'Servers the search shows ({{n}})',
     subscription: '{{name}} ({{n}})',
     all: 'All servers ({{n}})',
@@ -844,12 +845,23 @@ export const en = {
     staleAge: '{{age}} ago',
     verdictUnknown: 'Not known while the network is lost',
   },
+  /** Servers selected in the list for an action on several (store/selection.ts). */
+  selection: {
+    label: 'Selected servers',
+    count: 'Selected: {{n}}',
+    speedTest: 'Speed test',
+    clear: 'Clear selection',
+    rowSelected: 'selected',
+  },
   /** A server row's own menu (right-click, long-press, the menu key). */
   rowMenu: {
     label: 'Actions for {{name}}',
     hint: 'Shift+F10 or the menu key opens its actions.',
     connect: 'Connect',
     test: 'Test',
+    speedTest: 'Speed test',
+    speedTestSelected: 'Speed test the selected ({{n}})',
+    speedTestRunning: 'A speed test is running: wait for it or cancel it',
     exclude: 'Exclude from Auto',
     include: 'Include in Auto',
     share: 'Share…',

@@ -68,7 +68,7 @@ export const fa = {
     empty: 'هنوز اشتراکی ندارید. یک اشتراک اضافه کنید تا سرورهایش را ببینید.',
     noServers: 'این اشتراک سروری ندارد.',
     noMatch: 'هیچ سروری در اینجا با پالایش جور نیست.',
-    rowHint: 'Enter به این سرور وصل می‌شود؛ با کلیدهای جهت‌نما میان سرورها جابه‌جا شوید.',
+    rowHint: 'Enter به این سرور وصل می‌شود؛ با کلیدهای جهت‌نما میان سرورها جابه‌جا شوید؛ Space آن را انتخاب می‌کند و Shift همراه کلید جهت‌نما چند سرور پشت سر هم را.',
   },
   subscription: {
     servers_one: '{{count, number}} سرور',
@@ -595,6 +595,7 @@ export const fa = {
   speedTest: {
     action: 'آزمون سرعت',
     menu: 'چه چیزی آزمون شود',
+    selected: 'سرورهای انتخاب‌شده ({{n}})',
     shown: 'سرورهایی که جستجو نشان می‌دهد ({{n}})',
     subscription: '{{name}} ({{n}})',
     all: 'همهٔ سرورها ({{n}})',
@@ -841,12 +842,23 @@ export const fa = {
     staleAge: '{{age}} پیش',
     verdictUnknown: 'تا وقتی شبکه قطع است معلوم نیست',
   },
+  /** Servers selected in the list for an action on several (store/selection.ts). */
+  selection: {
+    label: 'سرورهای انتخاب‌شده',
+    count: 'انتخاب‌شده: {{n}}',
+    speedTest: 'آزمون سرعت',
+    clear: 'لغو انتخاب',
+    rowSelected: 'انتخاب‌شده',
+  },
   /** منوی ردیف سرور (کلیک راست، نگه داشتن، کلید منو). */
   rowMenu: {
     label: 'کارهای {{name}}',
     hint: 'Shift+F10 یا کلید منو کارهای آن را باز می‌کند.',
     connect: 'اتصال',
     test: 'آزمایش',
+    speedTest: 'آزمون سرعت',
+    speedTestSelected: 'آزمون سرعت سرورهای انتخاب‌شده ({{n}})',
+    speedTestRunning: 'یک آزمون سرعت در جریان است: منتظر بمانید یا لغوش کنید',
     exclude: 'کنار گذاشتن از خودکار',
     include: 'برگرداندن به خودکار',
     share: 'اشتراک‌گذاری…',

@@ -68,7 +68,7 @@ export const ru = {
     empty: 'Подписок пока нет. Добавьте подписку, чтобы увидеть её серверы.',
     noServers: 'В этой подписке нет серверов.',
     noMatch: 'Здесь нет серверов, подходящих под фильтр.',
-    rowHint: 'Enter подключает к этому серверу; стрелки переходят между серверами.',
+    rowHint: 'Enter подключает к этому серверу; стрелки переходят между серверами; пробел выделяет сервер, Shift со стрелкой — несколько подряд.',
   },
   subscription: {
     servers_one: '{{count, number}} сервер',
@@ -609,6 +609,7 @@ export const ru = {
   speedTest: {
     action: 'Тест скорости',
     menu: 'Что проверить',
+    selected: 'Выделенные серверы ({{n}})',
     shown: 'Найденные поиском серверы ({{n}})',
     subscription: '{{name}} ({{n}})',
     all: 'Все серверы ({{n}})',
@@ -857,12 +858,23 @@ export const ru = {
     staleAge: '{{age}} назад',
     verdictUnknown: 'Неизвестно, пока сети нет',
   },
+  /** Servers selected in the list for an action on several (store/selection.ts). */
+  selection: {
+    label: 'Выделенные серверы',
+    count: 'Выделено: {{n}}',
+    speedTest: 'Тест скорости',
+    clear: 'Снять выделение',
+    rowSelected: 'выделен',
+  },
   /** Меню строки сервера (правый щелчок, долгое нажатие, клавиша меню). */
   rowMenu: {
     label: 'Действия для {{name}}',
     hint: 'Shift+F10 или клавиша меню открывают действия.',
     connect: 'Подключиться',
     test: 'Проверить',
+    speedTest: 'Тест скорости',
+    speedTestSelected: 'Тест скорости выделенных ({{n}})',
+    speedTestRunning: 'Тест скорости уже идёт: дождитесь его или отмените',
     exclude: 'Исключить из авто',
     include: 'Вернуть в авто',
     share: 'Поделиться…',

@@ -68,7 +68,7 @@ export const zh = {
     empty: '还没有订阅。添加一个订阅即可看到其中的服务器。',
     noServers: '此订阅没有服务器。',
     noMatch: '这里没有符合筛选条件的服务器。',
-    rowHint: '按 Enter 连接此服务器；用方向键在服务器之间移动。',
+    rowHint: '按 Enter 连接此服务器；用方向键在服务器之间移动；按空格键选中它，按住 Shift 再按方向键可选中一段。',
   },
   subscription: {
     servers_other: '{{count, number}} 台服务器',
@@ -586,6 +586,7 @@ export const zh = {
   speedTest: {
     action: '测速',
     menu: '测试范围',
+    selected: '选中的服务器（{{n}}）',
     shown: '搜索显示的服务器（{{n}}）',
     subscription: '{{name}}（{{n}}）',
     all: '全部服务器（{{n}}）',
@@ -831,12 +832,23 @@ export const zh = {
     staleAge: '{{age}}前',
     verdictUnknown: '网络断开期间无法判断',
   },
+  /** Servers selected in the list for an action on several (store/selection.ts). */
+  selection: {
+    label: '选中的服务器',
+    count: '已选中：{{n}}',
+    speedTest: '测速',
+    clear: '取消选择',
+    rowSelected: '已选中',
+  },
   /** 服务器行的菜单（右键、长按、菜单键）。 */
   rowMenu: {
     label: '{{name}} 的操作',
     hint: 'Shift+F10 或菜单键打开操作。',
     connect: '连接',
     test: '测试',
+    speedTest: '测速',
+    speedTestSelected: '测速选中的服务器（{{n}}）',
+    speedTestRunning: '测速正在进行：请等待完成或取消',
     exclude: '从自动中排除',
     include: '重新加入自动',
     share: '分享…',
