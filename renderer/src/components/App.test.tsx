@@ -1,9 +1,10 @@
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot } from '../testing/sample-world';
+import { createWindowI18n, loadCatalogue } from '../i18n/window';
 import { App } from './App';
 
 // jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
@@ -45,6 +46,28 @@ describe('the app frame', () => {
     const { root, client } = renderApp({ language: 'en' });
     act(() => client.emit('settings', { ...DEFAULT_SETTINGS, language: 'ar' }));
     expect(root.getAttribute('dir')).toBe('rtl');
+    expect(screen.getAllByRole('button', { name: /^تلقائي \(/ })).toHaveLength(2);
+  });
+
+  it('turns right to left together with the words of a language it reads only when chosen', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const i18n = await createWindowI18n('en', async (language) => {
+      await held;
+      return loadCatalogue(language);
+    });
+    const root = document.createElement('html');
+    const { client } = renderWithStore(<App root={root} />, { ...sampleSnapshot(NOW), demo: true, settings: DEFAULT_SETTINGS }, { i18n });
+    act(() => client.emit('settings', { ...DEFAULT_SETTINGS, language: 'ar' }));
+    // Not yet read: English, left to right (no English laid out right to left meanwhile).
+    expect(root.getAttribute('dir')).toBe('ltr');
+    expect(screen.getAllByRole('button', { name: /^Auto \(/ }).length).toBeGreaterThan(0);
+    await act(async () => {
+      release();
+      await held;
+    });
+    await waitFor(() => expect(root.getAttribute('dir')).toBe('rtl'));
+    expect(root.getAttribute('lang')).toBe('ar');
     expect(screen.getAllByRole('button', { name: /^تلقائي \(/ })).toHaveLength(2);
   });
 

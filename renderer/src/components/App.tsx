@@ -32,8 +32,18 @@ function useDocumentSettings(root: HTMLElement) {
   const language = useAppStore(selectLanguage);
   const theme = useAppStore(selectTheme);
   useEffect(() => {
-    if (i18n.language !== language) void i18n.changeLanguage(language);
-    applyLanguage(root, language);
+    if (i18n.language === language || i18n.hasResourceBundle(language, 'translation')) {
+      if (i18n.language !== language) void i18n.changeLanguage(language);
+      applyLanguage(root, language);
+      return;
+    }
+    // A language the window has not shown yet is read first (window.ts): the page turns right to
+    // left together with its words, not before them.
+    let current = true;
+    void i18n.changeLanguage(language).then(() => current && applyLanguage(root, language));
+    return () => {
+      current = false;
+    };
   }, [i18n, language, root]);
   useEffect(() => {
     applyTheme(root, theme);
