@@ -6,6 +6,8 @@ import { renderWithStore } from '../testing/render';
 import { sampleSnapshot } from '../testing/sample-world';
 import { createWindowI18n, loadCatalogue } from '../i18n/window';
 import { App } from './App';
+// The window's dialogs are a chunk it reads after its first frame: here, read before the tests.
+import './Dialogs';
 
 // jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
 vi.setConfig({ testTimeout: 20_000 });
@@ -135,7 +137,7 @@ describe('the app frame', () => {
     expect(client.callsTo('disconnect')).toEqual([{}]);
     expect(bar.textContent).toContain('Connect will ask for administrator rights');
     await userEvent.click(chip);
-    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Settings' })).toBeTruthy();
   });
 
   it('Test all shows its progress from the host’s events', async () => {

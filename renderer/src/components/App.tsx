@@ -1,17 +1,23 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '../../../shared/settings';
 import { useAppStore } from '../store/context';
 import { directionOf, selectLanguage, selectTheme } from '../store/ui';
 import { AutoTimeline } from './AutoTimeline';
 import { ConnectionBar } from './ConnectionBar';
-import { Dialogs } from './Dialogs';
 import { ImportPrompt } from './ImportPrompt';
 import { LabPanel } from './LabPanel';
 import { LinkBanner, Notices } from './Notices';
 import { Problems } from './Problems';
 import { ServerList } from './ServerList';
 import { AppActions, ListToolbar } from './Toolbar';
+
+/**
+ * The dialogs are a chunk of their own: none is open at the start, so the window's first frame
+ * does not wait for their code (Settings alone is most of it). It is fetched while the first
+ * frame is drawn, long before a click can open one.
+ */
+const Dialogs = lazy(() => import('./Dialogs').then((module) => ({ default: module.Dialogs })));
 
 function applyLanguage(root: HTMLElement, language: Language) {
   root.lang = language;
@@ -79,7 +85,9 @@ export function App({ root = document.documentElement }: { root?: HTMLElement })
           <LabPanel />
         </aside>
       </main>
-      <Dialogs />
+      <Suspense fallback={null}>
+        <Dialogs />
+      </Suspense>
       <ImportPrompt />
       <Notices />
     </div>
