@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_DNS, DEFAULT_ROUTING, dnsSettingsSchema, groupOfOutbound, routingSettingsSchema } from './routing';
 import { sharingSettingsSchema } from './sharing';
 import { DEFAULT_PER_APP, perAppSettingsSchema } from './per-app';
+import { LANGUAGES } from './languages';
 
 /** The seven public IP-info services the monitor falls back to, in the seed's order. */
 export const IP_INFO_SERVICES = [
@@ -177,8 +178,7 @@ export function unknownGroupReferences(settings: { routing: { rules: readonly { 
   });
 }
 
-export const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from './languages';
 
 /**
  * What Connect changes on the machine:
@@ -254,7 +254,8 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
+/** What `settingsSchema.parse({})` gives, kept as a plain value (settings-defaults.ts; the tests hold the two equal). */
+export { DEFAULT_SETTINGS } from './settings-defaults';
 
 /**
  * A stored settings document brought up to today's shape before it is validated. Files written

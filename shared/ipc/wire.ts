@@ -1,25 +1,12 @@
 /**
  * The contract over a WebSocket (the headless host and the browser client): requests carry an id,
- * the host answers each id once, and pushes events unasked.
+ * the host answers each id once, and pushes events unasked. What the host checks of a browser's
+ * message is in client-message.ts (with zod, which the window's first bundle goes without).
  */
-import { z } from 'zod';
 import type { WireRefusal } from './answer';
 import type { ServerId } from '../domain/server';
 import type { AppSnapshot, EventName, EventPayloads, InvokeChannel, InvokeResponses, ListServer, ListStatus, ListSubscription } from './contract';
 import { type Columns, fromColumns, toColumns } from './columns';
-
-/** Largest message the host accepts from a browser (a pasted subscription fits). */
-export const MAX_CLIENT_MESSAGE_BYTES = 17 * 1024 * 1024;
-
-export const clientMessageSchema = z
-  .object({
-    kind: z.literal('invoke'),
-    id: z.number().int().nonnegative(),
-    channel: z.string().min(1).max(64),
-    payload: z.unknown(),
-  })
-  .strict();
-export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export type HostMessage =
   | { kind: 'result'; id: number; ok: true; value: InvokeResponses[InvokeChannel] }
