@@ -55,6 +55,8 @@ export async function createWindowI18n(language: Language, load: (language: Lang
       partialBundledLanguages: true,
       lng: language,
       fallbackLng: 'en',
+      // The first language is at hand: no timer before the first frame.
+      initAsync: false,
       interpolation: { escapeValue: false },
       returnNull: false,
       react: { useSuspense: false },
