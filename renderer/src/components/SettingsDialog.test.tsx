@@ -11,19 +11,21 @@ vi.setConfig({ testTimeout: 20_000 });
 afterEach(cleanup);
 
 const NOW = Date.now();
+/** The dialog once React has put it in (it waits for the dialogs' chunk): room on a busy machine, not a sleep. */
+const openedSettings = () => screen.findByRole('dialog', { name: 'Settings' }, { timeout: 10_000 });
 
 describe('the settings dialog’s pages', () => {
   it('has General, Connection, Start-up, Routing, Anti-censorship, Testing, Apps, Sharing and Cores as tabs', async () => {
     const { store } = renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'settings' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+    const dialog = await openedSettings();
     expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General', 'Connection', 'Start-up', 'Routing', 'Anti-censorship', 'Testing', 'Apps', 'Sharing', 'Cores']);
   });
 
   it('no page repeats a heading: no visible legend says its tab’s name or the name of the field right under it', async () => {
     const { store } = renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'settings' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+    const dialog = await openedSettings();
     for (const tab of within(dialog).getAllByRole('tab')) {
       fireEvent.click(tab);
       const panel = dialog.querySelector(`#${tab.getAttribute('aria-controls')}`)!;
@@ -38,7 +40,7 @@ describe('the settings dialog’s pages', () => {
   it('the mode chip opens Settings at the mode field, on the Connection page, focused', async () => {
     renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
     fireEvent.click(document.querySelector('.mode-chip')!);
-    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+    const dialog = await openedSettings();
     expect(within(dialog).getByRole('tab', { name: 'Connection' }).getAttribute('aria-selected')).toBe('true');
     expect(document.activeElement).toBe(within(dialog).getByRole('combobox', { name: /What Connect changes/ }));
   });
@@ -46,7 +48,7 @@ describe('the settings dialog’s pages', () => {
   it('the gear opens it at General, on the language', async () => {
     renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+    const dialog = await openedSettings();
     expect(within(dialog).getByRole('tab', { name: 'General' }).getAttribute('aria-selected')).toBe('true');
     expect(document.activeElement).toBe(within(dialog).getByRole('combobox', { name: 'Language' }));
   });
@@ -56,7 +58,7 @@ describe('IPv6 in each connection mode, on the Connection page', () => {
   const modeNote = async (mode: string) => {
     const { store } = renderWithStore(<App root={document.createElement('html')} />, sampleSnapshot(NOW));
     act(() => store.getState().openDialog({ kind: 'settings', focus: 'mode' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+    const dialog = await openedSettings();
     fireEvent.change(within(dialog).getByRole('combobox', { name: /What Connect changes/ }), { target: { value: mode } });
     return within(dialog).getByTestId('mode-ipv6').textContent;
   };
