@@ -1,7 +1,7 @@
 /**
- * The settings of a fresh install, as a plain value. settings.ts's schemas give the same (its test
- * keeps the two equal); the window shows these before its first snapshot and reads them here, so
- * its first bundle goes without the schemas (zod).
+ * The settings of a fresh install as a plain value: settings.ts's DEFAULT_SETTINGS, which its
+ * schemas make (the test beside this file holds the two equal). The window shows these before its
+ * first snapshot and reads them here, so its first bundle goes without the schemas (zod).
  */
 import type { Settings } from './settings';
 
