@@ -13,6 +13,7 @@ const untested = (serverId: string): ListStatus => ({
   notReady: null,
   ipInfo: null,
   throughputBps: null,
+  throughputTest: null,
   reachability: null,
   ipv6: null,
   transfer: null,
@@ -85,7 +86,7 @@ function testedSnapshot(): AppSnapshot {
             testedAt: 1_700_000_000_000 + n * 37,
             ipInfo: exitOf(n),
             reachability: { verdict: 'ok', reason: 'answers from here', vantagePoints: [], derivedAt: 1_700_000_000_000 + n },
-            ...(n % 10 === 0 ? { throughputTest: null } : {}),
+            ...(n % 10 === 0 ? { throughputTest: { bytes: 4_194_304, at: 1_700_000_000_000 } } : {}),
           };
   }
   statuses.gone = untested('gone'); // a server no longer listed whose status the monitor still has
@@ -104,7 +105,7 @@ describe('the snapshot over the WebSocket', () => {
     expect(back).toEqual(snapshot);
     expect(back.statuses.s42).toBeUndefined();
     expect(back.statuses.gone).toEqual(untested('gone'));
-    expect(Object.prototype.hasOwnProperty.call(back.statuses.s10, 'throughputTest')).toBe(true);
+    expect(back.statuses.s10!.throughputTest).toEqual({ bytes: 4_194_304, at: 1_700_000_000_000 });
     expect(back.subscriptions[0]!.servers[5]!.via).toBe('s0');
     expect(Object.prototype.hasOwnProperty.call(back.subscriptions[0]!.servers[6], 'via')).toBe(false);
   });

@@ -30,6 +30,8 @@ const UNTESTED: Omit<ListStatus, 'serverId'> = {
   notReady: null,
   ipInfo: null,
   throughputBps: null,
+  // The monitor writes it for every server (null until a download ran).
+  throughputTest: null,
   reachability: null,
   ipv6: null,
   transfer: null,
