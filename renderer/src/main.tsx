@@ -1,5 +1,5 @@
 import type { i18n } from 'i18next';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { MissingTokenError, pickClient } from './client/pick';
@@ -49,14 +49,19 @@ try {
   // The snapshot is asked for first: the host makes it while the first language's words load.
   store.getState().start();
   void createWindowI18n(selectLanguage(store.getState())).then((i18n) => {
-    createRoot(container).render(
-      <StrictMode>
-        <I18nextProvider i18n={i18n}>
-          <StoreProvider store={store}>
-            <App />
-          </StoreProvider>
-        </I18nextProvider>
-      </StrictMode>,
+    // As a transition React draws the first frame in slices, so the socket's "open" (and with it
+    // the snapshot's request) is not held up behind it.
+    const root = createRoot(container);
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <I18nextProvider i18n={i18n}>
+            <StoreProvider store={store}>
+              <App />
+            </StoreProvider>
+          </I18nextProvider>
+        </StrictMode>,
+      ),
     );
   }, showFatal);
 } catch (error) {

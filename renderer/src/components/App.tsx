@@ -13,11 +13,26 @@ import { ServerList } from './ServerList';
 import { AppActions, ListToolbar } from './Toolbar';
 
 /**
- * The dialogs are a chunk of their own: none is open at the start, so the window's first frame
- * does not wait for their code (Settings alone is most of it). It is fetched while the first
- * frame is drawn, long before a click can open one.
+ * The dialogs are a chunk of their own (Settings alone is most of it, with the schemas it checks
+ * values by): none is open at the start, so the window neither fetches nor parses it before its
+ * list is on screen. It is read once the list has been drawn and the page is idle, long before a
+ * click can open one; a dialog opened sooner waits for it.
  */
-const Dialogs = lazy(() => import('./Dialogs').then((module) => ({ default: module.Dialogs })));
+const loadDialogs = () => import('./Dialogs');
+const Dialogs = lazy(() => loadDialogs().then((module) => ({ default: module.Dialogs })));
+
+function useDialogsReadAfterFirstList(ready: boolean) {
+  useEffect(() => {
+    if (!ready) return;
+    const read = () => void loadDialogs();
+    if (typeof requestIdleCallback === 'function') {
+      const idle = requestIdleCallback(read, { timeout: 2000 });
+      return () => cancelIdleCallback(idle);
+    }
+    const timer = setTimeout(read, 200);
+    return () => clearTimeout(timer);
+  }, [ready]);
+}
 
 function applyLanguage(root: HTMLElement, language: Language) {
   root.lang = language;
@@ -60,6 +75,8 @@ export function App({ root = document.documentElement }: { root?: HTMLElement })
   const { t } = useTranslation();
   useDocumentSettings(root);
   const ready = useAppStore((s) => s.ready);
+  const dialogOpen = useAppStore((s) => s.dialog.kind !== 'none');
+  useDialogsReadAfterFirstList(ready);
   return (
     <div className="app">
       <a className="skip-link" href="#server-list">
@@ -85,9 +102,11 @@ export function App({ root = document.documentElement }: { root?: HTMLElement })
           <LabPanel />
         </aside>
       </main>
-      <Suspense fallback={null}>
-        <Dialogs />
-      </Suspense>
+      {dialogOpen && (
+        <Suspense fallback={null}>
+          <Dialogs />
+        </Suspense>
+      )}
       <ImportPrompt />
       <Notices />
     </div>
