@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_DNS, DEFAULT_ROUTING, dnsSettingsSchema, groupOfOutbound, routingSettingsSchema } from './routing';
 import { sharingSettingsSchema } from './sharing';
 import { DEFAULT_PER_APP, perAppSettingsSchema } from './per-app';
+import { LANGUAGES } from './languages';
 
 /** The seven public IP-info services the monitor falls back to, in the seed's order. */
 export const IP_INFO_SERVICES = [
@@ -177,8 +178,7 @@ export function unknownGroupReferences(settings: { routing: { rules: readonly { 
   });
 }
 
-export const LANGUAGES = ['en', 'ru', 'fa', 'ar', 'zh'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from './languages';
 
 /**
  * What Connect changes on the machine:
@@ -254,6 +254,7 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
+/** The window has the same as a plain value (settings-defaults.ts, held equal by its test), to show before its first snapshot without these schemas. */
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
 
 /**

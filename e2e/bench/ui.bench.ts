@@ -19,7 +19,7 @@
  * and sent over the real WebSocket; their rate is what the engine achieves on this machine, with
  * the engine, both v2ray cores and Chromium sharing its cores.
  *
- *   npm run bench -- ui [--servers 5000] [--runs 5] [--workers 32] [--timeout-s 400]
+ *   npm run bench -- ui [--servers 5000] [--runs 5] [--workers 32] [--timeout-s 400] [--bursts 0]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +30,7 @@ import { createEngine, type Engine } from '../../app/engine';
 import { Logger } from '../../app/log/logger';
 import { freePorts } from '../../app/tunnel/ports';
 import { type HeadlessHost, startHeadlessHost } from '../../main/headless/host';
+import { resultToWire } from '../../shared/ipc/wire';
 import { ensureRendererBuilt, RENDERER_DIST } from '../../main/headless/renderer-build';
 import { type InProcessLab, startLab } from '../lab';
 import { type Benchmark, median, option, quantile, round } from './harness';
@@ -131,8 +132,11 @@ interface BenchState {
 // Functions, not strings, go into the page: the app's CSP forbids eval (as it should).
 const rendered = () => (window as unknown as { __bench: BenchState }).__bench.firstRenderDoneAt !== null;
 
-interface FirstRender {
+export interface FirstRender {
   first_render_ms: number;
+  /** The page's own code and styles as fetched before it could render (the fonts come later, by unicode-range). */
+  page_js_bytes: number;
+  page_css_bytes: number;
   dom_content_loaded_ms: number;
   socket_open_ms: number;
   snapshot_ms: number;
@@ -170,17 +174,29 @@ async function openInstrumented(browser: Browser, url: string): Promise<Page> {
   return page;
 }
 
-async function measureFirstRender(browser: Browser, url: string): Promise<FirstRender> {
+export async function measureFirstRender(browser: Browser, url: string): Promise<FirstRender> {
   const page = await openInstrumented(browser, url);
   try {
     await page.waitForFunction(rendered, undefined, { timeout: 60_000 });
     const b = await page.evaluate(() => {
       const { socketOpenAt, snapshotAt, snapshotBytes, firstRenderDoneAt } = (window as unknown as { __bench: BenchState }).__bench;
       const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-      return { socketOpenAt, snapshotAt, snapshotBytes, firstRenderDoneAt: firstRenderDoneAt as number, domContentLoaded: navigation?.domContentLoadedEventEnd ?? Number.NaN };
+      const fetched = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) => entry.startTime < (firstRenderDoneAt as number));
+      const bytesOf = (suffix: string) => fetched.filter((entry) => new URL(entry.name).pathname.endsWith(suffix)).reduce((sum, entry) => sum + entry.decodedBodySize, 0);
+      return {
+        socketOpenAt,
+        snapshotAt,
+        snapshotBytes,
+        firstRenderDoneAt: firstRenderDoneAt as number,
+        domContentLoaded: navigation?.domContentLoadedEventEnd ?? Number.NaN,
+        jsBytes: bytesOf('.js'),
+        cssBytes: bytesOf('.css'),
+      };
     });
     return {
       first_render_ms: b.firstRenderDoneAt,
+      page_js_bytes: b.jsBytes,
+      page_css_bytes: b.cssBytes,
       dom_content_loaded_ms: b.domContentLoaded,
       socket_open_ms: b.socketOpenAt,
       snapshot_ms: b.snapshotAt,
@@ -193,7 +209,7 @@ async function measureFirstRender(browser: Browser, url: string): Promise<FirstR
   }
 }
 
-function firstRenderFigures(prefix: string, runs: FirstRender[]): Record<string, number> {
+export function firstRenderFigures(prefix: string, runs: FirstRender[]): Record<string, number> {
   const pick = (key: keyof FirstRender) => runs.map((r) => r[key]);
   return {
     [`${prefix}_median_ms`]: round(median(pick('first_render_ms'))),
@@ -205,8 +221,25 @@ function firstRenderFigures(prefix: string, runs: FirstRender[]): Record<string,
     [`${prefix}_list_after_snapshot_median_ms`]: round(median(pick('list_after_snapshot_ms'))),
     [`${prefix}_list_after_snapshot_p95_ms`]: round(quantile(pick('list_after_snapshot_ms'), 0.95)),
     [`${prefix}_snapshot_kib`]: round(median(pick('snapshot_bytes')) / 1024),
+    [`${prefix}_page_js_kib`]: round(median(pick('page_js_bytes')) / 1024),
+    [`${prefix}_page_css_kib`]: round(median(pick('page_css_bytes')) / 1024),
     [`${prefix}_rows_in_dom`]: median(pick('rows_in_dom')),
   };
+}
+
+/**
+ * The engine's and the host's part of the first snapshot, in this process: getSnapshot, then the
+ * WebSocket's encoding and the JSON text the host sends (main/headless/host.ts does the same).
+ */
+async function measureSnapshotMaking(engine: Engine, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const startedAt = performance.now();
+    const snapshot = await engine.getSnapshot({});
+    JSON.stringify({ kind: 'result', id: 1, ok: true, value: resultToWire('getSnapshot', snapshot) });
+    times.push(performance.now() - startedAt);
+  }
+  return times;
 }
 
 /** Test all from the UI, and the page's frames until every server has a new result. */
@@ -271,6 +304,8 @@ export const uiBenchmark: Benchmark = {
     const runs = option(args, 'runs', 5);
     const workers = option(args, 'workers', 32);
     const timeoutMs = option(args, 'timeout-s', 400) * 1000;
+    /** 0: the first render only (no Test all, no first render with results). */
+    const withBursts = option(args, 'bursts', 1) !== 0;
     const logger = new Logger({ level: 'warning', sinks: [(record, line) => (record.level === 'error' ? process.stderr.write(`${line}\n`) : undefined)] });
     await ensureRendererBuilt((line) => process.stderr.write(`${line}\n`));
     const lab = await startLab({ servers: 12, subscriptions: 1, seed: 1, latency: [5, 30] });
@@ -293,10 +328,24 @@ export const uiBenchmark: Benchmark = {
       browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 
       const untested: FirstRender[] = [];
-      for (let i = 0; i < runs; i += 1) untested.push(await measureFirstRender(browser, host.url));
+      for (let i = 0; i < runs; i += 1) {
+        untested.push(await measureFirstRender(browser, host.url));
+        process.stderr.write(`first render ${i + 1}/${runs}: ${round(untested[i]!.first_render_ms)} ms (engine heap ${round(process.memoryUsage().heapUsed / 2 ** 20)} MiB)\n`);
+      }
+      const makingUntested = await measureSnapshotMaking(engine, runs);
+      const firstOnly = {
+        world: 'real engine + headless host + lab (12 v2ray servers listed as 5,000 links); first render only (--bursts 0)',
+        servers,
+        runs,
+        ...firstRenderFigures('first_render', untested),
+        first_render_engine_snapshot_median_ms: round(median(makingUntested)),
+        target_first_render_ms: 300,
+      };
+      if (!withBursts) return firstOnly;
       const bursts = await measureBursts(browser, engine, host.url, servers, timeoutMs);
       const tested: FirstRender[] = [];
       for (let i = 0; i < runs; i += 1) tested.push(await measureFirstRender(browser, host.url));
+      const makingTested = await measureSnapshotMaking(engine, runs);
 
       return {
         world: 'real engine + headless host + lab (12 v2ray servers listed as 5,000 links); ping results from the monitor',
@@ -304,7 +353,9 @@ export const uiBenchmark: Benchmark = {
         runs,
         monitor_workers: workers,
         ...firstRenderFigures('first_render', untested),
+        first_render_engine_snapshot_median_ms: round(median(makingUntested)),
         ...firstRenderFigures('first_render_with_results', tested),
+        first_render_with_results_engine_snapshot_median_ms: round(median(makingTested)),
         ...bursts,
         target_first_render_ms: 300,
         target_frame_p95_ms: 16,

@@ -17,7 +17,8 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { refusalToWire } from '../../shared/ipc/answer';
 import { EVENT_NAMES, type EventName, type EventPayloads, isInvokeChannel, parseRequest, type VpnClient } from '../../shared/ipc/contract';
-import { clientMessageSchema, eventToWire, type HostMessage, MAX_CLIENT_MESSAGE_BYTES, resultToWire, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
+import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../../shared/ipc/client-message';
+import { eventToWire, type HostMessage, resultToWire, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
 import { policyConnectingTo } from '../../shared/security/csp';
 import type { Logger } from '../../app/log/logger';
 

@@ -1,5 +1,5 @@
 import { invokeSchemas, isInvokeChannel, parseRequest } from '../../../shared/ipc/contract';
-import { clientMessageSchema } from '../../../shared/ipc/wire';
+import { clientMessageSchema } from '../../../shared/ipc/client-message';
 import type { IpcInput } from '../gen/ipc';
 import { ensure, ensureClearError, show } from './violation';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { INVOKE_CHANNELS, isInvokeChannel, parseRequest } from '../../../shared/ipc/contract';
-import { clientMessageSchema } from '../../../shared/ipc/wire';
+import { clientMessageSchema } from '../../../shared/ipc/client-message';
 
 describe('parseRequest accepts what the renderer sends', () => {
   it.each([

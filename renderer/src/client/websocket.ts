@@ -11,15 +11,9 @@
  * - after a reconnect the client fetches a fresh snapshot and hands it to the `snapshot`
  *   listeners, because events sent while the link was down are lost.
  */
-import {
-  type EventName,
-  type EventPayloads,
-  INVOKE_CHANNELS,
-  type InvokeChannel,
-  type InvokeRequest,
-  type InvokeResponses,
-  type VpnClient,
-} from '../../../shared/ipc/contract';
+import type { EventName, EventPayloads, InvokeChannel, InvokeRequest, InvokeResponses, VpnClient } from '../../../shared/ipc/contract';
+// The names alone: the contract's schemas (zod) are the host's to run, not the window's first bundle's.
+import { INVOKE_CHANNELS } from '../../../shared/ipc/channels';
 import { refusalFromWire } from '../../../shared/ipc/answer';
 import { eventFromWire, type HostMessage, resultFromWire } from '../../../shared/ipc/wire';
 import { reconnectDelayMs } from './backoff';

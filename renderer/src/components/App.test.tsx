@@ -1,10 +1,13 @@
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { renderWithStore } from '../testing/render';
 import { sampleSnapshot } from '../testing/sample-world';
+import { createWindowI18n, loadCatalogue } from '../i18n/window';
 import { App } from './App';
+// The window's dialogs are a chunk it reads after its first frame: here, read before the tests.
+import './Dialogs';
 
 // jsdom role queries and typed input are slow on a busy machine: room to finish, not a sleep.
 vi.setConfig({ testTimeout: 20_000 });
@@ -45,6 +48,28 @@ describe('the app frame', () => {
     const { root, client } = renderApp({ language: 'en' });
     act(() => client.emit('settings', { ...DEFAULT_SETTINGS, language: 'ar' }));
     expect(root.getAttribute('dir')).toBe('rtl');
+    expect(screen.getAllByRole('button', { name: /^تلقائي \(/ })).toHaveLength(2);
+  });
+
+  it('turns right to left together with the words of a language it reads only when chosen', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const i18n = await createWindowI18n('en', async (language) => {
+      await held;
+      return loadCatalogue(language);
+    });
+    const root = document.createElement('html');
+    const { client } = renderWithStore(<App root={root} />, { ...sampleSnapshot(NOW), demo: true, settings: DEFAULT_SETTINGS }, { i18n });
+    act(() => client.emit('settings', { ...DEFAULT_SETTINGS, language: 'ar' }));
+    // Not yet read: English, left to right (no English laid out right to left meanwhile).
+    expect(root.getAttribute('dir')).toBe('ltr');
+    expect(screen.getAllByRole('button', { name: /^Auto \(/ }).length).toBeGreaterThan(0);
+    await act(async () => {
+      release();
+      await held;
+    });
+    await waitFor(() => expect(root.getAttribute('dir')).toBe('rtl'));
+    expect(root.getAttribute('lang')).toBe('ar');
     expect(screen.getAllByRole('button', { name: /^تلقائي \(/ })).toHaveLength(2);
   });
 
@@ -112,7 +137,8 @@ describe('the app frame', () => {
     expect(client.callsTo('disconnect')).toEqual([{}]);
     expect(bar.textContent).toContain('Connect will ask for administrator rights');
     await userEvent.click(chip);
-    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeTruthy();
+    // Room on a busy machine for the dialogs' chunk, not a sleep.
+    expect(await screen.findByRole('dialog', { name: 'Settings' }, { timeout: 10_000 })).toBeTruthy();
   });
 
   it('Test all shows its progress from the host’s events', async () => {

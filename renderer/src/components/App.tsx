@@ -1,17 +1,38 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '../../../shared/settings';
 import { useAppStore } from '../store/context';
 import { directionOf, selectLanguage, selectTheme } from '../store/ui';
 import { AutoTimeline } from './AutoTimeline';
 import { ConnectionBar } from './ConnectionBar';
-import { Dialogs } from './Dialogs';
 import { ImportPrompt } from './ImportPrompt';
 import { LabPanel } from './LabPanel';
 import { LinkBanner, Notices } from './Notices';
 import { Problems } from './Problems';
 import { ServerList } from './ServerList';
 import { AppActions, ListToolbar } from './Toolbar';
+
+/**
+ * The dialogs are a chunk of their own (Settings alone is most of it, with the schemas it checks
+ * values by): none is open at the start, so the window neither fetches nor parses it before its
+ * list is on screen. It is read once the list has been drawn and the page is idle, long before a
+ * click can open one; a dialog opened sooner waits for it.
+ */
+const loadDialogs = () => import('./Dialogs');
+const Dialogs = lazy(() => loadDialogs().then((module) => ({ default: module.Dialogs })));
+
+function useDialogsReadAfterFirstList(ready: boolean) {
+  useEffect(() => {
+    if (!ready) return;
+    const read = () => void loadDialogs();
+    if (typeof requestIdleCallback === 'function') {
+      const idle = requestIdleCallback(read, { timeout: 2000 });
+      return () => cancelIdleCallback(idle);
+    }
+    const timer = setTimeout(read, 200);
+    return () => clearTimeout(timer);
+  }, [ready]);
+}
 
 function applyLanguage(root: HTMLElement, language: Language) {
   root.lang = language;
@@ -32,8 +53,18 @@ function useDocumentSettings(root: HTMLElement) {
   const language = useAppStore(selectLanguage);
   const theme = useAppStore(selectTheme);
   useEffect(() => {
-    if (i18n.language !== language) void i18n.changeLanguage(language);
-    applyLanguage(root, language);
+    if (i18n.language === language || i18n.hasResourceBundle(language, 'translation')) {
+      if (i18n.language !== language) void i18n.changeLanguage(language);
+      applyLanguage(root, language);
+      return;
+    }
+    // A language the window has not shown yet is read first (window.ts): the page turns right to
+    // left together with its words, not before them.
+    let current = true;
+    void i18n.changeLanguage(language).then(() => current && applyLanguage(root, language));
+    return () => {
+      current = false;
+    };
   }, [i18n, language, root]);
   useEffect(() => {
     applyTheme(root, theme);
@@ -44,6 +75,8 @@ export function App({ root = document.documentElement }: { root?: HTMLElement })
   const { t } = useTranslation();
   useDocumentSettings(root);
   const ready = useAppStore((s) => s.ready);
+  const dialogOpen = useAppStore((s) => s.dialog.kind !== 'none');
+  useDialogsReadAfterFirstList(ready);
   return (
     <div className="app">
       <a className="skip-link" href="#server-list">
@@ -69,7 +102,11 @@ export function App({ root = document.documentElement }: { root?: HTMLElement })
           <LabPanel />
         </aside>
       </main>
-      <Dialogs />
+      {dialogOpen && (
+        <Suspense fallback={null}>
+          <Dialogs />
+        </Suspense>
+      )}
       <ImportPrompt />
       <Notices />
     </div>

@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONNECTION_MODES, LANGUAGES, type Settings, type SettingsPatch } from '../../../shared/settings';
-import { LANGUAGE_NAMES } from '../i18n';
+import { LANGUAGE_NAMES } from '../i18n/languages';
 import { settingsRefusalText, validationTexts } from '../i18n/validation';
 import { useAppStore } from '../store/context';
 import { matchLanguage } from '../store/ui';

@@ -11,18 +11,12 @@ export const resources = {
   zh: { translation: CATALOGUE.zh },
 } as const;
 
-/** Each language named in itself, for the language menu. */
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English',
-  ru: 'Русский',
-  fa: 'فارسی',
-  ar: 'العربية',
-  zh: '中文',
-};
+export { LANGUAGE_NAMES } from './languages';
 
 /**
- * One i18next instance per window (never the global one, so tests stay independent). All five
- * languages are bundled: they are small, and a censored network is no place to fetch them.
+ * An i18next instance with all five languages at hand (never the global one, so tests stay
+ * independent). The window itself reads the languages it does not show only when it shows them
+ * (window.ts); every language is part of the build, since a censored network is no place to fetch them.
  */
 export function createI18n(language: Language): i18n {
   const instance = i18next.createInstance();

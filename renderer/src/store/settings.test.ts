@@ -47,8 +47,8 @@ describe('settings slice', () => {
     expect(store.getState().settings.theme).toBe('dark');
   });
 
-  it('validates a patch without applying defaults to it', () => {
-    expect(validateSettingsPatch({ monitor: { workers: 3 } })).toEqual({ ok: true, patch: { monitor: { workers: 3 } } });
+  it('validates a patch without applying defaults to it', async () => {
+    expect(await validateSettingsPatch({ monitor: { workers: 3 } })).toEqual({ ok: true, patch: { monitor: { workers: 3 } } });
   });
 
   it('asks the host for the cores; a list on screen stays while it is asked again, a failure keeps the host’s words', async () => {

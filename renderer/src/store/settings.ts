@@ -5,7 +5,9 @@
 import type { CoreList } from '../../../shared/domain/cores';
 import type { TestTrafficUsage } from '../../../shared/domain/test-traffic';
 import { type ValidationProblem, validationOf } from '../../../shared/domain/validation';
-import { DEFAULT_SETTINGS, type Settings, type SettingsPatch, settingsPatchSchema } from '../../../shared/settings';
+import type { Settings, SettingsPatch } from '../../../shared/settings';
+// A plain value, not the schemas' output: the schemas (zod) are read only when a change is checked.
+import { DEFAULT_SETTINGS } from '../../../shared/settings-defaults';
 import { type SliceDeps } from './types';
 import { request } from './request';
 
@@ -41,8 +43,12 @@ export const settingsInitialState: Pick<SettingsSlice, 'settings' | 'coreList' |
 /** Field path as the dialog keys its inline errors ("routing.rules.0.ip.1"). */
 export const fieldPathOf = (path: readonly (string | number)[]) => path.map(String).join('.') || 'settings';
 
-/** Checks a patch against the contract's schema; field path → problem for each problem. */
-export function validateSettingsPatch(patch: unknown): { ok: true; patch: SettingsPatch } | { ok: false; fieldErrors: Record<string, ValidationProblem> } {
+/**
+ * Checks a patch against the contract's schema; field path → problem for each problem. The schemas
+ * are read on the first change the user makes, not before the window's first frame.
+ */
+export async function validateSettingsPatch(patch: unknown): Promise<{ ok: true; patch: SettingsPatch } | { ok: false; fieldErrors: Record<string, ValidationProblem> }> {
+  const { settingsPatchSchema } = await import('../../../shared/settings');
   const parsed = settingsPatchSchema.safeParse(patch);
   if (parsed.success) return { ok: true, patch: patch as SettingsPatch };
   const fieldErrors: Record<string, ValidationProblem> = {};
@@ -56,7 +62,7 @@ export function createSettingsSlice(deps: SliceDeps): SettingsSlice {
     ...settingsInitialState,
     setSettingsState: (settings) => set({ settings }),
     saveSettings: async (patch) => {
-      const valid = validateSettingsPatch(patch);
+      const valid = await validateSettingsPatch(patch);
       if (!valid.ok) return { ok: false, error: 'invalid', fieldErrors: valid.fieldErrors };
       // The patch as the user wrote it (not zod's output) so defaults never sneak into it.
       const result = await request(deps, 'settings', () => client.setSettings(valid.patch), { notify: false });

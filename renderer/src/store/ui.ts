@@ -1,7 +1,7 @@
 /** What only this window cares about: language and theme in effect, the filter, notices, the link. */
 import type { RefusalCode } from '../../../shared/domain/refusal';
 import type { SubscriptionId } from '../../../shared/domain/server';
-import { LANGUAGES, type Language } from '../../../shared/settings';
+import { LANGUAGES, type Language } from '../../../shared/languages';
 import type { AppState, SliceDeps } from './types';
 
 export type LinkState = 'connecting' | 'open' | 'reconnecting' | 'closed';
