@@ -58,6 +58,13 @@ describe('the timelines a window keeps', () => {
     expect(store.getState().auto.timeline).toHaveLength(TIMELINE_KEPT);
   });
 
+  it('keeps the same newest entries from the first snapshot, before any event', async () => {
+    const snapshot = sampleSnapshot(NOW);
+    const { store } = await storeWith({ ...snapshot, auto: { ...snapshot.auto, timeline: entries(TIMELINE_KEPT + 5) } });
+    expect(store.getState().auto.timeline).toHaveLength(TIMELINE_KEPT);
+    expect(store.getState().auto.timeline[0]?.at).toBe(NOW + 5);
+  });
+
   it('keeps each group’s newest GROUP_TIMELINE_KEPT entries and leaves a short timeline as it is', async () => {
     const { store, client } = await storeWith(sampleSnapshot(NOW));
     const group = (name: string, n: number): GroupPickSnapshot => ({

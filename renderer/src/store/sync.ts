@@ -5,6 +5,8 @@
 import { IDLE_SPEED_TEST } from '../../../shared/domain/speed-test';
 import type { AppSnapshot, VpnClient } from '../../../shared/ipc/contract';
 import { dialogStillValid } from './dialogs';
+import { keptAuto } from './auto';
+import { keptProblems } from './problems';
 import { type AppState, type SliceDeps } from './types';
 import { request } from './request';
 
@@ -54,14 +56,15 @@ export function createSyncSlice(deps: SliceDeps): SyncSlice {
         unsupported: snapshot.unsupported,
         carried: snapshot.carried ?? {},
         core: snapshot.core,
-        auto: snapshot.auto,
+        // Capped as every later 'auto' and 'problems' event is (auto.ts, problems.ts).
+        auto: keptAuto(snapshot.auto),
         settings: snapshot.settings,
         testProgress: snapshot.testProgress,
         // An older host's snapshot has none: no run.
         speedTest: snapshot.speedTest ?? IDLE_SPEED_TEST,
         speedTestAt: Date.now(),
         demo: snapshot.demo,
-        problems: snapshot.problems,
+        problems: keptProblems(snapshot.problems),
         importRequests: snapshot.importRequests,
         routing: snapshot.routing,
         ready: true,
