@@ -186,6 +186,8 @@ export const failoverBenchmark: Benchmark = {
         }
         out[scenario.replace('-', '_')] = { ...summary, ...extra, duration_s: round((Date.now() - started) / 1000), per_trial: results };
       }
+      // Switches whose tunnel core did not start (a port taken in between on a loaded machine): the app left the connection failed.
+      out.tunnel_start_failures = kit.startFailures;
       out.core = (await world.snapshot()).core;
       out.method = METHOD;
       out.total_s = round((Date.now() - began) / 1000);

@@ -88,6 +88,7 @@ export class TrialKit {
       "Auto settled on a server with traffic through it",
       async () => {
         const s = await world.snapshot();
+        if (s.connection.state === 'failed' && s.connection.error) await this.reconnectAfterFailedStart(s.connection.error);
         const id = s.connection.state === 'connected' ? s.connection.serverId : null;
         if (!id) return false;
         const lab = world.labOf(id);
@@ -107,6 +108,20 @@ export class TrialKit {
     if (!settled.on || now.connection.serverId !== settled.on.serverId) return this.settle(subscriptionIndex, lineup);
     return settled.on;
   }
+
+  /**
+   * A tunnel core that did not start (on a loaded machine another program can take a port the
+   * core was given a moment before: "address already in use") leaves the connection failed, and
+   * nothing in the app starts it again. The bench connects again, as a user would, and keeps what
+   * happened in `startFailures` for the JSON.
+   */
+  private async reconnectAfterFailedStart(error: string): Promise<void> {
+    this.startFailures.push({ at: new Date().toISOString(), error });
+    await this.world.engine.connect({}).catch(() => undefined);
+  }
+
+  /** Tunnel starts that failed and the bench connected again after (see reconnectAfterFailedStart). */
+  readonly startFailures: { at: string; error: string }[] = [];
 
   /** The user's marks on A: exactly these servers. */
   private async mark(serverIds: string[]): Promise<void> {

@@ -5,7 +5,7 @@
  * answer. Also kept: Auto's decisions as they are made, the tunnel's dial events, and every core
  * dial (see dial-log.ts).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ import { createEngineWithParts } from '../../../app/engine/testing/engine-parts'
 import { Logger, type LogRecord } from '../../../app/log/logger';
 import type { DialFailureEvent, DialRetryEvent } from '../../../app/tunnel/controller';
 import { pollOrFail } from '../../../app/testing/poll';
-import { freePorts } from '../../../app/tunnel/ports';
+import { assertPortFree } from '../../../app/tunnel/ports';
 import { type Lab, type LabServerInfo, labRouting, spawnLab } from '../../lab';
 import { DialLog } from './dial-log';
 import { ExitTraffic } from './exit-traffic';
@@ -90,7 +90,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
   let serverOf: (id: string) => Server | undefined = () => undefined;
   let traffic: ExitTraffic | null = null;
   try {
-    const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+    const [httpPort, socksPort] = (await portsBelowEphemeral(2)) as [number, number];
     ({ engine, tunnel: engineTunnel, server: serverOf } = await createEngineWithParts({
       dataDir,
       logger,
@@ -164,7 +164,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
     const modernIds = lineupServers.filter((s) => s.kind !== 'plain').map((s) => s.id);
     if (modernIds.length > 0) await running.setExcluded({ subscriptionId: subscriptionIds[0]!, serverIds: modernIds });
     await running.setAuto({ subscriptionId: subscriptionIds[0]! });
-    const state = await running.connect({});
+    const state = await connectRetryingBusyPorts(running);
     proxy = state.httpProxy;
     traffic.start();
 
@@ -233,6 +233,51 @@ async function composeSubscriptionA(lab: Lab, kinds: readonly ModernFailoverKind
   if (modern.length > 0) await lab.setSubscription(first, { servers: [...plain, ...modern].map((s) => s.id) });
   const moved = new Set(modern.map((s) => s.id));
   return lab.info.servers.filter((s) => s.kind === undefined || moved.has(s.id)).map((s) => (moved.has(s.id) ? { ...s, subscription: first } : s));
+}
+
+/**
+ * Free ports below the kernel's ephemeral range, as a user's configured proxy ports are. The
+ * tunnel core releases them on every switch and binds them again; in the ephemeral range another
+ * program's `bind(0)` (a 5,000-server prober elsewhere on a shared machine) can take one in that
+ * moment, and the switch then fails with "address already in use", which is the machine's doing,
+ * not Auto's.
+ */
+async function portsBelowEphemeral(count: number): Promise<number[]> {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the usual default.
+  }
+  const ports: number[] = [];
+  // A start drawn per run, so benches side by side rarely try the same ports first.
+  for (let port = 10_000 + Math.floor(Math.random() * Math.max(1, low - 12_000)); ports.length < count && port < low; port++) {
+    try {
+      await assertPortFree(port, '127.0.0.1', 'bench proxy');
+      ports.push(port);
+    } catch {
+      // Taken: the next one.
+    }
+  }
+  if (ports.length < count) throw new Error(`no ${count} free ports below ${low}`);
+  return ports;
+}
+
+/**
+ * The core's ports are picked free a moment before it binds them; on a machine where other
+ * programs open many connections, one of them can take a port in between (the core then says
+ * "address already in use"). A fresh start picks fresh ports for the core's own listeners.
+ */
+async function connectRetryingBusyPorts(engine: Engine): Promise<Awaited<ReturnType<Engine['connect']>>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await engine.connect({});
+    } catch (error) {
+      if (attempt >= 3 || !String(error instanceof Error ? error.message : error).includes('address already in use')) throw error;
+      process.stderr.write(`[failover] connect attempt ${attempt}: ${error instanceof Error ? error.message : String(error)}; again\n`);
+      await sleep(1000);
+    }
+  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
