@@ -32,6 +32,7 @@ import type { Logger } from '../log/logger';
 import { type CoreExit, CoreProcess } from './core-process';
 import { type AttributedFailure, type DialRetry, OutboundFailureTracker } from './outbound-failures';
 import { coreStarted, FRESH_HISTORY, type RestartHistory } from './policy/restart-backoff';
+import { PICKED_PORT_STARTS, pickedPortTaken } from './policy/picked-port';
 import { assertPortFree, dialableHost, freePort } from './ports';
 import { StatsClient } from './stats-client';
 import { DEFAULT_TRAFFIC_INTERVAL_MS, TrafficMeter } from './traffic-meter';
@@ -88,6 +89,8 @@ export interface Session {
   configFile?: string;
   /** The core's API inbound (stats; on Xray also the handler service groups are swapped through). */
   apiPort?: number;
+  /** The carrier's loopback SOCKS5 inbound the main core dials, for a carried server. */
+  carrierPort?: number;
 }
 
 export function newSession(server: Server, via: Server | undefined, choice: Session['choice']): Session {
@@ -118,11 +121,16 @@ export interface SessionStart {
  * main core's start time. A carrier never outlives a main core that did not come up.
  */
 export async function startSession(session: Session, start: SessionStart): Promise<number> {
-  try {
-    return await startPair(session, start);
-  } catch (error) {
-    await stopCarrier(session);
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPair(session, start);
+    } catch (error) {
+      await stopCarrier(session);
+      const message = error instanceof Error ? error.message : String(error);
+      // A port picked for the core was taken before it bound it: fresh ones, as a user would retry.
+      if (attempt >= PICKED_PORT_STARTS || !start.isCurrent() || !pickedPortTaken(message, [session.apiPort, session.carrierPort])) throw error;
+      start.options.logger.info(TAG, `${message}; a port picked for the core was taken meanwhile: starting again with fresh ones (${attempt + 1} of ${PICKED_PORT_STARTS})`);
+    }
   }
 }
 
@@ -223,6 +231,7 @@ function warnOfWhatIsNotApplied(session: Session, options: CoreStartOptions, car
 async function startCarrier(session: Session, start: SessionStart, carrier: CoreProfile, mark: number | undefined): Promise<Server> {
   const { options, report } = start;
   const port = await freePort();
+  session.carrierPort = port;
   const config = singBoxCarrierConfig({ server: session.server, via: session.via, core: carrier, port, routingMark: mark, logLevel: 'info' });
   session.carrierFile = await writeConfigFile(options.runtimeDir, 'carrier', config);
   const carrierProcess = await CoreProcess.start({
