@@ -212,8 +212,17 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
  * process; with `modern`, also the block Xray and sing-box host (subscription RC), whose chosen
  * servers composeSubscriptionA moves into A.
  */
-export function spawnFailoverLab(seed: number, modern = false): Promise<Lab & { pid: number }> {
-  return spawnLab(['--servers', '12', '--subscriptions', '3', '--seed', String(seed), '--latency', '20-300', ...(modern ? ['--modern'] : [])]);
+export async function spawnFailoverLab(seed: number, modern = false): Promise<Lab & { pid: number }> {
+  const args = ['--servers', '12', '--subscriptions', '3', '--seed', String(seed), '--latency', '20-300', ...(modern ? ['--modern'] : [])];
+  // The lab's cores bind ports picked free a moment before, as the app's do (see connectRetryingBusyPorts).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnLab(args);
+    } catch (error) {
+      if (attempt >= 3 || !String(error instanceof Error ? error.message : error).includes('address already in use')) throw error;
+      process.stderr.write(`[failover] lab start ${attempt}: a port was taken in between; again\n`);
+    }
+  }
 }
 
 /**
