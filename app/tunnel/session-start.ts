@@ -34,6 +34,7 @@ import type { Logger } from '../log/logger';
 import { type CoreExit, CoreProcess } from './core-process';
 import { type AttributedFailure, type DialRetry, OutboundFailureTracker } from './outbound-failures';
 import { coreStarted, FRESH_HISTORY, type RestartHistory } from './policy/restart-backoff';
+import { PICKED_PORT_STARTS, pickedPortTaken } from './policy/picked-port';
 import { assertPortFree, dialableHost, freePorts } from './ports';
 import { StatsClient } from './stats-client';
 import { DEFAULT_TRAFFIC_INTERVAL_MS, TrafficMeter } from './traffic-meter';
@@ -90,6 +91,10 @@ export interface Session {
   configFile?: string;
   /** The core's API inbound (stats; on Xray also the handler service groups are swapped through). */
   apiPort?: number;
+  /** The carrier's loopback SOCKS5 inbound the main core dials, for a carried server. */
+  carrierPort?: number;
+  /** The main core's loopback inbound a carrier dials the server through, for the anti-DPI options. */
+  antiDpiPort?: number;
 }
 
 export function newSession(server: Server, via: Server | undefined, choice: Session['choice']): Session {
@@ -120,11 +125,16 @@ export interface SessionStart {
  * main core's start time. A carrier never outlives a main core that did not come up.
  */
 export async function startSession(session: Session, start: SessionStart): Promise<number> {
-  try {
-    return await startPair(session, start);
-  } catch (error) {
-    await stopCarrier(session);
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPair(session, start);
+    } catch (error) {
+      await stopCarrier(session);
+      const message = error instanceof Error ? error.message : String(error);
+      // A port picked for the core was taken before it bound it: fresh ones, as a user would retry.
+      if (attempt >= PICKED_PORT_STARTS || !start.isCurrent() || !pickedPortTaken(message, [session.apiPort, session.carrierPort, session.antiDpiPort])) throw error;
+      start.options.logger.info(TAG, `${message}; a port picked for the core was taken meanwhile: starting again with fresh ones (${attempt + 1} of ${PICKED_PORT_STARTS})`);
+    }
   }
 }
 
@@ -150,6 +160,7 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
   const own = new Set([httpPort, socksPort, ...(share ? [share.httpPort, share.socksPort] : []), ...(transparent && hasTransparentInbounds(transparent) ? [transparent.port, transparent.directPort] : [])]);
   const [apiPort, carrierPort, antiDpiPort] = (await freePorts(3 + own.size)).filter((port) => !own.has(port)) as [number, number, number];
   const antiDpiInbound = throughMain?.written ? { port: antiDpiPort, udp: throughMain.udp } : undefined;
+  session.antiDpiPort = antiDpiInbound?.port;
   warnOfWhatIsNotApplied(session, options, carried, antiDpi, throughMain);
   // A carried server: the carrier first, then the main core with a SOCKS5 hop to it in the server's place.
   const hop = carried ? await startCarrier(session, start, carried, { port: carrierPort, mark: transparent?.mark, antiDpi: antiDpiInbound }) : null;
@@ -235,6 +246,7 @@ function warnOfWhatIsNotApplied(session: Session, options: CoreStartOptions, car
 async function startCarrier(session: Session, start: SessionStart, carrier: CoreProfile, dial: { port: number; mark?: number; antiDpi?: { port: number; udp: boolean } }): Promise<Server> {
   const { options, report } = start;
   const { port } = dial;
+  session.carrierPort = port;
   const config = singBoxCarrierConfig({ server: session.server, via: session.via, core: carrier, port, routingMark: dial.mark, ...(dial.antiDpi ? { antiDpi: dial.antiDpi } : {}), logLevel: 'info' });
   session.carrierFile = await writeConfigFile(options.runtimeDir, 'carrier', config);
   const carrierProcess = await CoreProcess.start({

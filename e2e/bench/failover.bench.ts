@@ -18,6 +18,17 @@
  * - `heal`: the current server blackholed for 3 s (`--heal-ms`), then healthy again, so the stall
  *   heals before the 5 s threshold: the probes the stall cost (Auto preparing its check at half
  *   the threshold) and false switches (goal 0); `--trials-heal`, 5 by default.
+ * `--kinds plain,reality,hysteria2` (all by default) chooses who takes part in `blackhole` and
+ * `reset`. With a modern kind the lab also runs its block on real Xray and sing-box servers, and
+ * subscription A is served as A1–A4 and then the VLESS + REALITY + Vision server and the Hysteria2
+ * one (salamander, a 4-port hopping range, QUIC over the relay's UDP path): a provider mixing old
+ * and new servers. Each kind is a case (failover/cases.ts), `--trials` trials each: `plain` (the
+ * modern servers marked, so A fails over among A1–A4 as it always did), `from-KIND` (Auto on the
+ * modern server, the plain ones its way out) and `to-KIND` (Auto on its own plain pick, the modern
+ * server its only way out). A core that does not carry a modern server itself (v2ray 4.34: the
+ * engine would hand it to sing-box) skips its cases and says so in `skipped`. The reset goals are
+ * per failing kind: ≤ 1 s for TCP kinds; a UDP server's reset is an ICMP unreachable that QUIC
+ * does not hear, so it is reported apart, against the blackhole's goal (`reset.target.udp`).
  * `--cores xray,v2ray` runs the whole bench once per main core, one after the other on the same
  * lab world, and keys the figures by core name (`--core NAME|PATH` for one; default v2ray, the
  * control): Xray is what users run, v2ray 4.34 the control beside it.
@@ -46,11 +57,13 @@
  * - `--seed` fixes the lab's world (latencies, countries) and the 0–1 s pause before each fault.
  */
 import type { Benchmark } from './harness';
-import { median, option, quantile, round } from './harness';
+import { median, option, round } from './harness';
 import { blackholeTrial, type FailoverTrial, type HealTrial, healTrial, neighbourTrial, type NeighbourTrial, type OfflineTrial, offlineTrial, resetTrial, type ResetTrial } from './failover/scenarios';
-import { type Spent, TrialKit } from './failover/trial';
+import { TrialKit } from './failover/trial';
 import { type FloorSample, measureResetFloor } from './failover/dial-floor';
 import { type FailoverWorld, spawnFailoverLab, startWorld } from './failover/world';
+import { FAILOVER_KINDS, LAB_KIND_OF, type ModernFailoverKind, casesFor, casesOnCore, lineupFor, parseKinds } from './failover/cases';
+import { count, failoverSummary, resetByKind, resetTarget, spentSummary, stats, summarizeBlackhole, summarizeCases, summarizeReset } from './failover/summaries';
 import { seeded } from '../../app/testing/random';
 
 const SCENARIOS = ['blackhole', 'reset', 'reset-ws', 'offline', 'neighbour', 'heal'] as const;
@@ -58,7 +71,7 @@ type Scenario = (typeof SCENARIOS)[number];
 
 export const failoverBenchmark: Benchmark = {
   name: 'failover',
-  description: 'Auto failing over in the lab: blackhole, reset, network offline, whole subscription down (--trials, --trials-offline, --scenarios, --seed)',
+  description: 'Auto failing over in the lab: blackhole, reset, network offline, whole subscription down (--trials, --trials-offline, --scenarios, --kinds plain,reality,hysteria2, --cores, --seed)',
   async run(args) {
     const trials = option(args, 'trials', 10);
     const offlineTrials = option(args, 'trials-offline', 3);
@@ -72,6 +85,8 @@ export const failoverBenchmark: Benchmark = {
     const unknown = chosen.filter((s) => !SCENARIOS.includes(s));
     if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
 
+    const kinds = parseKinds(option(args, 'kinds', FAILOVER_KINDS.join(',')));
+    const modernKinds = kinds.filter((k): k is ModernFailoverKind => k !== 'plain');
     const cores = option(args, 'cores', option(args, 'core', 'v2ray')).split(',').map((c) => c.trim()).filter(Boolean);
     const perCore: Record<string, unknown> = {};
     for (const core of cores) {
@@ -84,21 +99,25 @@ export const failoverBenchmark: Benchmark = {
     const began = Date.now();
     const progress = (line: string) => process.stderr.write(`[failover] ${line}\n`);
     const out: Record<string, unknown> = {};
-    const lab = await spawnFailoverLab(seed);
+    const lab = await spawnFailoverLab(seed, modernKinds.length > 0);
     let world: FailoverWorld | null = null;
     let kit: TrialKit | null = null;
     try {
       // Before the engine starts: these faults are not Auto's to see.
       const floorRounds = option(args, 'floor-rounds', 1);
       if (floorRounds > 0) {
-        const samples = await measureResetFloor(lab, floorRounds, core);
-        progress(`reset floor: ${JSON.stringify(samples)}`);
-        out.reset_floor = summarizeFloor(samples);
+        const modernLabKinds = new Set(modernKinds.map((k) => LAB_KIND_OF[k]));
+        const floorServers = lab.info.servers.filter((s) => s.kind === undefined || modernLabKinds.has(s.kind));
+        const floor = await measureResetFloor(lab, floorRounds, core, floorServers);
+        progress(`reset floor: ${JSON.stringify(floor)}`);
+        out.reset_floor = { ...summarizeFloor(floor.samples), skipped: floor.skipped };
       }
-      world = await startWorld({ lab, core, monitorIntervalMs: option(args, 'monitor-interval-ms', 3_600_000), verbose: args.includes('--verbose') });
+      world = await startWorld({ lab, core, modern: modernKinds, monitorIntervalMs: option(args, 'monitor-interval-ms', 3_600_000), verbose: args.includes('--verbose-cores') ? 'cores' : args.includes('--verbose') });
       kit = new TrialKit(world, seeded(seed, 'failover-phase'), option(args, 'pause-before-fault-ms', 0));
-      const settings = (await world.snapshot()).settings;
+      const snapshot = await world.snapshot();
+      const settings = snapshot.settings;
       const stallMs = settings.stallThresholdMs;
+      const { run: cases, skipped } = casesOnCore(casesFor(kinds), world.notCarried, snapshot.core ? `${snapshot.core.family} ${snapshot.core.version}` : core);
       out.seed = seed;
       out.settings = {
         stall_threshold_ms: stallMs,
@@ -107,18 +126,43 @@ export const failoverBenchmark: Benchmark = {
         traffic_request_timeout_ms: 3000,
         monitor_interval_ms: settings.monitor.intervalMs,
         lab: '12 servers, 3 subscriptions (A, B, C), latency 20–300 ms each way',
+        subscription_a: world.lineupServers.map((s) => `${world!.labOf(s.id).id} ${world!.kindOf(s.id)}`),
+        kinds,
+        cases: cases.map((c) => c.name),
       };
+      // Cases left out on this core (blackhole and reset): a modern server it does not carry itself.
+      out.skipped = skipped;
       out.setup_s = round((Date.now() - began) / 1000);
       for (const scenario of chosen) {
+        const started = Date.now();
+        if (scenario === 'blackhole' || scenario === 'reset') {
+          const results: FailoverTrial[] = [];
+          for (const c of cases) {
+            const lineup = lineupFor(c, world.lineupServers);
+            for (let i = 0; i < trials; i++) {
+              const result = scenario === 'blackhole' ? await blackholeTrial(kit, lineup, c.name) : await resetTrial(kit, 0, lineup, c.name);
+              progress(`${scenario} ${c.name} ${i + 1}/${trials}: ${JSON.stringify(result)}`);
+              results.push(result);
+            }
+          }
+          out[scenario] =
+            scenario === 'blackhole'
+              ? { by_case: summarizeCases(results, (mine) => summarizeBlackhole(mine, stallMs)), duration_s: round((Date.now() - started) / 1000) }
+              : {
+                  by_case: summarizeCases(results as ResetTrial[], (mine) => summarizeReset(mine, stallMs)),
+                  // Across cases, by the failing server's kind: what the reset goals are about.
+                  by_server_kind: resetByKind(results as ResetTrial[]),
+                  target: resetTarget(results as ResetTrial[], stallMs),
+                  duration_s: round((Date.now() - started) / 1000),
+                };
+          continue;
+        }
         const n = scenario === 'offline' ? offlineTrials : scenario === 'reset-ws' ? resetWsTrials : scenario === 'heal' ? healTrials : trials;
         const results: unknown[] = [];
-        const started = Date.now();
         const ws = scenario === 'reset-ws' ? await preferWebSocket(world) : null;
         for (let i = 0; i < n; i++) {
           const result =
-            scenario === 'blackhole' ? await blackholeTrial(kit)
-            : scenario === 'reset' ? await resetTrial(kit)
-            : scenario === 'reset-ws' ? await resetTrial(kit, ws!.subscriptionIndex)
+            scenario === 'reset-ws' ? await resetTrial(kit, ws!.subscriptionIndex)
             : scenario === 'offline' ? await offlineTrial(kit, offlineMs)
             : scenario === 'heal' ? await healTrial(kit, healMs, stallMs)
             : await neighbourTrial(kit);
@@ -126,8 +170,7 @@ export const failoverBenchmark: Benchmark = {
           results.push(result);
         }
         const summary =
-          scenario === 'blackhole' ? summarizeBlackhole(results as FailoverTrial[], stallMs)
-          : scenario === 'reset' || scenario === 'reset-ws' ? summarizeReset(results as ResetTrial[])
+          scenario === 'reset-ws' ? summarizeReset(results as ResetTrial[], stallMs)
           : scenario === 'offline' ? summarizeOffline(results as OfflineTrial[])
           : scenario === 'heal' ? summarizeHeal(results as HealTrial[])
           : summarizeNeighbour(results as NeighbourTrial[]);
@@ -143,6 +186,8 @@ export const failoverBenchmark: Benchmark = {
         }
         out[scenario.replace('-', '_')] = { ...summary, ...extra, duration_s: round((Date.now() - started) / 1000), per_trial: results };
       }
+      // Switches whose tunnel core did not start (a port taken in between on a loaded machine): the app left the connection failed.
+      out.tunnel_start_failures = kit.startFailures;
       out.core = (await world.snapshot()).core;
       out.method = METHOD;
       out.total_s = round((Date.now() - began) / 1000);
@@ -183,102 +228,6 @@ const METHOD = [
   'answers_in_hand: candidates whose answer younger than 15 s the switching check counted without waiting for their probe (a dial failure’s check); decided_from_answers_in_hand: trials whose switch went to a server on its answer in hand, before its own probe returned',
   'window for counts: just before the fault → 1 s after recovery (offline: → 5 s after the network returned)',
 ].join('; ');
-
-function stats(prefix: string, values: (number | null)[]): Record<string, number | null> {
-  const v = values.filter((x): x is number => x !== null);
-  if (v.length === 0) return { [`${prefix}_median_ms`]: null };
-  return {
-    [`${prefix}_median_ms`]: round(median(v)),
-    [`${prefix}_p95_ms`]: round(quantile(v, 0.95)),
-    [`${prefix}_min_ms`]: round(Math.min(...v)),
-    [`${prefix}_max_ms`]: round(Math.max(...v)),
-  };
-}
-
-function spentSummary(spent: Spent[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const key of Object.keys(spent[0] ?? {}) as (keyof Spent)[]) {
-    const values = spent.map((s) => s[key]);
-    out[`${key}_median`] = round(median(values));
-    out[`${key}_total`] = values.reduce((a, b) => a + b, 0);
-  }
-  return out;
-}
-
-function count(values: (string | null)[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const v of values) out[v ?? 'none'] = (out[v ?? 'none'] ?? 0) + 1;
-  return out;
-}
-
-const decidedFromAnswersInHand = (t: FailoverTrial) => t.switched_on_answer_in_hand;
-
-function failoverSummary(trials: FailoverTrial[]) {
-  const recovered = trials.filter((t) => t.recovery_ms !== null);
-  return {
-    trials: trials.length,
-    recovered: recovered.length,
-    ...stats('recovery', trials.map((t) => t.recovery_ms)),
-    ...stats('detect', trials.map((t) => t.detect_ms)),
-    ...stats('check', trials.map((t) => t.check_ms)),
-    ...stats('reconnect', trials.map((t) => t.reconnect_ms)),
-    ...stats('others_answered', trials.map((t) => t.others_answered_ms)),
-    triggers: count(trials.map((t) => t.trigger)),
-    decided_from_answers_in_hand: trials.filter(decidedFromAnswersInHand).length,
-    landed_in: count(trials.map((t) => t.to_subscription)),
-    probes: spentSummary(trials.map((t) => t.spent)),
-  };
-}
-
-function summarizeBlackhole(trials: FailoverTrial[], stallMs: number) {
-  const summary = failoverSummary(trials);
-  const values = trials.map((t) => t.recovery_ms ?? Number.POSITIVE_INFINITY);
-  const medianMs = median(values);
-  const p95Ms = quantile(values, 0.95);
-  return {
-    ...summary,
-    // Preparing at half the threshold lets the check decide as it starts: stall + 0.6 s, + 1.5 s.
-    target: {
-      median_le_ms: stallMs + 600,
-      p95_le_ms: stallMs + 1500,
-      median_met: medianMs <= stallMs + 600,
-      p95_met: p95Ms <= stallMs + 1500,
-    },
-  };
-}
-
-function summarizeReset(trials: ResetTrial[]) {
-  const values = trials.map((t) => t.recovery_ms ?? Number.POSITIVE_INFINITY);
-  const byKind: Record<string, { trials: number; dial_failure_median_ms: number | null; recovery_median_ms: number | null; decided_from_answers_in_hand: number }> = {};
-  for (const kind of new Set(trials.map((t) => t.protocol))) {
-    const mine = trials.filter((t) => t.protocol === kind);
-    const failures = mine.map((t) => t.dial_failure_ms).filter((x): x is number => x !== null);
-    const recoveries = mine.map((t) => t.recovery_ms).filter((x): x is number => x !== null);
-    byKind[kind] = {
-      trials: mine.length,
-      dial_failure_median_ms: failures.length ? round(median(failures)) : null,
-      recovery_median_ms: recoveries.length ? round(median(recoveries)) : null,
-      decided_from_answers_in_hand: mine.filter(decidedFromAnswersInHand).length,
-    };
-  }
-  return {
-    ...failoverSummary(trials),
-    ...stats('new_dial_give_up', trials.flatMap((t) => t.new_dials.map((d) => d.give_up_ms))),
-    new_dials_retried: trials.reduce((n, t) => n + t.new_dials.filter((d) => d.attempts > 1).length, 0),
-    new_dials: trials.reduce((n, t) => n + t.new_dials.length, 0),
-    ...stats('dial_retrying', trials.map((t) => t.dial_retrying_ms)),
-    ...stats('dial_failure', trials.map((t) => t.dial_failure_ms)),
-    dial_retrying_seen: trials.filter((t) => t.dial_retrying_ms !== null).length,
-    dial_failure_kinds: count(trials.map((t) => t.dial_failure_kind)),
-    by_server_kind: byKind,
-    // Every server kind, WebSocket included: the dial failure already says the server is gone.
-    target: {
-      median_le_ms: 1000,
-      median_met: median(values) <= 1000,
-      every_kind_met: Object.values(byKind).every((k) => k.recovery_median_ms !== null && k.recovery_median_ms <= 1000),
-    },
-  };
-}
 
 function summarizeFloor(samples: FloorSample[]) {
   const byKind: Record<string, unknown> = {};

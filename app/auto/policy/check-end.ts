@@ -49,7 +49,7 @@ export function onProbeResult(
   const check = state.check;
   if (!check || check.id !== event.checkId || !check.pending.includes(event.serverId)) return recordTrailing(state, ctx, event);
   if (check.results[event.serverId]) return state;
-  const transfer = event.delayMs === null ? undefined : transferMarkOf(ctx.world, event.serverId);
+  const transfer = event.delayMs === null ? undefined : transferMarkOf(ctx.world, event.serverId, ctx.now);
   const passed = event.delayMs === null ? undefined : gatePassedInHand(ctx, check, event.serverId);
   const answer: ProbeAnswer = {
     at: ctx.now,
@@ -178,7 +178,7 @@ function recordTrailing(
     return { ...state, trailing: pending.length > 0 ? { ...trailing, pending } : null };
   }
   const measurement = { at: ctx.now, method: 'url' as const, delayMs: event.delayMs, ...(event.error && event.delayMs === null ? { error: event.error } : {}) };
-  const transfer = event.delayMs === null ? undefined : transferMarkOf(ctx.world, event.serverId);
+  const transfer = event.delayMs === null ? undefined : transferMarkOf(ctx.world, event.serverId, ctx.now);
   log(ctx, { type: 'probe-result', at: ctx.now, id: event.serverId, delay: event.delayMs, recorded: true, ...(transfer ? { transfer } : {}) });
   ctx.out.push({ kind: 'record', results: [{ serverId: event.serverId, measurement }] });
   const pending = trailing.pending.filter((id) => id !== event.serverId);

@@ -46,7 +46,7 @@ import { forgetEpisode, homeOf, log, markedElsewhereIn, mayTake, queueOf, snapsh
 import { connectManually, switchTo } from './switching';
 import { QUIET_TRACKER, observeSample, restartSilence } from './traffic';
 import type { AutoEvent, AutoState, StepResult } from './types';
-import { transferMark } from './transfer';
+import { silentTransfer, transferMark } from './transfer';
 import { watchDue, watchEnded, watchOf, watchResult, watchSample } from './watch';
 import { type AutoWorld, findSubscription, subscriptionOf, type TransferSeen } from './world';
 
@@ -136,7 +136,7 @@ function onTransferSeen(state: AutoState, serverId: string, result: TransferSeen
   // DPI lets a connection's first kilobytes through before it freezes; a response that never
   // started (0 bytes) is a silent server, which the stall and silence triggers answer, and is no
   // "traffic freezes after 0 KB" to tell the user.
-  const mark = result.verdict === 'freezes' && result.bytes === 0 ? null : transferMark(result.verdict);
+  const mark = silentTransfer(result) ? null : transferMark(result.verdict);
   if (mark) return { ...state, watch, frozen: { serverId, verdict: mark, bytes: result.bytes, at: result.at } };
   return { ...state, watch, frozen: result.verdict === 'ok' ? null : state.frozen };
 }

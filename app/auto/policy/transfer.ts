@@ -31,12 +31,36 @@ export function transferMark(verdict: TransferVerdict | null | undefined): Trans
   return verdict === 'freezes' || verdict === 'throttled' ? verdict : undefined;
 }
 
-/** The mark of the server's latest transfer test, if it has one. */
-export function transferMarkOf(world: AutoWorld, id: ServerId): TransferMark | undefined {
-  return transferMark(world.transferVerdict?.(id));
+/**
+ * A `freezes` that let no byte through: the response never started although the connection
+ * stayed open. DPI lets a connection's first kilobytes through before it freezes it, so this is a
+ * server that was silent at the time (blackholed, or gone between its ping and the download),
+ * not a freezing one. It is no freeze trigger for the current server (step.ts), and for anyone
+ * it holds only until a ping answers after it.
+ */
+export function silentTransfer(result: Pick<TransferSeen, 'verdict' | 'bytes'>): boolean {
+  return result.verdict === 'freezes' && result.bytes === 0;
 }
 
-/** The latest transfer test froze: not answering, whatever its ping says. */
+/**
+ * The mark of the server's latest transfer test, if it has one. `answeredAt`: when a ping of it
+ * answered that the world may not hold yet (a probe result being taken in).
+ *
+ * Without the silent exception, a server whose transfer test ran while it was blackholed kept the
+ * mark after it came back: every answer it gave counted as none, and Auto would neither switch
+ * to it nor return to it until its next transfer test, an interval (5 min) later.
+ */
+export function transferMarkOf(world: AutoWorld, id: ServerId, answeredAt?: number): TransferMark | undefined {
+  const seen = world.transferResult?.(id) ?? null;
+  if (seen && silentTransfer(seen) && Math.max(answeredAt ?? Number.NEGATIVE_INFINITY, lastAnswerAt(world, id)) > seen.at) return undefined;
+  return transferMark(seen?.verdict ?? world.transferVerdict?.(id));
+}
+
+function lastAnswerAt(world: AutoWorld, id: ServerId): number {
+  return world.measurements(id).reduce((last, m) => (m.delayMs !== null && m.at > last ? m.at : last), Number.NEGATIVE_INFINITY);
+}
+
+/** The latest transfer test froze (and, when no byte came, no ping answered since): not answering, whatever its ping says. */
 export function freezesNow(world: AutoWorld, id: ServerId): boolean {
   return transferMarkOf(world, id) === 'freezes';
 }

@@ -64,6 +64,8 @@ export interface WorldData {
 }
 
 const LONG_AGO = 0;
+/** A bare `freezes` is DPI's freeze: after the first 16 KB, as the lab's freeze fault does. */
+const BARE_FREEZE_BYTES = 16 * 1024;
 
 export function worldOf(data: WorldData): AutoWorld {
   return {
@@ -81,7 +83,7 @@ export function worldOf(data: WorldData): AutoWorld {
 function transferOfData(data: WorldData, id: ServerId): TransferSeen | null {
   const t = data.transfers?.[id];
   if (t === undefined) return null;
-  return typeof t === 'string' ? { verdict: t, at: LONG_AGO, bytes: 0, fromCache: false } : t;
+  return typeof t === 'string' ? { verdict: t, at: LONG_AGO, bytes: t === 'freezes' ? BARE_FREEZE_BYTES : 0, fromCache: false } : t;
 }
 
 export function subscriptionOf(world: AutoWorld, serverId: ServerId): SubscriptionServers | undefined {

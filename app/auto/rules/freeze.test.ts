@@ -233,6 +233,29 @@ describe('untested ranks below passed', () => {
   });
 });
 
+describe('a transfer test that got no byte saw a silent server, not a freezing one', () => {
+  // a2's latest transfer ran 30 s ago, after its last answer (HISTORY's last is a minute old).
+  it.each([
+    // case, a2's latest transfer, whether the check moves to a2, its only answering candidate
+    ['no byte came (it was blackholed while the test ran): its answer now counts', seen('freezes', -30_000, 0), true],
+    ['DPI froze it after 16 KB: its answer still counts as none', seen('freezes', -30_000, 16_384), false],
+  ] as const)('a check: %s', (_case, a2, taken) => {
+    const h = harness({ a2 });
+    h.run.send({ type: 'check-now' }, 1000);
+    for (const [id, ms] of [['a1', null], ['a2', 21], ['a3', null], ['a4', null]] as const) h.result(id, ms, 1100);
+    expect(outcome(h.decisions()).filter((l) => l.startsWith('switch'))).toEqual(taken ? ['switch a1>a2 current-silent'] : []);
+  });
+
+  it.each([
+    // case, a2's measurements, the queue
+    ['no ping answered since: it sinks below every server that may answer', HISTORY.a2, ['a3', 'a1', 'a4', 'a2']],
+    ['a ping answered since: back in its place', [...HISTORY.a2, { at: T0 - 10_000, method: 'url' as const, delayMs: 21 }], ['a2', 'a3', 'a1', 'a4']],
+  ])('the queue: %s', (_case, a2, expected) => {
+    const world = worldOf({ subscriptions: [{ id: 'A', serverIds: ids }], measurements: { ...HISTORY, a2 }, transfers: { a2: seen('freezes', -30_000, 0) } });
+    expect(queueOrder(world, ids, T0)).toEqual(expected);
+  });
+});
+
 describe('never back to a freezing server', () => {
   it('a return candidate whose transfer froze has its ping followed by a transfer test, and returns only after passing twice', () => {
     const h = harness({ a1: 'freezes' });

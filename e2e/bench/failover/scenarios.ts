@@ -8,13 +8,21 @@ import type { AutoDecision } from '../../../shared/domain/auto';
 import type { TrafficRequest } from './exit-traffic';
 import type { Spent, TrialKit } from './trial';
 import { sleep } from './world';
+import type { Lineup } from './cases';
 
 /** After recovery, how long the window stays open for probes and connections still under way. */
 const TAIL_MS = 1000;
 
 export interface FailoverTrial {
+  /** The case of cases.ts the trial ran ("plain", "from-reality", …). */
+  case: string;
   server: string;
+  /** The failing server's kind: "vmess/tcp/none", or a modern server's lab kind. */
   protocol: string;
+  /** What its relay carries: TCP, or UDP (QUIC). */
+  carrier: 'tcp' | 'udp';
+  /** The kind of the server that answered after the fault; null: none did. */
+  to_kind: string | null;
   /** Fault → first answer through the proxy from another server's exit IP; null: none in time. */
   recovery_ms: number | null;
   /** Fault → the check that led to the switch started (stall or dial-failure detection). */
@@ -132,19 +140,23 @@ export async function healTrial(kit: TrialKit, healMs: number, stallMs: number):
   };
 }
 
-export async function blackholeTrial(kit: TrialKit): Promise<FailoverTrial> {
-  const start = await kit.settle();
+/** `blackhole` on the current server of A; `lineup` and `caseName` from cases.ts (A's plain servers by default). */
+export async function blackholeTrial(kit: TrialKit, lineup?: Lineup, caseName = 'plain'): Promise<FailoverTrial> {
+  const start = await kit.settle(0, lineup);
   const from = Date.now();
   const before = await kit.counters();
   const fault = Date.now();
   await kit.setFault(start.lab.id, 'blackhole');
   const answer = await kit.world.traffic.waitFor((r) => r.exitIp !== null && r.exitIp !== start.lab.exitIp, TIMEOUTS.blackhole);
-  return failoverFigures(kit, start.lab.id, kit.world.kindOf(start.serverId), fault, from, before, answer);
+  return failoverFigures(kit, caseName, start.lab.id, fault, from, before, answer);
 }
 
-/** `reset` on the current server; Auto on the subscription at `subscriptionIndex` (A by default). */
-export async function resetTrial(kit: TrialKit, subscriptionIndex = 0): Promise<ResetTrial> {
-  const start = await kit.settle(subscriptionIndex);
+/**
+ * `reset` on the current server; Auto on the subscription at `subscriptionIndex` (A by default),
+ * on A with `lineup` from cases.ts. On a UDP server the relay answers ICMP port unreachable.
+ */
+export async function resetTrial(kit: TrialKit, subscriptionIndex = 0, lineup?: Lineup, caseName = 'plain'): Promise<ResetTrial> {
+  const start = await kit.settle(subscriptionIndex, lineup);
   const { world } = kit;
   const from = Date.now();
   const before = await kit.counters();
@@ -153,7 +165,7 @@ export async function resetTrial(kit: TrialKit, subscriptionIndex = 0): Promise<
   const fault = Date.now();
   await kit.setFault(start.lab.id, 'reset');
   const answer = await world.traffic.waitFor((r) => r.exitIp !== null && r.exitIp !== start.lab.exitIp, TIMEOUTS.reset);
-  const figures = await failoverFigures(kit, start.lab.id, world.kindOf(start.serverId), fault, from, before, answer);
+  const figures = await failoverFigures(kit, caseName, start.lab.id, fault, from, before, answer);
   const failure = world.dialFailures.slice(failuresBefore).find((f) => f.serverId === start.serverId);
   const retry = world.dialRetries.slice(retriesBefore).find((r) => r.serverId === start.serverId);
   const sessions = world.dials.sessions('tunnel', start.lab.relay, fault).filter((s) => !answer || s.firstDialAt <= answer.endedAt);
@@ -169,7 +181,7 @@ export async function resetTrial(kit: TrialKit, subscriptionIndex = 0): Promise<
 export async function neighbourTrial(kit: TrialKit): Promise<NeighbourTrial> {
   const start = await kit.settle();
   const { world } = kit;
-  const own = world.lab.info.servers.filter((s) => s.subscription === start.lab.subscription);
+  const own = world.servers.filter((s) => s.subscription === start.lab.subscription);
   const from = Date.now();
   const before = await kit.counters();
   // The others first, the current one last: the stall starts with the last fault.
@@ -178,7 +190,7 @@ export async function neighbourTrial(kit: TrialKit): Promise<NeighbourTrial> {
   await kit.setFault(start.lab.id, 'blackhole');
   const ownExits = new Set(own.map((s) => s.exitIp));
   const answer = await world.traffic.waitFor((r) => r.exitIp !== null && !ownExits.has(r.exitIp), TIMEOUTS.neighbour);
-  const figures = await failoverFigures(kit, start.lab.id, kit.world.kindOf(start.serverId), fault, from, before, answer);
+  const figures = await failoverFigures(kit, 'plain', start.lab.id, fault, from, before, answer);
   const decisions = kit.decisionsBetween(fault, Date.now());
   const silent = decisions.find((d) => d.type === 'stay' && d.reason === 'own-subscription-silent');
   const widened = silent && decisions.find((d) => d.type === 'check' && d.trigger === 'widened' && d.at >= silent.at);
@@ -237,8 +249,8 @@ export async function offlineTrial(kit: TrialKit, offlineMs: number): Promise<Of
 /** Recovery and its parts, read from the answer, Auto's decisions and the window's counters. */
 async function failoverFigures(
   kit: TrialKit,
+  caseName: string,
   server: string,
-  protocol: string,
   fault: number,
   from: number,
   before: Awaited<ReturnType<TrialKit['counters']>>,
@@ -266,8 +278,11 @@ async function failoverFigures(
         .reduce<number | null>((last, r) => Math.max(last ?? 0, r.at - check.at), null)
     : null;
   return {
+    case: caseName,
     server,
-    protocol,
+    protocol: kit.world.kindOfLab(server),
+    carrier: kit.world.carrierOfLab(server),
+    to_kind: landed ? kit.world.kindOfLab(landed.id) : null,
     recovery_ms: answer ? answer.endedAt - fault : null,
     detect_ms: firstCheck ? firstCheck.at - fault : null,
     trigger: firstCheck?.trigger ?? null,

@@ -7,6 +7,7 @@ import type { LabCounters, LabServerInfo } from '../../lab';
 import type { Random } from '../../../app/testing/random';
 import { pollOrFail } from '../../../app/testing/poll';
 import { type FailoverWorld, sleep } from './world';
+import { type Lineup, casesFor, lineupFor, marksLeaving } from './cases';
 
 /** Auto's cooldowns (spec/auto.md "Limits"): a fault must land after them to meet a ready Auto. */
 const AFTER_SWITCH_MS = 5000;
@@ -68,13 +69,18 @@ export class TrialKit {
    * subscription's best score), the tunnel on Auto's server with traffic answered through it, and
    * Auto's cooldowns over. Then a seeded pause of 0–1 s so faults land at every phase of the 250 ms
    * traffic samples.
+   * On A, `lineup` (cases.ts) says which servers Auto may take while it is turned on and which
+   * from then on; without one, A's plain servers (the modern ones marked), as the bench always ran.
    */
-  async settle(subscriptionIndex = 0): Promise<Settled> {
+  async settle(subscriptionIndex = 0, lineup?: Lineup): Promise<Settled> {
     const { world } = this;
     for (const id of this.faulted) await world.lab.setFault(id, { fault: 'none' });
     this.faulted.clear();
     if (this.offline) await this.setNetwork('online');
     await world.engine.setAuto({ subscriptionId: null });
+    const onA = subscriptionIndex === 0 && world.lineupServers.some((s) => s.kind !== 'plain');
+    const arranged = onA ? (lineup ?? lineupFor(casesFor(['plain'])[0]!, world.lineupServers)) : null;
+    if (arranged) await this.mark(marksLeaving(world.lineupServers, arranged.settleUnmarked));
     const toggledAt = Date.now();
     await world.engine.setAuto({ subscriptionId: world.subscriptionIds[subscriptionIndex]! });
     const settled: { on: Settled | null } = { on: null };
@@ -82,6 +88,7 @@ export class TrialKit {
       "Auto settled on a server with traffic through it",
       async () => {
         const s = await world.snapshot();
+        if (s.connection.state === 'failed' && s.connection.error) await this.reconnectAfterFailedStart(s.connection.error);
         const id = s.connection.state === 'connected' ? s.connection.serverId : null;
         if (!id) return false;
         const lab = world.labOf(id);
@@ -92,12 +99,33 @@ export class TrialKit {
       60_000,
       200,
     );
+    // Unmarking never moves Auto: it stays on the server it settled on.
+    if (arranged && settled.on) await this.mark(marksLeaving(world.lineupServers, arranged.trialUnmarked(settled.on.serverId)));
     const readyAt = cooldownEnd(world.decisions) + 300;
     if (readyAt > Date.now()) await sleep(readyAt - Date.now());
     await sleep(Math.round(this.random() * 1000) + this.extraPauseMs);
     const now = await world.snapshot();
-    if (!settled.on || now.connection.serverId !== settled.on.serverId) return this.settle(subscriptionIndex);
+    if (!settled.on || now.connection.serverId !== settled.on.serverId) return this.settle(subscriptionIndex, lineup);
     return settled.on;
+  }
+
+  /**
+   * A tunnel core that did not start (on a loaded machine another program can take a port the
+   * core was given a moment before: "address already in use") leaves the connection failed, and
+   * nothing in the app starts it again. The bench connects again, as a user would, and keeps what
+   * happened in `startFailures` for the JSON.
+   */
+  private async reconnectAfterFailedStart(error: string): Promise<void> {
+    this.startFailures.push({ at: new Date().toISOString(), error });
+    await this.world.engine.connect({}).catch(() => undefined);
+  }
+
+  /** Tunnel starts that failed and the bench connected again after (see reconnectAfterFailedStart). */
+  readonly startFailures: { at: string; error: string }[] = [];
+
+  /** The user's marks on A: exactly these servers. */
+  private async mark(serverIds: string[]): Promise<void> {
+    await this.world.engine.setExcluded({ subscriptionId: this.world.subscriptionIds[0]!, serverIds });
   }
 
   counters(): Promise<LabCounters> {

@@ -5,7 +5,7 @@
  * answer. Also kept: Auto's decisions as they are made, the tunnel's dial events, and every core
  * dial (see dial-log.ts).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,20 +19,26 @@ import { createEngineWithParts } from '../../../app/engine/testing/engine-parts'
 import { Logger, type LogRecord } from '../../../app/log/logger';
 import type { DialFailureEvent, DialRetryEvent } from '../../../app/tunnel/controller';
 import { pollOrFail } from '../../../app/testing/poll';
-import { freePorts } from '../../../app/tunnel/ports';
+import { assertPortFree } from '../../../app/tunnel/ports';
 import { type Lab, type LabServerInfo, labRouting, spawnLab } from '../../lab';
 import { DialLog } from './dial-log';
 import { ExitTraffic } from './exit-traffic';
+import { FAILOVER_KINDS, type FailoverKind, LAB_KIND_OF, type LineupServer, type ModernFailoverKind } from './cases';
 
 export interface WorldOptions {
   /** The lab (see `spawnFailoverLab`); the world does not stop it. */
   lab: Lab & { pid: number };
   /** The monitor's background interval (the bench keeps it out of the way by default). */
   monitorIntervalMs: number;
-  /** Print the engine's log lines (not the cores') on stderr. */
-  verbose: boolean;
+  /** Print the engine's log lines on stderr; `cores` also the cores' own lines (every dial, at debug). */
+  verbose: boolean | 'cores';
   /** The main core: a name (`xray`, `v2ray`) or a path, as the settings' `corePath` takes it. */
   core: string;
+  /**
+   * The modern servers to add to subscription A (the lab spawned with `--modern`): its served
+   * list becomes its plain servers, then these, before the engine adds it.
+   */
+  modern: readonly ModernFailoverKind[];
 }
 
 export interface FailoverWorld {
@@ -47,13 +53,26 @@ export interface FailoverWorld {
   dialRetries: DialRetryEvent[];
   /** Engine subscription ids in list order (A, B, C). */
   subscriptionIds: string[];
+  /** The lab servers as the engine has them: A's modern servers in A (the lab lists them in RC). */
+  servers: LabServerInfo[];
+  /** Auto's subscription (A) for the lineups of cases.ts. */
+  lineupServers: LineupServer[];
+  /**
+   * The modern kinds in A this core does not carry itself, with what the engine says of them
+   * (another core carries them, or none can).
+   */
+  notCarried: Partial<Record<ModernFailoverKind, string>>;
   /** The lab server behind an engine server id. */
   labOf(serverId: string): LabServerInfo;
   /** The lab server a relay address (host:port) belongs to. */
   labByRelay(address: string): LabServerInfo | undefined;
   labByExitIp(ip: string): LabServerInfo | undefined;
-  /** "vmess/ws/none": protocol, transport and security of an engine server. */
+  /** "vmess/ws/none": protocol, transport and security of an engine server; a modern server's lab kind ("vless-reality-vision"). */
   kindOf(serverId: string): string;
+  /** The kind of a lab server, as kindOf says it. */
+  kindOfLab(labId: string): string;
+  /** Whether a lab server's relay carries UDP (QUIC) rather than TCP. */
+  carrierOfLab(labId: string): 'tcp' | 'udp';
   snapshot(): Promise<AppSnapshot>;
   stop(): Promise<void>;
 }
@@ -63,7 +82,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
   const dataDir = mkdtempSync(join(tmpdir(), 'steadfast-bench-failover-'));
   const dials = new DialLog();
   const verboseSink = (record: LogRecord, line: string) => {
-    if (options.verbose && !record.message.startsWith('core: ')) process.stderr.write(`${line}\n`);
+    if (options.verbose === 'cores' || (options.verbose && !record.message.startsWith('core: '))) process.stderr.write(`${line}\n`);
   };
   const logger = new Logger({ level: 'debug', sinks: [dials.sink, verboseSink] });
   let engine: Engine | null = null;
@@ -71,7 +90,7 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
   let serverOf: (id: string) => Server | undefined = () => undefined;
   let traffic: ExitTraffic | null = null;
   try {
-    const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+    const [httpPort, socksPort] = (await portsBelowEphemeral(2)) as [number, number];
     ({ engine, tunnel: engineTunnel, server: serverOf } = await createEngineWithParts({
       dataDir,
       logger,
@@ -90,18 +109,34 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
       },
     }));
     const running = engine;
-    for (const subscription of lab.info.subscriptions) await running.addSubscription({ url: subscription.url });
+    const servers = await composeSubscriptionA(lab, options.modern);
+    // The modern block's own subscription stays out: its servers would be candidates twice.
+    for (const subscription of lab.info.subscriptions.filter((s) => s.id !== lab.info.modern?.subscription)) await running.addSubscription({ url: subscription.url });
     const first = await running.getSnapshot({});
     const subscriptionIds = first.subscriptions.map((s) => s.id);
-    const byRelay = new Map(lab.info.servers.map((s) => [s.relay, s]));
-    const byExit = new Map(lab.info.servers.map((s) => [s.exitIp, s]));
+    const byRelay = new Map(servers.map((s) => [s.relay, s]));
+    const byExit = new Map(servers.map((s) => [s.exitIp, s]));
     const byEngineId = new Map<string, LabServerInfo>();
     const kinds = new Map<string, string>();
+    const labKinds = new Map<string, string>();
     for (const server of first.subscriptions.flatMap((s) => s.servers)) {
       const labServer = byRelay.get(`${server.address}:${server.port}`);
       if (labServer) byEngineId.set(server.id, labServer);
       const whole = serverOf(server.id);
-      kinds.set(server.id, whole ? `${whole.protocol}/${whole.transport.network}/${whole.security.type}` : server.protocol);
+      const kind = labServer?.kind ?? (whole ? `${whole.protocol}/${whole.transport.network}/${whole.security.type}` : server.protocol);
+      kinds.set(server.id, kind);
+      if (labServer) labKinds.set(labServer.id, kind);
+    }
+    const choiceOf = (labServer: LabServerInfo | undefined): FailoverKind | null =>
+      labServer?.kind === undefined ? 'plain' : (FAILOVER_KINDS.find((k) => k !== 'plain' && LAB_KIND_OF[k] === labServer.kind) ?? null);
+    const lineupServers: LineupServer[] = (first.subscriptions[0]?.servers ?? []).flatMap((s) => {
+      const kind = choiceOf(byEngineId.get(s.id));
+      return kind ? [{ id: s.id, kind }] : [];
+    });
+    const notCarried: Partial<Record<ModernFailoverKind, string>> = {};
+    for (const s of lineupServers) {
+      const said = first.unsupported[s.id] ?? first.carried?.[s.id];
+      if (s.kind !== 'plain' && said !== undefined) notCarried[s.kind] = said;
     }
 
     const decisions: AutoDecision[] = [];
@@ -117,14 +152,19 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
     running.on('connection', (c) => (proxy = c.state === 'connected' ? c.httpProxy : null));
     traffic = new ExitTraffic(() => proxy, lab.info.ipinfoUrls['api.country.is']);
 
-    // Every server measured once so Auto has scores, then Auto on for A and connected.
+    // Every server measured once so Auto has scores, then Auto on for A and connected. A server
+    // no core can carry is never measured; one another core carries is.
     await running.testAll({});
+    const measurable = first.subscriptions.flatMap((s) => s.servers).filter((s) => first.unsupported[s.id] === undefined).length;
     await pollOrFail('every server measured', async () => {
       const s = await running.getSnapshot({});
-      return Object.values(s.statuses).filter((st) => st.delayMs !== null).length >= lab.info.servers.length;
+      return Object.values(s.statuses).filter((st) => st.delayMs !== null).length >= measurable;
     }, 90_000, 200);
+    // The modern servers stay marked until a case asks for them (trial.ts).
+    const modernIds = lineupServers.filter((s) => s.kind !== 'plain').map((s) => s.id);
+    if (modernIds.length > 0) await running.setExcluded({ subscriptionId: subscriptionIds[0]!, serverIds: modernIds });
     await running.setAuto({ subscriptionId: subscriptionIds[0]! });
-    const state = await running.connect({});
+    const state = await connectRetryingBusyPorts(running);
     proxy = state.httpProxy;
     traffic.start();
 
@@ -138,6 +178,9 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
       dialFailures,
       dialRetries,
       subscriptionIds,
+      servers,
+      lineupServers,
+      notCarried,
       labOf(serverId) {
         const found = byEngineId.get(serverId);
         if (!found) throw new Error(`server ${serverId} is not one of the lab's`);
@@ -146,6 +189,8 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
       labByRelay: (address) => byRelay.get(address),
       labByExitIp: (ip) => byExit.get(ip),
       kindOf: (serverId) => kinds.get(serverId) ?? 'unknown',
+      kindOfLab: (labId) => labKinds.get(labId) ?? 'unknown',
+      carrierOfLab: (labId) => servers.find((s) => s.id === labId)?.carrier ?? 'tcp',
       snapshot: () => running.getSnapshot({}),
       async stop() {
         await traffic?.stop();
@@ -162,9 +207,86 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
   }
 }
 
-/** The lab of the bench: 12 servers in 3 subscriptions (A, B, C), the demo's latencies, as a child process. */
-export function spawnFailoverLab(seed: number): Promise<Lab & { pid: number }> {
-  return spawnLab(['--servers', '12', '--subscriptions', '3', '--seed', String(seed), '--latency', '20-300']);
+/**
+ * The lab of the bench: 12 servers in 3 subscriptions (A, B, C), the demo's latencies, as a child
+ * process; with `modern`, also the block Xray and sing-box host (subscription RC), whose chosen
+ * servers composeSubscriptionA moves into A.
+ */
+export async function spawnFailoverLab(seed: number, modern = false): Promise<Lab & { pid: number }> {
+  const args = ['--servers', '12', '--subscriptions', '3', '--seed', String(seed), '--latency', '20-300', ...(modern ? ['--modern'] : [])];
+  // The lab's cores bind ports picked free a moment before, as the app's do (see connectRetryingBusyPorts).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnLab(args);
+    } catch (error) {
+      if (attempt >= 3 || !String(error instanceof Error ? error.message : error).includes('address already in use')) throw error;
+      process.stderr.write(`[failover] lab start ${attempt}: a port was taken in between; again\n`);
+    }
+  }
+}
+
+/**
+ * Subscription A served as its plain servers and then the chosen modern ones, as a provider that
+ * mixes old and new servers serves them; the servers returned as the engine will have them (the
+ * modern ones in A). Throws, with the lab's reason, when a chosen kind is not in the lab.
+ */
+async function composeSubscriptionA(lab: Lab, kinds: readonly ModernFailoverKind[]): Promise<LabServerInfo[]> {
+  const first = lab.info.subscriptions[0]!.id;
+  const plain = lab.info.servers.filter((s) => s.subscription === first);
+  const modern = kinds.map((k) => {
+    const found = lab.info.servers.find((s) => s.kind === LAB_KIND_OF[k]);
+    if (found) return found;
+    const leftOut = lab.info.modern?.leftOut.find((l) => l.kind === LAB_KIND_OF[k]);
+    throw new Error(`the lab has no ${LAB_KIND_OF[k]} server${leftOut ? `: ${leftOut.reason}` : ' (was it started with --modern?)'}`);
+  });
+  if (modern.length > 0) await lab.setSubscription(first, { servers: [...plain, ...modern].map((s) => s.id) });
+  const moved = new Set(modern.map((s) => s.id));
+  return lab.info.servers.filter((s) => s.kind === undefined || moved.has(s.id)).map((s) => (moved.has(s.id) ? { ...s, subscription: first } : s));
+}
+
+/**
+ * Free ports below the kernel's ephemeral range, as a user's configured proxy ports are. The
+ * tunnel core releases them on every switch and binds them again; in the ephemeral range another
+ * program's `bind(0)` (a 5,000-server prober elsewhere on a shared machine) can take one in that
+ * moment, and the switch then fails with "address already in use", which is the machine's doing,
+ * not Auto's.
+ */
+async function portsBelowEphemeral(count: number): Promise<number[]> {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the usual default.
+  }
+  const ports: number[] = [];
+  // A start drawn per run, so benches side by side rarely try the same ports first.
+  for (let port = 10_000 + Math.floor(Math.random() * Math.max(1, low - 12_000)); ports.length < count && port < low; port++) {
+    try {
+      await assertPortFree(port, '127.0.0.1', 'bench proxy');
+      ports.push(port);
+    } catch {
+      // Taken: the next one.
+    }
+  }
+  if (ports.length < count) throw new Error(`no ${count} free ports below ${low}`);
+  return ports;
+}
+
+/**
+ * The core's ports are picked free a moment before it binds them; on a machine where other
+ * programs open many connections, one of them can take a port in between (the core then says
+ * "address already in use"). A fresh start picks fresh ports for the core's own listeners.
+ */
+async function connectRetryingBusyPorts(engine: Engine): Promise<Awaited<ReturnType<Engine['connect']>>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await engine.connect({});
+    } catch (error) {
+      if (attempt >= 3 || !String(error instanceof Error ? error.message : error).includes('address already in use')) throw error;
+      process.stderr.write(`[failover] connect attempt ${attempt}: ${error instanceof Error ? error.message : String(error)}; again\n`);
+      await sleep(1000);
+    }
+  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
