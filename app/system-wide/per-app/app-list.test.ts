@@ -41,3 +41,33 @@ describe('the app picker’s programs (Linux)', () => {
     expect(listing.present).toEqual({ [join(dir, 'bin', 'bankapp')]: true, '/opt/not-installed/app': false, 'uid:1001': true, sh: true, 'no-such-program-here': false });
   });
 });
+
+describe('the app picker’s programs (Windows and macOS, from their tools’ output)', () => {
+  const tools = (outputs: Record<string, string>) => async (file: string, args: readonly string[]) => outputs[`${file} ${args.at(-1)?.slice(0, 12)}`] ?? '';
+
+  it('Windows: the installed programs from the uninstall keys and the running ones from Get-Process; a name entry is found among them', async () => {
+    const run = tools({
+      'powershell.exe $keys = \'HKL': JSON.stringify([{ DisplayName: 'Telegram Desktop', DisplayIcon: 'C:\\Tg\\Telegram.exe,0' }]),
+      'powershell.exe Get-Process ': JSON.stringify({ ProcessName: 'Discord', Path: 'C:\\Discord\\Discord.exe' }),
+    });
+    const listing = await listApps(['Discord.exe', 'C:\\Gone\\gone.exe'], { platform: 'win32', run });
+    expect(listing.installed).toEqual([{ name: 'Telegram Desktop', path: 'C:\\Tg\\Telegram.exe', icon: null }]);
+    expect(listing.running).toEqual([{ name: 'Discord', path: 'C:\\Discord\\Discord.exe', icon: null }]);
+    expect(listing.present).toEqual({ 'Discord.exe': true, 'C:\\Gone\\gone.exe': false });
+  });
+
+  it('a tool that fails gives an empty list, not an error', async () => {
+    const listing = await listApps(['app.exe'], { platform: 'win32', run: async () => '' });
+    expect(listing).toMatchObject({ installed: [], running: [] });
+    expect(listing.present['app.exe']).toBe(false);
+  });
+
+  it('macOS: running programs from ps, shown by their bundle', async () => {
+    const run = tools({ 'ps comm=': '/Applications/Signal.app/Contents/MacOS/Signal\n/usr/sbin/cfprefsd\n' });
+    const listing = await listApps([], { platform: 'darwin', run });
+    expect(listing.running).toEqual([
+      { name: 'cfprefsd', path: '/usr/sbin/cfprefsd', icon: null },
+      { name: 'Signal', path: '/Applications/Signal.app', icon: null },
+    ]);
+  });
+});
