@@ -1,7 +1,8 @@
 import { useMemo, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { ServerId, SubscriptionId } from '../../../shared/domain/server';
+import type { SubscriptionId } from '../../../shared/domain/server';
 import { useFormat } from '../hooks/useFormat';
+import { useMarkDraft } from '../hooks/useMarkDraft';
 import { exclusionLock, selectExcludedIds } from '../store/auto';
 import { useAppStore } from '../store/context';
 import { countryOf, selectSubscription } from '../store/servers.selectors';
@@ -9,7 +10,6 @@ import { Flag } from './Flag';
 import { Modal } from './Modal';
 import { PingText } from './ServerRow';
 import { FlaggedName } from './FlaggedName';
-import type { WireRefusal } from '../../../shared/ipc/answer';
 import { RefusalError } from './FormParts';
 
 /** More than this many matches are not drawn at once: the search narrows them down. */
@@ -30,14 +30,12 @@ export function ExcludeDialog({ subscriptionId }: { subscriptionId: Subscription
   const currentId = useAppStore((s) => s.connection.serverId);
   const setExcluded = useAppStore((s) => s.setExcluded);
   const closeDialog = useAppStore((s) => s.closeDialog);
-  const [marked, setMarked] = useState<Set<ServerId>>(() => new Set(initial));
   const [query, setQuery] = useState('');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<WireRefusal | null>(null);
   const search = useRef<HTMLInputElement>(null);
 
   const servers = useMemo(() => subscription?.servers ?? [], [subscription]);
   const serverIds = useMemo(() => servers.map((s) => s.id), [servers]);
+  const { marked, toggle, saving, error, done } = useMarkDraft({ initial, ids: serverIds, save: (marks) => setExcluded(subscriptionId, marks), close: closeDialog });
   const { lockedId } = exclusionLock(serverIds, marked);
   const needle = query.trim().toLocaleLowerCase();
   const matches = needle
@@ -46,26 +44,6 @@ export function ExcludeDialog({ subscriptionId }: { subscriptionId: Subscription
   const shown = matches.slice(0, SHOWN_AT_ONCE);
   const markedCount = serverIds.filter((id) => marked.has(id)).length;
   const currentMarked = currentId !== null && marked.has(currentId) && serverIds.includes(currentId);
-
-  const toggle = (id: ServerId, mark: boolean) => {
-    setMarked((previous) => {
-      const next = new Set(previous);
-      if (mark) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  };
-
-  const done = async () => {
-    setSaving(true);
-    setError(null);
-    // Marks of servers that left the subscription are kept as they were (they may come back).
-    const kept = initial.filter((id) => !serverIds.includes(id));
-    const result = await setExcluded(subscriptionId, [...serverIds.filter((id) => marked.has(id)), ...kept]);
-    setSaving(false);
-    if (result.ok) closeDialog();
-    else setError(result);
-  };
 
   if (!subscription) return null;
   return (

@@ -1,8 +1,8 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { ServerId } from '../../../shared/domain/server';
-import type { WireRefusal } from '../../../shared/ipc/answer';
 import { useFormat } from '../hooks/useFormat';
+import { useMarkDraft } from '../hooks/useMarkDraft';
 import { exclusionLock } from '../store/auto';
 import { useAppStore } from '../store/context';
 import { countryOf, selectServerIndex } from '../store/servers.selectors';
@@ -33,9 +33,7 @@ export function GroupExcludeDialog({ group: name }: { group: string }) {
   const initial = group?.excluded ?? NO_IDS;
   const memberIds = group?.memberIds ?? NO_IDS;
   const inAuto = useMemo(() => new Set(group?.excludedInAuto ?? NO_IDS), [group?.excludedInAuto]);
-  const [marked, setMarked] = useState<Set<ServerId>>(() => new Set(initial));
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<WireRefusal | null>(null);
+  const { marked, toggle, saving, error, done } = useMarkDraft({ initial, ids: memberIds, save: (marks) => setGroupExcluded(name, marks), close: closeDialog });
   const cancel = useRef<HTMLButtonElement>(null);
 
   const allInAuto = memberIds.length > 0 && memberIds.every((id) => inAuto.has(id));
@@ -44,25 +42,6 @@ export function GroupExcludeDialog({ group: name }: { group: string }) {
   const { lockedId } = allInAuto ? { lockedId: null } : exclusionLock(memberIds, either);
   const markedCount = memberIds.filter((id) => either.has(id)).length;
   const pickMarked = group?.pick != null && marked.has(group.pick) && !allInAuto;
-
-  const toggle = (id: ServerId, mark: boolean) =>
-    setMarked((previous) => {
-      const next = new Set(previous);
-      if (mark) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-
-  const done = async () => {
-    setSaving(true);
-    setError(null);
-    // Marks of servers that left the group are kept as they were (they may come back).
-    const kept = initial.filter((id) => !memberIds.includes(id));
-    const result = await setGroupExcluded(name, [...memberIds.filter((id) => marked.has(id)), ...kept]);
-    setSaving(false);
-    if (result.ok) closeDialog();
-    else setError(result);
-  };
 
   if (!group) return null;
   return (
