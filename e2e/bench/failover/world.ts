@@ -5,7 +5,7 @@
  * answer. Also kept: Auto's decisions as they are made, the tunnel's dial events, and every core
  * dial (see dial-log.ts).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ import { createEngineWithParts } from '../../../app/engine/testing/engine-parts'
 import { Logger, type LogRecord } from '../../../app/log/logger';
 import type { DialFailureEvent, DialRetryEvent } from '../../../app/tunnel/controller';
 import { pollOrFail } from '../../../app/testing/poll';
-import { assertPortFree } from '../../../app/tunnel/ports';
+import { freePorts } from '../../../app/tunnel/ports';
 import { type Lab, type LabServerInfo, labRouting, spawnLab } from '../../lab';
 import { DialLog } from './dial-log';
 import { ExitTraffic } from './exit-traffic';
@@ -90,7 +90,9 @@ export async function startWorld(options: WorldOptions): Promise<FailoverWorld> 
   let serverOf: (id: string) => Server | undefined = () => undefined;
   let traffic: ExitTraffic | null = null;
   try {
-    const [httpPort, socksPort] = (await portsBelowEphemeral(2)) as [number, number];
+    // Below the ephemeral range (freePorts), as a user's configured ports are: the core rebinds them on
+    // every switch, and there no other program's connection can take one in that moment.
+    const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
     ({ engine, tunnel: engineTunnel, server: serverOf } = await createEngineWithParts({
       dataDir,
       logger,
@@ -242,34 +244,6 @@ async function composeSubscriptionA(lab: Lab, kinds: readonly ModernFailoverKind
   if (modern.length > 0) await lab.setSubscription(first, { servers: [...plain, ...modern].map((s) => s.id) });
   const moved = new Set(modern.map((s) => s.id));
   return lab.info.servers.filter((s) => s.kind === undefined || moved.has(s.id)).map((s) => (moved.has(s.id) ? { ...s, subscription: first } : s));
-}
-
-/**
- * Free ports below the kernel's ephemeral range, as a user's configured proxy ports are. The
- * tunnel core releases them on every switch and binds them again; in the ephemeral range another
- * program's `bind(0)` (a 5,000-server prober elsewhere on a shared machine) can take one in that
- * moment, and the switch then fails with "address already in use", which is the machine's doing,
- * not Auto's.
- */
-async function portsBelowEphemeral(count: number): Promise<number[]> {
-  let low = 32768;
-  try {
-    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
-  } catch {
-    // Not Linux: the usual default.
-  }
-  const ports: number[] = [];
-  // A start drawn per run, so benches side by side rarely try the same ports first.
-  for (let port = 10_000 + Math.floor(Math.random() * Math.max(1, low - 12_000)); ports.length < count && port < low; port++) {
-    try {
-      await assertPortFree(port, '127.0.0.1', 'bench proxy');
-      ports.push(port);
-    } catch {
-      // Taken: the next one.
-    }
-  }
-  if (ports.length < count) throw new Error(`no ${count} free ports below ${low}`);
-  return ports;
 }
 
 /**
