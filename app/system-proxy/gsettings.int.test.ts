@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { runChecked } from './command';
 import { detectProxyBackends } from './detect';
 import { execRunner } from './exec-runner';
 import { GNOME_KEY_IDS } from './gnome';
+import { applyThenCrash } from './testing/crashed-app';
 import { type SessionBus, startSessionBus } from './testing/session-bus';
 import { SystemProxy } from './system-proxy';
 
@@ -97,20 +97,7 @@ describe('GNOME system proxy, for real (gsettings + dconf on a private session b
   it('after a crash (the process killed while the proxy was set), the next run restores first', async () => {
     const before = await userSettings();
     const statePath = join(root, 'crash.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'testing', 'apply-and-wait.ts'), statePath, '10809'], {
-      env: bus.env,
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    const line = await new Promise<string>((resolve, reject) => {
-      child.stdout.once('data', (c) => resolve(String(c)));
-      child.once('exit', (code) => reject(new Error(`the app stand-in exited (${code}) before setting the proxy: ${stderr}`)));
-    });
-    expect(JSON.parse(line)).toEqual({ applied: ['gnome'], failed: [] });
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    expect(await applyThenCrash(bus.env, statePath, 10809)).toEqual({ applied: ['gnome'], failed: [] });
 
     // Left behind: the proxy still points at a dead app, and the saved file says what to put back.
     expect((await readAll())['org.gnome.system.proxy.http host']).toBe("'127.0.0.1'");

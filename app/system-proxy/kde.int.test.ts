@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { runChecked } from './command';
 import { detectProxyBackends } from './detect';
 import { execRunner } from './exec-runner';
 import { KDE_KEYS } from './kde';
+import { applyThenCrash } from './testing/crashed-app';
 import { type SessionBus, startSessionBus } from './testing/session-bus';
 import { SystemProxy } from './system-proxy';
 
@@ -104,20 +104,7 @@ describe('KDE system proxy, for real (kwriteconfig5 / kreadconfig5 on kioslaverc
   it('after a crash (the process killed while the proxy was set), the next run restores first', async () => {
     const before = await userSettings();
     const statePath = join(root, 'crash.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'testing', 'apply-and-wait.ts'), statePath, '10809'], {
-      env: bus.env,
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    const line = await new Promise<string>((resolve, reject) => {
-      child.stdout.once('data', (c) => resolve(String(c)));
-      child.once('exit', (code) => reject(new Error(`the app stand-in exited (${code}) before setting the proxy: ${stderr}`)));
-    });
-    expect(JSON.parse(line).applied).toContain('kde');
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    expect((await applyThenCrash(bus.env, statePath, 10809)).applied).toContain('kde');
     expect((await readAll()).httpProxy).toBe('http://127.0.0.1 10809');
 
     const { proxy, lines } = await systemProxy(statePath);
