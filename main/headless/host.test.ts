@@ -179,4 +179,25 @@ describe('headless host', () => {
     a.close();
     b.close();
   });
+  it('cuts off a window that stops reading, so the engine does not queue for it without end, and keeps serving the others', async () => {
+    const { service, emit } = echoService();
+    host = await startHeadlessHost({ service, rendererDir: rendererDir(), maxBufferedEventBytes: 256 * 1024 });
+    const stalled = await openSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, host.origin);
+    const reading = await openSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, host.origin);
+    stalled.pause(); // a page that no longer reads: the kernel's buffers fill, then the host's
+    let received = 0;
+    reading.on('message', () => (received += 1));
+    // Far more than loopback's socket buffers hold, sent in bursts so the reading window drains.
+    for (let burst = 0; burst < 40 && host.clientCount() === 2; burst++) {
+      for (let i = 0; i < 5_000; i++) emit('testProgress', { running: true, done: i, total: 5_000 });
+      await new Promise((ok) => setTimeout(ok, 20));
+    }
+    expect(host.clientCount()).toBe(1);
+    const last = nextMessage(reading);
+    emit('testProgress', { running: false, done: 5_000, total: 5_000 });
+    expect(await last).toEqual({ kind: 'event', event: 'testProgress', payload: { running: false, done: 5_000, total: 5_000 } });
+    expect(received).toBeGreaterThan(5_000);
+    stalled.terminate();
+    reading.close();
+  });
 });

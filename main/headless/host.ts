@@ -31,7 +31,17 @@ export interface HeadlessHostOptions {
   /** A fixed token (tests); a random 32-byte one otherwise. */
   token?: string;
   logger?: Logger;
+  /** How many bytes of unsent events one window may hold before it is cut off; see broadcast. */
+  maxBufferedEventBytes?: number;
 }
+
+/**
+ * A page that does not read (a hidden tab the browser throttles, a machine under load) would
+ * otherwise make the engine queue every status for it without end: 5,000 servers' results grew
+ * the engine to Node's 4 GB limit before a slow page had drawn once. 16 MiB is seconds of the
+ * busiest stream; a page that far behind is better served by a fresh snapshot.
+ */
+export const MAX_BUFFERED_EVENT_BYTES = 16 * 1024 * 1024;
 
 export interface HeadlessHost {
   /** The URL to open, token included. */
@@ -62,6 +72,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   const rendererDir = resolve(options.rendererDir);
   const bindHost = options.host ?? '127.0.0.1';
   const logger = options.logger;
+  const maxBufferedEventBytes = options.maxBufferedEventBytes ?? MAX_BUFFERED_EVENT_BYTES;
 
   const server = createServer();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
@@ -113,7 +124,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   });
 
   const unsubscribers = EVENT_NAMES.map((event) =>
-    options.service.on(event, (payload) => broadcast(wss, event, payload)),
+    options.service.on(event, (payload) => broadcast(wss, event, payload, maxBufferedEventBytes, logger)),
   );
 
   return {
@@ -150,10 +161,29 @@ async function handleMessage(service: VpnClient, ws: WebSocket, text: string): P
   }
 }
 
-function broadcast<E extends EventName>(wss: WebSocketServer, event: E, payload: EventPayloads[E]): void {
+/**
+ * A window that has fallen more than `maxBuffered` bytes behind is cut off instead of queued for:
+ * its client reconnects with back-off and starts again from a fresh snapshot, so it loses no
+ * state, and the engine's memory stays bounded whatever the page does.
+ */
+function broadcast<E extends EventName>(
+  wss: WebSocketServer,
+  event: E,
+  payload: EventPayloads[E],
+  maxBuffered: number,
+  logger: Logger | undefined,
+): void {
   if (wss.clients.size === 0) return;
   const frame = JSON.stringify({ kind: 'event', event, payload: eventToWire(event, payload) });
-  for (const client of wss.clients) if (client.readyState === client.OPEN) client.send(frame);
+  for (const client of wss.clients) {
+    if (client.readyState !== client.OPEN) continue;
+    if (client.bufferedAmount > maxBuffered) {
+      logger?.warn('HOST', `cut off a window ${Math.round(client.bufferedAmount / 1024)} KiB of events behind; it reconnects for a fresh snapshot`);
+      client.terminate();
+      continue;
+    }
+    client.send(frame);
+  }
 }
 
 function send(ws: WebSocket, message: HostMessage): void {
