@@ -20,7 +20,7 @@ import { memoryLogger } from '../log/logger';
 import { CarrierProber } from './carrier-prober';
 import { type DialFailureEvent, type RestartedEvent, TunnelController } from './controller';
 import { CoreProcess } from './core-process';
-import { freePorts } from './ports';
+import { assertPortFree, freePorts } from './ports';
 import { isRunning, processesOf, waitUntil } from './testing/processes';
 
 const UUID = '2f6b0f0e-8d2c-4a51-9c35-7f0f3b1d8a11';
@@ -146,6 +146,17 @@ describe('a server only sing-box runs, carried beside Xray', () => {
     const pid = carriers()[0]!;
     await tunnel.disconnect();
     expect(await waitUntil(() => !isRunning(pid), 3000)).toBe(true);
+  });
+
+  it('a carrier that cannot start fails the connection and leaves no main core behind (the two start at once)', async () => {
+    const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+    // A carrier binary that exits at once, as a broken or quarantined sing-box would.
+    tunnel = new TunnelController({ core: xray, carriers: [{ ...singBox, path: '/bin/false' }], runtimeDir: dir, logger: memoryLogger().logger, httpPort, socksPort });
+    await expect(tunnel.connect(tuic())).rejects.toThrow(/carrier core/);
+    expect(tunnel.state()).toMatchObject({ state: 'failed', serverId: 'TUIC here' });
+    expect(processesOf(xray.path, 'tunnel.json')).toHaveLength(0);
+    // The user's proxy ports are free again: the main core that started beside it was stopped.
+    await expect(assertPortFree(httpPort, '127.0.0.1', 'HTTP proxy')).resolves.toBeUndefined();
   });
 });
 

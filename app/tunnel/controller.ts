@@ -226,8 +226,8 @@ export class TunnelController {
     this.session = null;
     session.restartTimer?.cancel();
     stopMeter(session);
-    if (session.core) await session.core.stop();
-    await stopCarrier(session);
+    // Both at once: a switch waits for the slower stop, not both in turn.
+    await Promise.all([session.core?.stop(), stopCarrier(session)]);
     await session.stopping;
     await rm(session.configFile ?? join(this.options.runtimeDir, 'tunnel.json'), { force: true }).catch(() => undefined);
   }

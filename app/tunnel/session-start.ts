@@ -162,8 +162,11 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
   const antiDpiInbound = throughMain?.written ? { port: antiDpiPort, udp: throughMain.udp } : undefined;
   session.antiDpiPort = antiDpiInbound?.port;
   warnOfWhatIsNotApplied(session, options, carried, antiDpi, throughMain);
-  // A carried server: the carrier first, then the main core with a SOCKS5 hop to it in the server's place.
-  const hop = carried ? await startCarrier(session, start, carried, { port: carrierPort, mark: transparent?.mark, antiDpi: antiDpiInbound }) : null;
+  // A carried server: the main core dials a SOCKS5 hop to the carrier in the server's place. The
+  // two start at once: the main core dials the hop only when traffic comes, by which time both are
+  // ready, so a switch waits for the slower start instead of both in turn.
+  const carrierStart = carried ? startCarrier(session, start, carried, { port: carrierPort, mark: transparent?.mark, antiDpi: antiDpiInbound }) : null;
+  const hop = carried ? carrierStandIn(session.server, carrierPort) : null;
   const config = tunnelConfig({
     antiDpi,
     ...(antiDpiInbound ? { antiDpiInbound } : {}),
@@ -186,17 +189,26 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
   const file = await writeConfigFile(options.runtimeDir, 'tunnel', config);
   session.configFile = file;
   session.apiPort = apiPort;
-  const core = await CoreProcess.start({
-    core: options.core,
-    configPath: file,
-    readyPort: httpPort,
-    readyHost: dialableHost(listen),
-    readyTimeoutMs: options.readyTimeoutMs,
-    logger,
-    logTag: TAG,
-    label: 'tunnel core',
-    assetDir: routing?.assetDir,
-  });
+  const [mainStart, carrierStarted] = await Promise.allSettled([
+    CoreProcess.start({
+      core: options.core,
+      configPath: file,
+      readyPort: httpPort,
+      readyHost: dialableHost(listen),
+      readyTimeoutMs: options.readyTimeoutMs,
+      logger,
+      logTag: TAG,
+      label: 'tunnel core',
+      assetDir: routing?.assetDir,
+    }),
+    carrierStart,
+  ]);
+  if (mainStart.status === 'rejected' || carrierStarted.status === 'rejected') {
+    // Neither outlives the other's failed start (the caller stops the carrier).
+    if (mainStart.status === 'fulfilled') await mainStart.value.stop();
+    throw mainStart.status === 'rejected' ? mainStart.reason : (carrierStarted as PromiseRejectedResult).reason;
+  }
+  const core = mainStart.value;
   if (!start.isCurrent()) {
     await core.stop();
     throw new Error('the connection was replaced while it started');
@@ -239,11 +251,14 @@ function warnOfWhatIsNotApplied(session: Session, options: CoreStartOptions, car
   if (certificate) logger.warn(TAG, `${session.server.name}: ${certificate}`);
 }
 
-/**
- * Starts the carrier with the session's server behind a loopback SOCKS5 inbound; resolves with
- * the stand-in the main core dials in the server's place.
- */
-async function startCarrier(session: Session, start: SessionStart, carrier: CoreProfile, dial: { port: number; mark?: number; antiDpi?: { port: number; udp: boolean } }): Promise<Server> {
+/** What the main core dials in a carried server's place: the carrier's loopback SOCKS5 inbound. */
+function carrierStandIn(server: Server, port: number): Server {
+  const { id, subscriptionId, name } = server;
+  return { id, subscriptionId, name, protocol: 'socks', address: '127.0.0.1', port, transport: { network: 'tcp' }, security: { type: 'none' } };
+}
+
+/** Starts the carrier with the session's server behind a loopback SOCKS5 inbound on `dial.port`. */
+async function startCarrier(session: Session, start: SessionStart, carrier: CoreProfile, dial: { port: number; mark?: number; antiDpi?: { port: number; udp: boolean } }): Promise<void> {
   const { options, report } = start;
   const { port } = dial;
   session.carrierPort = port;
@@ -262,8 +277,6 @@ async function startCarrier(session: Session, start: SessionStart, carrier: Core
   const tracker = new OutboundFailureTracker({ failure: report.failure }, TUNNEL_TAGS.proxy);
   carrierProcess.onLine((line) => tracker.line(line));
   carrierProcess.onExit((exit) => report.exit(carrierProcess, exit));
-  const { id, subscriptionId, name } = session.server;
-  return { id, subscriptionId, name, protocol: 'socks', address: '127.0.0.1', port, transport: { network: 'tcp' }, security: { type: 'none' } };
 }
 
 export async function stopCarrier(session: Session): Promise<void> {
