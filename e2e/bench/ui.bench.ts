@@ -61,7 +61,8 @@ const INSTRUMENT = `
       this.addEventListener('message', (event) => {
         const at = performance.now();
         const data = typeof event.data === 'string' ? event.data : '';
-        if (b.snapshotAt === null && data.startsWith('{"kind":"result"') && data.includes('"subscriptions":[')) {
+        // The snapshot comes pushed on connect (an event), or as the answer to a getSnapshot.
+        if (b.snapshotAt === null && (data.startsWith('{"kind":"event","event":"snapshot"') || data.startsWith('{"kind":"result"')) && data.includes('"subscriptions":[')) {
           b.snapshotAt = at;
           b.snapshotBytes = data.length;
         }

@@ -108,6 +108,23 @@ describe('headless host', () => {
     expect(host.clientCount()).toBe(0);
   });
 
+  it('pushes the snapshot as the first frame to a window that asks for it on connect, unasked for by the window; others get only answers', async () => {
+    const { service, calls } = echoService();
+    host = await startHeadlessHost({ service, rendererDir: rendererDir() });
+    // Listening from the first byte: the push may come before 'open' is seen.
+    const asking = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}&snapshot=on-open`, { origin: host.origin });
+    const first = nextMessage(asking);
+    expect(await first).toEqual({ kind: 'event', event: 'snapshot', payload: { echoed: 'getSnapshot', req: {} } });
+    expect(calls.map(([channel]) => channel)).toEqual(['getSnapshot']);
+
+    const plain = await openSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, host.origin);
+    plain.send(JSON.stringify({ kind: 'invoke', id: 1, channel: 'connect', payload: { serverId: 'A1' } }));
+    expect(await nextMessage(plain)).toMatchObject({ kind: 'result', id: 1, ok: true });
+    expect(calls.map(([channel]) => channel)).toEqual(['getSnapshot', 'connect']);
+    asking.close();
+    plain.close();
+  });
+
   it('answers valid requests and rejects invalid ones with a clear error', async () => {
     const { service, calls } = echoService();
     host = await startHeadlessHost({ service, rendererDir: rendererDir() });

@@ -18,7 +18,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { refusalToWire } from '../../shared/ipc/answer';
 import { EVENT_NAMES, type EventName, type EventPayloads, isInvokeChannel, parseRequest, type VpnClient } from '../../shared/ipc/contract';
 import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../../shared/ipc/client-message';
-import { eventToWire, type HostMessage, resultToWire, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
+import { eventToWire, type HostMessage, resultToWire, SNAPSHOT_ON_OPEN, SNAPSHOT_ON_OPEN_PARAM, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
 import { policyConnectingTo } from '../../shared/security/csp';
 import type { Logger } from '../../app/log/logger';
 
@@ -111,7 +111,11 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    const snapshotOnOpen = url.searchParams.get(SNAPSHOT_ON_OPEN_PARAM) === SNAPSHOT_ON_OPEN;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      wss.emit('connection', ws, req);
+      if (snapshotOnOpen) void pushSnapshot(options.service, ws, logger);
+    });
   });
 
   wss.on('connection', (ws: WebSocket) => {
@@ -158,6 +162,21 @@ async function handleMessage(service: VpnClient, ws: WebSocket, text: string): P
     const refusal = refusalToWire(error);
     // zod's own text (a JSON array of issues) says nothing a user can act on.
     send(ws, { kind: 'result', id, ok: false, ...(refusal.error.startsWith('[') ? { error: 'malformed message' } : refusal) });
+  }
+}
+
+/**
+ * The snapshot as a new window's first frame (see SNAPSHOT_ON_OPEN_PARAM). The service makes it
+ * within one turn, so no event is sent between the picture and its frame: every event after it is
+ * newer. A window it cannot be made for is closed, and its client reconnects for another try.
+ */
+async function pushSnapshot(service: VpnClient, ws: WebSocket, logger: Logger | undefined): Promise<void> {
+  try {
+    const snapshot = await service.getSnapshot({});
+    send(ws, { kind: 'event', event: 'snapshot', payload: eventToWire('snapshot', snapshot) } as HostMessage);
+  } catch (error) {
+    logger?.warn('HOST', `could not make a new window's snapshot: ${error instanceof Error ? error.message : String(error)}`);
+    ws.close(1011, 'the snapshot could not be made');
   }
 }
 

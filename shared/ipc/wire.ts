@@ -19,6 +19,15 @@ export const TOKEN_PARAM = 'token';
 /** The WebSocket path on the headless host. */
 export const WS_PATH = '/ws';
 
+/**
+ * The query parameter by which a client asks for the snapshot as its socket's first frame (an
+ * `event` "snapshot", pushed as soon as the connection is made). The window asks: it then need not
+ * wait for its own main thread to see the socket open and send a request, which with 5,000
+ * servers was most of its first render. Other clients get only what they ask for.
+ */
+export const SNAPSHOT_ON_OPEN_PARAM = 'snapshot';
+export const SNAPSHOT_ON_OPEN = 'on-open';
+
 /** An untested server's status: over the WebSocket a status carries only the fields that differ. */
 const UNTESTED: Omit<ListStatus, 'serverId'> = {
   delayMs: null,

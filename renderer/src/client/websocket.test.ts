@@ -48,7 +48,33 @@ describe('the WebSocket client against a real socket', () => {
     ]);
     const ids = h.received.map((m) => m.id);
     expect(new Set(ids).size).toBe(2);
-    expect(h.received[0]?.url).toBe('/ws?token=t0k');
+    // The socket asks for the snapshot as its first frame.
+    expect(h.received[0]?.url).toBe('/ws?token=t0k&snapshot=on-open');
+  });
+
+  it('the first getSnapshot is answered by the snapshot the host pushes on connect, asked before or after it came; a later one asks', async () => {
+    const h = await echoHost();
+    client = createWebSocketClient({ createSocket: createNodeSocket, url: h.url });
+    const events: unknown[] = [];
+    client.on('snapshot', (s) => events.push(s));
+    // Asked while the socket is still opening: no request goes out, the push answers it.
+    await expect(client.getSnapshot({})).resolves.toEqual({ snapshot: 1 });
+    expect(h.received.filter((m) => m.channel === 'getSnapshot')).toHaveLength(0);
+    // Asked again: the push is spent, so this one goes to the host for a fresh picture.
+    await expect(client.getSnapshot({})).resolves.toEqual({ snapshot: 2 });
+    expect(h.received.filter((m) => m.channel === 'getSnapshot')).toHaveLength(1);
+    // The first socket's push is the app's answer, not an event (it would be applied twice).
+    expect(events).toEqual([]);
+
+    const late = createWebSocketClient({ createSocket: createNodeSocket, url: h.url });
+    try {
+      await vi.waitFor(() => expect(late.link).toBe('open'));
+      await new Promise((r) => setTimeout(r, 50)); // the push has come and waits for the app
+      await expect(late.getSnapshot({})).resolves.toEqual({ snapshot: 3 });
+      expect(h.received.filter((m) => m.channel === 'getSnapshot')).toHaveLength(1);
+    } finally {
+      late.close();
+    }
   });
 
   it('rejects a call the host refused with the host’s message', async () => {
@@ -186,8 +212,9 @@ describe('reconnect back-off', () => {
     vi.advanceTimersByTime(1);
     expect(ManualSocket.made).toHaveLength(3);
     ManualSocket.made[2]!.open();
-    // after a reconnect the client asks for a fresh snapshot by itself
-    expect(JSON.parse(ManualSocket.made[2]!.sent[0]!)).toMatchObject({ kind: 'invoke', channel: 'getSnapshot', payload: {} });
+    // every socket asks for the snapshot as its first frame; the client sends no request for it
+    expect(ManualSocket.made.map((m) => new URL(m.url).searchParams.get('snapshot'))).toEqual(['on-open', 'on-open', 'on-open']);
+    expect(ManualSocket.made[2]!.sent).toEqual([]);
     ManualSocket.made[2]!.fail();
     vi.advanceTimersByTime(500);
     expect(ManualSocket.made).toHaveLength(4);

@@ -8,14 +8,17 @@
  *   once with a clear error instead of hanging;
  * - when the link drops, every unanswered call is rejected (the host may or may not have run it,
  *   and the UI must not spin forever), and the client reconnects with back-off;
- * - after a reconnect the client fetches a fresh snapshot and hands it to the `snapshot`
+ * - every socket asks the host for the snapshot as its first frame (SNAPSHOT_ON_OPEN_PARAM), so
+ *   the host sends it as soon as the connection is made, not once this page's busy main thread
+ *   has seen the socket open and sent a request. The first socket's answers the app's first
+ *   getSnapshot (made before or after it came); after a reconnect it goes to the `snapshot`
  *   listeners, because events sent while the link was down are lost.
  */
 import type { EventName, EventPayloads, InvokeChannel, InvokeRequest, InvokeResponses, VpnClient } from '../../../shared/ipc/contract';
 // The names alone: the contract's schemas (zod) are the host's to run, not the window's first bundle's.
 import { INVOKE_CHANNELS } from '../../../shared/ipc/channels';
 import { refusalFromWire } from '../../../shared/ipc/answer';
-import { eventFromWire, type HostMessage, resultFromWire } from '../../../shared/ipc/wire';
+import { eventFromWire, type HostMessage, resultFromWire, SNAPSHOT_ON_OPEN, SNAPSHOT_ON_OPEN_PARAM } from '../../../shared/ipc/wire';
 import { reconnectDelayMs } from './backoff';
 
 /** The part of the browser's WebSocket this client uses (tests may hand in their own). */
@@ -62,6 +65,13 @@ interface Queued extends Pending {
   frame: (id: number) => string;
 }
 
+/** The socket's address with the request for the snapshot as its first frame. */
+function withSnapshotOnOpen(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set(SNAPSHOT_ON_OPEN_PARAM, SNAPSHOT_ON_OPEN);
+  return parsed.toString();
+}
+
 export function createWebSocketClient(options: WebSocketClientOptions): WebSocketClient {
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
   const timers: Timers = options.timers ?? {
@@ -80,6 +90,11 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
   let failedAttempts = 0;
   let socketsCreated = 0;
   let reconnectTimer: unknown = null;
+  /**
+   * The current socket's pushed snapshot, while the app may still ask for it: the calls made before
+   * it came wait here, and one that came before any call is kept for the first call.
+   */
+  let pushed: { waiting: Pending[]; snapshot?: EventPayloads['snapshot'] } | null = null;
 
   const setLink = (state: LinkState) => {
     if (state === link) return;
@@ -110,9 +125,10 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
   };
 
   const failAll = (message: string) => {
-    const calls = [...pending.values(), ...queued];
+    const calls = [...pending.values(), ...queued, ...(pushed?.waiting ?? [])];
     pending.clear();
     queued = [];
+    pushed = null;
     for (const call of calls) call.reject(new Error(message));
   };
 
@@ -131,17 +147,41 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
       pending.delete(message.id);
       if (message.ok) call.resolve(message.value);
       else call.reject(refusalFromWire(message));
+    } else if (message.kind === 'event' && message.event === 'snapshot' && pushed) {
+      receivePushedSnapshot(eventFromWire('snapshot', message.payload) as EventPayloads['snapshot']);
     } else if (message.kind === 'event') {
       dispatch(message.event, eventFromWire(message.event, message.payload) as never);
     }
   };
 
+  const receivePushedSnapshot = (snapshot: EventPayloads['snapshot']) => {
+    const { waiting } = pushed!;
+    const firstSocket = socketsCreated === 1;
+    // Kept for the app's first request when it came first; otherwise whoever asked has it now.
+    pushed = firstSocket && waiting.length === 0 ? { waiting, snapshot } : null;
+    for (const call of waiting) call.resolve(snapshot);
+    if (!firstSocket) dispatch('snapshot', snapshot);
+  };
+
+  /** The pushed snapshot for a getSnapshot call, when this socket's push is still the app's to take. */
+  const takePushedSnapshot = (call: Pending): boolean => {
+    if (!pushed) return false;
+    if (pushed.snapshot === undefined) {
+      pushed.waiting.push(call);
+    } else {
+      const { snapshot } = pushed;
+      pushed = null;
+      call.resolve(snapshot);
+    }
+    return true;
+  };
+
   const connect = () => {
     reconnectTimer = null;
     socketsCreated += 1;
-    const firstSocket = socketsCreated === 1;
-    const current = createSocket(options.url);
+    const current = createSocket(withSnapshotOnOpen(options.url));
     socket = current;
+    pushed = { waiting: [] };
     current.onopen = () => {
       if (socket !== current) return;
       failedAttempts = 0;
@@ -149,14 +189,6 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
       const waiting = queued;
       queued = [];
       for (const call of waiting) sendFrame(call, call.frame);
-      if (!firstSocket) {
-        // Events pushed while the link was down are gone (and a first snapshot request may have
-        // failed with the first socket): start again from a full picture.
-        invoke('getSnapshot', {}).then(
-          (snapshot) => dispatch('snapshot', snapshot),
-          () => undefined,
-        );
-      }
     };
     current.onmessage = (event) => {
       if (socket === current) onMessage(event.data);
@@ -180,6 +212,8 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
       const frame = (id: number) => JSON.stringify({ kind: 'invoke', id, channel, payload });
       if (link === 'closed') {
         reject(new Error('The connection to the app is closed.'));
+      } else if (channel === 'getSnapshot' && socket && takePushedSnapshot({ resolve: (value) => resolve(value as InvokeResponses[C]), reject })) {
+        // answered by the snapshot this socket's host pushes (or pushed) unasked
       } else if (socket && socket.readyState === OPEN) {
         sendFrame(call, frame);
       } else if (socket) {

@@ -24,6 +24,10 @@ export async function startWsHost(options) {
     }
   };
   server.on('connection', (socket, request) => {
+    // As the headless host does for a client that asks: the snapshot as the first frame.
+    if (new URL(request.url ?? '/', 'ws://host').searchParams.get('snapshot') === 'on-open') {
+      void Promise.resolve(options.answer('getSnapshot', {})).then((payload) => socket.send(JSON.stringify({ kind: 'event', event: 'snapshot', payload })));
+    }
     socket.on('message', (data) => {
       const message = JSON.parse(String(data));
       received.push({ ...message, url: request.url });
