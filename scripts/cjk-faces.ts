@@ -14,7 +14,7 @@
  * - 'Steadfast Chinese Text': one face of Noto Sans SC's whole simplified-Chinese file (7,946
  *   characters, 1.1 MB) for text the catalogue does not hold, such as a provider's server names,
  *   fetched only when a character the first face lacks is on the page;
- * - fontsource's own slices (main.tsx) after both, for the rare characters outside that file.
+ * - fontsource's own slices (renderer/src/app-start.tsx) after both, for the rare characters outside that file.
  *
  * Run `npx tsx scripts/cjk-faces.ts` after a change to the catalogue's Chinese (or an upgrade of
  * @fontsource/noto-sans-sc); scripts/cjk-faces.test.ts fails until then. The cut needs the

@@ -203,7 +203,7 @@ describe('session rules', () => {
     const dev = resolveRendererSource(rendererDir, { VPN_DEV_SERVER: 'http://localhost:5173' }).source;
     installSessionPolicies(fake.defaultSession as never, dev, logger);
     const cancelled = (url: string) => fake.defaultSession.isRequestCancelled(url);
-    expect(cancelled('http://localhost:5173/src/main.tsx')).toBe(false);
+    expect(cancelled('http://localhost:5173/src/main.ts')).toBe(false);
     expect(cancelled('ws://localhost:5173/')).toBe(false);
     expect(cancelled('http://localhost:5174/')).toBe(true);
     expect(cancelled(indexUrl)).toBe(true);

@@ -1,4 +1,4 @@
-/** Test-only: renders UI with a store around a fake client, as main.tsx does around the real one. */
+/** Test-only: renders UI with a store around a fake client, as app-start.tsx does around the real one. */
 import { render, type RenderResult } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import type { ReactNode } from 'react';
