@@ -75,12 +75,15 @@ function checksWholeHello(server: Server): boolean {
   return Number(pluginOptions(server.plugin.options).get('version') ?? '3') >= 3;
 }
 
-/** The inbound on the main core: loopback only, no password (only this machine can reach it). */
-export function antiDpiInbound(port: number, udp: boolean): Json {
-  return { tag: ANTI_DPI_INBOUND_TAG, listen: '127.0.0.1', port, protocol: 'socks', settings: { auth: 'noauth', udp, ...(udp ? { ip: '127.0.0.1' } : {}) } };
+/**
+ * The inbound on the main core: loopback only, no password (only this machine can reach it). The
+ * prober's core has one per carried server (each server's own options), hence the tag.
+ */
+export function antiDpiInbound(port: number, udp: boolean, tag = ANTI_DPI_INBOUND_TAG): Json {
+  return { tag, listen: '127.0.0.1', port, protocol: 'socks', settings: { auth: 'noauth', udp, ...(udp ? { ip: '127.0.0.1' } : {}) } };
 }
 
 /** Its routing rule, first in the list: nothing the user's routing says may send it elsewhere. */
-export function antiDpiInboundRule(): Json {
-  return { type: 'field', inboundTag: [ANTI_DPI_INBOUND_TAG], outboundTag: ANTI_DPI_TAG };
+export function antiDpiInboundRule(inboundTag = ANTI_DPI_INBOUND_TAG, outboundTag = ANTI_DPI_TAG): Json {
+  return { type: 'field', inboundTag: [inboundTag], outboundTag };
 }

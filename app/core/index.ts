@@ -25,9 +25,10 @@ export { locateCore, locateCores, isCoreName, type LocateOptions, type LocateRes
 export { detectCore, type DetectOptions } from './detect';
 export { unsupportedReason, splitRunnable } from './support';
 export { chooseCarrier, type CarrierChoice } from './carrier';
-export { singBoxCarrierConfig, singBoxProberConfig, CARRIER_TAGS, type SingBoxProberEntry } from './sing-box/config';
+export { singBoxCarrierConfig, singBoxProberConfig, singBoxProbeAntiDpiTag, CARRIER_TAGS, type SingBoxProberEntry } from './sing-box/config';
 export { certificateNotApplied } from './cert-check';
 export { carriedAntiDpi, type CarriedAntiDpi, ANTI_DPI_INBOUND_TAG } from './carried-anti-dpi';
+export { probeRelays, type ProbeRelayInput } from './probe-anti-dpi';
 export { outboundFor, type OutboundOptions } from './outbound';
 export {
   tunnelConfig,
@@ -41,7 +42,7 @@ export {
 export { shareInbounds, isRefusedLogin, SHARE_TAGS, type ShareInbounds } from './share-inbounds';
 export { transparentInbounds, markOutbounds, hasTransparentInbounds, TRANSPARENT_TAGS, type TransparentOptions, type CoreCapture, type OutboundMarkOnly, type CaptureMethod } from './transparent';
 export { type CoreRouting, type CoreRoute, type RoutingSections, routingSections, coreDomain, DNS_TAG } from './routing-config';
-export { proberConfig, type ProberConfigOptions, type ProberEntry, probeInboundTag, probeOutboundTag, probeViaTag } from './prober-config';
+export { proberConfig, type ProberConfigOptions, type ProberEntry, type ProberRelay, probeInboundTag, probeOutboundTag, probeViaTag } from './prober-config';
 export { writeConfigFile } from './config-file';
 export { coreRunArgs, coreRunEnvironment, configTestArgs, assetLocation } from './run-core';
 export { UnsupportedServerError } from './errors';

@@ -6,7 +6,7 @@
 import type { AntiDpiOptions } from '../core/anti-dpi';
 import { performance } from 'node:perf_hooks';
 import type { Server, ServerId } from '../../shared/domain/server';
-import { type CoreProfile, probeOutboundTag, probeViaTag, proberConfig, singBoxProberConfig, writeConfigFile } from '../core';
+import { type CoreProfile, probeOutboundTag, type ProbeRelayInput, probeViaTag, proberConfig, singBoxProbeAntiDpiTag, singBoxProberConfig, writeConfigFile } from '../core';
 import type { Logger } from '../log/logger';
 import { coreAddress, type OutboundFailureKind } from './core-log';
 import { type CoreExit, CoreProcess } from './core-process';
@@ -18,6 +18,8 @@ export interface ProberEntryInput {
   via?: Server;
   /** The server's anti-DPI options, as the tunnel would write them. */
   antiDpi?: AntiDpiOptions | null;
+  /** A carried server's: the main prober core's relay that applies its anti-DPI options (sing-box). */
+  antiDpiHop?: { port: number; udp: boolean } | null;
 }
 
 /** What the core said about a server's failure, when (performance.now() ms). */
@@ -34,6 +36,10 @@ const KEEP_FAILURES = 5;
 
 export class ProberGeneration {
   readonly ports = new Map<ServerId, number>();
+  /** The relays this core hosts for a carrier's prober, by carried server. */
+  private readonly relayPorts = new Map<ServerId, { port: number; udp: boolean }>();
+  /** Ended when this core stops: what it relies on (the main prober's core it dials through). */
+  private readonly holds: (() => void)[] = [];
   private readonly byTag = new Map<string, { serverId: ServerId; upstream: boolean }>();
   private readonly byAddress = new Map<string, { serverId: ServerId; upstream: boolean }[]>();
   private readonly failures = new Map<ServerId, RecordedFailure[]>();
@@ -65,18 +71,29 @@ export class ProberGeneration {
       fileName?: string;
       /** SO_MARK on every outbound: probes leave beside system-wide capture, not through it. */
       outboundMark?: number;
+      /** Anti-DPI relays for a carrier's prober (the main core's generation only). */
+      relays?: readonly ProbeRelayInput[];
       onExit: (generation: ProberGeneration, exit: CoreExit) => void;
     },
   ): Promise<ProberGeneration> {
     const generation = new ProberGeneration(id, entries);
-    const ports = await freePorts(entries.length);
+    const relayInputs = o.relays ?? [];
+    const ports = await freePorts(entries.length + relayInputs.length);
     const configEntries = entries.map((entry, i) => ({ ...entry, port: ports[i] as number }));
     entries.forEach((entry, i) => generation.map(entry, i, ports[i] as number));
+    const relays = relayInputs.map((relay, j) => ({ ...relay, port: ports[entries.length + j] as number }));
+    for (const relay of relays) generation.relayPorts.set(relay.serverId, { port: relay.port, udp: relay.udp });
     // sing-box's prober uses the same outbound tags (probe-<i>, probe-<i>-via); its log names them in each failure.
     const config =
       o.core.family === 'sing-box'
-        ? singBoxProberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info', outboundMark: o.outboundMark })
-        : proberConfig({ entries: configEntries, core: o.core, listen: '127.0.0.1', logLevel: 'info', outboundMark: o.outboundMark });
+        ? singBoxProberConfig({
+            entries: configEntries.map(({ server, via, port, antiDpiHop }) => ({ server, ...(via ? { via } : {}), port, ...(antiDpiHop ? { antiDpi: antiDpiHop } : {}) })),
+            core: o.core,
+            listen: '127.0.0.1',
+            logLevel: 'info',
+            outboundMark: o.outboundMark,
+          })
+        : proberConfig({ entries: configEntries, relays, core: o.core, listen: '127.0.0.1', logLevel: 'info', outboundMark: o.outboundMark });
     // The access log names every destination probed; nothing here needs it (sing-box has none).
     if (o.core.family !== 'sing-box') (config.log as Record<string, unknown>).access = 'none';
     generation.file = await writeConfigFile(o.runtimeDir, `${o.fileName ?? 'prober'}-${id}`, config);
@@ -88,7 +105,7 @@ export class ProberGeneration {
       readyTimeoutMs: o.readyTimeoutMs ?? 5000 + entries.length * 10,
       logger: o.logger,
       logTag: 'PROBER',
-      label: `prober core (${entries.length} servers)`,
+      label: `prober core (${entries.length} servers${relays.length ? `, ${relays.length} anti-DPI relays` : ''})`,
     });
     const core = generation.core;
     core.onLine((line) => tracker.line(line));
@@ -98,6 +115,16 @@ export class ProberGeneration {
 
   get running(): boolean {
     return this.core?.running ?? false;
+  }
+
+  /** The relay applying a carried server's anti-DPI options, for the carrier's prober to dial through. */
+  relayHop(serverId: ServerId): { port: number; udp: boolean } | null {
+    return this.relayPorts.get(serverId) ?? null;
+  }
+
+  /** `release` is called once this core has stopped. */
+  holding(release: () => void): void {
+    this.holds.push(release);
   }
 
   proxyUrl(serverId: ServerId): string | null {
@@ -160,12 +187,18 @@ export class ProberGeneration {
   }
 
   async stop(): Promise<void> {
-    await this.core?.stop();
+    try {
+      await this.core?.stop();
+    } finally {
+      for (const release of this.holds.splice(0)) release();
+    }
   }
 
   private map(entry: ProberEntryInput, index: number, port: number): void {
     this.ports.set(entry.server.id, port);
     this.byTag.set(probeOutboundTag(index), { serverId: entry.server.id, upstream: false });
+    // sing-box may name the hop to the relay; the failure is the first hop's.
+    if (entry.antiDpiHop) this.byTag.set(singBoxProbeAntiDpiTag(index), { serverId: entry.server.id, upstream: !!entry.via });
     if (entry.via) this.byTag.set(probeViaTag(index), { serverId: entry.server.id, upstream: true });
     const hops: [Server, boolean][] = [[entry.server, false], ...(entry.via ? ([[entry.via, true]] as [Server, boolean][]) : [])];
     for (const [hop, upstream] of hops) {

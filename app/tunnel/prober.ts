@@ -16,7 +16,7 @@ import type { ProbeError, ProbeFailure, ProbeOutcome } from '../../shared/domain
 import type { Server, ServerId } from '../../shared/domain/server';
 import { judgeTestUrlAnswer } from '../../shared/domain/test-url';
 import { type Clock, systemClock, type TimerHandle } from '../clock';
-import { type CoreProfile, unsupportedReason } from '../core';
+import { type CoreProfile, type ProbeRelayInput, unsupportedReason } from '../core';
 import type { AntiDpiOptions } from '../core/anti-dpi';
 import type { Logger } from '../log/logger';
 import type { DownloadRequest, FetchThroughRequest, FetchThroughResult, ProbeRequest, Readiness, ServerProber, TransferCourse } from './probe-contract';
@@ -53,6 +53,15 @@ export interface CoreProberOptions {
   cannotHost?: (server: Server, via: Server | undefined) => string | null;
   /** The config file's name before `-<id>.json`: each prober sharing a runtime folder needs its own. */
   fileName?: string;
+  /** The anti-DPI relays to host for a carrier's prober (read at every `setServers`; carrier-prober.ts). */
+  relays?: () => readonly ProbeRelayInput[];
+  /** A carrier's prober: the main prober's relay a server's first hop dials through (read at every `setServers`). */
+  antiDpiHop?: (serverId: ServerId) => { port: number; udp: boolean } | null;
+  /**
+   * A carrier's prober: keeps the main prober's core its relays are on running while a core of
+   * this one dials through them (taken at each build, ended when that core stops).
+   */
+  hold?: () => () => void;
 }
 
 export interface ProberEvents {
@@ -77,6 +86,7 @@ export class CoreProber implements ServerProber {
   private readonly emitter: Emitter<ProberEvents>;
   private readonly clock: Clock;
   private desired: readonly Server[] = [];
+  private relays: readonly ProbeRelayInput[] = [];
   private desiredKey = '';
   private builtKey: string | null = null;
   private unsupported = new Map<ServerId, string>();
@@ -111,7 +121,8 @@ export class CoreProber implements ServerProber {
       if (reason) this.unsupported.set(server.id, reason);
     }
     for (const server of servers) this.options.logger.redactor.add(...secretsOf(server));
-    this.desiredKey = JSON.stringify(this.entries().map((e) => [e.server, e.via ?? null, e.antiDpi ?? null]));
+    this.relays = this.options.relays?.() ?? [];
+    this.desiredKey = JSON.stringify([this.entries().map((e) => [e.server, e.via ?? null, e.antiDpi ?? null, e.antiDpiHop ?? null]), this.relays]);
     if (this.desiredKey === this.builtKey && this.current?.running) return;
     this.pending = true;
     this.debounce?.cancel();
@@ -175,6 +186,16 @@ export class CoreProber implements ServerProber {
 
   tcpPing(server: Server, timeoutMs: number, signal?: AbortSignal): Promise<ProbeOutcome> {
     return tcpPing(server, timeoutMs, signal);
+  }
+
+  /** The running core's relay for a carried server's anti-DPI options (null: none, or no core). */
+  relayHop(serverId: ServerId): { port: number; udp: boolean } | null {
+    return this.current?.running ? this.current.relayHop(serverId) : null;
+  }
+
+  /** Keeps the running core (its relays) alive until the returned function is called, or its drain ends. */
+  hold(): () => void {
+    return this.current?.begin() ?? (() => undefined);
   }
 
   /** Stops the core; further probes say the prober is closed. */
@@ -246,7 +267,12 @@ export class CoreProber implements ServerProber {
     const byId = new Map(this.desired.map((s) => [s.id, s]));
     return this.desired
       .filter((s) => !this.unsupported.has(s.id))
-      .map((server) => ({ server, ...(server.via ? { via: byId.get(server.via) } : {}), antiDpi: this.options.antiDpi?.(server.id) ?? null }));
+      .map((server) => ({
+        server,
+        ...(server.via ? { via: byId.get(server.via) } : {}),
+        antiDpi: this.options.antiDpi?.(server.id) ?? null,
+        antiDpiHop: this.options.antiDpiHop?.(server.id) ?? null,
+      }));
   }
 
   private rebuild(): void {
@@ -258,8 +284,9 @@ export class CoreProber implements ServerProber {
     const key = this.desiredKey;
     if (key === this.builtKey && this.current?.running) return this.settle();
     const entries = this.entries();
+    const relays = this.relays;
     const previous = this.current;
-    if (entries.length === 0) {
+    if (entries.length === 0 && relays.length === 0) {
       this.current = null;
       this.builtKey = key;
       this.lastError = null;
@@ -267,6 +294,8 @@ export class CoreProber implements ServerProber {
       return this.settle();
     }
     const id = ++this.generations;
+    // Only a core that dials through relays holds theirs: another would keep a retired one to its drain's end.
+    const release = entries.some((e) => e.antiDpiHop) ? this.options.hold?.() : undefined;
     try {
       const generation = await ProberGeneration.start(id, entries, {
         core: this.options.core,
@@ -275,8 +304,10 @@ export class CoreProber implements ServerProber {
         readyTimeoutMs: this.options.readyTimeoutMs,
         outboundMark: this.options.outboundMark,
         fileName: this.options.fileName,
+        relays,
         onExit: (g, exit) => this.onExit(g, exit),
       });
+      if (release) generation.holding(release);
       if (this.closed) {
         await this.retire(generation, 0);
         return;
@@ -286,11 +317,13 @@ export class CoreProber implements ServerProber {
       this.lastError = null;
       this.history = coreStarted(this.history, this.clock.now());
       const startMs = generation.core?.startMs ?? Number.NaN;
-      this.options.logger.info(TAG, `prober core up with ${entries.length} servers (${this.unsupported.size} not runnable) in ${startMs} ms`);
+      const relayed = relays.length ? `, ${relays.length} anti-DPI relays for a carrier's prober` : '';
+      this.options.logger.info(TAG, `prober core up with ${entries.length} servers (${this.unsupported.size} not runnable${relayed}) in ${startMs} ms`);
       this.emitter.emit('rebuilt', { generation: id, servers: entries.length, unsupported: this.unsupported.size, startMs });
       if (previous) void this.retire(previous, this.options.drainMs ?? 30_000);
       if (this.desiredKey === key) this.settle();
     } catch (error) {
+      release?.();
       const message = error instanceof Error ? error.message : String(error);
       this.lastError = this.options.logger.redactor.apply(message);
       this.options.logger.error(TAG, `prober core could not start: ${this.lastError}`);

@@ -55,7 +55,7 @@ export function singBoxCarrierConfig(o: CarrierConfigOptions): Json {
   const pieces = merge(
     singBoxOutbound(o.server, o.core, CARRIER_TAGS.proxy, o.via ? { detour: CARRIER_TAGS.via } : firstHop),
     ...(o.via ? [singBoxOutbound(o.via, o.core, CARRIER_TAGS.via, firstHop)] : []),
-    ...(o.antiDpi ? [{ outbounds: [antiDpiHop(o.antiDpi, o.routingMark)], endpoints: [] }] : []),
+    ...(o.antiDpi ? [{ outbounds: [antiDpiHop(o.antiDpi, o.routingMark, CARRIER_TAGS.antiDpi)], endpoints: [] }] : []),
   );
   return {
     log: { level: o.logLevel ?? 'info', timestamp: false },
@@ -66,10 +66,10 @@ export function singBoxCarrierConfig(o: CarrierConfigOptions): Json {
 }
 
 /** The `socks` outbound to the main core's anti-DPI inbound; TCP only unless the first hop needs UDP. */
-function antiDpiHop(antiDpi: { port: number; udp: boolean }, routingMark: number | undefined): Json {
+function antiDpiHop(antiDpi: { port: number; udp: boolean }, routingMark: number | undefined, tag: string): Json {
   return {
     type: 'socks',
-    tag: CARRIER_TAGS.antiDpi,
+    tag,
     server: '127.0.0.1',
     server_port: antiDpi.port,
     version: '5',
@@ -82,15 +82,22 @@ export interface SingBoxProberEntry {
   server: Server;
   via?: Server;
   port: number;
+  /**
+   * The main prober core's loopback SOCKS5 inbound that applies this server's anti-DPI options,
+   * as the carrier's `antiDpi`: the monitor tests the path the tunnel would take.
+   */
+  antiDpi?: { port: number; udp: boolean };
 }
 
 export const singBoxProbeInboundTag = (i: number): string => `probe-in-${i}`;
 export const singBoxProbeTag = (i: number): string => `probe-${i}`;
 export const singBoxProbeViaTag = (i: number): string => `probe-${i}-via`;
+export const singBoxProbeAntiDpiTag = (i: number): string => `probe-${i}-anti-dpi`;
 
 /**
  * The prober: entry i has a mixed inbound `probe-in-<i>` on listen:port routed to its own
- * outbound `probe-<i>` (its upstream `probe-<i>-via`); anything else is rejected.
+ * outbound `probe-<i>` (its upstream `probe-<i>-via`); anything else is rejected. An entry with
+ * `antiDpi` dials its first hop through `probe-<i>-anti-dpi`, as the carrier does.
  */
 export function singBoxProberConfig(o: { entries: readonly SingBoxProberEntry[]; core: CoreProfile; listen: string; logLevel?: SingBoxLogLevel; outboundMark?: number }): Json {
   assertDistinctPorts(o.entries.map((e) => e.port));
@@ -99,8 +106,10 @@ export function singBoxProberConfig(o: { entries: readonly SingBoxProberEntry[];
   const pieces: SingBoxPieces[] = [];
   o.entries.forEach((entry, i) => {
     inbounds.push({ type: 'mixed', tag: singBoxProbeInboundTag(i), listen: o.listen, listen_port: entry.port });
-    pieces.push(singBoxOutbound(entry.server, o.core, singBoxProbeTag(i), entry.via ? { detour: singBoxProbeViaTag(i) } : { routingMark: o.outboundMark }));
-    if (entry.via) pieces.push(singBoxOutbound(entry.via, o.core, singBoxProbeViaTag(i), { routingMark: o.outboundMark }));
+    const firstHop = entry.antiDpi ? { detour: singBoxProbeAntiDpiTag(i) } : { routingMark: o.outboundMark };
+    pieces.push(singBoxOutbound(entry.server, o.core, singBoxProbeTag(i), entry.via ? { detour: singBoxProbeViaTag(i) } : firstHop));
+    if (entry.via) pieces.push(singBoxOutbound(entry.via, o.core, singBoxProbeViaTag(i), firstHop));
+    if (entry.antiDpi) pieces.push({ outbounds: [antiDpiHop(entry.antiDpi, o.outboundMark, singBoxProbeAntiDpiTag(i))], endpoints: [] });
     rules.push({ inbound: [singBoxProbeInboundTag(i)], action: 'route', outbound: singBoxProbeTag(i) });
   });
   rules.push({ action: 'reject' });
