@@ -90,11 +90,17 @@ export const AUTO_RULES = {
    * runs when the connection starts, on suspicion (./suspicion.ts) once its last result is at
    * least `watchSuspicionRetestMs` old, and at least every `watchIntervalMs` unless the user's own
    * traffic proved within that time that the server does not freeze (./flow-proof.ts). One test is
-   * 64 KB: about 4 MB an hour of light use (60 tests, fewer as the monitor's own count), next to
-   * nothing while a stream or a download proves it, at most three times that while traffic keeps
-   * looking frozen.
+   * 64 KB, so the periodic one also waits until the connection has received at least
+   * `watchPeriodicTrafficBytes` since the last result, or `watchLightUseIntervalMs` has passed: a
+   * test never costs more than the traffic it guards. A chat (a few KB every 10 s) was tested
+   * every minute, 3.8 MB an hour for 1 MB of its own; now every 5 minutes, when the monitor's own
+   * cycle would test the current server anyway. Traffic heavy enough for a freeze to cut is
+   * tested every minute as before, a freeze that shows in the counters still brings a test on
+   * suspicion, and a stream or a download that proves the server costs next to nothing.
    */
   watchIntervalMs: 60_000,
+  watchPeriodicTrafficBytes: 64 * 1024,
+  watchLightUseIntervalMs: 5 * 60_000,
   watchSuspicionRetestMs: 20_000,
   /** A watch test that has not ended after this long is taken as lost (the port never rejects, but a lost promise must not stop the watch). */
   watchLostAfterMs: 60_000,

@@ -1,7 +1,8 @@
 /**
  * The current server is watched for freezing (issue 29): while the connection is in use its
  * transfer test runs as the connection starts, on suspicion (traffic that looks frozen, read from
- * the core's byte counters), and at least every 60 s; an idle connection is never tested.
+ * the core's byte counters), and at least every 60 s (every 5 minutes at most while the use is
+ * light); an idle connection is never tested.
  */
 import { describe, expect, it } from 'vitest';
 import type { TrafficSample } from '../../../shared/domain/connection';
@@ -81,7 +82,11 @@ describe('the watch: the current server’s transfer test while the connection i
     const h = harness();
     h.traffic(samples(0, 1000, flowing));
     h.ended(1500);
-    // The runtime's one timer is asked to wake Auto when the next test falls due.
+    // The runtime's one timer is asked to wake Auto when the next test falls due: while nothing
+    // more comes (light use) the watch's is 5 minutes away, after trigger 4's scheduled check at
+    // 5 min; 60 s after the result once the use is more than light.
+    expect(h.run.state.wakeAt).toBe(T0 + 300_000);
+    h.traffic(samples(1000, 1000, steady));
     expect(h.run.state.wakeAt).toBe(T0 + 61_500);
     // The monitor's own test at 30 s moves the next one to 90 s.
     h.run.send({ type: 'transfer-seen', serverId: 'a1', result: { verdict: 'ok', at: T0 + 30_000, bytes: 65_536, fromCache: false } }, 30_000);
@@ -94,6 +99,39 @@ describe('the watch: the current server’s transfer test while the connection i
     h.run.send({ type: 'wake' }, 152_000);
     h.traffic(samples(152_000, 5000, () => [0, 0]));
     expect(h.tests()).toHaveLength(2);
+  });
+
+  it('light use waits until it has received what the test downloads (64 KB), at most 5 minutes: the test never costs more than the traffic it guards', () => {
+    const h = harness();
+    h.traffic(samples(0, 1000, flowing));
+    h.ended(1500);
+    // A chat: 3 KB each 10 s (18 KB a minute), in use all along: its 22nd message since the
+    // result, at 211 s, brings it past 64 KB. Tested then, not at 61.5 s.
+    const chat = (i: number): [number, number] => (i % 40 === 0 ? [600, 3 * KB] : [0, 0]);
+    h.traffic(samples(1000, 210_000, chat));
+    expect(h.tests()).toEqual(['a1 connected']);
+    h.traffic(samples(211_000, 1000, chat));
+    expect(h.tests()).toEqual(['a1 connected', 'a1 periodic']);
+    h.ended(212_000);
+    // Fewer bytes still (1 KB each 10 s): due at 5 minutes whatever came.
+    const trickle = (i: number): [number, number] => (i % 40 === 0 ? [300, KB] : [0, 0]);
+    h.traffic(samples(212_000, 88_000, trickle));
+    // Trigger 4's scheduled check at 5 min meanwhile: the current server answers, Auto stays.
+    const checkId = h.run.lastProbeCheckId();
+    h.run.send({ type: 'probe-result', checkId, serverId: 'a1', delayMs: 61 }, 300_100);
+    h.run.send({ type: 'probe-result', checkId, serverId: 'a2', delayMs: 21 }, 300_100);
+    expect(h.run.state).toMatchObject({ current: 'a1', check: null });
+    h.traffic(samples(300_000, 211_000, trickle));
+    expect(h.tests()).toHaveLength(2);
+    h.traffic(samples(511_000, 11_000, trickle));
+    expect(h.tests()).toEqual(['a1 connected', 'a1 periodic', 'a1 periodic']);
+    h.ended(522_000);
+    // Browsing that receives 80 KB in a minute: tested a minute after the result, as before.
+    const browsing = (i: number): [number, number] => (i % 40 === 0 ? [600, 8 * KB] : [0, 0]);
+    h.traffic(samples(522_000, 59_000, browsing));
+    expect(h.tests()).toHaveLength(3);
+    h.traffic(samples(581_000, 11_000, browsing));
+    expect(h.tests()).toHaveLength(4);
   });
 
   it('on suspicion, once the last result is 20 s old; a freeze it finds starts a freeze check', () => {
@@ -138,7 +176,8 @@ describe('the watch: the current server’s transfer test while the connection i
     // before the scheduled check of trigger 4 at 5 min).
     h.traffic(samples(1000, 150_000, flowing));
     expect(h.tests()).toEqual(['a1 connected']);
-    expect(h.run.state.wakeAt).toBe(T0 + 151_000 + 60_000);
+    // (trigger 4's scheduled check at 5 min comes before the watch's, 5 min after the proof while nothing more comes)
+    expect(h.run.state.wakeAt).toBe(T0 + 300_000);
     // Then traffic that proves nothing: the test comes 60 s after the last proof, not at once.
     h.traffic(samples(151_000, 59_500, steady));
     expect(h.tests()).toEqual(['a1 connected']);
