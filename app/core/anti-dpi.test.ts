@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Server } from '../../shared/domain/server';
 import { antiDpiSettingsSchema } from '../../shared/settings';
-import { antiDpiAbilities, type AntiDpiOptions, antiDpiFor, antiDpiUnavailable, fragmentWritten } from './anti-dpi';
+import { antiDpiAbilities, type AntiDpiOptions, antiDpiFor, antiDpiUnavailable } from './anti-dpi';
+import { fragmentApplied } from './probe-anti-dpi';
 import { profileFromTable } from './testing/profile';
 import { proberConfig } from './prober-config';
 import { sampleServer } from './samples';
@@ -79,7 +80,7 @@ describe('Xray anti-DPI options in the generated config', () => {
     expect(tagged(tunnel, 'proxy')!.streamSettings.sockopt).toEqual({ dialerProxy: 'anti-dpi' });
     const prober = proberConfig({ entries: [{ server: sampleServer('vmess'), port: 41000, antiDpi: both }], core: xray18, listen: '127.0.0.1' }) as Json;
     expect(tagged(prober, 'probe-0-anti-dpi')!.settings).toEqual({ fragment: FRAGMENT });
-    expect(fragmentWritten(antiDpiSettingsSchema.parse({ servers: { a: 'on' } }), 'a', xray18)).toBe(true);
+    expect(fragmentApplied(antiDpiFor(antiDpiSettingsSchema.parse({ servers: { a: 'on' } }), 'a'), sampleServer('vmess'), undefined, xray18, [])).toBe(true);
   });
 
   it('the prober writes each server’s own options, so its tests measure the tunnel’s path', () => {
@@ -121,12 +122,6 @@ describe('which servers get the anti-DPI options (a global setting with per-serv
     expect(antiDpiFor(s, id)).toEqual(expected);
   });
 
-  it('the transfer test notes the fragment only where it is written', () => {
-    const s = settings({ servers: { a: 'on' } });
-    expect(fragmentWritten(s, 'a', xray25)).toBe(true);
-    expect(fragmentWritten(s, 'a', v2ray434)).toBe(false);
-    expect(fragmentWritten(s, 'b', xray25)).toBe(false);
-  });
 
   it('refuses values Xray would not read, with the field named', () => {
     const bad = antiDpiSettingsSchema.safeParse({ fragment: { enabled: true, packets: 'all', length: '100-200', interval: '10-20' } });

@@ -114,8 +114,3 @@ export function antiDpiAbilities(core: CoreProfile): { fragment: boolean; noise:
   const dials = features.has('dialerProxy');
   return { fragment: dials && features.has('freedom-fragment'), noise: dials && features.has('freedom-noises') };
 }
-
-/** Whether the server's TLS ClientHello is really fragmented with this core (the transfer test notes it). */
-export function fragmentWritten(settings: AntiDpiSettings, serverId: string, core: CoreProfile | null): boolean {
-  return !!core && !!writableAntiDpi(antiDpiFor(settings, serverId), core)?.fragment;
-}

@@ -3,7 +3,7 @@ import type { Server, ServerId } from '../../shared/domain/server';
 import { type AntiDpiSettings, antiDpiSettingsSchema } from '../../shared/settings';
 import { antiDpiFor } from './anti-dpi';
 import { chooseCarrier } from './carrier';
-import { probeRelays } from './probe-anti-dpi';
+import { fragmentApplied, probeRelays } from './probe-anti-dpi';
 import { proberConfig } from './prober-config';
 import { sampleServer } from './samples';
 import { singBoxProberConfig } from './sing-box/config';
@@ -79,6 +79,20 @@ describe('which carried servers the main prober core relays for, with what', () 
     const { relays } = probeRelays([tuic, inner], (id) => antiDpiFor(settings(true, true), id), xray, [singBox]);
     // TUIC's own relay, and the chained AnyTLS's, which is TUIC's kind: UDP, noise only.
     expect(relays.find((r) => r.serverId === 'inner')).toEqual({ serverId: 'inner', antiDpi: { fragment: null, noise: NOISE }, udp: true });
+  });
+});
+
+describe('whether a test really has its ClientHello fragmented (the transfer test notes it)', () => {
+  const v2ray = profileFromTable('v2ray', '4.34.0');
+  it.each<[string, Server, AntiDpiSettings, typeof xray, boolean]>([
+    ['AnyTLS carried, the fragment on: fragmented by the relay', anytls, settings(true), xray, true],
+    ['TUIC carried: its ClientHello is inside QUIC, not fragmented', tuic, settings(true), xray, false],
+    ['ShadowTLS v3 with "tlshello": left out, not fragmented', shadowTls, settings(true), xray, false],
+    ['VLESS on Xray, the fragment on: fragmented', vless, settings(true), xray, true],
+    ['VLESS on v2ray, which cannot write it: not fragmented', vless, settings(true), v2ray, false],
+    ['the fragment off: not fragmented', anytls, settings(false), xray, false],
+  ])('%s', (_name, server, antiDpi, main, expected) => {
+    expect(fragmentApplied(antiDpiFor(antiDpi, server.id), server, undefined, main, [singBox])).toBe(expected);
   });
 });
 

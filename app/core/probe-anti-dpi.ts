@@ -8,7 +8,7 @@
  * dialled directly. Pure; the rules are in probe-anti-dpi.test.ts.
  */
 import type { Server, ServerId } from '../../shared/domain/server';
-import type { AntiDpiOptions } from './anti-dpi';
+import { type AntiDpiOptions, writableAntiDpi } from './anti-dpi';
 import type { CoreProfile } from './capabilities';
 import { chooseCarrier } from './carrier';
 import { carriedAntiDpi } from './carried-anti-dpi';
@@ -45,4 +45,14 @@ export function probeRelays(
     if (carried.written) relays.push({ serverId: server.id, antiDpi: carried.written, udp: carried.udp });
   }
   return { relays, notApplied };
+}
+
+/**
+ * Whether a test of `server` really has its TLS ClientHello fragmented (the transfer test notes
+ * it): by the main core's own outbound, or for a carried server by the relay, where carriedAntiDpi
+ * leaves the fragment out for what it cannot cut (a ClientHello inside QUIC, ShadowTLS v3's).
+ */
+export function fragmentApplied(options: AntiDpiOptions | null, server: Server, via: Server | undefined, main: CoreProfile, carriers: readonly CoreProfile[]): boolean {
+  if (chooseCarrier(server, via, main, carriers).kind === 'carried') return !!carriedAntiDpi(options, main, via ?? server).written?.fragment;
+  return !!writableAntiDpi(options, main)?.fragment;
 }

@@ -16,7 +16,8 @@ import type { AutoProbePort } from '../auto/ports';
 import { groupPicksFile } from '../auto/group-picks-file';
 import { systemClock } from '../clock';
 import { coreLabel } from '../core';
-import { antiDpiFor, fragmentWritten, writableAntiDpi } from '../core/anti-dpi';
+import { antiDpiFor, writableAntiDpi } from '../core/anti-dpi';
+import { fragmentApplied } from '../core/probe-anti-dpi';
 import { Emitter } from '../events';
 import { ImportInbox } from '../imports/inbox';
 import { fileSink } from '../log/logger';
@@ -177,7 +178,10 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     queue: () => autoQueue(),
     directCheck: new HttpDirectCheck(() => capture.directProxy()),
     throughputUrl: options.throughputUrl,
-    fragmentOn: (id) => fragmentWritten(settings().antiDpi, id, profile),
+    fragmentOn: (id) => {
+      const found = catalog.index.withUpstream(id);
+      return !!profile && !!found && fragmentApplied(antiDpiFor(settings().antiDpi, id), found.server, found.via, profile, carriers);
+    },
   });
   serverIpv6 = (server) => monitor.status(server.id).ipv6;
 
