@@ -25,3 +25,12 @@ export function chooseCarrier(server: Server, via: Server | undefined, main: Cor
   }
   return { kind: 'unsupported', reason: [mainReason, ...refusals].join('; ') };
 }
+
+/**
+ * What the main core dials in a carried server's place: the carrier's loopback SOCKS5 inbound on
+ * `port`, under the server's own id and name (the main connection's `proxy`, or a group's pick).
+ */
+export function carrierStandIn(server: Server, port: number): Server {
+  const { id, subscriptionId, name } = server;
+  return { id, subscriptionId, name, protocol: 'socks', address: '127.0.0.1', port, transport: { network: 'tcp' }, security: { type: 'none' } };
+}

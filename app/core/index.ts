@@ -24,7 +24,8 @@ export {
 export { locateCore, locateCores, isCoreName, type LocateOptions, type LocateResult, type CoreSource, type FoundCore, type CoreBinaryName, CORE_BINARY_NAMES, MAIN_CORE_NAMES } from './locate';
 export { detectCore, type DetectOptions } from './detect';
 export { unsupportedReason, splitRunnable } from './support';
-export { chooseCarrier, type CarrierChoice } from './carrier';
+export { carrierStandIn, chooseCarrier, type CarrierChoice } from './carrier';
+export { groupCarrierLabel, groupCarrierTag, groupPickCarrier, groupRouteInCore, onCarriedGroupHop } from './group-carriers';
 export { singBoxCarrierConfig, singBoxProberConfig, singBoxProbeAntiDpiTag, CARRIER_TAGS, type SingBoxProberEntry } from './sing-box/config';
 export { certificateNotApplied } from './cert-check';
 export { carriedAntiDpi, type CarriedAntiDpi, ANTI_DPI_INBOUND_TAG } from './carried-anti-dpi';

@@ -242,7 +242,7 @@ export async function assembleEngine(options: EngineOptions): Promise<EnginePart
     reachability,
     status: (id) => monitor.status(id),
     servers: catalog.index,
-    runsInCore: (id) => !catalog.unsupported()[id] && !catalog.carried()[id],
+    runsInTunnel: (id) => catalog.runsInTunnel(id),
     subscriptions: () => catalog.autoView(),
     tunnel,
     excludedInAuto: () => auto.excluded(),

@@ -37,7 +37,7 @@ class GroupTunnel {
   }
 }
 
-function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', countries: ['US'] } }], notInCore: ServerId[] = [], markedInAuto: Record<string, ServerId[]> = {}) {
+function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', countries: ['US'] } }], notInTunnel: ServerId[] = [], markedInAuto: Record<string, ServerId[]> = {}) {
   const clock = new FakeClock();
   const servers: Server[] = ['fi', 'us1', 'us2', 'de'].map((id) => vlessServer(id, 'A'));
   const countries = new Map<ServerId, string>([
@@ -75,7 +75,7 @@ function setup(groups: ServerGroup[] = [{ name: 'US', members: { by: 'country', 
     measurements: { measurements: (id) => stored.get(id) ?? [], fromCache: () => false, throughputBps: () => null, record: (id, m) => stored.set(id, [...(stored.get(id) ?? []), m]) },
     status: (id) => ({ ipInfo: countries.has(id) ? { countryCode: countries.get(id) } : null }) as never,
     servers: { all: () => servers, withUpstream: (id) => ({ server: servers.find((s) => s.id === id)! }) },
-    runsInCore: (id) => !notInCore.includes(id),
+    runsInTunnel: (id) => !notInTunnel.includes(id),
     subscriptions: () => [{ id: 'A', serverIds: servers.map((s) => s.id) }],
     tunnel: tunnel as never,
     excludedInAuto: () => autoMarks,
@@ -102,7 +102,7 @@ describe('the server groups of the settings, picked by Auto’s rules beside the
     expect(picks.snapshots()[0]).toMatchObject({ name: 'US', pick: 'us2', members: 2, state: 'on' });
   });
 
-  it('a server the tunnel’s core cannot run itself (carried, or unsupported) is no member: its outbound could not start', async () => {
+  it('a server the tunnel cannot run (no core, nor a carrier) is no member: its outbound could not start', async () => {
     const { picks, tunnel, settle } = setup(undefined, ['us2']);
     await settle();
     expect(tunnel.switches).toEqual([{ name: 'US', to: 'us1' }]);

@@ -27,10 +27,11 @@ export interface GroupPicksOptions {
   status: (id: ServerId) => ServerStatus;
   servers: { all(): readonly Server[]; withUpstream(id: ServerId): { server: Server; via?: Server } | undefined };
   /**
-   * Whether the tunnel's own core runs the server: a group's pick is an outbound of that core, so a
-   * server only a carrier (sing-box) runs, or none, is no member (it would stop the core starting).
+   * Whether the tunnel runs the server, on its own core or in a carrier (sing-box) beside it (a
+   * carried pick gets a carrier of its own: app/tunnel/group-carrier.ts). A server neither runs
+   * is no member: it would stop the core starting.
    */
-  runsInCore: (id: ServerId) => boolean;
+  runsInTunnel: (id: ServerId) => boolean;
   subscriptions: () => readonly SubscriptionServers[];
   tunnel: Pick<TunnelController, 'setGroups' | 'switchGroup' | 'on' | 'state'> | null;
   /** The main Auto's marks per subscription: a server excluded there is taken by no group either. */
@@ -208,7 +209,7 @@ export class GroupPicks {
   private membersOf(group: ServerGroup): ServerId[] {
     const candidates = this.options.servers
       .all()
-      .filter((s) => this.options.runsInCore(s.id))
+      .filter((s) => this.options.runsInTunnel(s.id))
       .map((s) => ({ id: s.id, subscriptionId: s.subscriptionId, exitCountry: this.options.status(s.id).ipInfo?.countryCode ?? null }));
     return groupMembers(group.members, candidates);
   }

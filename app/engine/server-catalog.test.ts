@@ -38,6 +38,16 @@ describe('ServerCatalog', () => {
     expect(new ServerCatalog(xray18, [singBox]).carried()).toEqual({});
   });
 
+  it('the tunnel runs a carried server (a group may take it) but not one no core runs', () => {
+    const singBox = profileFromTable('sing-box', '1.14.1', '/opt/sing-box', SING_BOX_HERE_TAGS);
+    const carried = new ServerCatalog(v2ray434, [singBox]);
+    carried.rebuild(list);
+    expect(['a', 'r', 'c', 'd'].map((id) => carried.runsInTunnel(id))).toEqual([true, true, true, true]);
+    const alone = new ServerCatalog(v2ray434);
+    alone.rebuild(list);
+    expect(['a', 'r', 'c', 'd'].map((id) => alone.runsInTunnel(id))).toEqual([true, false, false, true]);
+  });
+
   it('without a core marks no server (the missing core is said once, not per server)', () => {
     const catalog = new ServerCatalog(null);
     catalog.rebuild(list);

@@ -58,6 +58,14 @@ export class ServerCatalog {
   carried(): Record<ServerId, string> {
     return this.carriedBy;
   }
+
+  /**
+   * Whether the tunnel runs the server, on its core or in a carrier beside it: a server group may
+   * take it as a member either way (a carried pick gets a carrier of its own, app/tunnel/group-carrier.ts).
+   */
+  runsInTunnel(id: ServerId): boolean {
+    return !this.cannotRun[id];
+  }
 }
 
 function carriersOf(core: CoreProfile, carriers: readonly CoreProfile[], index: ServerIndex): { unsupported: Record<ServerId, string>; carried: Record<ServerId, string> } {

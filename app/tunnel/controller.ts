@@ -9,7 +9,9 @@
  * it behind a SOCKS5 inbound on loopback, and the main core's `proxy` outbound dials that inbound,
  * so routing, DNS, counters and system-wide capture stay the main core's. Both start, stop and
  * restart together; the carrier's log gives the server's dial failures (the main core only sees
- * its loopback hop), reported as the main core's are.
+ * its loopback hop), reported as the main core's are. A group's carried pick has a carrier of its
+ * own (./group-carrier.ts), apart from that pair: a switch starts the next one before the swap
+ * and stops the old one after, and one that dies is restarted alone, the main core untouched.
  *
  * This file decides when cores start and stop (connect, switch, a routing or group change, a
  * restart after an exit) and what is published; how a connection's cores come up is
@@ -20,7 +22,7 @@ import { join } from 'node:path';
 import type { ConnectionState } from '../../shared/domain/connection';
 import type { Server, ServerId } from '../../shared/domain/server';
 import { type Clock, systemClock } from '../clock';
-import { chooseCarrier, ConvertedOutbounds, type CoreRouting, type GroupRoute, groupOutboundsOf, groupTags, XrayOutboundSwap } from '../core';
+import { chooseCarrier, ConvertedOutbounds, type CoreRouting, type GroupRoute, groupOutboundsOf, groupPickCarrier, groupRouteInCore, groupTags, XrayOutboundSwap } from '../core';
 import { SerialQueue } from '../process/serial-queue';
 import { secretsOf } from '../../shared/domain/secrets';
 import type { CoreExit, CoreProcess } from './core-process';
@@ -29,8 +31,9 @@ import type { DialFailureEvent, TunnelEvents } from './events';
 import { failingHop } from './failing-hop';
 import type { AttributedFailure, DialRetry } from './outbound-failures';
 import { restartAfterExit, RESTART_DELAYS_MS, STABLE_RUN_MS } from './policy/restart-backoff';
-import { dialableHost } from './ports';
-import { type CoreStartOptions, newSession, type Session, startSession, stopCarrier, stopMeter, type TunnelPorts } from './session-start';
+import type { GroupCarrier } from './group-carrier';
+import { dialableHost, freePorts } from './ports';
+import { type CoreStartOptions, newSession, type Session, type SessionStart, startGroupCarrier, startSession, stopCarrier, stopGroupCarriers, stopMeter, type TunnelPorts } from './session-start';
 
 export type { CoreExitEvent, DialFailureEvent, DialRetryEvent, GroupDialFailureEvent, RestartedEvent, TunnelEvents } from './events';
 export type { TunnelPorts } from './session-start';
@@ -129,7 +132,8 @@ export class TunnelController {
    * Moves one group to another pick (or none). Xray swaps the group's outbound in the running
    * core (HandlerService: the old handlers removed, the new added under the same tags), so the
    * main connection and every other group never notice; a core without that API restarts on the
-   * same server, as a switch does today. The group must be one of `setGroups`'.
+   * same server, as a switch does today. The group must be one of `setGroups`'. A pick only a
+   * carrier runs is swapped in as the SOCKS5 hop to a carrier of its own, started first.
    */
   switchGroup(name: string, pick: GroupRoute['pick']): Promise<GroupSwitchWay> {
     return this.operations.run(async () => {
@@ -141,18 +145,38 @@ export class TunnelController {
       const live = this.options.core.family === 'xray' && session.apiPort !== undefined;
       if (live) {
         const swap = new XrayOutboundSwap({ corePath: this.options.core.path, apiAddress: `127.0.0.1:${session.apiPort}`, runtimeDir: this.options.runtimeDir, converted: this.convertedOutbounds });
+        // A carried pick's carrier is up before the group's outbound points at it; the old pick's
+        // carrier stops only after the swap, so the group is never on a hop nothing listens on.
+        const next = await this.groupCarrierFor(session, { name, pick });
         try {
-          await swap.replace(groupTags(name), groupOutboundsOf({ name, pick }, this.options.core));
-          this.options.logger.info(TAG, `group ${name}: on ${pick ? pick.server.name : 'no server'} (swapped in the running core)`);
-          return 'live';
+          await swap.replace(groupTags(name), groupOutboundsOf(groupRouteInCore({ name, pick }, next?.port), this.options.core));
         } catch (error) {
+          await next?.stop();
           this.options.logger.warn(TAG, `group ${name}: the live swap failed (${String(error)}); restarting the core on the same server`);
+          return this.restartForGroup(session, name, pick);
         }
+        const previous = session.groupCarriers.get(name);
+        if (next) session.groupCarriers.set(name, next);
+        else session.groupCarriers.delete(name);
+        await previous?.stop();
+        this.options.logger.info(TAG, `group ${name}: on ${pick ? pick.server.name : 'no server'} (swapped in the running core${next ? ', carried' : ''})`);
+        return 'live';
       }
-      await this.open(session.server, session.via);
-      this.options.logger.info(TAG, `group ${name}: on ${pick ? pick.server.name : 'no server'} (core restarted)`);
-      return 'restart';
+      return this.restartForGroup(session, name, pick);
     });
+  }
+
+  private async restartForGroup(session: Session, name: string, pick: GroupRoute['pick']): Promise<GroupSwitchWay> {
+    await this.open(session.server, session.via);
+    this.options.logger.info(TAG, `group ${name}: on ${pick ? pick.server.name : 'no server'} (core restarted)`);
+    return 'restart';
+  }
+
+  /** A carrier for the group's pick when only a carrier runs it (started, on a fresh port), else null. */
+  private async groupCarrierFor(session: Session, group: GroupRoute): Promise<GroupCarrier | null> {
+    if (!groupPickCarrier(group, this.options.core, this.options.carriers ?? [])) return null;
+    const [port] = (await freePorts(1)) as [number];
+    return startGroupCarrier(session, { options: this.options, clock: this.clock, report: this.reports(session) }, group, port);
   }
 
   /** Connects through `server` (via its upstream when chained); replaces any current tunnel. */
@@ -208,15 +232,20 @@ export class TunnelController {
       groups: this.groups,
       clock: this.clock,
       isCurrent: () => this.session === session,
-      report: {
-        failure: (failure) => this.onFailure(session, failure),
-        retry: (retry) => this.onRetry(session, retry),
-        loginRefused: () => this.emitter.emit('loginRefused', { at: this.clock.now() }),
-        exit: (core, exit) => this.onCoreExit(session, core, exit),
-        traffic: (sample) => this.emitter.emit('traffic', sample),
-      },
+      report: this.reports(session),
     });
     this.setState('connected', session.server.id, null);
+  }
+
+  /** Where the session's cores (and its groups' carriers) report. */
+  private reports(session: Session): SessionStart['report'] {
+    return {
+      failure: (failure) => this.onFailure(session, failure),
+      retry: (retry) => this.onRetry(session, retry),
+      loginRefused: () => this.emitter.emit('loginRefused', { at: this.clock.now() }),
+      exit: (core, exit) => this.onCoreExit(session, core, exit),
+      traffic: (sample) => this.emitter.emit('traffic', sample),
+    };
   }
 
   /** Stops the current session's core, meter and pending restart. */
@@ -227,7 +256,7 @@ export class TunnelController {
     session.restartTimer?.cancel();
     stopMeter(session);
     // Both at once: a switch waits for the slower stop, not both in turn.
-    await Promise.all([session.core?.stop(), stopCarrier(session)]);
+    await Promise.all([session.core?.stop(), stopCarrier(session), stopGroupCarriers(session)]);
     await session.stopping;
     await rm(session.configFile ?? join(this.options.runtimeDir, 'tunnel.json'), { force: true }).catch(() => undefined);
   }

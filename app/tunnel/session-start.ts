@@ -13,14 +13,18 @@ import {
   carriedAntiDpi,
   type CarriedAntiDpi,
   type CarrierChoice,
+  carrierStandIn,
   certificateNotApplied,
   coreLabel,
   type CoreProfile,
   type CoreRouting,
   type GroupRoute,
   groupDialTag,
+  groupPickCarrier,
+  groupRouteInCore,
   groupTag,
   isRefusedLogin,
+  onCarriedGroupHop,
   type ShareInbounds,
   singBoxCarrierConfig,
   type CoreCapture,
@@ -32,6 +36,7 @@ import {
 } from '../core';
 import type { Logger } from '../log/logger';
 import { type CoreExit, CoreProcess } from './core-process';
+import { GroupCarrier } from './group-carrier';
 import { type AttributedFailure, type DialRetry, OutboundFailureTracker } from './outbound-failures';
 import { coreStarted, FRESH_HISTORY, type RestartHistory } from './policy/restart-backoff';
 import { PICKED_PORT_STARTS, pickedPortTaken } from './policy/picked-port';
@@ -95,10 +100,14 @@ export interface Session {
   carrierPort?: number;
   /** The main core's loopback inbound a carrier dials the server through, for the anti-DPI options. */
   antiDpiPort?: number;
+  /** The carriers of groups whose pick only a carrier runs, by group name (group-carrier.ts). */
+  groupCarriers: Map<string, GroupCarrier>;
+  /** SO_MARK of the cores' connections to servers under system-wide capture, for a group carrier started later. */
+  routingMark?: number;
 }
 
 export function newSession(server: Server, via: Server | undefined, choice: Session['choice']): Session {
-  return { server, via, choice, core: null, carrier: null, stopping: null, meter: null, stats: null, restartTimer: null, history: FRESH_HISTORY, exitedAt: null };
+  return { server, via, choice, core: null, carrier: null, groupCarriers: new Map(), stopping: null, meter: null, stats: null, restartTimer: null, history: FRESH_HISTORY, exitedAt: null };
 }
 
 /** What a start needs of the controller at that moment. */
@@ -129,7 +138,7 @@ export async function startSession(session: Session, start: SessionStart): Promi
     try {
       return await startPair(session, start);
     } catch (error) {
-      await stopCarrier(session);
+      await Promise.all([stopCarrier(session), stopGroupCarriers(session)]);
       const message = error instanceof Error ? error.message : String(error);
       // A port picked for the core was taken before it bound it: fresh ones, as a user would retry.
       if (attempt >= PICKED_PORT_STARTS || !start.isCurrent() || !pickedPortTaken(message, [session.apiPort, session.carrierPort, session.antiDpiPort])) throw error;
@@ -150,6 +159,10 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
     await assertShareable(share.socksPort, share.address, 'shared SOCKS5 proxy');
   }
   const transparent = (await options.transparent?.(session.server, session.via)) ?? undefined;
+  session.routingMark = transparent?.mark;
+  // A restart after an exit brings the groups' carriers up again with the rest, on fresh ports.
+  await stopGroupCarriers(session);
+  const carriedGroups = start.groups.filter((g) => groupPickCarrier(g, options.core, options.carriers ?? []));
   const carried = session.choice.kind === 'carried' ? session.choice.core : null;
   const asked = options.antiDpi?.(session.server.id) ?? null;
   // A carried server's options are applied by the main core, on the carrier's way to the server.
@@ -158,7 +171,8 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
   // Taken together, so the API, the carrier's inbound and the anti-DPI inbound never share a
   // port, and none is one of the user's proxies, which are free until the main core binds them.
   const own = new Set([httpPort, socksPort, ...(share ? [share.httpPort, share.socksPort] : []), ...(transparent && hasTransparentInbounds(transparent) ? [transparent.port, transparent.directPort] : [])]);
-  const [apiPort, carrierPort, antiDpiPort] = (await freePorts(3 + own.size)).filter((port) => !own.has(port)) as [number, number, number];
+  const [apiPort, carrierPort, antiDpiPort, ...groupPorts] = (await freePorts(3 + carriedGroups.length + own.size)).filter((port) => !own.has(port)) as [number, number, number, ...number[]];
+  const groupPort = new Map(carriedGroups.map((g, i) => [g.name, groupPorts[i]!]));
   const antiDpiInbound = throughMain?.written ? { port: antiDpiPort, udp: throughMain.udp } : undefined;
   session.antiDpiPort = antiDpiInbound?.port;
   warnOfWhatIsNotApplied(session, options, carried, antiDpi, throughMain);
@@ -167,6 +181,8 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
   // ready, so a switch waits for the slower start instead of both in turn.
   const carrierStart = carried ? startCarrier(session, start, carried, { port: carrierPort, mark: transparent?.mark, antiDpi: antiDpiInbound }) : null;
   const hop = carried ? carrierStandIn(session.server, carrierPort) : null;
+  // A group's carried pick gets a carrier of its own, started beside the main core the same way.
+  const groupCarriersStart = Promise.all(carriedGroups.map(async (g) => session.groupCarriers.set(g.name, await startGroupCarrier(session, start, g, groupPort.get(g.name)!))));
   const config = tunnelConfig({
     antiDpi,
     ...(antiDpiInbound ? { antiDpiInbound } : {}),
@@ -182,7 +198,7 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
     // info, not warning: a server that resets or closes the connection is logged only at info.
     logLevel: 'info',
     routing,
-    groups: start.groups,
+    groups: start.groups.map((g) => groupRouteInCore(g, groupPort.get(g.name))),
   });
   // The access log would name every site the user visits; nothing here needs it.
   (config.log as Record<string, unknown>).access = 'none';
@@ -202,6 +218,7 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
       assetDir: routing?.assetDir,
     }),
     carrierStart,
+    groupCarriersStart,
   ]);
   if (mainStart.status === 'rejected' || carrierStarted.status === 'rejected') {
     // Neither outlives the other's failed start (the caller stops the carrier).
@@ -215,7 +232,9 @@ async function startPair(session: Session, start: SessionStart): Promise<number>
   }
   session.core = core;
   session.history = coreStarted(session.history, clock.now());
-  const tracker = new OutboundFailureTracker({ failure: report.failure, retry: report.retry }, TUNNEL_TAGS.proxy);
+  // A carried group pick's failures are its carrier's to report, as a carried server's are (below).
+  const failure = (f: AttributedFailure) => onCarriedGroupHop(f.outboundTag, session.groupCarriers.keys()) || report.failure(f);
+  const tracker = new OutboundFailureTracker({ failure, retry: report.retry }, TUNNEL_TAGS.proxy);
   // A carried server's failures are the carrier's to report: the main core sees only its loopback hop.
   if (!carried) core.onLine((line) => tracker.line(line));
   if (share) core.onLine((line) => isRefusedLogin(line) && report.loginRefused());
@@ -251,12 +270,6 @@ function warnOfWhatIsNotApplied(session: Session, options: CoreStartOptions, car
   if (certificate) logger.warn(TAG, `${session.server.name}: ${certificate}`);
 }
 
-/** What the main core dials in a carried server's place: the carrier's loopback SOCKS5 inbound. */
-function carrierStandIn(server: Server, port: number): Server {
-  const { id, subscriptionId, name } = server;
-  return { id, subscriptionId, name, protocol: 'socks', address: '127.0.0.1', port, transport: { network: 'tcp' }, security: { type: 'none' } };
-}
-
 /** Starts the carrier with the session's server behind a loopback SOCKS5 inbound on `dial.port`. */
 async function startCarrier(session: Session, start: SessionStart, carrier: CoreProfile, dial: { port: number; mark?: number; antiDpi?: { port: number; udp: boolean } }): Promise<void> {
   const { options, report } = start;
@@ -277,6 +290,33 @@ async function startCarrier(session: Session, start: SessionStart, carrier: Core
   const tracker = new OutboundFailureTracker({ failure: report.failure }, TUNNEL_TAGS.proxy);
   carrierProcess.onLine((line) => tracker.line(line));
   carrierProcess.onExit((exit) => report.exit(carrierProcess, exit));
+}
+
+/**
+ * Starts the carrier of a group's carried pick on `port` and records it as the group's; never
+ * rejects (one that cannot start keeps trying, and the group's traffic fails meanwhile).
+ */
+export async function startGroupCarrier(session: Session, start: Pick<SessionStart, 'options' | 'clock' | 'report'>, group: GroupRoute, port: number): Promise<GroupCarrier> {
+  const { options, clock, report } = start;
+  return GroupCarrier.start({
+    group: group.name,
+    pick: group.pick!,
+    core: groupPickCarrier(group, options.core, options.carriers ?? [])!,
+    port,
+    routingMark: session.routingMark,
+    runtimeDir: options.runtimeDir,
+    logger: options.logger,
+    clock,
+    readyTimeoutMs: options.readyTimeoutMs,
+    failure: report.failure,
+  });
+}
+
+/** Stops every group carrier of the session (the tunnel closing, or its cores starting again). */
+export async function stopGroupCarriers(session: Session): Promise<void> {
+  const carriers = [...session.groupCarriers.values()];
+  session.groupCarriers.clear();
+  await Promise.all(carriers.map((c) => c.stop()));
 }
 
 export async function stopCarrier(session: Session): Promise<void> {
