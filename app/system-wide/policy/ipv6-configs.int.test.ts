@@ -30,7 +30,7 @@ describe('the cores accept their configs with IPv6 captured or refused', () => {
   it.each(['off', 'bypass', 'only'] as const)('sing-box TUN, IPv6 refused, per-app %s', async (mode) => {
     const core = await detectCore(labCore('sing-box'));
     const perApp = singBoxPerApp({ ...DEFAULT_PER_APP, mode, bypass: ['uid:1001'], only: ['uid:1001'] }, 'linux');
-    const config = withIpv6Policy(withPerApp(singBoxTunConfig({ platform: 'linux', socksPort: 10808, directPort: 10899, corePath: '/opt/steadfast/xray', bypassLan: true }), perApp), 'block', 'linux');
+    const config = withIpv6Policy(withPerApp(singBoxTunConfig({ platform: 'linux', socksPort: 10808, directPort: 10899, corePath: '/opt/steadfast/xray', bypassLan: true }), perApp), 'block');
     const checked = await withScratchDir((dir) => testConfig(core, config, dir, `sing-box-${mode}`));
     expect(checked.ok, checked.message).toBe(true);
   }, 30_000);

@@ -267,7 +267,7 @@ export class TunCapture extends Capture {
       ...(coreMark !== null ? { coreMark } : {}),
       bypassLan: this.bypassLan(),
       ...(remoteDns !== undefined ? { remoteDns } : {}),
-    }), perApp), ipv6, this.options.platform);
+    }), perApp), ipv6);
     const written = await writeConfigFile(this.options.runtimeDir, 'sing-box-tun', config);
     const check = await runCore(engine.path, ['check', '-c', written], this.options.runtimeDir, 10_000);
     if (written !== session.files.configPath || check.code !== 0) {

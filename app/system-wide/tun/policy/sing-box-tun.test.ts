@@ -164,11 +164,11 @@ describe('IPv6 through the TUN', () => {
 
   it('a server that carries IPv6: nothing changes, IPv6 goes to the core like IPv4', () => {
     const config = singBoxTunConfig(linux);
-    expect(withIpv6Policy(config, 'capture', 'linux')).toBe(config);
+    expect(withIpv6Policy(config, 'capture')).toBe(config);
   });
 
   it('a server that does not: IPv6 is refused before sniffing (so before the connection is accepted), after the core’s own and the direct inbound, the LAN and DNS kept', () => {
-    const rules = (withIpv6Policy(singBoxTunConfig(linux), 'block', 'linux') as Json).route.rules as Json[];
+    const rules = (withIpv6Policy(singBoxTunConfig(linux), 'block') as Json).route.rules as Json[];
     expect(rules).toEqual([
       { process_path: ['/opt/steadfast/xray'], outbound: 'direct' },
       { inbound: ['direct-in'], outbound: 'direct' },
@@ -181,38 +181,31 @@ describe('IPv6 through the TUN', () => {
     ]);
   });
 
-  it.each(['win32', 'darwin'] as const)('refusing IPv6 on %s, the device runs sing-box’s own stack, whose pre-match answers the SYN (the system stack would accept first); carrying it, the mixed stack stays', (platform) => {
-    const config = singBoxTunConfig({ ...linux, platform, corePath: 'C:/steadfast/xray.exe' });
-    expect((withIpv6Policy(config, 'block', platform) as Json).inbounds[0]).toMatchObject({ stack: 'gvisor', address: ['172.19.0.1/30', 'fdfe:dcba:9876::1/126'] });
-    expect((withIpv6Policy(config, 'capture', platform) as Json).inbounds[0].stack).toBe('mixed');
-  });
-
-  it('refusing IPv6 on Linux, the device keeps the system stack (the kernel’s TCP, at full speed) and takes no IPv6 address: strict_route makes IPv6 unreachable, so the kernel fails it at once', () => {
-    const refusing = withIpv6Policy(singBoxTunConfig(linux), 'block', 'linux') as Json;
-    expect(refusing.inbounds[0]).toMatchObject({ stack: 'mixed', address: ['172.19.0.1/30'], strict_route: true, auto_route: true });
-    expect((withIpv6Policy(singBoxTunConfig(linux), 'capture', 'linux') as Json).inbounds[0].address).toEqual(['172.19.0.1/30', 'fdfe:dcba:9876::1/126']);
-    expect(refusing.inbounds[1]).toEqual({ type: 'mixed', tag: 'direct-in', listen: '127.0.0.1', listen_port: 10899 });
+  it('refusing IPv6, the device runs sing-box’s own stack, whose pre-match answers the SYN (the system stack would accept first); carrying it, the mixed stack stays', () => {
+    expect((withIpv6Policy(singBoxTunConfig(linux), 'block') as Json).inbounds[0].stack).toBe('gvisor');
+    expect((withIpv6Policy(singBoxTunConfig(linux), 'capture') as Json).inbounds[0].stack).toBe('mixed');
+    expect((withIpv6Policy(singBoxTunConfig(linux), 'block') as Json).inbounds[1]).toEqual({ type: 'mixed', tag: 'direct-in', listen: '127.0.0.1', listen_port: 10899 });
   });
 
   it('the LAN captured: its IPv6 is refused too (no LAN exception)', () => {
-    const rules = (withIpv6Policy(singBoxTunConfig({ ...linux, bypassLan: false }), 'block', 'linux') as Json).route.rules as Json[];
+    const rules = (withIpv6Policy(singBoxTunConfig({ ...linux, bypassLan: false }), 'block') as Json).route.rules as Json[];
     expect(rules).not.toContainEqual(expect.objectContaining({ ip_version: 6, ip_is_private: true }));
     expect(rules).toContainEqual(reject6);
   });
 
   it('bypassing apps keep their IPv6 direct (their rule comes first)', () => {
     const config = withPerApp(singBoxTunConfig(linux), singBoxPerApp({ ...DEFAULT_PER_APP, mode: 'bypass', bypass: ['uid:1001'] }, 'linux'));
-    const rules = (withIpv6Policy(config, 'block', 'linux') as Json).route.rules as Json[];
+    const rules = (withIpv6Policy(config, 'block') as Json).route.rules as Json[];
     expect(rules.findIndex((r) => r.outbound === 'direct' && Array.isArray(r.user_id))).toBeLessThan(rules.findIndex((r) => r.action === 'reject'));
     expect(rules.findIndex((r) => r.action === 'reject')).toBeLessThan(rules.findIndex((r) => r.action === 'sniff'));
   });
 
   it('"only these apps": their IPv6 is refused before their rule sends them to the core; the rest stays direct, IPv6 too', () => {
     const config = withPerApp(singBoxTunConfig(linux), singBoxPerApp({ ...DEFAULT_PER_APP, mode: 'only', only: ['uid:1001'] }, 'linux'));
-    const rules = (withIpv6Policy(config, 'block', 'linux') as Json).route.rules as Json[];
+    const rules = (withIpv6Policy(config, 'block') as Json).route.rules as Json[];
     const theirs = rules.findIndex((r) => r.outbound === 'core');
     expect(rules[theirs - 1]).toEqual({ user_id: [1001], ...reject6 });
     expect(rules).not.toContainEqual(reject6);
-    expect((withIpv6Policy(config, 'block', 'linux') as Json).route.final).toBe('direct');
+    expect((withIpv6Policy(config, 'block') as Json).route.final).toBe('direct');
   });
 });

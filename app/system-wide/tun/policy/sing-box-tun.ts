@@ -33,7 +33,7 @@
  *   sing-box 1.12 deprecated dialling a domain without one named, 1.13 refuses to start that way
  *   and 1.14 removed the fallback;
  * - IPv6 enters the device like IPv4 (its address range keeps IPv6 from going around the TUN);
- *   for a server without IPv6 it is refused at once (`withIpv6Policy`).
+ *   for a server without IPv6 it is refused there at once (`withIpv6Policy`).
  */
 import { isIpAddress } from '../../../../shared/routing';
 import type { Ipv6Capture } from '../../../core/transparent';
@@ -199,20 +199,14 @@ type Rule = Record<string, unknown>;
  * program falls back to IPv4 through the tunnel. The refusal stands before the `sniff` action:
  * only there may sing-box match it before the connection is accepted (its pre-match), where a
  * refusal after sniffing would accept the connection and then drop it, which a program cannot
- * fall back from. On Windows and macOS the device runs sing-box's own (gvisor) stack meanwhile:
- * the system stack of `mixed` completes a TCP handshake before any rule is asked, so a refused
- * IPv6 connection still looked connected (seen in the namespace test); gvisor answers the SYN with
- * the reset. On Linux the device keeps the system stack and takes no IPv6 address instead: with
- * strict_route, sing-box's policy rules make IPv6 unreachable, so the kernel fails a program's
- * IPv6 connection at once (ENETUNREACH) and nothing of it leaves (the namespace test sees both).
- * gvisor's userspace TCP had cost every IPv4 connection most of its speed: 0.43 of proxy mode's
- * throughput in the system-wide bench, where the system stack keeps the kernel's. What goes
- * direct stays direct (the core's own connections, apps that bypass the VPN, the LAN when
- * bypassed) and DNS stays answered; per-app "only" rules are matched for IPv6 first, and the
- * general refusal stands only where the rest ends in the core. Applied after the per-app rules
- * (per-app/policy/sing-box-rules.ts withPerApp).
+ * fall back from. And the device runs sing-box's own (gvisor) stack meanwhile: the system stack
+ * of `mixed` completes a TCP handshake before any rule is asked, so a refused IPv6 connection
+ * still looked connected (seen in the namespace test); gvisor answers the SYN with the reset. What goes direct stays direct (the core's own connections, apps that
+ * bypass the VPN, the LAN when bypassed) and DNS stays answered; per-app "only" rules are matched
+ * for IPv6 first, and the general refusal stands only where the rest ends in the core. Applied
+ * after the per-app rules (per-app/policy/sing-box-rules.ts withPerApp).
  */
-export function withIpv6Policy(config: Record<string, unknown>, ipv6: Ipv6Capture, platform: TunPlatform): Record<string, unknown> {
+export function withIpv6Policy(config: Record<string, unknown>, ipv6: Ipv6Capture): Record<string, unknown> {
   if (ipv6 === 'capture') return config;
   const route = config.route as { final?: string; rules?: Rule[] } & Rule;
   const rules: Rule[] = [];
@@ -233,8 +227,6 @@ export function withIpv6Policy(config: Record<string, unknown>, ipv6: Ipv6Captur
     const sniff = rules.findIndex((rule) => rule.action === 'sniff');
     rules.splice(sniff < 0 ? rules.length : sniff, 0, ...refusal);
   }
-  const refusing = (tun: Rule): Rule =>
-    platform === 'linux' ? { ...tun, address: (tun.address as string[]).filter((address) => !address.includes(':')) } : { ...tun, stack: 'gvisor' };
-  const inbounds = (config.inbounds as Rule[]).map((inbound) => (inbound.type === 'tun' ? refusing(inbound) : inbound));
+  const inbounds = (config.inbounds as Rule[]).map((inbound) => (inbound.type === 'tun' ? { ...inbound, stack: 'gvisor' } : inbound));
   return { ...config, inbounds, route: { ...route, rules } };
 }
