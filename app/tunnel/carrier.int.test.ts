@@ -4,7 +4,6 @@
  * loopback HTTP target. Traffic goes client → Xray's inbounds → Xray's SOCKS5 hop → sing-box →
  * the TUIC / AnyTLS server → the target.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -22,6 +21,7 @@ import { type DialFailureEvent, type RestartedEvent, TunnelController } from './
 import { CoreProcess } from './core-process';
 import { assertPortFree, freePorts } from './ports';
 import { isRunning, processesOf, waitUntil } from './testing/processes';
+import { selfSignedServerTls } from './testing/sing-box-tls';
 
 const UUID = '2f6b0f0e-8d2c-4a51-9c35-7f0f3b1d8a11';
 const BODY = randomBytes(1024 * 1024);
@@ -54,11 +54,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   targetPort = (target.address() as { port: number }).port;
   [tuicPort, anytlsPort, deadPort] = (await freePorts(3)) as [number, number, number];
-  const pem = execFileSync(labCore('sing-box'), ['generate', 'tls-keypair', 'tuic.test'], { encoding: 'utf8' });
-  const [key, cert] = pem.split(/(?=-----BEGIN CERTIFICATE-----)/) as [string, string];
-  await writeFile(join(dir, 'key.pem'), key, { mode: 0o600 });
-  await writeFile(join(dir, 'cert.pem'), cert);
-  const tls = { enabled: true, certificate_path: join(dir, 'cert.pem'), key_path: join(dir, 'key.pem') };
+  const tls = await selfSignedServerTls(dir, 'tuic.test');
   const serverConfig = {
     log: { level: 'warn' },
     inbounds: [

@@ -6,7 +6,6 @@
  * target's `/whoami` says which server carried the request. The group's traffic goes client →
  * Xray → its `group:G` SOCKS5 hop → the group's own sing-box carrier → the pick → the target.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -22,6 +21,7 @@ import { type DialFailureEvent, type GroupDialFailureEvent, type RestartedEvent,
 import { CoreProcess } from './core-process';
 import { freePorts } from './ports';
 import { isRunning, processesOf, waitUntil } from './testing/processes';
+import { selfSignedServerTls } from './testing/sing-box-tls';
 
 const UUID = '2f6b0f0e-8d2c-4a51-9c35-7f0f3b1d8a11';
 const BODY = randomBytes(1024 * 1024);
@@ -59,11 +59,7 @@ beforeAll(async () => {
   await Promise.all(targets.map((t) => new Promise<void>((resolve) => t.listen(0, '127.0.0.1', resolve))));
   [mainTarget, groupTarget] = targets.map((t) => (t.address() as { port: number }).port) as [number, number];
   [ports.main, ports.plain, ports.tuic, ports.anytls, ports.dead] = (await freePorts(5)) as [number, number, number, number, number];
-  const pem = execFileSync(labCore('sing-box'), ['generate', 'tls-keypair', 'tuic.test'], { encoding: 'utf8' });
-  const [key, cert] = pem.split(/(?=-----BEGIN CERTIFICATE-----)/) as [string, string];
-  await writeFile(join(dir, 'key.pem'), key, { mode: 0o600 });
-  await writeFile(join(dir, 'cert.pem'), cert);
-  const tls = { enabled: true, certificate_path: join(dir, 'cert.pem'), key_path: join(dir, 'key.pem') };
+  const tls = await selfSignedServerTls(dir, 'tuic.test');
   const serverConfig = {
     log: { level: 'warn' },
     inbounds: [
