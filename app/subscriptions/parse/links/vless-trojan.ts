@@ -4,7 +4,7 @@ import { checkHost, flowField, checkPort, checkSecret, checkUuid, reject } from 
 import { decodedUserinfo, linkName, type Note, streamFromQuery } from './common';
 import { decodeBase64Text, isTruthy } from '../text';
 import { type ShadowrocketLink, shadowrocketName, shadowrocketStream, splitShadowrocket } from './shadowrocket';
-import { param, splitLink } from './split';
+import { beforeQueryOrFragment, param, splitLink } from './split';
 
 /**
  * `vless://uuid@host:port?type=…&security=…&sni=…&pbk=…&flow=…#name`, or Shadowrocket's form
@@ -12,7 +12,7 @@ import { param, splitLink } from './split';
  */
 export function parseVless(line: string, note: Note = () => undefined): ParsedServer {
   const rest = line.slice(line.indexOf('://') + 3);
-  const beforeQuery = rest.split(/[?#]/, 1)[0] ?? '';
+  const beforeQuery = beforeQueryOrFragment(rest);
   if (!beforeQuery.includes('@')) {
     const decoded = decodeBase64Text(beforeQuery)?.trim();
     if (decoded?.includes('@')) return parseVlessShadowrocket(splitShadowrocket('vless', decoded, rest.slice(beforeQuery.length)), note);

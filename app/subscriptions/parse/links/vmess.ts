@@ -4,7 +4,7 @@ import { cleanName, decodeBase64Text, decodeEscapes, isTruthy, splitList, str } 
 import { checkHost, checkPort, checkUuid, reject, vmessCipher } from '../validate';
 import { ipv6Declaration, unreadIpv6Note } from '../ipv6';
 import { decodedUserinfo, decodeFragment, linkName, type Note, streamFromQuery } from './common';
-import { param, splitLink } from './split';
+import { beforeQueryOrFragment, param, splitLink } from './split';
 import { shadowrocketName, shadowrocketStream, splitShadowrocket } from './shadowrocket';
 
 /**
@@ -21,7 +21,7 @@ export function parseVmess(line: string, note: Note = () => undefined): ParsedSe
   const rest = line.slice(line.indexOf('://') + 3);
   // Some old exporters put the JSON itself after the scheme, unencoded or percent-encoded.
   if (/^(\{|%7b)/i.test(rest)) return parseVmessJson(decodeEscapes(rest).trim(), note);
-  const beforeQuery = rest.split(/[?#]/, 1)[0] ?? '';
+  const beforeQuery = beforeQueryOrFragment(rest);
   if (beforeQuery.includes('@')) return parseVmessUrl(line, note);
   const decoded = decodeBase64Text(beforeQuery);
   if (decoded === null) return reject('vmess: the payload is neither base64 nor uuid@host:port');
