@@ -263,10 +263,17 @@ export function isTruthy(value: unknown): boolean {
 export function splitList(value: unknown): string[] {
   if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter((v) => v.length > 0);
   if (typeof value !== 'string' && typeof value !== 'number') return [];
-  return String(value)
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v.length > 0);
+  // One array, filled as the items are found (split, map and filter made three per list).
+  const text = String(value);
+  const items: string[] = [];
+  for (let start = 0; start <= text.length; ) {
+    const comma = text.indexOf(',', start);
+    const end = comma < 0 ? text.length : comma;
+    const item = text.slice(start, end).trim();
+    if (item.length > 0) items.push(item);
+    start = end + 1;
+  }
+  return items;
 }
 
 /** A string field from loosely typed data (numbers become strings, everything else ''). */
