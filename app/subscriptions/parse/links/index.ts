@@ -65,7 +65,7 @@ export function parseLink(line: string, note: Note): ParsedServer {
  * (read by the vmess parser), which a query, when present, overrides.
  */
 function withDeclaredIpv6(server: ParsedServer, line: string, note: Note): ParsedServer {
-  if (!/ipv6/i.test(line)) return server; // most links say nothing: skip the second split
+  if (!mentionsIpv6(line)) return server; // most links say nothing: skip the second split
   const raw = splitLink(line)?.query.get('ipv6');
   if (raw === undefined) return server;
   const declared = ipv6Declaration(raw);
@@ -75,6 +75,22 @@ function withDeclaredIpv6(server: ParsedServer, line: string, note: Note): Parse
   }
   return { ...server, ipv6: declared };
 }
+
+/**
+ * Whether `ipv6` occurs in the line in any ASCII case, as /ipv6/i tests (which folds no other
+ * character to these letters): found by indexOf of `v6`, which most links do not hold, at a
+ * fraction of the case-insensitive regex's cost over every link of a list.
+ */
+function mentionsIpv6(line: string): boolean {
+  for (const v6 of IPV6_ENDINGS) {
+    for (let at = line.indexOf(v6, 2); at >= 0; at = line.indexOf(v6, at + 1)) {
+      if ((line.charCodeAt(at - 1) | 32) === 112 /* p */ && (line.charCodeAt(at - 2) | 32) === 105 /* i */) return true;
+    }
+  }
+  return false;
+}
+
+const IPV6_ENDINGS = ['v6', 'V6'];
 
 /** Whether a line of a list looks like it was meant to be a share link. */
 export function looksLikeLink(line: string): boolean {
