@@ -141,8 +141,14 @@ export function checkRealityPublicKey(label: string, raw: string): string {
  * (trojan-panel) write as `flow=none` and Xray would refuse as a flow it does not know.
  */
 export function flowField(label: string, raw: string): { flow?: string } {
+  const flow = flowOf(label, raw);
+  return flow === undefined ? {} : { flow };
+}
+
+/** flowField's flow itself, for a parser that sets the field on the entry it builds: undefined for no flow. */
+export function flowOf(label: string, raw: string): string | undefined {
   const flow = raw.trim();
-  return flow === '' || flow.toLowerCase() === 'none' ? {} : { flow: checkFlow(label, flow) };
+  return flow === '' || flow.toLowerCase() === 'none' ? undefined : checkFlow(label, flow);
 }
 
 /**

@@ -59,7 +59,10 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
   const { host, port: rawPort } = splitHostPort(hostPortText);
   const address = checkHost('ss', host);
   const port = checkPort('ss', rawPort);
-  const endpoint: ShadowsocksEndpoint = {
+  // Built with its name's place first, the name set last (it reads the final address and port):
+  // the order `{ name, ...endpoint }` gave, without copying the endpoint into a second object.
+  const endpoint: ShadowsocksEndpoint & { name: string } = {
+    name: '',
     protocol: 'shadowsocks',
     address,
     port,
@@ -79,7 +82,8 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
   } else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
   const remarks = rawQueryValues(queryText).get('remarks');
   const name = fragment === null && remarks ? decodeQueryName(remarks) : '';
-  return { name: name || linkName(fragment, endpoint.address, endpoint.port), ...endpoint };
+  endpoint.name = name || linkName(fragment, endpoint.address, endpoint.port);
+  return endpoint;
 }
 
 /** SIP002 user info: plain `method:password` (percent-encoded) or base64url of it. */
