@@ -146,9 +146,12 @@ export function rawQueryValues(raw: string): Map<string, string> {
 
 /** The first non-empty value among several parameter names (already lower-cased). */
 export function param(query: Map<string, string>, ...names: string[]): string | undefined {
-  for (const name of names) {
-    const value = query.get(name);
-    if (value !== undefined && value.trim() !== '') return value.trim();
+  // Each value trimmed once: streamFromQuery asks for some twenty parameters per link.
+  for (let i = 0; i < names.length; i++) {
+    const value = query.get(names[i] as string);
+    if (value === undefined) continue;
+    const trimmed = value.trim();
+    if (trimmed !== '') return trimmed;
   }
   return undefined;
 }
