@@ -45,18 +45,28 @@ export function assignIds(
   // A first import has nothing to match: steps 1 and 2 would only fill maps nobody reads.
   if (previous.length > 0) matchPrevious(previous, parsed, keys, ids, taken);
 
-  // Step 3: new, derived ids.
-  const newOccurrence = new Map<string, number>();
+  // Step 3: new, derived ids. Keys and ids are almost always new, so each is added to its set
+  // straight away and the set's size tells whether it was there: one lookup per server where a
+  // get (or has) and then a set (or add) made two. Only a repeated key gets a count of its own.
+  const newKeys = new Set<string>();
+  const repeats = new Map<string, number>();
   const idPrefix = `${subscriptionId}\u0000`;
   for (let i = 0; i < count; i++) {
     if (ids[i] !== undefined) continue;
     const key = keys[i] as string;
-    const n = newOccurrence.get(key) ?? 0;
-    newOccurrence.set(key, n + 1);
+    let n = 0;
+    const keysBefore = newKeys.size;
+    if (newKeys.add(key).size === keysBefore) {
+      n = repeats.get(key) ?? 1;
+      repeats.set(key, n + 1);
+    }
     let id = makeId ? makeId() : derivedId(idPrefix, key, n, 0);
-    for (let salt = 1; taken.has(id); salt++) id = makeId ? makeId() : derivedId(idPrefix, key, n, salt);
+    for (let salt = 1; ; salt++) {
+      const idsBefore = taken.size;
+      if (taken.add(id).size > idsBefore) break;
+      id = makeId ? makeId() : derivedId(idPrefix, key, n, salt);
+    }
     ids[i] = id;
-    taken.add(id);
   }
 
   // Object.assign copies what a spread copies, in the same order, at half the cost for the mixed
