@@ -151,14 +151,19 @@ function parseLinkEntries(entries: readonly LinkEntry[]): { servers: ParsedServe
   const servers: ParsedServer[] = [];
   const rejected: RejectedEntry[] = [];
   const notes: ParseNote[] = [];
-  for (const { line: lineNumber, link } of entries) {
+  // One note function for the whole list, reading the entry being parsed (parsers note while they
+  // run, never later), instead of a closure per link.
+  let lineNumber = 0;
+  let link = '';
+  const noteOfEntry: Note = (note) => {
+    notes.push({ line: lineNumber, note, excerpt: maskedExcerpt(link) });
+  };
+  for (const entry of entries) {
+    lineNumber = entry.line;
+    link = entry.link;
     const notesBefore = notes.length;
     try {
-      servers.push(
-        parseLink(link, (note) => {
-          notes.push({ line: lineNumber, note, excerpt: maskedExcerpt(link) });
-        }),
-      );
+      servers.push(parseLink(link, noteOfEntry));
     } catch (error) {
       notes.length = notesBefore; // notes about an entry that was rejected after all
       const reason = error instanceof EntryError ? error.reason : `could not be read (${error instanceof Error ? error.message : String(error)})`;
