@@ -30,14 +30,18 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
     queryText = rest.slice(queryAt + 1);
     rest = rest.slice(0, queryAt);
   }
-  rest = rest.replace(/\/+$/, '');
+  // Trailing slashes dropped by index: a regex replace ran over every ss link to find none.
+  let end = rest.length;
+  while (end > 0 && rest.charCodeAt(end - 1) === 47 /* / */) end--;
+  if (end < rest.length) rest = rest.slice(0, end);
 
   let credentials: string;
   let hostPortText: string;
   if (rest.includes('@')) {
     const at = rest.lastIndexOf('@');
     credentials = userinfoText(rest.slice(0, at));
-    hostPortText = rest.slice(at + 1).split('/', 1)[0] ?? '';
+    const slashAt = rest.indexOf('/', at + 1);
+    hostPortText = rest.slice(at + 1, slashAt < 0 ? undefined : slashAt);
   } else {
     const decoded = decodeBase64Text(decodeEscapes(rest));
     if (decoded === null) return reject('ss: neither method:password@host:port nor its base64');
@@ -80,7 +84,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
     endpoint.transport = stream.transport;
     endpoint.security = stream.security;
   } else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
-  const remarks = rawQueryValues(queryText).get('remarks');
+  const remarks = queryText === '' ? undefined : rawQueryValues(queryText).get('remarks');
   const name = fragment === null && remarks ? decodeQueryName(remarks) : '';
   endpoint.name = name || linkName(fragment, endpoint.address, endpoint.port);
   return endpoint;
