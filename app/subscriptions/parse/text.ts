@@ -111,10 +111,6 @@ export function decodeBase64Text(input: string): string | null {
 export function splitLines(text: string): string[] {
   if (!text.includes('\r')) return text.split('\n');
   if (!text.includes('\n')) return text.split('\r');
-  // CRLF throughout (what panels serve): split at the pairs, when no lone CR or LF is left in a
-  // line, without slicing the CR off each line of a split at LF.
-  const crlfLines = text.split('\r\n');
-  if (!crlfLines.some((l) => l.includes('\r') || l.includes('\n'))) return crlfLines;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
