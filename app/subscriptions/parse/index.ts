@@ -77,7 +77,8 @@ function parseText(text: string, outermost: boolean): ParseResult | null {
   if (first === '<') return null;
   if (hasLinkLine(text)) return finish('links', parseLinkList(text));
   if (onlyCommentsOrInfo(text)) return finish('links', parseLinkList(text));
-  if (CLASH_PROXIES.test(text)) return parseClashText(text);
+  // The words first (a native search), then the line-anchored regex: a base64 body is megabytes.
+  if ((text.includes('proxies') || text.includes('Proxy')) && CLASH_PROXIES.test(text)) return parseClashText(text);
   if (!outermost) return null;
   const decoded = decodeBase64Text(trimmed) ?? decodeBase64PerLine(trimmed);
   const inner = decoded === null ? null : parseText(decoded, false);

@@ -109,48 +109,50 @@ export function xhttpExtraOf(raw: unknown, note: (text: string) => void): Record
 /** Builds a Transport with only the fields that mean something for its network. */
 export function buildTransport(network: Network, f: TransportFields): Transport {
   const t: Transport = { network };
-  const set = <K extends keyof Transport>(key: K, value: Transport[K] | undefined) => {
-    if (value !== undefined && value !== '') t[key] = value;
-  };
   switch (network) {
     case 'tcp':
       if (f.headerType && f.headerType !== 'none') {
-        set('headerType', f.headerType);
-        set('path', f.path);
-        set('host', f.host);
+        setField(t, 'headerType', f.headerType);
+        setField(t, 'path', f.path);
+        setField(t, 'host', f.host);
       }
       break;
     case 'ws':
     case 'httpupgrade':
       checkEarlyData(network, f.path);
-      set('path', f.path);
-      set('host', f.host);
+      setField(t, 'path', f.path);
+      setField(t, 'host', f.host);
       break;
     case 'h2':
-      set('path', f.path);
-      set('host', f.host);
+      setField(t, 'path', f.path);
+      setField(t, 'host', f.host);
       break;
     case 'xhttp':
-      set('path', f.path);
-      set('host', f.host);
-      set('mode', f.mode);
+      setField(t, 'path', f.path);
+      setField(t, 'host', f.host);
+      setField(t, 'mode', f.mode);
       if (f.xhttpExtra && Object.keys(f.xhttpExtra).length > 0) t.xhttpExtra = f.xhttpExtra;
       break;
     case 'grpc':
-      set('serviceName', f.serviceName ?? f.path);
+      setField(t, 'serviceName', f.serviceName ?? f.path);
       if (f.mode?.toLowerCase() === 'multi') t.grpcMultiMode = true;
       break;
     case 'kcp':
-      if (f.headerType && f.headerType !== 'none') set('headerType', f.headerType);
-      set('seed', f.seed);
+      if (f.headerType && f.headerType !== 'none') setField(t, 'headerType', f.headerType);
+      setField(t, 'seed', f.seed);
       break;
     case 'quic':
-      if (f.headerType && f.headerType !== 'none') set('headerType', f.headerType);
-      if (f.quicSecurity && f.quicSecurity !== 'none') set('quicSecurity', f.quicSecurity);
-      set('quicKey', f.quicKey);
+      if (f.headerType && f.headerType !== 'none') setField(t, 'headerType', f.headerType);
+      if (f.quicSecurity && f.quicSecurity !== 'none') setField(t, 'quicSecurity', f.quicSecurity);
+      setField(t, 'quicKey', f.quicKey);
       break;
   }
   return t;
+}
+
+/** A transport field, when it has a value (a function of `t` rather than a closure over it: no closure per link). */
+function setField<K extends keyof Transport>(t: Transport, key: K, value: Transport[K] | undefined): void {
+  if (value !== undefined && value !== '') t[key] = value;
 }
 
 /**
@@ -158,7 +160,11 @@ export function buildTransport(network: Network, f: TransportFields): Transport 
  * there: "ed=abc" is a broken link, said as such rather than sent on to the core.
  */
 function checkEarlyData(network: Network, path: string | undefined): void {
-  const query = path?.split('?')[1];
+  // `path.split('?')[1]`, the text between the first `?` and the next, without the array.
+  const queryAt = path === undefined ? -1 : path.indexOf('?');
+  if (queryAt < 0) return;
+  const nextAt = (path as string).indexOf('?', queryAt + 1);
+  const query = (path as string).slice(queryAt + 1, nextAt < 0 ? undefined : nextAt);
   if (!query) return;
   const ed = earlyDataParam(query);
   if (ed !== null && !/^\d{1,9}$/.test(ed.trim())) {
@@ -172,11 +178,16 @@ function checkEarlyData(network: Network, path: string | undefined): void {
  */
 function earlyDataParam(query: string): string | null {
   if (query.includes('%') || query.includes('+') || query.startsWith('?')) return new URLSearchParams(query).get('ed');
-  for (const pair of query.split('&')) {
-    const eq = pair.indexOf('=');
-    if ((eq >= 0 ? pair.slice(0, eq) : pair) === 'ed') return eq >= 0 ? pair.slice(eq + 1) : '';
+  // Pairs found by index, as in rawQueryValues: only the value of `ed` is sliced out.
+  for (let start = 0; ; ) {
+    const amp = query.indexOf('&', start);
+    const pairEnd = amp < 0 ? query.length : amp;
+    const eq = query.indexOf('=', start);
+    const keyEnd = eq >= 0 && eq < pairEnd ? eq : pairEnd;
+    if (keyEnd - start === 2 && query.startsWith('ed', start)) return keyEnd < pairEnd ? query.slice(keyEnd + 1, pairEnd) : '';
+    if (amp < 0) return null;
+    start = amp + 1;
   }
-  return null;
 }
 
 export interface SecurityFields {

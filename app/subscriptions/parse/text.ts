@@ -3,6 +3,7 @@
  * credential-masked excerpts rejected entries carry.
  */
 
+import { isAscii } from 'node:buffer';
 import { reject } from './validate';
 
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
@@ -86,13 +87,19 @@ const BASE64_BODY = /^[A-Za-z0-9+/_-]*={0,3}$/;
  * but tab and line breaks), so binary noise is never mistaken for a list.
  */
 export function decodeBase64Text(input: string): string | null {
-  const bytes = decodeBase64Bytes(input);
+  const binary = atobText(input);
+  const bytes = binary === null ? generalBase64Bytes(input) : Buffer.from(binary, 'latin1');
   if (!bytes) return null;
   let text: string;
-  try {
-    text = UTF8_STRICT.decode(bytes);
-  } catch {
-    return null;
+  if (binary !== null && isAscii(bytes)) {
+    // ASCII is its own UTF-8: atob's text is the decoded text, with no second decoding pass.
+    text = binary;
+  } else {
+    try {
+      text = UTF8_STRICT.decode(bytes);
+    } catch {
+      return null;
+    }
   }
   // Binary that happens to be valid UTF-8 shows control characters early; the start is enough.
   // eslint-disable-next-line no-control-regex
@@ -115,6 +122,12 @@ export function splitLines(text: string): string[] {
 
 /** Decodes base64 (either alphabet, padding optional, whitespace ignored) to bytes; null if not base64. */
 export function decodeBase64Bytes(input: string): Buffer | null {
+  const binary = atobText(input);
+  return binary === null ? generalBase64Bytes(input) : Buffer.from(binary, 'latin1');
+}
+
+/** decodeBase64Bytes for what atobText leaves to it. */
+function generalBase64Bytes(input: string): Buffer | null {
   const scan = scanBase64(input);
   if (scan !== null) {
     // Buffer's base64 reader skips the line breaks itself: no compacted copy of a long body.
@@ -131,6 +144,26 @@ export function decodeBase64Bytes(input: string): Buffer | null {
   return Buffer.from(body, 'base64');
 }
 
+/**
+ * The usual base64, decoded in one native call: atob (forgiving-base64) reads the standard
+ * alphabet with ASCII blanks anywhere and the padding left off or canonical, and refuses anything
+ * else. All it accepts, scanBase64 accepts too and Buffer decodes to the same bytes, which atob
+ * gives as one character per byte; the regex, the count of blanks and Buffer's decoding it saves
+ * were most of the time a wrapped body took. Null for what it refuses or for no bytes at all, left
+ * to the general path; the URL-safe alphabet and \v, which it refuses, are not even tried (a
+ * refusal is a thrown exception, costly per link).
+ */
+function atobText(input: string): string | null {
+  if (input.includes('-') || input.includes('_') || input.includes('\v')) return null;
+  let binary: string;
+  try {
+    binary = atob(input);
+  } catch {
+    return null;
+  }
+  return binary === '' ? null : binary;
+}
+
 /** Base64 symbols and ASCII blanks, then at most three `=` (blanks among them): a wrapped body as served. */
 const BASE64_WITH_BLANKS = /^[A-Za-z0-9+/_\t\n\v\f\r -]*(?:=[\t\n\v\f\r ]*){0,3}$/;
 const ASCII_BLANKS = ['\t', '\n', '\v', '\f', '\r', ' '];
@@ -138,14 +171,18 @@ const ASCII_BLANKS = ['\t', '\n', '\v', '\f', '\r', ' '];
 /**
  * For text of base64 symbols and ASCII blanks with at most three `=` after the last symbol: how
  * many symbols and `=` it has, and where the last symbol ends, without building a compacted
- * copy (a regex and a split per blank that occurs are several times faster than a replace over
- * megabytes). Null for anything else (other characters, Unicode blanks, `=` inside), which the
- * general path decides.
+ * copy (a regex and an indexOf count per blank are several times faster than a replace, or a
+ * loop over char codes, over megabytes). Null for anything else (other characters, Unicode
+ * blanks, `=` inside), which the general path decides.
  */
 function scanBase64(input: string): { symbols: number; padding: number; end: number } | null {
   if (!BASE64_WITH_BLANKS.test(input)) return null;
   let blanks = 0;
-  for (const blank of ASCII_BLANKS) if (input.includes(blank)) blanks += input.split(blank).length - 1;
+  // Counted with indexOf, not split: a split of a wrapped body built an array of every line
+  // (tens of thousands of strings, megabytes of garbage) only to read its length.
+  for (const blank of ASCII_BLANKS) {
+    for (let at = input.indexOf(blank); at >= 0; at = input.indexOf(blank, at + 1)) blanks++;
+  }
   let end = input.length;
   let padding = 0;
   for (; end > 0; end--) {
@@ -259,10 +296,17 @@ export function isTruthy(value: unknown): boolean {
 export function splitList(value: unknown): string[] {
   if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter((v) => v.length > 0);
   if (typeof value !== 'string' && typeof value !== 'number') return [];
-  return String(value)
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v.length > 0);
+  // One array, filled as the items are found (split, map and filter made three per list).
+  const text = String(value);
+  const items: string[] = [];
+  for (let start = 0; start <= text.length; ) {
+    const comma = text.indexOf(',', start);
+    const end = comma < 0 ? text.length : comma;
+    const item = text.slice(start, end).trim();
+    if (item.length > 0) items.push(item);
+    start = end + 1;
+  }
+  return items;
 }
 
 /** A string field from loosely typed data (numbers become strings, everything else ''). */

@@ -103,10 +103,14 @@ export function checkSecret(label: string, what: string, raw: unknown): string {
  * Null when the text is not base64 of exactly 32 bytes.
  */
 function x25519KeyBytes(key: string): Buffer | null {
-  const normalized = key.includes('-') || key.includes('_') ? key.replace(/-/g, '+').replace(/_/g, '/') : key;
-  const bytes = /^[A-Za-z0-9+/]{42,44}={0,2}$/.test(normalized) ? Buffer.from(normalized, 'base64') : null;
+  // Buffer's base64 reader takes both alphabets (`-` and `_` as `+` and `/`), so the key is
+  // checked and decoded as written: rewriting it to the standard alphabet first built two copies
+  // per REALITY link for the same bytes.
+  const bytes = X25519_KEY_TEXT.test(key) ? Buffer.from(key, 'base64') : null;
   return bytes && bytes.length === 32 ? bytes : null;
 }
+
+const X25519_KEY_TEXT = /^[A-Za-z0-9+/_-]{42,44}={0,2}$/;
 
 /** A WireGuard key: base64 of 32 bytes. */
 export function checkWireguardKey(label: string, what: string, raw: unknown): string {
@@ -137,8 +141,14 @@ export function checkRealityPublicKey(label: string, raw: string): string {
  * (trojan-panel) write as `flow=none` and Xray would refuse as a flow it does not know.
  */
 export function flowField(label: string, raw: string): { flow?: string } {
+  const flow = flowOf(label, raw);
+  return flow === undefined ? {} : { flow };
+}
+
+/** flowField's flow itself, for a parser that sets the field on the entry it builds: undefined for no flow. */
+export function flowOf(label: string, raw: string): string | undefined {
   const flow = raw.trim();
-  return flow === '' || flow.toLowerCase() === 'none' ? {} : { flow: checkFlow(label, flow) };
+  return flow === '' || flow.toLowerCase() === 'none' ? undefined : checkFlow(label, flow);
 }
 
 /**

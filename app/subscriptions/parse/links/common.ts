@@ -74,7 +74,9 @@ export function streamFromQuery(
     alpn: splitList(param(query, 'alpn') ?? ''),
     fingerprint: param(query, 'fp', 'fingerprint'),
     allowInsecure: isTruthy(param(query, 'allowinsecure', 'insecure', 'allow_insecure', 'skip-cert-verify')),
-    ...certificateCheckParams(query),
+    // certificateCheckParams's two fields, written out: no object to spread per link.
+    pinnedCertSha256: param(query, 'pcs', 'pinnedpeercertsha256'),
+    verifyName: param(query, 'vcn', 'verifypeercertbyname'),
     publicKey: param(query, 'pbk', 'publickey', 'public-key'),
     shortId: param(query, 'sid', 'shortid', 'short-id'),
     spiderX: param(query, 'spx', 'spiderx'),

@@ -31,7 +31,8 @@ export function parseHysteria2(line: string, note: Note = () => undefined): Pars
     verifyName: param(q, 'vcn', 'verifypeercertbyname'),
     ech: echConfigListOf('hysteria2', q.get('ech'), 'tls', note),
   });
-  const endpoint: Hysteria2Endpoint = { protocol: 'hysteria2', address, port, password, transport: quicTransport(), security };
+  // Built with its name in place (linkName reads nothing set below), as parseVless builds its entry.
+  const endpoint: Hysteria2Endpoint & { name: string } = { name: linkName(parts.fragment, address, port), protocol: 'hysteria2', address, port, password, transport: quicTransport(), security };
   if (portHopping) endpoint.portHopping = portHopping;
   const obfsType = param(q, 'obfs');
   if (obfsType && obfsType.toLowerCase() !== 'none') {
@@ -43,7 +44,7 @@ export function parseHysteria2(line: string, note: Note = () => undefined): Pars
   const down = mbps(param(q, 'down', 'downmbps'));
   if (up !== undefined) endpoint.upMbps = up;
   if (down !== undefined) endpoint.downMbps = down;
-  return { name: linkName(parts.fragment, address, port), ...endpoint };
+  return endpoint;
 }
 
 /** "100", "100 mbps", "100Mbps" → 100; anything else → undefined. */
@@ -83,11 +84,12 @@ export function parseTuic(line: string, note: Note = () => undefined): ParsedSer
     allowInsecure: isTruthy(param(q, ...ALLOW_INSECURE)),
     ech: echConfigListOf('tuic', q.get('ech'), 'tls', note),
   });
-  const endpoint: TuicEndpoint = { protocol: 'tuic', address, port, uuid, password, transport: quicTransport(), security };
+  // Built with its name in place, as parseHysteria2 builds its entry.
+  const endpoint: TuicEndpoint & { name: string } = { name: linkName(parts.fragment, address, port), protocol: 'tuic', address, port, uuid, password, transport: quicTransport(), security };
   // `congestion_controller` is Clash's name for it, which converters carry into links.
   const congestion = param(q, ...CONGESTION);
   const relay = param(q, ...UDP_RELAY_MODE);
   if (congestion) endpoint.congestionControl = congestion.toLowerCase();
   if (relay) endpoint.udpRelayMode = relay.toLowerCase();
-  return { name: linkName(parts.fragment, address, port), ...endpoint };
+  return endpoint;
 }

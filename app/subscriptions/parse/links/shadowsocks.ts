@@ -30,14 +30,18 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
     queryText = rest.slice(queryAt + 1);
     rest = rest.slice(0, queryAt);
   }
-  rest = rest.replace(/\/+$/, '');
+  // Trailing slashes dropped by index: a regex replace ran over every ss link to find none.
+  let end = rest.length;
+  while (end > 0 && rest.charCodeAt(end - 1) === 47 /* / */) end--;
+  if (end < rest.length) rest = rest.slice(0, end);
 
   let credentials: string;
   let hostPortText: string;
   if (rest.includes('@')) {
     const at = rest.lastIndexOf('@');
     credentials = userinfoText(rest.slice(0, at));
-    hostPortText = rest.slice(at + 1).split('/', 1)[0] ?? '';
+    const slashAt = rest.indexOf('/', at + 1);
+    hostPortText = rest.slice(at + 1, slashAt < 0 ? undefined : slashAt);
   } else {
     const decoded = decodeBase64Text(decodeEscapes(rest));
     if (decoded === null) return reject('ss: neither method:password@host:port nor its base64');
@@ -59,7 +63,10 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
   const { host, port: rawPort } = splitHostPort(hostPortText);
   const address = checkHost('ss', host);
   const port = checkPort('ss', rawPort);
-  const endpoint: ShadowsocksEndpoint = {
+  // Built with its name's place first, the name set last (it reads the final address and port):
+  // the order `{ name, ...endpoint }` gave, without copying the endpoint into a second object.
+  const endpoint: ShadowsocksEndpoint & { name: string } = {
+    name: '',
     protocol: 'shadowsocks',
     address,
     port,
@@ -77,9 +84,10 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
     endpoint.transport = stream.transport;
     endpoint.security = stream.security;
   } else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
-  const remarks = rawQueryValues(queryText).get('remarks');
+  const remarks = queryText === '' ? undefined : rawQueryValues(queryText).get('remarks');
   const name = fragment === null && remarks ? decodeQueryName(remarks) : '';
-  return { name: name || linkName(fragment, endpoint.address, endpoint.port), ...endpoint };
+  endpoint.name = name || linkName(fragment, endpoint.address, endpoint.port);
+  return endpoint;
 }
 
 /** SIP002 user info: plain `method:password` (percent-encoded) or base64url of it. */

@@ -22,45 +22,75 @@ export interface LinkParts {
   fragment: string | null;
 }
 
-const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//;
+/**
+ * Where a link's `scheme://` ends: the index of its `:`, or -1 when the link does not start with
+ * one (a letter, then letters, digits, `+`, `.` or `-`). A loop over the few characters of a
+ * scheme instead of a regex: a match array for every link of a list was garbage at once.
+ */
+function schemeLength(link: string): number {
+  if (!isAsciiLetter(link.charCodeAt(0))) return -1;
+  let end = 1;
+  for (; end < link.length; end++) {
+    const c = link.charCodeAt(end);
+    if (!isAsciiLetter(c) && !(c >= 48 && c <= 57) && c !== 43 /* + */ && c !== 46 /* . */ && c !== 45 /* - */) break;
+  }
+  return link.startsWith('://', end) ? end : -1;
+}
+
+function isAsciiLetter(code: number): boolean {
+  const lower = code | 32;
+  return lower >= 97 && lower <= 122;
+}
 
 export function schemeOf(line: string): string | null {
-  const match = SCHEME.exec(line);
-  return match ? (match[1] as string).toLowerCase() : null;
+  const end = schemeLength(line);
+  return end < 0 ? null : line.slice(0, end).toLowerCase();
 }
 
 export function splitLink(link: string): LinkParts | null {
-  const match = SCHEME.exec(link);
-  if (!match) return null;
-  const scheme = (match[1] as string).toLowerCase();
-  let rest = link.slice(match[0].length);
+  const schemeEnd = schemeLength(link);
+  if (schemeEnd < 0) return null;
+  const scheme = link.slice(0, schemeEnd).toLowerCase();
+  // The parts are found by index in the link itself and sliced once each: cutting a `rest` down
+  // step by step made a string per step for every link of a list.
+  const start = schemeEnd + 3;
+  let end = link.length;
 
   let fragment: string | null = null;
-  const hashAt = rest.indexOf('#');
+  const hashAt = link.indexOf('#', start);
   if (hashAt >= 0) {
-    fragment = rest.slice(hashAt + 1);
-    rest = rest.slice(0, hashAt);
+    fragment = link.slice(hashAt + 1);
+    end = hashAt;
   }
   let rawQuery = '';
-  const queryAt = rest.indexOf('?');
-  if (queryAt >= 0) {
-    rawQuery = rest.slice(queryAt + 1);
-    rest = rest.slice(0, queryAt);
+  const queryAt = link.indexOf('?', start);
+  if (queryAt >= 0 && queryAt < end) {
+    rawQuery = link.slice(queryAt + 1, end);
+    end = queryAt;
   }
   let userinfo: string | null = null;
-  const atAt = rest.lastIndexOf('@');
-  if (atAt >= 0) {
-    userinfo = rest.slice(0, atAt);
-    rest = rest.slice(atAt + 1);
+  let hostStart = start;
+  const atAt = end > start ? link.lastIndexOf('@', end - 1) : -1;
+  if (atAt >= start) {
+    userinfo = link.slice(start, atAt);
+    hostStart = atAt + 1;
   }
   let path = '';
-  const slashAt = rest.indexOf('/');
-  if (slashAt >= 0) {
-    path = rest.slice(slashAt);
-    rest = rest.slice(0, slashAt);
+  const slashAt = link.indexOf('/', hostStart);
+  if (slashAt >= 0 && slashAt < end) {
+    path = link.slice(slashAt, end);
+    end = slashAt;
   }
-  const { host, port } = splitHostPort(rest);
+  const { host, port } = splitHostPort(link.slice(hostStart, end));
   return { scheme, userinfo, host, port, path, query: parseQuery(rawQuery), rawQuery, fragment };
+}
+
+/** What comes before the first `?` or `#` of a link's remainder (the whole text when it has neither). */
+export function beforeQueryOrFragment(rest: string): string {
+  const queryAt = rest.indexOf('?');
+  const hashAt = rest.indexOf('#');
+  const end = queryAt < 0 ? hashAt : hashAt < 0 ? queryAt : Math.min(queryAt, hashAt);
+  return end < 0 ? rest : rest.slice(0, end);
 }
 
 /** `host:port`, `[v6]:port`, `host`, or a bare IPv6 with the port after its last colon. */
@@ -88,7 +118,10 @@ export function splitHostPort(text: string): { host: string; port: string | null
 export function parseQuery(raw: string): Map<string, string> {
   // Decoded in place: replacing a value keeps the key's place and is not visited again.
   const out = rawQueryValues(raw);
-  for (const [key, value] of out) if (value.includes('%')) out.set(key, decodeEscapes(value));
+  // forEach rather than for…of: no [key, value] array per parameter.
+  out.forEach((value, key) => {
+    if (value.includes('%')) out.set(key, decodeEscapes(value));
+  });
   return out;
 }
 
@@ -96,23 +129,29 @@ export function parseQuery(raw: string): Map<string, string> {
 export function rawQueryValues(raw: string): Map<string, string> {
   const out = new Map<string, string>();
   if (raw === '') return out;
-  for (const pair of raw.split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    const key = decodeEscapes(eq >= 0 ? pair.slice(0, eq) : pair)
-      .trim()
-      .toLowerCase();
-    if (key === '' || out.has(key)) continue;
-    out.set(key, eq >= 0 ? pair.slice(eq + 1) : '');
+  // Pairs found by index rather than split('&'): only the names and values are sliced out.
+  for (let start = 0; start < raw.length; ) {
+    const amp = raw.indexOf('&', start);
+    const pairEnd = amp < 0 ? raw.length : amp;
+    if (pairEnd > start) {
+      const eq = raw.indexOf('=', start);
+      const keyEnd = eq >= 0 && eq < pairEnd ? eq : pairEnd;
+      const key = decodeEscapes(raw.slice(start, keyEnd)).trim().toLowerCase();
+      if (key !== '' && !out.has(key)) out.set(key, keyEnd < pairEnd ? raw.slice(keyEnd + 1, pairEnd) : '');
+    }
+    start = pairEnd + 1;
   }
   return out;
 }
 
 /** The first non-empty value among several parameter names (already lower-cased). */
 export function param(query: Map<string, string>, ...names: string[]): string | undefined {
-  for (const name of names) {
-    const value = query.get(name);
-    if (value !== undefined && value.trim() !== '') return value.trim();
+  // Each value trimmed once: streamFromQuery asks for some twenty parameters per link.
+  for (let i = 0; i < names.length; i++) {
+    const value = query.get(names[i] as string);
+    if (value === undefined) continue;
+    const trimmed = value.trim();
+    if (trimmed !== '') return trimmed;
   }
   return undefined;
 }
