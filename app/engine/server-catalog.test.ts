@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { profileFromTable, SING_BOX_HERE_TAGS } from '../core/testing/profile';
 import { FRONT_GONE } from '../core/chains';
+import { subscriptionFromWire, subscriptionToWire } from '../../shared/ipc/wire';
 import { ServerCatalog } from './server-catalog';
 import { subscriptionOf, vlessServer } from './testing/servers';
 
@@ -68,6 +69,18 @@ describe('ServerCatalog', () => {
     ]);
     expect(catalog.index.get('c')).toBeUndefined();
     expect(catalog.unsupported()).toEqual({});
+  });
+
+  it('the window’s list is each server as a row shows it, and a rebuild replaces it in its wire form too', () => {
+    const catalog = new ServerCatalog(xray18, [], () => ({ d: 'a' }));
+    catalog.rebuild(list);
+    expect(catalog.listed().map((s) => s.servers.map((server) => server.id))).toEqual([['a', 'r'], ['c', 'd']]);
+    expect(catalog.listed()[1]!.servers[1]).toEqual({ id: 'd', subscriptionId: 's2', name: 'Server d', protocol: 'vless', address: expect.any(String) as unknown as string, port: expect.any(Number) as unknown as number, via: 'a' });
+    // What the WebSocket carries follows a change: the columns are not those of the list before it.
+    const before = subscriptionFromWire(subscriptionToWire(catalog.listed()[0]!));
+    expect(before.servers.map((s) => s.name)).toEqual(['Server a', 'Server r']);
+    catalog.rebuild([subscriptionOf('s1', [vlessServer('a', 's1', { name: 'Renamed a' })])]);
+    expect(subscriptionFromWire(subscriptionToWire(catalog.listed()[0]!)).servers.map((s) => s.name)).toEqual(['Renamed a']);
   });
 
   it('runs each server by the chain chosen in its details: the index, the window’s list and the refusals follow it', () => {

@@ -1,10 +1,12 @@
 import type { ServerId } from '../../shared/domain/server';
 import type { Subscription } from '../../shared/domain/subscription';
+import type { ListSubscription } from '../../shared/ipc/contract';
 import type { Chains } from '../../shared/settings';
 import type { SubscriptionServers } from '../auto/policy/world';
 import { chooseCarrier, type CoreProfile } from '../core';
 import { withChosenChains } from '../core/chains';
 import { ServerIndex } from './server-index';
+import { subscriptionForUi } from './ui-view';
 
 /**
  * What the engine knows of the user's servers, rebuilt whenever the subscriptions (or the chains
@@ -17,6 +19,8 @@ export class ServerCatalog {
   private cannotRun: Record<ServerId, string> = {};
   private carriedBy: Record<ServerId, string> = {};
   private chained: Subscription[] = [];
+  /** The window's form of `chained`, made once per rebuild: every snapshot and event shares it. */
+  private forWindow: readonly ListSubscription[] | null = null;
 
   /**
    * `core`: null without one (then nothing runs, and the app says so once, not per server);
@@ -31,6 +35,7 @@ export class ServerCatalog {
   rebuild(subscriptions: readonly Subscription[]): void {
     const chosen = withChosenChains(subscriptions, this.chains());
     this.chained = chosen.subscriptions;
+    this.forWindow = null;
     this.index.rebuild(this.chained);
     // Auto reads the list on every step: its shape is kept ready instead of rebuilt each time.
     this.forAuto = subscriptions.map((s) => ({ id: s.id, serverIds: s.servers.map((server) => server.id) }));
@@ -42,6 +47,15 @@ export class ServerCatalog {
   /** The subscriptions as the app runs them: each server with the chain chosen for it, if any. */
   subscriptions(): readonly Subscription[] {
     return this.chained;
+  }
+
+  /**
+   * The subscriptions as the window lists them. The same objects until the next rebuild, so their
+   * wire form is made once per change (shared/ipc/wire.ts), not once per window that opens.
+   */
+  listed(): readonly ListSubscription[] {
+    this.forWindow ??= this.chained.map(subscriptionForUi);
+    return this.forWindow;
   }
 
   /** The subscriptions in their order, each with its servers' ids in order. */

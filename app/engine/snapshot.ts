@@ -13,11 +13,10 @@ import type { ImportInbox } from '../imports/inbox';
 import type { Monitor } from '../monitor/monitor';
 import type { ProblemBoard } from './problems';
 import type { ServerCatalog } from './server-catalog';
-import { subscriptionForUi } from './ui-view';
 import type { WindowStatuses } from './window-statuses';
 
 export interface SnapshotSources {
-  catalog: Pick<ServerCatalog, 'subscriptions' | 'unsupported' | 'carried'>;
+  catalog: Pick<ServerCatalog, 'listed' | 'unsupported' | 'carried'>;
   statuses: Pick<WindowStatuses, 'listed'>;
   connection(): ConnectionState;
   /** Auto's snapshot with the server groups' picks. */
@@ -36,7 +35,7 @@ export interface SnapshotSources {
 export function windowSnapshot(s: SnapshotSources): AppSnapshot {
   const { profile } = s;
   return {
-    subscriptions: s.catalog.subscriptions().map(subscriptionForUi),
+    subscriptions: [...s.catalog.listed()],
     statuses: s.statuses.listed(),
     unsupported: s.catalog.unsupported(),
     carried: s.catalog.carried(),

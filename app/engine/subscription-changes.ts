@@ -10,7 +10,7 @@ import type { ServerCatalog } from './server-catalog';
 import { subscriptionForUi } from './ui-view';
 
 export interface SubscriptionChangeTargets {
-  catalog: Pick<ServerCatalog, 'rebuild' | 'index' | 'unsupported'> & Partial<Pick<ServerCatalog, 'carried' | 'subscriptions'>>;
+  catalog: Pick<ServerCatalog, 'rebuild' | 'index' | 'unsupported'> & Partial<Pick<ServerCatalog, 'carried' | 'listed'>>;
   /** The probe cores are given every server (where a core runs). */
   setProbedServers(servers: readonly Server[]): void;
   monitor: { serversChanged(): void };
@@ -26,7 +26,7 @@ export function followSubscriptions(list: readonly Subscription[], targets: Subs
   targets.reachability.refresh();
   targets.auto.subscriptionsUpdated();
   // The window sees each server with the chain it runs by (a chosen front included).
-  targets.publish.subscriptions((targets.catalog.subscriptions?.() ?? list).map(subscriptionForUi));
+  targets.publish.subscriptions(targets.catalog.listed ? [...targets.catalog.listed()] : list.map(subscriptionForUi));
   targets.publish.unsupported(targets.catalog.unsupported());
   if (targets.catalog.carried) targets.publish.carried?.(targets.catalog.carried());
 }

@@ -3,14 +3,14 @@
  * beside them (the monitor's own StatusView knows nothing of verdicts).
  */
 import type { ServerId } from '../../shared/domain/server';
-import type { ServerStatus } from '../../shared/domain/status';
+import type { LatestStatus, ServerStatus } from '../../shared/domain/status';
 import type { ListStatus } from '../../shared/ipc/contract';
-import { statusForList } from './ui-view';
 
 /** What the window's statuses read of the monitor. */
 export interface MonitorStatuses {
   status(serverId: ServerId): ServerStatus;
   snapshot(): ServerStatus[];
+  latest(): LatestStatus[];
 }
 
 export interface Verdicts {
@@ -36,8 +36,16 @@ export class WindowStatuses {
     return Object.fromEntries(this.monitor.snapshot().map((status) => [status.serverId, this.with(status)]));
   }
 
-  /** Every status as the window's list holds it (the first snapshot). */
+  /**
+   * Every status as the window's list holds it (the first snapshot), from the monitor's latest
+   * results: the statistics a row does not show are not worked out for 5,000 servers.
+   */
   listed(): Record<ServerId, ListStatus> {
-    return Object.fromEntries(this.monitor.snapshot().map((status) => [status.serverId, statusForList(this.with(status))]));
+    const listed: Record<ServerId, ListStatus> = {};
+    for (const status of this.monitor.latest()) {
+      status.reachability = this.verdicts.reachability(status.serverId);
+      listed[status.serverId] = status;
+    }
+    return listed;
   }
 }

@@ -25,7 +25,7 @@ import type { DirectMethod, DirectTestOutcome, Measurement } from '../../shared/
 import type { Problem } from '../../shared/domain/problem';
 import type { Server, ServerId } from '../../shared/domain/server';
 import type { SpeedTestProgress, SpeedTestResult } from '../../shared/domain/speed-test';
-import type { ServerStatus } from '../../shared/domain/status';
+import type { LatestStatus, ServerStatus } from '../../shared/domain/status';
 import type { ByteCount, BytesByKind, TestKind, TestTrafficUsage } from '../../shared/domain/test-traffic';
 import type { TransferTest, TransferVerdict } from '../../shared/domain/transfer';
 import type { ObservationExport, TestProgress } from '../../shared/ipc/contract';
@@ -301,6 +301,11 @@ export class Monitor {
 
   snapshot(): ServerStatus[] {
     return this.parts.view.snapshot();
+  }
+
+  /** Every server's latest status without statistics: the window's first snapshot of the list. */
+  latest(): LatestStatus[] {
+    return this.parts.view.latest();
   }
 
   /** The long ring of URL results (ping-history chart), oldest first. */

@@ -5,7 +5,7 @@
  */
 import type { IpInfo, Measurement, ProbeError, ProbeOutcome } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
-import type { ServerStatus, ThroughputTestSeen } from '../../shared/domain/status';
+import type { LatestStatus, ServerStatus, ThroughputTestSeen } from '../../shared/domain/status';
 import type { SpeedTestResult } from '../../shared/domain/speed-test';
 import type { TransferTest } from '../../shared/domain/transfer';
 import { clipDetail, ipv6Status, type VerifiedIpv6 } from './policy/ipv6';
@@ -204,6 +204,19 @@ export class ServerRecords {
   /** `declaredIpv6`: the server's own declaration (ParsedServer.ipv6), which wins over a verification. */
   status(id: ServerId, statisticsSince: number, declaredIpv6?: boolean): ServerStatus {
     const record = this.records.get(id);
+    return {
+      ...this.latest(id, declaredIpv6),
+      statistics: computeStatistics(record?.history ?? [], statisticsSince),
+      recent: (record?.recent ?? []).map((m) => ({ ...m })),
+    };
+  }
+
+  /**
+   * The status without its statistics and last measurements: what a list row shows. The window's
+   * first snapshot takes this for every server, so it skips the work those two cost per server.
+   */
+  latest(id: ServerId, declaredIpv6?: boolean): LatestStatus {
+    const record = this.records.get(id);
     const last = record?.last ?? null;
     return {
       serverId: id,
@@ -217,8 +230,6 @@ export class ServerRecords {
       ipInfo: record?.ipInfo ? { ...record.ipInfo } : null,
       throughputBps: record?.throughputBps ?? null,
       throughputTest: record?.throughputTest ? { ...record.throughputTest } : null,
-      statistics: computeStatistics(record?.history ?? [], statisticsSince),
-      recent: (record?.recent ?? []).map((m) => ({ ...m })),
       reachability: null,
       ipv6: ipv6Status(declaredIpv6, record?.ipv6 ?? null),
       transfer: record?.transfer ? { ...record.transfer } : null,

@@ -5,7 +5,7 @@
  */
 import type { Measurement } from '../../shared/domain/measurement';
 import type { ServerId } from '../../shared/domain/server';
-import type { ServerStatus } from '../../shared/domain/status';
+import type { LatestStatus, ServerStatus } from '../../shared/domain/status';
 import type { MonitorSettings } from '../../shared/settings';
 import type { Clock } from '../clock';
 import type { ServerRecords } from './records';
@@ -35,6 +35,11 @@ export class StatusView {
   /** Every server's status, in subscription order. */
   snapshot(): ServerStatus[] {
     return this.servers.list().map((s) => this.status(s.id));
+  }
+
+  /** Every server's latest status without statistics, in subscription order (the window's list). */
+  latest(): LatestStatus[] {
+    return this.servers.list().map((s) => this.records.latest(s.id, s.ipv6));
   }
 
   /** The long ring of URL results (ping-history chart), oldest first. */

@@ -74,6 +74,9 @@ export interface ServerStatus {
   speedTest: SpeedTestResult | null;
 }
 
+/** A status without its statistics and last measurements (what a row of the list shows). */
+export type LatestStatus = Omit<ServerStatus, 'statistics' | 'recent'>;
+
 /**
  * A server as the observatory API reports it (spec/observatory.md, Xray's OutboundStatus), beside
  * the status in every server of the observation export.

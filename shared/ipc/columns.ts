@@ -46,22 +46,30 @@ function isPrimitive(value: unknown): boolean {
  */
 function dictionaryOf(values: readonly unknown[]): { dictionary: unknown[]; places: number[] } | null {
   if (values.length < DICTIONARY_MIN_VALUES || values.every(isPrimitive)) return null;
+  const byString = new Map<string, number>();
   const byReference = new Map<unknown, number>();
   const byText = new Map<string, number>();
   const dictionary: unknown[] = [];
   const places: number[] = [];
+  const enter = (value: unknown): number => {
+    dictionary.push(value);
+    return dictionary.length - 1;
+  };
   for (let i = 0; i < values.length; i += 1) {
     const value = values[i];
-    let place = byReference.get(value);
-    if (place === undefined) {
-      const text = typeof value === 'string' ? `s${value}` : `j${JSON.stringify(value)}`;
-      place = byText.get(text);
+    let place: number | undefined;
+    if (typeof value === 'string') {
+      // Strings are their own key: no text to make per value (5,000 verdict reasons).
+      place = byString.get(value);
+      if (place === undefined) byString.set(value, (place = enter(value)));
+    } else {
+      place = byReference.get(value);
       if (place === undefined) {
-        place = dictionary.length;
-        dictionary.push(value);
-        byText.set(text, place);
+        const text = JSON.stringify(value);
+        place = byText.get(text);
+        if (place === undefined) byText.set(text, (place = enter(value)));
+        if (value !== null && typeof value === 'object') byReference.set(value, place);
       }
-      if (value !== null && typeof value === 'object') byReference.set(value, place);
     }
     places.push(place);
     if (i + 1 === DICTIONARY_PROBE && dictionary.length > DICTIONARY_PROBE / 2) return null;
@@ -73,11 +81,26 @@ function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The field names of `records`, those of `defaults` first (in their order), then any other. */
+/**
+ * The field names of `records`, those of `defaults` first (in their order), then any other. Records
+ * of one shape (the common case: the engine makes them all alike) are read once per shape.
+ */
 function fieldsOf(records: readonly object[], defaults: Defaults): string[] {
   const fields = new Set(Object.keys(defaults));
-  for (const record of records) for (const key of Object.keys(record)) fields.add(key);
+  let shape: string[] | null = null;
+  for (const record of records) {
+    const keys = Object.keys(record);
+    if (shape !== null && sameKeys(keys, shape)) continue;
+    for (const key of keys) fields.add(key);
+    shape = keys;
+  }
   return [...fields];
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export function toColumns(records: readonly object[], defaults: Defaults = {}, skip: readonly string[] = []): Columns {
@@ -88,14 +111,16 @@ export function toColumns(records: readonly object[], defaults: Defaults = {}, s
     const fallback = defaults[field];
     const at: number[] = [];
     const values: unknown[] = [];
-    records.forEach((record, row) => {
-      const own = Object.prototype.hasOwnProperty.call(record, field);
-      const value = (record as Record<string, unknown>)[field];
-      if (hasDefault ? own && !Object.is(value, fallback) : own) {
-        at.push(row);
-        values.push(value);
-      }
-    });
+    for (let row = 0; row < records.length; row += 1) {
+      const record = records[row] as Record<string, unknown>;
+      const value = record[field];
+      // A value other than the default is the record's own unless a prototype lent it: rare enough
+      // that the ownership check runs only then (and for an undefined, which may be absent).
+      if (hasDefault && Object.is(value, fallback)) continue;
+      if (!Object.prototype.hasOwnProperty.call(record, field)) continue;
+      at.push(row);
+      values.push(value);
+    }
     if (values.length === 0) continue;
     const dense = values.length === records.length;
     const dictionary = dictionaryOf(values);

@@ -16,7 +16,7 @@ import type { DirectTestOutcome, Measurement } from '../domain/measurement';
 import type { ImportRequest } from '../domain/import-request';
 import type { AppProblem } from '../domain/problem';
 import type { RoutingView } from '../domain/routing';
-import type { ObservatoryStatus, ServerStatus } from '../domain/status';
+import type { LatestStatus, ObservatoryStatus, ServerStatus } from '../domain/status';
 import type { Server, ServerId, SubscriptionId } from '../domain/server';
 import type { Subscription } from '../domain/subscription';
 import { serverGroupSchema, type Settings, settingsPatchSchema } from '../settings';
@@ -145,7 +145,7 @@ export type ListSubscription = Omit<Subscription, 'servers'> & { servers: ListSe
  * A server's status as the list and the stream carry it: everything but the statistics and the
  * last measurements, which only the details show and fetch on demand (`getServerStatus`).
  */
-export type ListStatus = Omit<ServerStatus, 'statistics' | 'recent'>;
+export type ListStatus = LatestStatus;
 
 /** Progress of a "test all" run. */
 export interface TestProgress {

@@ -81,8 +81,20 @@ export interface WireStatusColumns {
  */
 export type WireSnapshot = Omit<AppSnapshot, 'subscriptions' | 'statuses'> & { subscriptions: WireSubscription[]; statusColumns: WireStatusColumns };
 
+/**
+ * Each subscription's wire form, by the object it was made from. The engine hands out the same
+ * ListSubscription objects until the list changes (ServerCatalog.listed), and treats them as
+ * immutable, so 5,000 servers are put in columns once per change, not once per window or event.
+ */
+const wireSubscriptions = new WeakMap<ListSubscription, WireSubscription>();
+
 export function subscriptionToWire(subscription: ListSubscription): WireSubscription {
-  return { ...subscription, servers: toColumns(subscription.servers, { subscriptionId: subscription.id }) };
+  let wire = wireSubscriptions.get(subscription);
+  if (wire === undefined) {
+    wire = { ...subscription, servers: toColumns(subscription.servers, { subscriptionId: subscription.id }) };
+    wireSubscriptions.set(subscription, wire);
+  }
+  return wire;
 }
 
 /** A subscription back from the wire; one in the older form (servers as objects) is read as it is. */

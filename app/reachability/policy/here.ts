@@ -26,6 +26,8 @@ export interface Streak {
 
 /** Results up to `now`, oldest first, one per instant (a result seen twice is one result). */
 function ordered(results: readonly HereResult[], now: number): HereResult[] {
+  // Most servers have none or one (every untested server, each snapshot): no map to build.
+  if (results.length <= 1) return results.filter((r) => r.at <= now);
   const byTime = new Map<number, HereResult>();
   for (const r of results) {
     if (r.at > now) continue;

@@ -120,6 +120,7 @@ function verdictAt(view: ReachabilityView, server: Server, streak: Streak, now: 
       unreliableVantages: view.unreliableVantages,
     },
     now,
+    streak,
   );
 }
 

@@ -47,9 +47,9 @@ export interface VerdictInput {
   unreliableVantages?: ReadonlyMap<ServerId, string>;
 }
 
-export function deriveVerdict(input: VerdictInput, now: number): Reachability {
+/** `streak`: `failureStreak(input.here, now, input.rules)`, when the caller has it already. */
+export function deriveVerdict(input: VerdictInput, now: number, streak: Streak = failureStreak(input.here, now, input.rules)): Reachability {
   const { rules, target } = input;
-  const streak = failureStreak(input.here, now, rules);
   const result = (verdict: Verdict, reason: string, used: VantageObservation[] = []): Reachability => ({
     verdict,
     reason,
