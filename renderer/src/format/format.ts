@@ -54,29 +54,37 @@ const DATE_STYLE: Readonly<Record<string, 'medium' | 'long'>> = { ar: 'long' };
 
 const cache = new Map<string, Formatters>();
 
+/** `make()`'s value, made on the first call and kept. */
+function lazy<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 export function formattersFor(language: string): Formatters {
   const cached = cache.get(language);
   if (cached) return cached;
-  const unit = (u: string, digits: number) =>
-    new Intl.NumberFormat(language, { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: digits });
+  // Building an Intl formatter costs far more than using one, and the first of each kind in a
+  // window loads its locale data (tens of ms on a slow machine, all before the first rows show).
+  // So each is built on its first use and kept: the list's first frame builds only what it shows.
+  const unit = (u: string, digits: number) => lazy(() => new Intl.NumberFormat(language, { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: digits }));
   const msFormat = unit('millisecond', 0);
-  const sizeFormats = new Map<string, Intl.NumberFormat>();
+  const sizeFormats = new Map<string, () => Intl.NumberFormat>();
   const sizeFormat = (u: string, digits: number) => {
     const key = `${u}:${digits}`;
-    if (!sizeFormats.has(key)) sizeFormats.set(key, unit(u, digits));
-    return sizeFormats.get(key)!;
+    let format = sizeFormats.get(key);
+    if (!format) sizeFormats.set(key, (format = unit(u, digits)));
+    return format();
   };
-  const timeFormat = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  const clockFormat = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' });
+  const timeFormat = lazy(() => new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' }));
+  const clockFormat = lazy(() => new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }));
   const dateStyle = DATE_STYLE[language] ?? 'medium';
-  const dateFormat = new Intl.DateTimeFormat(language, { dateStyle });
-  const dateTimeFormat = new Intl.DateTimeFormat(language, { dateStyle, timeStyle: 'short' });
+  const dateFormat = lazy(() => new Intl.DateTimeFormat(language, { dateStyle }));
+  const dateTimeFormat = lazy(() => new Intl.DateTimeFormat(language, { dateStyle, timeStyle: 'short' }));
   // A day is no instant: read and written in UTC, it is the same day in every time zone.
-  const dayFormat = new Intl.DateTimeFormat(language, { dateStyle, timeZone: 'UTC' });
-  const relativeFormat = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
-  const percentFormat = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 });
-  // Building an Intl.NumberFormat costs far more than using one (a fresh one per call took ~0.1 ms,
-  // and "Testing n of m" formats two numbers per result during Test all): one per precision.
+  const dayFormat = lazy(() => new Intl.DateTimeFormat(language, { dateStyle, timeZone: 'UTC' }));
+  const relativeFormat = lazy(() => new Intl.RelativeTimeFormat(language, { numeric: 'auto' }));
+  const percentFormat = lazy(() => new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 }));
+  // One per precision ("Testing n of m" formats two numbers per result during Test all).
   const numberFormats = new Map<number, Intl.NumberFormat>();
   const numberFormat = (fractionDigits: number) => {
     let format = numberFormats.get(fractionDigits);
@@ -90,7 +98,7 @@ export function formattersFor(language: string): Formatters {
 
   const formatters: Formatters = {
     language,
-    ms: (value) => msFormat.format(Math.round(value)),
+    ms: (value) => msFormat().format(Math.round(value)),
     bytes: (value) => {
       const { amount, unit: u } = scaled(value);
       return sizeFormat(u, amount < 100 ? 1 : 0).format(amount);
@@ -100,37 +108,37 @@ export function formattersFor(language: string): Formatters {
       return sizeFormat(`${u}-per-second`, amount < 100 ? 1 : 0).format(amount);
     },
     number: (value, fractionDigits = 0) => numberFormat(fractionDigits).format(value),
-    percent: (fraction) => percentFormat.format(fraction),
-    time: (epochMs) => timeFormat.format(epochMs),
-    clock: (epochMs) => clockFormat.format(epochMs),
-    date: (epochMs) => dateFormat.format(epochMs),
-    dateTime: (epochMs) => dateTimeFormat.format(epochMs),
+    percent: (fraction) => percentFormat().format(fraction),
+    time: (epochMs) => timeFormat().format(epochMs),
+    clock: (epochMs) => clockFormat().format(epochMs),
+    date: (epochMs) => dateFormat().format(epochMs),
+    dateTime: (epochMs) => dateTimeFormat().format(epochMs),
     day: (isoDate) => {
       const at = /^\d{4}-\d{2}-\d{2}$/.test(isoDate) ? Date.parse(`${isoDate}T00:00:00Z`) : Number.NaN;
-      return Number.isNaN(at) ? isoDate : dayFormat.format(at);
+      return Number.isNaN(at) ? isoDate : dayFormat().format(at);
     },
     relative: (epochMs, nowMs) => {
       const delta = epochMs - nowMs;
       const abs = Math.abs(delta);
-      if (abs < 45_000) return relativeFormat.format(Math.round(delta / 1000), 'second');
-      if (abs < 45 * 60_000) return relativeFormat.format(Math.round(delta / 60_000), 'minute');
-      if (abs < 22 * 3_600_000) return relativeFormat.format(Math.round(delta / 3_600_000), 'hour');
-      return relativeFormat.format(Math.round(delta / 86_400_000), 'day');
+      if (abs < 45_000) return relativeFormat().format(Math.round(delta / 1000), 'second');
+      if (abs < 45 * 60_000) return relativeFormat().format(Math.round(delta / 60_000), 'minute');
+      if (abs < 22 * 3_600_000) return relativeFormat().format(Math.round(delta / 3_600_000), 'hour');
+      return relativeFormat().format(Math.round(delta / 86_400_000), 'day');
     },
     duration: (ms) => {
       const total = Math.max(0, Math.round(ms / 1000));
-      if (total < 60) return seconds.format(total);
+      if (total < 60) return seconds().format(total);
       if (total < 3600) {
         const m = Math.floor(total / 60);
         const s = total % 60;
-        return s === 0 || m >= 10 ? minutes.format(m) : `${minutes.format(m)} ${seconds.format(s)}`;
+        return s === 0 || m >= 10 ? minutes().format(m) : `${minutes().format(m)} ${seconds().format(s)}`;
       }
       if (total < 86_400) {
         const h = Math.floor(total / 3600);
         const m = Math.floor((total % 3600) / 60);
-        return m === 0 ? hours.format(h) : `${hours.format(h)} ${minutes.format(m)}`;
+        return m === 0 ? hours().format(h) : `${hours().format(h)} ${minutes().format(m)}`;
       }
-      return days.format(Math.floor(total / 86_400));
+      return days().format(Math.floor(total / 86_400));
     },
   };
   cache.set(language, formatters);

@@ -23,6 +23,8 @@ const listFormats = new Map<string, Intl.ListFormat>();
 
 /** "B1, B2 and C2" in the UI language, each name isolated so its direction cannot spill over. */
 export function nameList(names: readonly string[], language: string): string {
+  // Most verdicts name no vantage point: no list format to build (its first costs a locale load).
+  if (names.length === 0) return '';
   let format = listFormats.get(language);
   if (!format) listFormats.set(language, (format = new Intl.ListFormat(language, { style: 'long', type: 'conjunction' })));
   return format.format(names.map(isolate));
