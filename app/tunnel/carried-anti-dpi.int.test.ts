@@ -7,56 +7,36 @@
  * first datagram is the configured noise, before its QUIC Initial; each still carries traffic,
  * out through that server (its exit IP at the lab's IP-info stand-in).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProxyAgent, request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type InProcessLab, startLab } from '../../e2e/lab';
+import { afterEach, describe, expect, it } from 'vitest';
 import { describeHello, expectFragmented, expectWhole } from '../../e2e/lab/hello-pieces';
-import { LabNetwork } from '../../e2e/lab/network';
 import { Relay } from '../../e2e/lab/relay';
 import type { LabServerInfo } from '../../e2e/lab/types';
 import { ClientChunkLog, DatagramWatch, isQuicInitial } from '../../e2e/lab/wire-watch';
 import type { Server } from '../../shared/domain/server';
 import { type AntiDpiSettings, antiDpiSettingsSchema } from '../../shared/settings';
 import { antiDpiFor } from '../core/anti-dpi';
-import { type CoreProfile, detectCore } from '../core';
-import { labCore } from '../core/testing/cores';
 import { type Logger, memoryLogger } from '../log/logger';
 import { TunnelController } from './controller';
 import { freePorts } from './ports';
 import { serversFromLinks } from './testing/lab-servers';
+import { useModernLab } from '../../e2e/lab/modern-lab-suite';
 
-let lab: InProcessLab;
-let runtimeDir: string;
-let xray: CoreProfile;
-let singBox: CoreProfile;
-const network = new LabNetwork();
-const stops: (() => Promise<void>)[] = [];
+const modern = useModernLab('carried-anti-dpi-');
+const { network, stops } = modern;
 let tunnel: TunnelController | null = null;
-
-beforeAll(async () => {
-  lab = await startLab({ servers: 2, subscriptions: 1, modern: true, latency: [5, 10] });
-  [xray, singBox] = await Promise.all([detectCore(labCore('xray')), detectCore(labCore('sing-box'))]);
-  runtimeDir = await mkdtemp(join(tmpdir(), 'carried-anti-dpi-'));
-}, 120_000);
 
 afterEach(async () => {
   await tunnel?.disconnect();
   tunnel = null;
 });
 
-afterAll(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop();
-  await lab?.stop();
-  if (runtimeDir) await rm(runtimeDir, { recursive: true, force: true });
-});
-
 /** The lab's server of this kind, as the app reads its share link. */
 function labServer(kind: string): { info: LabServerInfo; server: Server } {
-  const info = lab.info.servers.find((s) => s.kind === kind);
-  if (!info) throw new Error(`the lab has no ${kind} server: ${JSON.stringify(lab.info.modern?.leftOut)}`);
+  const info = modern.lab.info.servers.find((s) => s.kind === kind);
+  if (!info) throw new Error(`the lab has no ${kind} server: ${JSON.stringify(modern.lab.info.modern?.leftOut)}`);
   return { info, server: serversFromLinks([info.shareLink])[0]! };
 }
 
@@ -84,7 +64,7 @@ async function connectThrough(server: Server, settings: AntiDpiSettings): Promis
   expect(state.state).toBe('connected');
   const agent = new ProxyAgent(state.httpProxy!);
   try {
-    const answer = await request(lab.info.ipinfoUrls['ip-api.com'], { dispatcher: agent, signal: AbortSignal.timeout(15_000) });
+    const answer = await request(modern.lab.info.ipinfoUrls['ip-api.com'], { dispatcher: agent, signal: AbortSignal.timeout(15_000) });
     const exitIp = (JSON.parse(await answer.body.text()) as { query?: string }).query;
     return { log: logged.lines, exitIp };
   } finally {
@@ -100,7 +80,7 @@ async function connectThrough(server: Server, settings: AntiDpiSettings): Promis
 async function connectOnFreePorts(server: Server, settings: AntiDpiSettings, logger: Logger, attempts = 3) {
   for (let attempt = 1; ; attempt++) {
     const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
-    tunnel = new TunnelController({ core: xray, carriers: [singBox], runtimeDir, logger, httpPort, socksPort, antiDpi: (id) => antiDpiFor(settings, id) });
+    tunnel = new TunnelController({ core: modern.xray, carriers: [modern.singBox], runtimeDir: modern.runtimeDir, logger, httpPort, socksPort, antiDpi: (id) => antiDpiFor(settings, id) });
     try {
       return await tunnel.connect(server);
     } catch (error) {
@@ -143,8 +123,8 @@ describe('TLS ClientHello fragment, for a ShadowTLS v3 server sing-box carries',
     // ShadowTLS borrows the lab's site, whose certificate sing-box checks against the system
     // store: the machine trusts it, as a user's machine trusts a real site's (protocol-table test).
     const trustBefore = process.env.SSL_CERT_FILE;
-    const store = join(runtimeDir, 'lab-trust.pem');
-    await writeFile(store, lab.modernCertificatePem);
+    const store = join(modern.runtimeDir, 'lab-trust.pem');
+    await writeFile(store, modern.lab.modernCertificatePem);
     process.env.SSL_CERT_FILE = store;
     try {
       const { info, server } = labServer('shadowtls-v3');

@@ -7,56 +7,34 @@
  * probe still answers; with it off (globally, or for that server), whole. Turning the options on
  * for a prober already running rebuilds both probers' cores.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type InProcessLab, startLab } from '../../e2e/lab';
+import { afterEach, describe, expect, it } from 'vitest';
 import { expectFragmented, expectWhole } from '../../e2e/lab/hello-pieces';
-import { LabNetwork } from '../../e2e/lab/network';
 import { Relay } from '../../e2e/lab/relay';
 import type { LabServerInfo } from '../../e2e/lab/types';
 import { ClientChunkLog } from '../../e2e/lab/wire-watch';
 import type { Server } from '../../shared/domain/server';
 import { type AntiDpiSettings, antiDpiSettingsSchema } from '../../shared/settings';
 import { antiDpiFor } from '../core/anti-dpi';
-import { type CoreProfile, detectCore } from '../core';
-import { labCore } from '../core/testing/cores';
 import { memoryLogger } from '../log/logger';
 import { CarrierProber } from './carrier-prober';
 import { serversFromLinks } from './testing/lab-servers';
+import { useModernLab } from '../../e2e/lab/modern-lab-suite';
 
-let lab: InProcessLab;
-let runtimeDir: string;
-let xray: CoreProfile;
-let singBox: CoreProfile;
-const network = new LabNetwork();
-const stops: (() => Promise<void>)[] = [];
+const modern = useModernLab('carrier-prober-anti-dpi-');
+const { network, stops } = modern;
 let prober: CarrierProber | null = null;
-
-beforeAll(async () => {
-  lab = await startLab({ servers: 2, subscriptions: 1, modern: true, latency: [5, 10] });
-  [xray, singBox] = await Promise.all([detectCore(labCore('xray')), detectCore(labCore('sing-box'))]);
-  runtimeDir = await mkdtemp(join(tmpdir(), 'carrier-prober-anti-dpi-'));
-}, 120_000);
 
 afterEach(async () => {
   await prober?.close();
   prober = null;
 });
 
-afterAll(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop();
-  await lab?.stop();
-  if (runtimeDir) await rm(runtimeDir, { recursive: true, force: true });
-});
-
 const hostPort = (address: string) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) });
 
 /** The lab's AnyTLS server as the app reads its share link, behind a relay that records what each client sends. */
 async function watchedAnytls(id: string): Promise<{ info: LabServerInfo; server: Server; log: ClientChunkLog }> {
-  const info = lab.info.servers.find((s) => s.kind === 'anytls');
-  if (!info) throw new Error(`the lab has no AnyTLS server: ${JSON.stringify(lab.info.modern?.leftOut)}`);
+  const info = modern.lab.info.servers.find((s) => s.kind === 'anytls');
+  if (!info) throw new Error(`the lab has no AnyTLS server: ${JSON.stringify(modern.lab.info.modern?.leftOut)}`);
   const linked = serversFromLinks([info.shareLink])[0]!;
   const log = new ClientChunkLog();
   const relay = new Relay({ frontAddress: '127.0.0.1', upstream: hostPort(info.relay), network, onClientData: log.hook });
@@ -69,7 +47,7 @@ async function watchedAnytls(id: string): Promise<{ info: LabServerInfo; server:
 /** A probe through the CarrierProber, to the lab's IP-info stand-in (it answers 200). */
 async function probe(id: string) {
   expect(prober!.readiness(id), id).toEqual({ ready: true });
-  return prober!.probe(id, { url: lab.info.ipinfoUrls['ip-api.com']!, timeoutMs: 15_000, expectStatus: 200 });
+  return prober!.probe(id, { url: modern.lab.info.ipinfoUrls['ip-api.com']!, timeoutMs: 15_000, expectStatus: 200 });
 }
 
 const FRAGMENT = { enabled: true, packets: 'tlshello', length: '100-200', interval: '20-30' };
@@ -81,7 +59,7 @@ describe('the monitor’s probe of an AnyTLS server sing-box carries, with the T
     const off = await watchedAnytls('off');
     const settings = antiDpiSettingsSchema.parse({ fragment: FRAGMENT, noise: NOISE, servers: { off: 'off' } });
     const logged = memoryLogger('debug');
-    prober = new CarrierProber({ core: xray, carriers: [singBox], runtimeDir, logger: logged.logger, rebuildDebounceMs: 20, antiDpi: (id) => antiDpiFor(settings, id) });
+    prober = new CarrierProber({ core: modern.xray, carriers: [modern.singBox], runtimeDir: modern.runtimeDir, logger: logged.logger, rebuildDebounceMs: 20, antiDpi: (id) => antiDpiFor(settings, id) });
     prober.setServers([on.server, off.server]);
     await prober.settled();
     // The same list again (the monitor re-sets it on every change): nothing is said twice.
@@ -104,7 +82,7 @@ describe('the monitor’s probe of an AnyTLS server sing-box carries, with the T
   it('off: the probe’s ClientHello is whole; turned on, both probers are rebuilt and the next probe’s ClientHello is in pieces', async () => {
     const first = await watchedAnytls('later');
     let settings: AntiDpiSettings = antiDpiSettingsSchema.parse({});
-    prober = new CarrierProber({ core: xray, carriers: [singBox], runtimeDir, logger: memoryLogger('debug').logger, rebuildDebounceMs: 20, antiDpi: (id) => antiDpiFor(settings, id) });
+    prober = new CarrierProber({ core: modern.xray, carriers: [modern.singBox], runtimeDir: modern.runtimeDir, logger: memoryLogger('debug').logger, rebuildDebounceMs: 20, antiDpi: (id) => antiDpiFor(settings, id) });
     prober.setServers([first.server]);
     await prober.settled();
     expect(await probe('later')).toMatchObject({ ok: true });
@@ -126,10 +104,10 @@ describe('the monitor’s probe of an AnyTLS server sing-box carries, with the T
     const slow = await watchedAnytls('slow');
     const added = await watchedAnytls('added');
     const settings = antiDpiSettingsSchema.parse({ fragment: FRAGMENT });
-    prober = new CarrierProber({ core: xray, carriers: [singBox], runtimeDir, logger: memoryLogger('debug').logger, rebuildDebounceMs: 20, antiDpi: (id) => antiDpiFor(settings, id) });
+    prober = new CarrierProber({ core: modern.xray, carriers: [modern.singBox], runtimeDir: modern.runtimeDir, logger: memoryLogger('debug').logger, rebuildDebounceMs: 20, antiDpi: (id) => antiDpiFor(settings, id) });
     prober.setServers([slow.server]);
     await prober.settled();
-    await lab.setFault(slow.info.id, { fault: 'none', latencyMs: 300 });
+    await modern.lab.setFault(slow.info.id, { fault: 'none', latencyMs: 300 });
     try {
       const inFlight = probe('slow');
       await new Promise((r) => setTimeout(r, 100));
@@ -141,7 +119,7 @@ describe('the monitor’s probe of an AnyTLS server sing-box carries, with the T
       expectFragmented(slow.log.connections[0]!.chunks, FRAGMENT, (slow.server.security as { sni?: string }).sni!, 'the probe under way');
       expect(await probe('added')).toMatchObject({ ok: true });
     } finally {
-      await lab.setFault(slow.info.id, { fault: 'none', latencyMs: slow.info.latencyMs });
+      await modern.lab.setFault(slow.info.id, { fault: 'none', latencyMs: slow.info.latencyMs });
     }
   }, 120_000);
 });
