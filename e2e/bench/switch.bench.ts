@@ -5,7 +5,8 @@
  * core stop + core start + one request through the new server. Split into its parts:
  * - `switch_call`: switch() itself (old core stopped, new one accepting connections);
  * - `core_start`: spawn → the core says it started and its inbound accepts;
- * - `first_byte_after_ready`: the request alone (one round trip to the server and the target).
+ * - `first_byte_after_ready`: the request alone (one round trip to the server and the target, plus
+ *   the handshakes of the protocol: TLS, QUIC, a ShadowTLS site's; also given per protocol).
  * The lab's latency is fixed (`--latency`, default 20 ms each way) so the request part is known.
  * Servers are taken in turn, so every switch changes server and protocol.
  * `--cores xray,v2ray,sing-box` (default: every core this machine has) runs the trials through
@@ -118,6 +119,8 @@ async function trialsThrough(cores: { core: CoreProfile; carriers?: CoreProfile[
     const call: number[] = [];
     const start: number[] = [];
     const request: number[] = [];
+    // Per protocol: its handshakes' round trips at the lab's fixed latency are a floor no switch can go under.
+    const byProtocol = new Map<string, { total: number[]; request: number[] }>();
     for (let i = 1; i <= trials; i++) {
       const server = servers[i % servers.length]!;
       const began = performance.now();
@@ -128,13 +131,21 @@ async function trialsThrough(cores: { core: CoreProfile; carriers?: CoreProfile[
       call.push(ready - began);
       start.push(tunnel.lastStartMs);
       request.push(byte);
+      const kind = byProtocol.get(server.protocol) ?? { total: [], request: [] };
+      kind.total.push(ready - began + byte);
+      kind.request.push(byte);
+      byProtocol.set(server.protocol, kind);
     }
+    const perProtocol = (pick: (kind: { total: number[]; request: number[] }) => number[]) =>
+      Object.fromEntries([...byProtocol].map(([protocol, kind]) => [protocol, round(median(pick(kind)))]));
     return {
       core: [core, ...carriers].map((c) => `${c.family} ${c.version}`).join(' + '),
       ...stats('switch_to_first_byte', total),
       ...stats('switch_call', call),
       ...stats('core_start', start),
       ...stats('first_byte_after_ready', request),
+      switch_to_first_byte_median_ms_by_protocol: perProtocol((kind) => kind.total),
+      first_byte_after_ready_median_ms_by_protocol: perProtocol((kind) => kind.request),
       core_rss_mb: sumMb([core, ...carriers].map((c) => residentMb(processesOf(c.path, runtimeDir)))),
     };
   } finally {
