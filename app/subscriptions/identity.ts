@@ -45,29 +45,9 @@ export function assignIds(
   // A first import has nothing to match: steps 1 and 2 would only fill maps nobody reads.
   if (previous.length > 0) matchPrevious(previous, parsed, keys, ids, taken);
 
-  // Step 3: new, derived ids. Keys and ids are almost always new, so each is added to its set
-  // straight away and the set's size tells whether it was there: one lookup per server where a
-  // get (or has) and then a set (or add) made two. Only a repeated key gets a count of its own.
-  const newKeys = new Set<string>();
-  const repeats = new Map<string, number>();
+  // Step 3: new, derived ids.
   const idPrefix = `${subscriptionId}\u0000`;
-  for (let i = 0; i < count; i++) {
-    if (ids[i] !== undefined) continue;
-    const key = keys[i] as string;
-    let n = 0;
-    const keysBefore = newKeys.size;
-    if (newKeys.add(key).size === keysBefore) {
-      n = repeats.get(key) ?? 1;
-      repeats.set(key, n + 1);
-    }
-    let id = makeId ? makeId() : derivedId(idPrefix, key, n, 0);
-    for (let salt = 1; ; salt++) {
-      const idsBefore = taken.size;
-      if (taken.add(id).size > idsBefore) break;
-      id = makeId ? makeId() : derivedId(idPrefix, key, n, salt);
-    }
-    ids[i] = id;
-  }
+  if (previous.length > 0 || makeId !== undefined || !firstImportIds(idPrefix, keys, ids)) newIds(idPrefix, keys, ids, taken, makeId);
 
   // Object.assign copies what a spread copies, in the same order, at half the cost for the mixed
   // shapes of a parsed list; `id` and `subscriptionId` are then set as Object.assign's second
@@ -132,6 +112,68 @@ function matchPrevious(previous: readonly Server[], parsed: readonly ParsedServe
     ids[i] = id;
     taken.add(id);
   });
+}
+
+/**
+ * Step 3 for the unmatched entries: the nth occurrence of a key gets the id derived from key and
+ * n, salted until it is free. Keys and ids are almost always new, so each is added to its set
+ * straight away and the set's size tells whether it was there: one lookup per server where a get
+ * (or has) and then a set (or add) made two. Only a repeated key gets a count of its own.
+ */
+function newIds(idPrefix: string, keys: readonly string[], ids: (ServerId | undefined)[], taken: Set<ServerId>, makeId: (() => string) | undefined): void {
+  const newKeys = new Set<string>();
+  const repeats = new Map<string, number>();
+  for (let i = 0; i < keys.length; i++) {
+    if (ids[i] !== undefined) continue;
+    const key = keys[i] as string;
+    let n = 0;
+    const keysBefore = newKeys.size;
+    if (newKeys.add(key).size === keysBefore) {
+      n = repeats.get(key) ?? 1;
+      repeats.set(key, n + 1);
+    }
+    let id = makeId ? makeId() : derivedId(idPrefix, key, n, 0);
+    for (let salt = 1; ; salt++) {
+      const idsBefore = taken.size;
+      if (taken.add(id).size > idsBefore) break;
+      id = makeId ? makeId() : derivedId(idPrefix, key, n, salt);
+    }
+    ids[i] = id;
+  }
+}
+
+/**
+ * newIds for a first import (nothing previous, derived ids), the same ids with one map instead of
+ * two sets: equal keys derive equal first ids, so the map of ids to their keys tells a repeated
+ * key from a new one, and the set of keys, which hashed every long key once more, is not built.
+ * Returns false, having written nothing, when a first id belongs to another key (60 bits of
+ * SHA-256 colliding): newIds then decides, as it always did.
+ */
+function firstImportIds(idPrefix: string, keys: readonly string[], ids: (ServerId | undefined)[]): boolean {
+  const keyOfId = new Map<ServerId, string>();
+  const repeats = new Map<string, number>();
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const first = derivedId(idPrefix, key, 0, 0);
+    const owner = keyOfId.get(first);
+    if (owner === undefined) {
+      keyOfId.set(first, key);
+      ids[i] = first;
+      continue;
+    }
+    if (owner !== key) {
+      ids.fill(undefined);
+      return false;
+    }
+    // A repeat: its occurrence and salt as newIds finds them.
+    const n = repeats.get(key) ?? 1;
+    repeats.set(key, n + 1);
+    let id = derivedId(idPrefix, key, n, 0);
+    for (let salt = 1; keyOfId.has(id); salt++) id = derivedId(idPrefix, key, n, salt);
+    keyOfId.set(id, key);
+    ids[i] = id;
+  }
+  return true;
 }
 
 /** What identifies a server's endpoint: protocol + address + port + credential. */

@@ -3,18 +3,21 @@ import { buildSecurity, echConfigListOf, noSecurity, noStreamTransport } from '.
 import { decodeBase64Bytes, decodeBase64Text, decodeEscapes, isTruthy, splitList } from '../text';
 import { checkHost, checkPort, checkWireguardKey, reject } from '../validate';
 import { certificateCheckParams, decodedUserinfo, linkName, type Note } from './common';
-import { type LinkParts, param, splitLink } from './split';
+import { type LinkParts, param, paramIn, splitLink } from './split';
 
 /**
  * `wireguard://privateKey@host:port?publickey=…&address=10.0.0.2/32,fd00::2/128&reserved=1,2,3
  * &mtu=1280&presharedkey=…#name` (also `wg://`). Addresses without a prefix get /32 or /128.
  */
+/** The spellings of the peer's public key: Hiddify writes `peer_pk` (also `peerpublickey`, `pub`). */
+const WIREGUARD_PUBLIC_KEY = ['publickey', 'public_key', 'peer_public_key', 'pbk', 'peer_pk', 'peerpublickey', 'pub'];
+
 export function parseWireguard(line: string): ParsedServer {
   const parts = splitLink(line) ?? reject('wireguard: not a link');
   const q = parts.query;
   // Hiddify writes the keys as `pk` / `peer_pk` (also `peerpublickey`, `pub`) and `local_address`.
   const privateKey = checkWireguardKey('wireguard', 'private key', decodedUserinfo(parts) || param(q, 'privatekey', 'private_key', 'pk'));
-  const publicKey = checkWireguardKey('wireguard', 'public key (publickey)', param(q, 'publickey', 'public_key', 'peer_public_key', 'pbk', 'peer_pk', 'peerpublickey', 'pub'));
+  const publicKey = checkWireguardKey('wireguard', 'public key (publickey)', paramIn(q, WIREGUARD_PUBLIC_KEY));
   const address = checkHost('wireguard', parts.host);
   const port = checkPort('wireguard', parts.port);
   const localAddresses = wireguardAddresses(param(q, 'address', 'ip', 'local_address', 'localaddress'));

@@ -3,7 +3,7 @@ import { buildSecurity, echConfigListOf, quicTransport } from '../stream';
 import { isTruthy, splitList } from '../text';
 import { checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, reject } from '../validate';
 import { decodedUserinfo, linkName, type Note } from './common';
-import { param, spellings, splitLink } from './split';
+import { param, paramIn, spellings, splitLink } from './split';
 
 /**
  * `hysteria2://password@host:port/?sni=…&insecure=1&obfs=salamander&obfs-password=…#name`
@@ -77,18 +77,18 @@ export function parseTuic(line: string, note: Note = () => undefined): ParsedSer
   const address = checkHost('tuic', parts.host);
   const port = checkPort('tuic', parts.port);
   const q = parts.query;
-  const disableSni = isTruthy(param(q, ...DISABLE_SNI));
+  const disableSni = isTruthy(paramIn(q, DISABLE_SNI));
   const security = buildSecurity('tuic', 'tls', {
     sni: disableSni ? undefined : param(q, 'sni', 'peer'),
     alpn: splitList(param(q, 'alpn') ?? ''),
-    allowInsecure: isTruthy(param(q, ...ALLOW_INSECURE)),
+    allowInsecure: isTruthy(paramIn(q, ALLOW_INSECURE)),
     ech: echConfigListOf('tuic', q.get('ech'), 'tls', note),
   });
   // Built with its name in place, as parseHysteria2 builds its entry.
   const endpoint: TuicEndpoint & { name: string } = { name: linkName(parts.fragment, address, port), protocol: 'tuic', address, port, uuid, password, transport: quicTransport(), security };
   // `congestion_controller` is Clash's name for it, which converters carry into links.
-  const congestion = param(q, ...CONGESTION);
-  const relay = param(q, ...UDP_RELAY_MODE);
+  const congestion = paramIn(q, CONGESTION);
+  const relay = paramIn(q, UDP_RELAY_MODE);
   if (congestion) endpoint.congestionControl = congestion.toLowerCase();
   if (relay) endpoint.udpRelayMode = relay.toLowerCase();
   return endpoint;

@@ -144,16 +144,36 @@ export function rawQueryValues(raw: string): Map<string, string> {
   return out;
 }
 
-/** The first non-empty value among several parameter names (already lower-cased). */
-export function param(query: Map<string, string>, ...names: string[]): string | undefined {
-  // Each value trimmed once: streamFromQuery asks for some twenty parameters per link.
+/**
+ * The first non-empty value among up to four parameter names (already lower-cased), each value
+ * trimmed once. The names are positional rather than `...names`: streamFromQuery asks for some
+ * twenty parameters per link, and a rest array per call was most of the garbage a link's query
+ * reading made. paramIn takes a list of names.
+ */
+export function param(query: Map<string, string>, first: string, second?: string, third?: string, fourth?: string): string | undefined {
+  return (
+    nonEmptyValue(query, first) ??
+    (second === undefined ? undefined : nonEmptyValue(query, second)) ??
+    (third === undefined ? undefined : nonEmptyValue(query, third)) ??
+    (fourth === undefined ? undefined : nonEmptyValue(query, fourth))
+  );
+}
+
+/** param for a list of names (spellings(), or more than four). */
+export function paramIn(query: Map<string, string>, names: readonly string[]): string | undefined {
   for (let i = 0; i < names.length; i++) {
-    const value = query.get(names[i] as string);
-    if (value === undefined) continue;
-    const trimmed = value.trim();
-    if (trimmed !== '') return trimmed;
+    const value = nonEmptyValue(query, names[i] as string);
+    if (value !== undefined) return value;
   }
   return undefined;
+}
+
+/** A parameter's value trimmed, or undefined when it is absent or blank. */
+function nonEmptyValue(query: Map<string, string>, name: string): string | undefined {
+  const value = query.get(name);
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
 }
 
 /**
