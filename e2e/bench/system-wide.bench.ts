@@ -9,7 +9,10 @@
  * - crashes, each to the network working again: kill -9 of the core (traffic flowing again),
  *   of sing-box (TUN: its rules gone and a direct connection answering), of the app (every rule,
  *   route and device gone and a direct connection answering).
- * Measures, never asserts. `--requests N` (default 200), `--megabytes N` (default 100).
+ * Measures, never asserts. `--requests N` (default 200), `--megabytes N` (default 100),
+ * `--link-mbit N` (default none): the user's line capped at N Mbit/s each way (capLink). Without
+ * a cap the downloads run as fast as this machine's CPUs move bytes, so the ratio says what each
+ * capture costs per byte; with one, what a user on such a line gets of it.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
@@ -17,7 +20,7 @@ import { join } from 'node:path';
 import { pollUntil } from '../../app/testing/poll';
 import { processesMentioning } from '../../app/tunnel/testing/processes';
 import { LINUX_TUN } from '../../app/system-wide/tun/policy/sing-box-tun';
-import { ADDRESSES, captureTraces, namespacesAvailable, tunTraces } from '../system-wide/netns';
+import { ADDRESSES, capLink, captureTraces, namespacesAvailable, tunTraces } from '../system-wide/netns';
 import { exited, startApp, startSystemWideWorld, type SystemWideWorld, TARGET_URL } from '../system-wide/world';
 import { type Benchmark, median, option, quantile, round } from './harness';
 
@@ -111,8 +114,10 @@ export const systemWideBenchmark: Benchmark = {
     if (!namespacesAvailable()) throw new Error('this benchmark needs root with nft and ip (it builds network namespaces)');
     const requests = option(args, 'requests', 200);
     const megabytes = option(args, 'megabytes', 100);
+    const linkMbit = option(args, 'link-mbit', 0);
     const world = await startSystemWideWorld();
     try {
+      if (linkMbit > 0) await capLink(world.topology, linkMbit);
       // Every run of the app on the same routing: the LAN direct, names asked of the world's resolver.
       await mkdir(join(world.dir, 'bench'), { recursive: true });
       const routing = join(world.dir, 'bench', 'routing.json');
@@ -132,6 +137,7 @@ export const systemWideBenchmark: Benchmark = {
       return {
         requests,
         download_megabytes: megabytes,
+        link_cap_mbit: linkMbit > 0 ? linkMbit : null,
         direct,
         proxy_mode: proxy,
         system_wide: captures,

@@ -104,6 +104,22 @@ export async function createTopology(label?: string): Promise<Topology> {
 }
 
 /**
+ * Caps the link between the user machine and the world at `mbit` Mbit/s each way, as a broadband
+ * line caps it: a token bucket on each end's way out (tc's tbf: a rate, no added delay or loss,
+ * unlike netem), with a burst of 10 ms at that rate (at least 32 KiB).
+ */
+export async function capLink(topology: Topology, mbit: number): Promise<void> {
+  if (!Number.isFinite(mbit) || mbit <= 0) throw new Error(`a link rate must be a positive number of Mbit/s, not ${mbit}`);
+  const burstBytes = Math.max(32 * 1024, Math.round((mbit * 1_000_000) / 8 / 100));
+  for (const [ns, device] of [
+    [topology.user, topology.userDevice],
+    [topology.world, topology.worldDevice],
+  ] as const) {
+    await exec('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', device, 'root', 'tbf', 'rate', `${mbit}mbit`, 'burst', String(burstBytes), 'latency', '50ms']);
+  }
+}
+
+/**
  * IPv6 on the link (as a router advertisement would give it; no duplicate detection to wait out),
  * the user's default IPv6 route through the world, and the world's IPv6 site and exit addresses.
  */
