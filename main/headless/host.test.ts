@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { EngineRefusal } from '../../shared/domain/refusal';
 import type { EventName, EventPayloads, VpnClient } from '../../shared/ipc/contract';
@@ -123,6 +123,34 @@ describe('headless host', () => {
     expect(calls.map(([channel]) => channel)).toEqual(['getSnapshot', 'connect']);
     asking.close();
     plain.close();
+  });
+
+  it('the app page’s load with the token has the snapshot made before its window connects; an event in between has it made anew', async () => {
+    const { service, calls, emit } = echoService();
+    host = await startHeadlessHost({ service, rendererDir: rendererDir() });
+    const snapshots = () => calls.filter(([channel]) => channel === 'getSnapshot').length;
+    const connectAsking = async () => {
+      const ws = new WebSocket(`ws://127.0.0.1:${host!.port}/ws?token=${host!.token}&snapshot=on-open`, { origin: host!.origin });
+      const first = await nextMessage(ws);
+      ws.close();
+      return first;
+    };
+
+    // A page asked for without the token (a stray request) has nothing made.
+    await httpGet(host, '/');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(snapshots()).toBe(0);
+
+    await httpGet(host, `/?token=${host.token}`);
+    await vi.waitFor(() => expect(snapshots()).toBe(1));
+    expect(await connectAsking()).toEqual({ kind: 'event', event: 'snapshot', payload: { echoed: 'getSnapshot', req: {} } });
+    expect(snapshots()).toBe(1);
+
+    await httpGet(host, `/?token=${host.token}`);
+    await vi.waitFor(() => expect(snapshots()).toBe(2));
+    emit('connection', { state: 'connecting', serverId: 'A1', error: null } as EventPayloads['connection']);
+    expect(await connectAsking()).toMatchObject({ kind: 'event', event: 'snapshot' });
+    expect(snapshots()).toBe(3);
   });
 
   it('answers valid requests and rejects invalid ones with a clear error', async () => {

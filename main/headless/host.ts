@@ -21,6 +21,7 @@ import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../../shared/ipc/
 import { eventToWire, type HostMessage, resultToWire, SNAPSHOT_ON_OPEN, SNAPSHOT_ON_OPEN_PARAM, TOKEN_PARAM, WS_PATH } from '../../shared/ipc/wire';
 import { policyConnectingTo } from '../../shared/security/csp';
 import type { Logger } from '../../app/log/logger';
+import { SnapshotPrefetch } from './snapshot-prefetch';
 
 export interface HeadlessHostOptions {
   service: VpnClient;
@@ -89,8 +90,13 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   const tokenMatches = (presented: string | null | undefined): boolean =>
     typeof presented === 'string' && presented.length > 0 && timingSafeEqual(digest(presented), tokenDigest);
 
+  const firstFrames = new SnapshotPrefetch(async () => JSON.stringify({ kind: 'event', event: 'snapshot', payload: eventToWire('snapshot', await options.service.getSnapshot({})) }));
+
   server.on('request', (req, res) => {
     if (!allowedHosts.has(req.headers.host ?? '')) return refuse(res, 421, 'wrong host');
+    // The app's page with this run's token: its window will connect and want the snapshot.
+    const url = new URL(req.url ?? '/', origin);
+    if (req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html') && tokenMatches(url.searchParams.get(TOKEN_PARAM))) firstFrames.prepare();
     void serveStatic(req, res, rendererDir, origin).catch(() => refuse(res, 500, 'internal error'));
   });
 
@@ -114,7 +120,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     const snapshotOnOpen = url.searchParams.get(SNAPSHOT_ON_OPEN_PARAM) === SNAPSHOT_ON_OPEN;
     wss.handleUpgrade(req, socket, head, (ws) => {
       wss.emit('connection', ws, req);
-      if (snapshotOnOpen) void pushSnapshot(options.service, ws, logger);
+      if (snapshotOnOpen) void pushSnapshot(firstFrames, ws, logger);
     });
   });
 
@@ -128,7 +134,10 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   });
 
   const unsubscribers = EVENT_NAMES.map((event) =>
-    options.service.on(event, (payload) => broadcast(wss, event, payload, maxBufferedEventBytes, logger)),
+    options.service.on(event, (payload) => {
+      firstFrames.eventSent();
+      broadcast(wss, event, payload, maxBufferedEventBytes, logger);
+    }),
   );
 
   return {
@@ -166,14 +175,15 @@ async function handleMessage(service: VpnClient, ws: WebSocket, text: string): P
 }
 
 /**
- * The snapshot as a new window's first frame (see SNAPSHOT_ON_OPEN_PARAM). The service makes it
- * within one turn, so no event is sent between the picture and its frame: every event after it is
- * newer. A window it cannot be made for is closed, and its client reconnects for another try.
+ * The snapshot as a new window's first frame (see SNAPSHOT_ON_OPEN_PARAM): the one its page's
+ * load prepared, or one made now (snapshot-prefetch.ts). Either was made after every event this
+ * window has not been sent, so every event after it is newer. A window it cannot be made for is
+ * closed, and its client reconnects for another try.
  */
-async function pushSnapshot(service: VpnClient, ws: WebSocket, logger: Logger | undefined): Promise<void> {
+async function pushSnapshot(frames: SnapshotPrefetch, ws: WebSocket, logger: Logger | undefined): Promise<void> {
   try {
-    const snapshot = await service.getSnapshot({});
-    send(ws, { kind: 'event', event: 'snapshot', payload: eventToWire('snapshot', snapshot) } as HostMessage);
+    const frame = await frames.take();
+    if (ws.readyState === ws.OPEN) ws.send(frame);
   } catch (error) {
     logger?.warn('HOST', `could not make a new window's snapshot: ${error instanceof Error ? error.message : String(error)}`);
     ws.close(1011, 'the snapshot could not be made');
