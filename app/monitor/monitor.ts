@@ -303,6 +303,11 @@ export class Monitor {
     return this.parts.view.snapshot();
   }
 
+  /** A server's last measurements and IP info (reachability's port), without its statistics. */
+  observed(serverId: ServerId): Pick<ServerStatus, 'recent' | 'ipInfo'> {
+    return this.parts.view.observed(serverId);
+  }
+
   /** Every server's latest status without statistics: the window's first snapshot of the list. */
   latest(): LatestStatus[] {
     return this.parts.view.latest();

@@ -212,6 +212,15 @@ export class ServerRecords {
   }
 
   /**
+   * What reachability reads of a server (its last measurements and IP info), without the status's
+   * statistics: its view reads this for every server whenever the data has changed.
+   */
+  observed(id: ServerId): Pick<ServerStatus, 'recent' | 'ipInfo'> {
+    const record = this.records.get(id);
+    return { recent: (record?.recent ?? []).map((m) => ({ ...m })), ipInfo: record?.ipInfo ? { ...record.ipInfo } : null };
+  }
+
+  /**
    * The status without its statistics and last measurements: what a list row shows. The window's
    * first snapshot takes this for every server, so it skips the work those two cost per server.
    */

@@ -37,6 +37,11 @@ export class StatusView {
     return this.servers.list().map((s) => this.status(s.id));
   }
 
+  /** A server's last measurements and IP info (what reachability reads), without its statistics. */
+  observed(serverId: ServerId): Pick<ServerStatus, 'recent' | 'ipInfo'> {
+    return this.records.observed(serverId);
+  }
+
   /** Every server's latest status without statistics, in subscription order (the window's list). */
   latest(): LatestStatus[] {
     return this.servers.list().map((s) => this.records.latest(s.id, s.ipv6));

@@ -10,8 +10,8 @@ import type { ServerStatus } from '../../shared/domain/status';
 export interface MonitorResultsPort {
   /** Called with the statuses that changed (the monitor debounces bursts). Returns unsubscribe. */
   subscribe(listener: (statuses: ServerStatus[]) => void): () => void;
-  /** What the monitor knows of a server now (`recent` holds its last URL results with times). */
-  status(serverId: ServerId): ServerStatus;
+  /** What reachability reads of a server now: its last measurements (URL results with times) and IP info. */
+  observed(serverId: ServerId): Pick<ServerStatus, 'recent' | 'ipInfo'>;
   /** Whether background testing runs now. While it does not (idle, stopped) no probe is spent. */
   isActive(): boolean;
 }

@@ -250,7 +250,7 @@ export class ReachabilityRuntime {
     const view = buildView(
       {
         servers: this.options.servers(),
-        status: (id) => this.options.monitor.status(id),
+        status: (id) => this.options.monitor.observed(id),
         confirmations: (id) => this.store.confirmationsOf(id),
         observations: this.store.vantageObservations(),
         networkLost: this.options.networkLost?.() ?? null,
