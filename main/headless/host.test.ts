@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -151,6 +152,19 @@ describe('headless host', () => {
     emit('connection', { state: 'connecting', serverId: 'A1', error: null } as EventPayloads['connection']);
     expect(await connectAsking()).toMatchObject({ kind: 'event', event: 'snapshot' });
     expect(snapshots()).toBe(3);
+  });
+
+  it('a request whose target is no URL is answered and leaves the host serving', async () => {
+    host = await startHeadlessHost({ service: echoService().service, rendererDir: rendererDir() });
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(host!.port, '127.0.0.1', () => socket.end(`GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:${host!.port}\r\n\r\n`));
+      let text = '';
+      socket.on('data', (chunk) => (text += String(chunk)));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 [45]\d\d/);
+    expect((await httpGet(host, `/?token=${host.token}`)).status).toBe(200);
   });
 
   it('answers valid requests and rejects invalid ones with a clear error', async () => {

@@ -94,9 +94,10 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 
   server.on('request', (req, res) => {
     if (!allowedHosts.has(req.headers.host ?? '')) return refuse(res, 421, 'wrong host');
-    // The app's page with this run's token: its window will connect and want the snapshot.
-    const url = new URL(req.url ?? '/', origin);
-    if (req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html') && tokenMatches(url.searchParams.get(TOKEN_PARAM))) firstFrames.prepare();
+    // The app's page with this run's token: its window will connect and want the snapshot. A
+    // target no URL can be read from prepares nothing (serveStatic answers it).
+    const url = URL.canParse(req.url ?? '/', origin) ? new URL(req.url ?? '/', origin) : null;
+    if (url && req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html') && tokenMatches(url.searchParams.get(TOKEN_PARAM))) firstFrames.prepare();
     void serveStatic(req, res, rendererDir, origin).catch(() => refuse(res, 500, 'internal error'));
   });
 
