@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -152,6 +153,29 @@ describe('headless host', () => {
     emit('connection', { state: 'connecting', serverId: 'A1', error: null } as EventPayloads['connection']);
     expect(await connectAsking()).toMatchObject({ kind: 'event', event: 'snapshot' });
     expect(snapshots()).toBe(3);
+  });
+
+  it('answers the app page before it makes the window’s first snapshot, so a slow snapshot does not hold the page up', async () => {
+    const { service } = echoService();
+    const SNAPSHOT_BUSY_MS = 1500;
+    const slow = new Proxy(service, {
+      get(target, prop: string) {
+        if (prop !== 'getSnapshot') return Reflect.get(target, prop) as unknown;
+        // The engine's work on 5,000 servers holds the event loop as this does.
+        return () => {
+          const until = Date.now() + SNAPSHOT_BUSY_MS;
+          while (Date.now() < until);
+          return Promise.resolve({});
+        };
+      },
+    });
+    host = await startHeadlessHost({ service: slow, rendererDir: rendererDir() });
+    // The page is asked for by another process, as a browser does: this one's loop is what is held.
+    const client = `const t = performance.now(); require('node:http').get(process.argv[1], (res) => { console.log(Math.round(performance.now() - t)); res.resume(); });`;
+    const elapsed = await new Promise<number>((resolve, reject) =>
+      execFile(process.execPath, ['-e', client, `http://127.0.0.1:${host!.port}/?token=${host!.token}`], (error, stdout) => (error ? reject(error) : resolve(Number(stdout.trim())))),
+    );
+    expect(elapsed).toBeLessThan(SNAPSHOT_BUSY_MS / 2);
   });
 
   it('a request whose target is no URL is answered and leaves the host serving', async () => {

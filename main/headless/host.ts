@@ -9,7 +9,6 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -22,6 +21,7 @@ import { eventToWire, type HostMessage, resultToWire, SNAPSHOT_ON_OPEN, SNAPSHOT
 import { policyConnectingTo } from '../../shared/security/csp';
 import type { Logger } from '../../app/log/logger';
 import { SnapshotPrefetch } from './snapshot-prefetch';
+import { StaticFiles } from './static-files';
 
 export interface HeadlessHostOptions {
   service: VpnClient;
@@ -92,13 +92,21 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 
   const firstFrames = new SnapshotPrefetch(async () => JSON.stringify({ kind: 'event', event: 'snapshot', payload: eventToWire('snapshot', await options.service.getSnapshot({})) }));
 
+  const files = new StaticFiles();
   server.on('request', (req, res) => {
     if (!allowedHosts.has(req.headers.host ?? '')) return refuse(res, 421, 'wrong host');
-    // The app's page with this run's token: its window will connect and want the snapshot. A
-    // target no URL can be read from prepares nothing (serveStatic answers it).
+    // The app's page with this run's token: its window will connect and want the snapshot. It is
+    // made once the page is sent: made before, it held the page itself up by as long as it took.
+    // A target no URL can be read from prepares nothing (serveStatic answers it).
     const url = URL.canParse(req.url ?? '/', origin) ? new URL(req.url ?? '/', origin) : null;
-    if (url && req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html') && tokenMatches(url.searchParams.get(TOKEN_PARAM))) firstFrames.prepare();
-    void serveStatic(req, res, rendererDir, origin).catch(() => refuse(res, 500, 'internal error'));
+    if (url && req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html') && tokenMatches(url.searchParams.get(TOKEN_PARAM))) {
+      res.once('finish', () => firstFrames.prepare());
+    }
+    try {
+      serveStatic(req, res, rendererDir, origin, files);
+    } catch {
+      refuse(res, 500, 'internal error');
+    }
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -220,20 +228,20 @@ function send(ws: WebSocket, message: HostMessage): void {
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
 }
 
-async function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, origin: string): Promise<void> {
+function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, origin: string, files: StaticFiles): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
   const pathname = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
   const relative = pathname === '/' ? 'index.html' : normalize(pathname).replace(/^([/\\])+/, '');
   const file = join(root, relative);
   if (file !== root && !file.startsWith(root + sep)) return refuse(res, 403, 'forbidden');
-  const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) {
+  const found = files.get(file);
+  if (!found) {
     return pathname === '/' ? refuse(res, 503, 'the UI is not built: run `npm run build:renderer`') : refuse(res, 404, 'not found');
   }
   const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
   res.writeHead(200, {
     'Content-Type': type,
-    'Content-Length': info.size,
+    'Content-Length': found.size,
     'Cache-Control': 'no-cache',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
@@ -246,7 +254,10 @@ async function serveStatic(req: IncomingMessage, res: ServerResponse, root: stri
       : {}),
   });
   if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
+  if (found.body) return void res.end(found.body);
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {
