@@ -27,8 +27,25 @@ export function normaliseAsn(asn: string | number | undefined | null): string | 
   return `AS${Number(match[1])}`;
 }
 
+/**
+ * Prefixes already worked out, by address: every window's view asks again for each of its
+ * servers' addresses (5,000 regular expressions and joins, about 17 ms), and a list has few
+ * distinct addresses. Emptied when it grows past PREFIX_MEMO_LIMIT, so it stays small.
+ */
+const prefixMemo = new Map<string, string | null>();
+const PREFIX_MEMO_LIMIT = 20_000;
+
 /** "a.b.c.0/24" for IPv4, the first 48 bits for IPv6, null for anything else. */
 export function addressPrefix(ip: string): string | null {
+  const known = prefixMemo.get(ip);
+  if (known !== undefined) return known;
+  const prefix = prefixOf(ip);
+  if (prefixMemo.size >= PREFIX_MEMO_LIMIT) prefixMemo.clear();
+  prefixMemo.set(ip, prefix);
+  return prefix;
+}
+
+function prefixOf(ip: string): string | null {
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip.trim());
   if (v4) {
     const parts = v4.slice(1, 5).map(Number);
