@@ -32,13 +32,15 @@ describe('the renderer’s files in memory', () => {
     expect(files.get(dir)).toBeNull();
   });
 
-  it('keeps no file over the size limit, and no more than the total, and says how big each is for streaming', () => {
+  it('keeps no font, no file over the size limit, and no more than the total, and says how big each is for streaming', () => {
     const dir = folder();
-    writeFileSync(join(dir, 'big.woff2'), Buffer.alloc(2000));
+    writeFileSync(join(dir, 'big.js'), Buffer.alloc(2000));
+    writeFileSync(join(dir, 'small.woff2'), Buffer.alloc(10));
     writeFileSync(join(dir, 'a.js'), Buffer.alloc(600));
     writeFileSync(join(dir, 'b.js'), Buffer.alloc(600));
     const files = new StaticFiles(1000, 1000);
-    expect(files.get(join(dir, 'big.woff2'))).toEqual({ body: null, size: 2000 });
+    expect(files.get(join(dir, 'big.js'))).toEqual({ body: null, size: 2000 });
+    expect(files.get(join(dir, 'small.woff2'))).toEqual({ body: null, size: 10 });
     expect(files.get(join(dir, 'a.js'))?.body?.length).toBe(600);
     expect(files.get(join(dir, 'b.js'))).toEqual({ body: null, size: 600 });
     expect(files.bytes()).toBe(600);

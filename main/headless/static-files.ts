@@ -5,10 +5,15 @@
  * arrive over loopback; from memory it goes out in the turn its request is read.
  *
  * A file is read again when its size or modification time changed (a rebuild while the host
- * runs). Only files up to `maxFileBytes` are kept, up to `maxTotalBytes` in all: the fonts' many
- * subsets are streamed as before, and the engine's memory stays bounded.
+ * runs). Only the page, its code and its styles are kept, each up to `maxFileBytes` and up to
+ * `maxTotalBytes` in all: the fonts' many subsets come after the first frame and are streamed as
+ * before, so the engine's memory stays bounded.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
+
+/** What the first frame waits for. */
+const KEPT_TYPES = new Set(['.html', '.js', '.css']);
 
 export interface StaticFile {
   /** The file's bytes when kept in memory; null for a file too big to keep (stream it). */
@@ -42,7 +47,7 @@ export class StaticFiles {
     const kept = this.kept.get(path);
     if (kept && kept.mtimeMs === info.mtimeMs && kept.body.length === info.size) return { body: kept.body, size: info.size };
     if (kept) this.forget(path, kept);
-    if (info.size > this.maxFileBytes || this.keptBytes + info.size > this.maxTotalBytes) return { body: null, size: info.size };
+    if (!KEPT_TYPES.has(extname(path)) || info.size > this.maxFileBytes || this.keptBytes + info.size > this.maxTotalBytes) return { body: null, size: info.size };
     let body: Buffer;
     try {
       body = readFileSync(path);
