@@ -16,7 +16,7 @@ import { extname } from 'node:path';
 const KEPT_TYPES = new Set(['.html', '.js', '.css']);
 
 export interface StaticFile {
-  /** The file's bytes when kept in memory; null for a file too big to keep (stream it). */
+  /** The file's bytes when kept in memory; null for one not kept (a font, or over the limits): stream it. */
   body: Buffer | null;
   size: number;
 }
