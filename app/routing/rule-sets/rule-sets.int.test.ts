@@ -8,6 +8,8 @@
  * copy in force with the reason; an update reached only through the tunnel succeeds and is put
  * in force. sing-box runs as the router of a config that uses the set's sing-box form (the app
  * runs sing-box only as a carrier behind Xray, so this is sing-box reading the set itself).
+ * v2ray 4.34, the control core, carries the tunnel with the same geosite.dat through its own
+ * `ext:` reference.
  */
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -182,6 +184,35 @@ describe('rule sets on Xray, as the app runs it', () => {
     await tunnel.setRouting(routingFor(routing()));
     expect(await get(proxy, `http://second.rules.test:${listenerPort}/`)).toBe(USER_ADDRESS);
     host.blockedHere = false;
+  }, 120_000);
+});
+
+describe('rule sets on v2ray 4.34, the control core', () => {
+  it('reads the same geosite.dat through its ext: reference: names in the set direct, outside through the server', async () => {
+    const v2ray = await detectCore(labCore('v2ray'));
+    const v2rayDir = await mkdtemp(join(tmpdir(), 'steadfast-rule-sets-v2ray-'));
+    stopAfter.push(() => rm(v2rayDir, { recursive: true, force: true }));
+    // Checked by v2ray itself (`v2ray -test` on a config whose one rule uses the list), as the app does with the core that routes.
+    const v2rayStore = new RuleSetStore({ dataDir: v2rayDir, fetcher, cores: { router: { path: v2ray.path, family: 'v2ray' }, singBox: null }, clock: { now: () => Date.now() }, logger: logger.logger, maxBytes: MAX_BYTES });
+    await v2rayStore.load();
+    const geo = ruleSetSchema.parse({ id: 'geo', name: 'Lab names', url: fileUrl('/geosite.dat'), format: 'geosite-dat', list: 'labset', outbound: 'direct', enabled: true });
+    served.set('/geosite.dat', geositeDat({ LABSET: [{ type: 'domain', value: 'inset.rules.test' }], OTHER: [{ type: 'full', value: 'second.rules.test' }] }));
+    expect(await v2rayStore.update(geo)).toMatchObject({ copy: { entries: 1 }, lastError: null });
+    const service = RoutingService.fromData({ problem: 'no region data in this test' }, v2ray, v2rayStore);
+    const routing = service.stateFor({ routing: routingSettingsSchema.parse({ bypassLan: false, hosts: { 'domain:rules.test': DIRECT_HOST }, ruleSets: [geo] }), dns: dnsSettingsSchema.parse({}) }).routing;
+    expect(JSON.stringify(routing)).toContain('ext:geo.dat:labset');
+
+    const [httpPort, socksPort] = (await freePorts(2)) as [number, number];
+    const v2rayTunnel = new TunnelController({ core: v2ray, runtimeDir: v2rayDir, logger: logger.logger, httpPort, socksPort, routing, statsIntervalMs: 100 });
+    stopAfter.unshift(() => v2rayTunnel.disconnect());
+    const proxy = (await v2rayTunnel.connect(server)).httpProxy as string;
+    expect(await get(proxy, `http://www.inset.rules.test:${listenerPort}/`)).toBe(USER_ADDRESS);
+    // Outside the set: through the server, whose exit the listener sees, and a name only the server can resolve.
+    expect(await get(proxy, `http://${DIRECT_HOST}:${listenerPort}/`)).toBe(exitIp);
+    const target = new URL(lab.info.target);
+    const outside = await request(`http://www.${lab.info.zone}:${target.port}/generate_204`, { dispatcher: new ProxyAgent(proxy), signal: AbortSignal.timeout(8000) });
+    expect(outside.statusCode).toBe(204);
+    await outside.body.dump();
   }, 120_000);
 });
 
