@@ -5,8 +5,8 @@
  * does (CONNECT, then TLS end to end with the provider); a process that does not trust the CA
  * gets a TLS error in words, never the list.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,27 +16,19 @@ import { detectCore, writeConfigFile } from '../core';
 import { freePorts, startCore, waitForPort, type RunningCore } from '../core/int-support';
 import { coreRunArgs } from '../core/run-core';
 import { labCore } from '../core/testing/cores';
+import { makeThrowawayCertificates, type ThrowawayCertificates } from '../testing/throwaway-ca';
 
 const LINKS = 'vless://b831381d-6324-4d53-ad4f-8cda48b30811@127.0.0.1:443?security=none#one\ntrojan://pw@127.0.0.1:443#two\n';
 const dir = mkdtempSync(join(tmpdir(), 'https-sub-'));
-const file = (name: string) => join(dir, name);
 let server: Server;
+let certificates: ThrowawayCertificates;
 let url: string;
 let proxy: RunningCore;
 let proxyUrl: string;
 
-/** A CA, and the provider's certificate for 127.0.0.1 signed by it (the machine trusts the CA only). */
-function makeCertificates(): void {
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', file('ca-key.pem'), '-out', file('ca.pem'), '-days', '2', '-subj', '/CN=Lab test CA');
-  ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', file('key.pem'), '-out', file('req.pem'), '-subj', '/CN=127.0.0.1');
-  writeFileSync(file('ext.cnf'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  ssl('x509', '-req', '-in', file('req.pem'), '-CA', file('ca.pem'), '-CAkey', file('ca-key.pem'), '-CAcreateserial', '-out', file('cert.pem'), '-days', '2', '-extfile', file('ext.cnf'));
-}
-
 function fetchInProcess(trust: boolean, through?: string): Promise<Record<string, unknown>> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (trust) env.NODE_EXTRA_CA_CERTS = file('ca.pem');
+  if (trust) env.NODE_EXTRA_CA_CERTS = certificates.caPem;
   else delete env.NODE_EXTRA_CA_CERTS;
   const script = join(import.meta.dirname, 'testing', 'fetch-once.ts');
   return new Promise((resolve, reject) => {
@@ -48,8 +40,8 @@ function fetchInProcess(trust: boolean, through?: string): Promise<Record<string
 }
 
 beforeAll(async () => {
-  makeCertificates();
-  server = createServer({ key: readFileSync(file('key.pem')), cert: readFileSync(file('cert.pem')) }, (_req, res) => {
+  certificates = makeThrowawayCertificates(dir);
+  server = createServer({ key: readFileSync(certificates.keyPem), cert: readFileSync(certificates.certPem) }, (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.from(LINKS).toString('base64'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
