@@ -124,6 +124,15 @@ async function get(proxy: string, url: string): Promise<string> {
   }
 }
 
+/** Outside the sets: through the server, whose exit the listener sees, and a name only the server can resolve. */
+async function expectOutsideThroughServer(proxy: string): Promise<void> {
+  expect(await get(proxy, `http://${DIRECT_HOST}:${listenerPort}/`)).toBe(exitIp);
+  const target = new URL(lab.info.target);
+  const outside = await request(`http://www.${lab.info.zone}:${target.port}/generate_204`, { dispatcher: new ProxyAgent(proxy), signal: AbortSignal.timeout(8000) });
+  expect(outside.statusCode).toBe(204);
+  await outside.body.dump();
+}
+
 /** The routing service's state for these settings, with the store's copies in force. */
 function stateFor(routing: unknown) {
   const service = RoutingService.fromData({ problem: 'no region data in this test' }, xray, store);
@@ -145,12 +154,7 @@ describe('rule sets on Xray, as the app runs it', () => {
     tunnel = new TunnelController({ core: xray, runtimeDir: dataDir, logger: logger.logger, httpPort, socksPort, routing: routingFor(routing()), statsIntervalMs: 100 });
     const proxy = (await tunnel.connect(server)).httpProxy as string;
     expect(await get(proxy, `http://www.inset.rules.test:${listenerPort}/`)).toBe(USER_ADDRESS);
-    // Outside the set: through the server, whose exit the listener sees.
-    expect(await get(proxy, `http://${DIRECT_HOST}:${listenerPort}/`)).toBe(exitIp);
-    const target = new URL(lab.info.target);
-    const outside = await request(`http://www.${lab.info.zone}:${target.port}/generate_204`, { dispatcher: new ProxyAgent(proxy), signal: AbortSignal.timeout(8000) });
-    expect(outside.statusCode).toBe(204);
-    await outside.body.dump();
+    await expectOutsideThroughServer(proxy);
 
     // Each failure leaves the copy in force, with the reason in words.
     const failures: [string, () => void, RegExp][] = [
@@ -207,12 +211,7 @@ describe('rule sets on v2ray 4.34, the control core', () => {
     stopAfter.unshift(() => v2rayTunnel.disconnect());
     const proxy = (await v2rayTunnel.connect(server)).httpProxy as string;
     expect(await get(proxy, `http://www.inset.rules.test:${listenerPort}/`)).toBe(USER_ADDRESS);
-    // Outside the set: through the server, whose exit the listener sees, and a name only the server can resolve.
-    expect(await get(proxy, `http://${DIRECT_HOST}:${listenerPort}/`)).toBe(exitIp);
-    const target = new URL(lab.info.target);
-    const outside = await request(`http://www.${lab.info.zone}:${target.port}/generate_204`, { dispatcher: new ProxyAgent(proxy), signal: AbortSignal.timeout(8000) });
-    expect(outside.statusCode).toBe(204);
-    await outside.body.dump();
+    await expectOutsideThroughServer(proxy);
   }, 120_000);
 });
 
@@ -257,11 +256,6 @@ describe('rule sets on sing-box as the router', () => {
     const proxy = `http://127.0.0.1:${port}`;
     expect(await get(proxy, `http://www.srs.rules.test:${listenerPort}/`)).toBe(USER_ADDRESS);
     expect(await get(proxy, `http://www.inset.rules.test:${listenerPort}/`)).toBe(USER_ADDRESS);
-    // Outside the set: through the server, whose exit the listener sees.
-    expect(await get(proxy, `http://${DIRECT_HOST}:${listenerPort}/`)).toBe(exitIp);
-    const target = new URL(lab.info.target);
-    const outside = await request(`http://www.${lab.info.zone}:${target.port}/generate_204`, { dispatcher: new ProxyAgent(proxy), signal: AbortSignal.timeout(8000) });
-    expect(outside.statusCode).toBe(204);
-    await outside.body.dump();
+    await expectOutsideThroughServer(proxy);
   }, 120_000);
 });
