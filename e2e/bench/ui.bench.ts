@@ -19,9 +19,15 @@
  * and sent over the real WebSocket; their rate is what the engine achieves on this machine, with
  * the engine, both v2ray cores and Chromium sharing its cores.
  *
- *   npm run bench -- ui [--servers 5000] [--runs 5] [--workers 32] [--timeout-s 400] [--bursts 0]
+ * `--compare DIR` (a renderer build, e.g. another checkout's dist/renderer) serves that build from a
+ * second host on the same engine and alternates the first-render loads between the two (A B B A …,
+ * `--runs` each), so both meet the same engine, lab and load; it reports each side's figures and
+ * the ratio of their medians. On this 2-CPU machine separate runs of the bench differ by ±60 ms on
+ * their own, more than most changes to the first render.
+ *
+ *   npm run bench -- ui [--servers 5000] [--runs 5] [--workers 32] [--timeout-s 400] [--bursts 0] [--compare DIR]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -301,6 +307,39 @@ async function measureBursts(browser: Browser, engine: Engine, url: string, serv
   }
 }
 
+/**
+ * This checkout's build against the one at `otherDir`, on the same engine: a second host serves
+ * the other build, and the loads alternate A B B A so that neither side meets the machine's
+ * quieter or busier moments more often.
+ */
+async function compareFirstRenders(browser: Browser, engine: Engine, host: HeadlessHost, otherDir: string, servers: number, runs: number, logger: Logger): Promise<Record<string, unknown>> {
+  const other = await startHeadlessHost({ service: engine, rendererDir: otherDir, port: 0, logger });
+  try {
+    const sides = [
+      { url: host.url, runs: [] as FirstRender[] },
+      { url: other.url, runs: [] as FirstRender[] },
+    ];
+    for (let i = 0; i < runs; i += 1) {
+      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) side.runs.push(await measureFirstRender(browser, side.url));
+      process.stderr.write(`pair ${i + 1}/${runs}: this ${round(sides[0]!.runs[i]!.first_render_ms)} ms, other ${round(sides[1]!.runs[i]!.first_render_ms)} ms\n`);
+    }
+    const [here, there] = sides.map((side) => median(side.runs.map((r) => r.first_render_ms))) as [number, number];
+    return {
+      world: 'real engine + headless host + lab (12 v2ray servers listed as 5,000 links); first render, this build against --compare, loads alternating',
+      servers,
+      runs,
+      compared_with: otherDir,
+      ...firstRenderFigures('this_first_render', sides[0]!.runs),
+      ...firstRenderFigures('other_first_render', sides[1]!.runs),
+      first_render_median_ratio_this_to_other: round(here / there, 3),
+      first_render_pair_difference_median_ms: round(median(sides[0]!.runs.map((r, i) => r.first_render_ms - sides[1]!.runs[i]!.first_render_ms))),
+      target_first_render_ms: 300,
+    };
+  } finally {
+    await other.close();
+  }
+}
+
 export const uiBenchmark: Benchmark = {
   name: 'ui',
   description: 'the UI with 5,000 servers (real engine, host and lab): first render of the list, frame times while 5,000 ping results arrive',
@@ -311,6 +350,8 @@ export const uiBenchmark: Benchmark = {
     const timeoutMs = option(args, 'timeout-s', 400) * 1000;
     /** 0: the first render only (no Test all, no first render with results). */
     const withBursts = option(args, 'bursts', 1) !== 0;
+    const compareDir = option(args, 'compare', '');
+    if (compareDir !== '' && !existsSync(join(compareDir, 'index.html'))) throw new Error(`--compare ${compareDir}: no renderer build there (no index.html)`);
     const logger = new Logger({ level: 'warning', sinks: [(record, line) => (record.level === 'error' ? process.stderr.write(`${line}\n`) : undefined)] });
     await ensureRendererBuilt((line) => process.stderr.write(`${line}\n`));
     const lab = await startLab({ servers: 12, subscriptions: 1, seed: 1, latency: [5, 30] });
@@ -332,6 +373,7 @@ export const uiBenchmark: Benchmark = {
       host = await startHeadlessHost({ service: engine, rendererDir: RENDERER_DIST, port: 0, logger });
       browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 
+      if (compareDir !== '') return await compareFirstRenders(browser, engine, host, compareDir, servers, runs, logger);
       const untested: FirstRender[] = [];
       for (let i = 0; i < runs; i += 1) {
         untested.push(await measureFirstRender(browser, host.url));
