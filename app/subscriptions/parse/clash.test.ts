@@ -203,6 +203,36 @@ describe('Clash / Mihomo YAML', () => {
     expect(parsed.rejected.map((r) => r.reason)).toEqual(['ss: unknown cipher "114514"', expect.stringMatching(/^vless: the flow "xtls-rprx-direct" \(XTLS v1\) is obsolete/)]);
   });
 
+  it('a Hysteria2 proxy with `ports` and no `port` hops over them, its first hop the port (Mihomo needs no port then)', () => {
+    const parsed = parseSubscription('proxies:\n  - { name: hops, type: hysteria2, server: h.example.com, ports: "20000-30000,40000", password: pw }');
+    expect(parsed.rejected).toEqual([]);
+    expect(parsed.servers).toEqual([expect.objectContaining({ name: 'hops', port: 20000, portHopping: '20000-30000,40000' })]);
+  });
+
+  it('AnyTLS with reality-opts stays REALITY, not plain TLS to the site it borrows', () => {
+    const parsed = parseSubscription(`proxies:\n  - { name: a, type: anytls, server: a.example.com, port: 443, password: pw, sni: www.microsoft.com, client-fingerprint: chrome, reality-opts: { public-key: ${PBK}, short-id: 6b } }`);
+    expect(parsed.servers[0]).toMatchObject({ protocol: 'anytls', security: { type: 'reality', sni: 'www.microsoft.com', publicKey: PBK, shortId: '6b' } });
+  });
+
+  it('WebSocket early data given as max-early-data becomes ?ed= in the path when it goes in Sec-WebSocket-Protocol, and is left out with a note otherwise', () => {
+    const yaml = [
+      'proxies:',
+      `  - { name: ed, type: vless, server: v.example.com, port: 443, uuid: ${UUID_1}, tls: true, network: ws, ws-opts: { path: /ws, max-early-data: 2048, early-data-header-name: Sec-WebSocket-Protocol } }`,
+      `  - { name: in-path, type: vless, server: v.example.com, port: 443, uuid: ${UUID_1}, tls: true, network: ws, ws-opts: { path: /ws?ed=1024, max-early-data: 2048, early-data-header-name: Sec-WebSocket-Protocol } }`,
+      `  - { name: other, type: vless, server: v.example.com, port: 443, uuid: ${UUID_1}, tls: true, network: ws, ws-opts: { path: /ws, max-early-data: 2048, early-data-header-name: X-Early } }`,
+    ].join('\n');
+    const parsed = parseSubscription(yaml);
+    expect(parsed.servers.map((server) => server.transport.path)).toEqual(['/ws?ed=2048', '/ws?ed=1024', '/ws']);
+    expect(parsed.notes.map((n) => n.note)).toEqual(['vless: WebSocket early data in the header "X-Early" is not what Xray sends (Sec-WebSocket-Protocol): left out, the connection opens without it']);
+  });
+
+  it('refuses an AmneziaWG server (amnezia-wg-option) with the reason, where plain WireGuard would fail every handshake', () => {
+    const yaml = `proxies:\n  - { name: awg, type: wireguard, server: w.example.com, port: 51820, ip: 10.0.0.2, private-key: "${WG_PRIVATE}", public-key: "${WG_PUBLIC}", amnezia-wg-option: { jc: 5, jmin: 500, jmax: 501, s1: 30, s2: 40, h1: 123456, h2: 67543, h3: 123123, h4: 32345 } }`;
+    const parsed = parseSubscription(yaml);
+    expect(parsed.servers).toEqual([]);
+    expect(parsed.rejected.map((r) => r.reason)).toEqual(['wireguard: an AmneziaWG server (junk packets or magic headers), which neither Xray nor sing-box can reach']);
+  });
+
   it('applies `<<: *anchor` merge keys, as Mihomo does: settings shared through an anchor reach every proxy that merges it', () => {
     const yaml = [
       'x-common: &common',

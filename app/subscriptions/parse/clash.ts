@@ -1,8 +1,8 @@
 import type { Endpoint, ParsedServer, Security, SecurityType, Transport } from '../../../shared/domain/server';
 import { hostPort } from '../../../shared/domain/server';
 import { mbps } from './links/quic';
-import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
-import { buildSecurity, buildTransport, echConfigListOf, noSecurity, noStreamTransport, quicTransport } from './stream';
+import { amneziaWgProblem, reservedBytes, wireguardAddresses } from './links/plain-proxies';
+import { buildSecurity, buildTransport, echConfigListOf, noSecurity, noStreamTransport, pathWithEarlyData, quicTransport } from './stream';
 import { asArray, asObject, cleanName, isTruthy, maskedObjectExcerpt, splitList, str } from './text';
 import type { ConfigScope, FormatOutput } from './types';
 import { EntryError, flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
@@ -92,7 +92,9 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
     }
     case 'hysteria2':
     case 'hy2': {
-      const where = server();
+      const portHopping = str(o.ports) ? checkPortHopping(label, str(o.ports)) : undefined;
+      // With `ports`, Mihomo hops over them and needs no `port`: the first hop is the port then.
+      const where = { address: checkHost(label, o.server), port: checkPort(label, o.port ?? (portHopping ? /^\d+/.exec(portHopping)?.[0] : undefined)) };
       const obfs = str(o.obfs);
       const up = mbps(o.up);
       const down = mbps(o.down);
@@ -100,7 +102,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
         protocol: 'hysteria2',
         ...where,
         password: str(o.password ?? o.auth),
-        ...(str(o.ports) ? { portHopping: checkPortHopping(label, str(o.ports)) } : {}),
+        ...(portHopping ? { portHopping } : {}),
         ...(obfs ? { obfs: { type: obfs, password: checkSecret(label, 'obfs-password', o['obfs-password']) } } : {}),
         ...(up !== undefined ? { upMbps: up } : {}),
         ...(down !== undefined ? { downMbps: down } : {}),
@@ -123,6 +125,8 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
       };
     }
     case 'wireguard': {
+      const amnezia = amneziaWgProblem(asObject(o['amnezia-wg-option']));
+      if (amnezia) return reject(amnezia);
       const peer = asObject(asArray(o.peers)[0]);
       const hasPeer = Object.keys(peer).length > 0;
       const localAddresses = wireguardAddresses([str(o.ip), str(o.ipv6)].filter(Boolean));
@@ -158,7 +162,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
       };
     }
     case 'anytls':
-      return { protocol: 'anytls', ...server(), password: checkSecret(label, 'password', o.password), transport: noStreamTransport(), security: tls(label, o, note, 'tls', str(o.sni)) };
+      return { protocol: 'anytls', ...server(), password: checkSecret(label, 'password', o.password), transport: noStreamTransport(), security: tls(label, o, note, hasRealityOpts(o) ? 'reality' : 'tls', str(o.sni)) };
     case 'hysteria': {
       const where = server();
       const upMbps = mbps(o.up ?? o.up_mbps);
@@ -214,9 +218,11 @@ function certificateFingerprint(value: unknown): string | undefined {
   return /^[0-9a-f:]+$/i.test(text) ? text : undefined;
 }
 
+/** `reality-opts` with anything in it: the server is behind REALITY (for AnyTLS too, which sing-box dials so). */
+const hasRealityOpts = (o: Json): boolean => Object.keys(asObject(o['reality-opts'])).length > 0;
+
 function stream(label: string, o: Json, sni: string, note: (text: string) => void): { transport: Transport; security: Security } {
-  const hasReality = Object.keys(asObject(o['reality-opts'])).length > 0;
-  const type: SecurityType = hasReality ? 'reality' : isTruthy(o.tls) ? 'tls' : 'none';
+  const type: SecurityType = hasRealityOpts(o) ? 'reality' : isTruthy(o.tls) ? 'tls' : 'none';
   const security = type === 'none' ? noSecurity() : tls(label, o, note, type, sni);
   const network = str(o.network).toLowerCase() || 'tcp';
   const ws = asObject(o['ws-opts']);
@@ -225,7 +231,7 @@ function stream(label: string, o: Json, sni: string, note: (text: string) => voi
     case 'tcp':
       return { transport: { network: 'tcp' }, security };
     case 'ws': {
-      const path = str(ws.path ?? o['ws-path']);
+      const path = pathWithEarlyData(label, str(ws.path ?? o['ws-path']), ws['max-early-data'], ws['early-data-header-name'], note);
       const host = str(wsHeaders.Host ?? wsHeaders.host);
       const upgrade = isTruthy(ws['v2ray-http-upgrade']);
       return { transport: buildTransport(upgrade ? 'httpupgrade' : 'ws', { path, host }), security };

@@ -190,6 +190,16 @@ describe('sing-box JSON configs', () => {
     ]);
   });
 
+  it('WebSocket early data given as max_early_data becomes ?ed= in the path for Xray\'s header, and is left out with a note when sing-box would put it in the path', () => {
+    const ws = (tag: string, transport: Record<string, unknown>) => ({ type: 'vless', tag, server: 'v.example.com', server_port: 443, uuid: UUID_1, tls: { enabled: true }, transport: { type: 'ws', path: '/ws', ...transport } });
+    const parsed = parseSubscription(JSON.stringify({ outbounds: [ws('xray-style', { max_early_data: 2048, early_data_header_name: 'Sec-WebSocket-Protocol' }), ws('path-style', { max_early_data: 2048 })] }));
+    expect(parsed.servers.map((server) => [server.name, server.transport.path])).toEqual([
+      ['xray-style', '/ws?ed=2048'],
+      ['path-style', '/ws'],
+    ]);
+    expect(parsed.notes.map((n) => n.note)).toEqual(['vless: WebSocket early data in the path is not what Xray sends (Sec-WebSocket-Protocol): left out, the connection opens without it']);
+  });
+
   it('a bare array of outbounds is read as one config', () => {
     const bare = parseSubscription(JSON.stringify([{ type: 'trojan', tag: 't', server: 't.example.com', server_port: 443, password: 'pw', tls: { enabled: true } }]));
     expect(bare.format).toBe('sing-box-json');

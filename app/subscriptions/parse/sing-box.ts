@@ -3,7 +3,7 @@ import { type ConfigItem, type Json, PASSED_OVER, walkConfigs } from './config-w
 import { ipv6Declaration, unreadIpv6Note } from './ipv6';
 import { mbps } from './links/quic';
 import { reservedBytes, wireguardAddresses } from './links/plain-proxies';
-import { buildSecurity, buildTransport, echConfigListOf, noSecurity, noStreamTransport, quicTransport } from './stream';
+import { buildSecurity, buildTransport, echConfigListOf, noSecurity, noStreamTransport, pathWithEarlyData, quicTransport } from './stream';
 import { asArray, asObject, cleanName, splitList, str } from './text';
 import type { ConfigScope, FormatOutput, NonServerKind } from './types';
 import { flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
@@ -247,7 +247,7 @@ function stream(label: string, o: Json, note: (text: string) => void): { transpo
     case '':
       return { transport: { network: 'tcp' }, security };
     case 'ws':
-      return { transport: buildTransport('ws', { path: str(t.path), host: headerHost }), security };
+      return { transport: buildTransport('ws', { path: pathWithEarlyData(label, str(t.path), t.max_early_data, t.early_data_header_name, note), host: headerHost }), security };
     case 'grpc':
       return { transport: buildTransport('grpc', { serviceName: str(t.service_name) }), security };
     case 'httpupgrade':

@@ -155,6 +155,29 @@ function setField<K extends keyof Transport>(t: Transport, key: K, value: Transp
   if (value !== undefined && value !== '') t[key] = value;
 }
 
+/** The header Xray sends WebSocket early data in (and the only one a `?ed=` path asks for). */
+const EARLY_DATA_HEADER = 'sec-websocket-protocol';
+
+/**
+ * A WebSocket path with the early data that Mihomo (`max-early-data`, `early-data-header-name`)
+ * and sing-box (`max_early_data`, `early_data_header_name`) give as fields of their own, in the
+ * form the share links and the cores' own configs use: `?ed=N` in the path, sent in
+ * Sec-WebSocket-Protocol. Early data in another header, or in the path (no header named: v2fly's
+ * way, which Xray's servers do not read), is left out with a note: the connection works without
+ * it, one round trip slower.
+ */
+export function pathWithEarlyData(label: string, path: string, maxEarlyData: unknown, headerName: unknown, note: (text: string) => void): string {
+  const bytes = typeof maxEarlyData === 'number' ? maxEarlyData : typeof maxEarlyData === 'string' && /^\d{1,9}$/.test(maxEarlyData.trim()) ? Number(maxEarlyData) : 0;
+  if (!Number.isInteger(bytes) || bytes <= 0 || /[?&]ed=/.test(path)) return path;
+  const header = typeof headerName === 'string' ? headerName.trim() : '';
+  if (header.toLowerCase() !== EARLY_DATA_HEADER) {
+    note(`${label}: WebSocket early data ${header ? `in the header "${header.slice(0, 40)}"` : 'in the path'} is not what Xray sends (Sec-WebSocket-Protocol): left out, the connection opens without it`);
+    return path;
+  }
+  const base = path || '/';
+  return `${base}${base.includes('?') ? '&' : '?'}ed=${bytes}`;
+}
+
 /**
  * WebSocket early data is asked for as `?ed=2048` in the path, and cores read only a byte count
  * there: "ed=abc" is a broken link, said as such rather than sent on to the core.

@@ -112,7 +112,7 @@ describe('Xray JSON configs', () => {
       outbounds: [
         {
           tag: 'proxy',
-          protocol: n === 3 ? 'hysteria' : 'vless',
+          protocol: n === 3 ? 'tuic' : 'vless',
           settings: { vnext: [{ address: `s${n}.example.com`, port: 443, users: [{ id: UUID_1 }] }] },
           streamSettings: { network: 'ws', security: 'tls', wsSettings: { path: '/' }, sockopt: { dialerProxy: 'fragment' } },
         },
@@ -122,7 +122,7 @@ describe('Xray JSON configs', () => {
     }));
     const result = parseSubscription(JSON.stringify(configs, null, 2));
     expect(result.servers.map((s) => s.name)).toEqual(['Server 1', '🇳🇱 هلند | Нидерланды']);
-    expect(result.rejected).toEqual([{ line: 3, reason: 'xray: outbound protocol "hysteria" is not supported', excerpt: expect.any(String) }]);
+    expect(result.rejected).toEqual([{ line: 3, reason: 'xray: outbound protocol "tuic" is not supported', excerpt: expect.any(String) }]);
     expect(result.rejected[0]?.excerpt).not.toContain(UUID_1);
   });
 
@@ -205,6 +205,33 @@ describe('Xray JSON configs', () => {
     expect(result.rejected).toEqual([]);
     expect(result.servers[0]?.transport).toMatchObject({ network: 'xhttp', path: '/x' });
     expect(result.notes.map((n) => n.note)).toEqual(['vless: xhttp extra settings: what is nested deeper than 8 levels is ignored']);
+  });
+
+  it('reads Xray\'s Hysteria2 (a `hysteria` outbound of version 2 over its `hysteria` transport), in the form before March 2026 and after', () => {
+    const tls = { serverName: 'hy.example.com', alpn: ['h3'], pinnedPeerCertSha256: 'ab'.repeat(32) };
+    const older = {
+      tag: 'old',
+      protocol: 'hysteria',
+      settings: { version: 2, address: 'hy.example.com', port: 443 },
+      streamSettings: { network: 'hysteria', security: 'tls', tlsSettings: tls, hysteriaSettings: { version: 2, auth: 'pw', up: '20 mbps', down: '100 mbps', udphop: { port: '20000-30000' } } },
+    };
+    const newer = {
+      tag: 'new',
+      protocol: 'hysteria',
+      settings: { version: 2, address: 'hy.example.com', port: 443 },
+      streamSettings: {
+        network: 'hysteria',
+        security: 'tls',
+        tlsSettings: tls,
+        hysteriaSettings: { version: 2, auth: 'pw' },
+        finalmask: { udp: [{ type: 'salamander', settings: { password: 'ob' } }], quicParams: { brutalUp: '20 mbps', brutalDown: '100 mbps', udpHop: { ports: '20000-30000', interval: 30 } } },
+      },
+    };
+    const parsed = parseSubscription(JSON.stringify({ outbounds: [older, newer, { ...older, tag: 'v1', settings: { version: 1, address: 'hy.example.com', port: 443 } }] }));
+    const expected = { protocol: 'hysteria2', address: 'hy.example.com', port: 443, password: 'pw', upMbps: 20, downMbps: 100, portHopping: '20000-30000', security: { type: 'tls', sni: 'hy.example.com', alpn: ['h3'], pinnedCertSha256: ['ab'.repeat(32)] } };
+    expect(parsed.servers).toEqual([expect.objectContaining({ name: 'old', ...expected }), expect.objectContaining({ name: 'new', ...expected, obfs: { type: 'salamander', password: 'ob' } })]);
+    expect(parsed.servers[0]).not.toHaveProperty('obfs');
+    expect(parsed.rejected.map((r) => r.reason)).toEqual(["hysteria: Xray's hysteria outbound of version 1 (only version 2, Hysteria2, is read)"]);
   });
 
   it('reads the REALITY key from `password`, the name Xray gives it now (panels write it alone or beside publicKey)', () => {

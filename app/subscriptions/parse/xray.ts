@@ -2,10 +2,11 @@ import type { Endpoint, SecurityType, Transport } from '../../../shared/domain/s
 import { type ConfigItem, type Json, walkConfigs } from './config-walk';
 import { wireguardAddresses, reservedBytes } from './links/plain-proxies';
 import { splitHostPort } from './links/split';
-import { buildSecurity, buildTransport, echConfigListOf, networkOf, noSecurity, noStreamTransport, securityTypeOf, xhttpExtraOf } from './stream';
+import { mbps } from './links/quic';
+import { buildSecurity, buildTransport, echConfigListOf, networkOf, noSecurity, noStreamTransport, quicTransport, securityTypeOf, xhttpExtraOf } from './stream';
 import { asArray, asObject, cleanName, isTruthy, splitList, str } from './text';
 import type { FormatOutput, NonServerKind } from './types';
-import { flowField, checkHost, checkPort, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
+import { flowField, checkHost, checkPort, checkPortHopping, checkSecret, checkUuid, checkShadowsocksCipher, checkWireguardKey, reject, vmessCipher } from './validate';
 
 const SKIPPED: Record<string, NonServerKind> = {
   freedom: 'direct',
@@ -133,11 +134,45 @@ function xrayEndpoint(protocol: string, outbound: Json, note: (n: string) => voi
         security: noSecurity(),
       };
     }
+    case 'hysteria':
+      return xrayHysteria2(settings, asObject(outbound.streamSettings), note);
     case '':
       return reject('xray: outbound without a protocol');
     default:
       return reject(`xray: outbound protocol "${protocol.slice(0, 30)}" is not supported`);
   }
+}
+
+/**
+ * Xray's Hysteria2: a `hysteria` outbound (version 2, where the server is) over its `hysteria`
+ * transport (auth, bandwidth and port hopping; since March 2026 the last two in
+ * `finalmask.quicParams`, and salamander in `finalmask.udp`), always with TLS.
+ */
+function xrayHysteria2(settings: Json, stream: Json, note: (n: string) => void): Endpoint {
+  const label = 'hysteria2';
+  const hysteria = asObject(stream.hysteriaSettings);
+  const version = Number(str(settings.version ?? hysteria.version) || 2);
+  if (version !== 2) return reject(`hysteria: Xray's hysteria outbound of version ${String(version).slice(0, 10)} (only version 2, Hysteria2, is read)`);
+  const finalmask = asObject(stream.finalmask);
+  const quicParams = asObject(finalmask.quicParams);
+  const hopping = str(asObject(quicParams.udpHop).ports) || str(asObject(hysteria.udphop).port);
+  const salamander = asArray(finalmask.udp).map(asObject).find((mask) => str(mask.type).toLowerCase() === 'salamander');
+  const up = mbps(quicParams.brutalUp ?? hysteria.up);
+  const down = mbps(quicParams.brutalDown ?? hysteria.down);
+  // The TLS settings read as every other outbound's (the transport itself is the QUIC placeholder).
+  const { security } = xrayStream(label, { ...stream, network: 'tcp', security: 'tls' }, note);
+  return {
+    protocol: 'hysteria2',
+    address: checkHost(label, settings.address),
+    port: checkPort(label, settings.port),
+    password: str(hysteria.auth),
+    ...(hopping ? { portHopping: checkPortHopping(label, hopping) } : {}),
+    ...(salamander ? { obfs: { type: 'salamander', password: checkSecret(label, 'salamander password', asObject(salamander.settings).password) } } : {}),
+    ...(up !== undefined ? { upMbps: up } : {}),
+    ...(down !== undefined ? { downMbps: down } : {}),
+    transport: quicTransport(),
+    security,
+  };
 }
 
 function xrayStream(label: string, stream: Json, note: (n: string) => void): { transport: Transport; security: ReturnType<typeof buildSecurity> } {

@@ -169,6 +169,15 @@ export function shareLink(server: Server): string {
       ])}${fragment(server.name)}`;
     case 'anytls':
       return `anytls://${userinfo(server.password)}@${at}/${query([
+        // REALITY as v2rayN and Throne write it for AnyTLS; plain TLS needs no `security`.
+        ...(server.security.type === 'reality'
+          ? ([
+              ['security', 'reality'],
+              ['pbk', server.security.publicKey],
+              ['sid', server.security.shortId],
+              ['spx', server.security.spiderX],
+            ] as [string, string | undefined][])
+          : []),
         ['sni', server.security.sni],
         ['alpn', server.security.alpn?.join(',')],
         ['fp', server.security.fingerprint],

@@ -20,6 +20,17 @@ export function parseWireguard(line: string): ParsedServer {
   const publicKey = checkWireguardKey('wireguard', 'public key (publickey)', paramIn(q, WIREGUARD_PUBLIC_KEY));
   const address = checkHost('wireguard', parts.host);
   const port = checkPort('wireguard', parts.port);
+  const amnezia = amneziaWgProblem({
+    enabled: param(q, 'enable_amnezia'),
+    jc: param(q, 'jc', 'junk_packet_count'),
+    s1: param(q, 's1', 'init_packet_junk_size'),
+    s2: param(q, 's2', 'response_packet_junk_size'),
+    h1: param(q, 'h1', 'init_packet_magic_header'),
+    h2: param(q, 'h2', 'response_packet_magic_header'),
+    h3: param(q, 'h3', 'underload_packet_magic_header'),
+    h4: param(q, 'h4', 'transport_packet_magic_header'),
+  });
+  if (amnezia) return reject(amnezia);
   const localAddresses = wireguardAddresses(param(q, 'address', 'ip', 'local_address', 'localaddress'));
   if (localAddresses.length === 0) return reject('wireguard: missing address (the tunnel IP this side uses)');
   const endpoint: WireguardEndpoint = {
@@ -41,20 +52,41 @@ export function parseWireguard(line: string): ParsedServer {
   return { name: linkName(parts.fragment, address, port), ...endpoint };
 }
 
-/** "10.0.0.2/32, fd00::2" → CIDR list; brackets dropped; a bare address gets /32 or /128. */
+/**
+ * An AmneziaWG server, which plain WireGuard cannot reach: its junk packets (jc, s1, s2) and magic
+ * headers (h1–h4 other than WireGuard's own 1–4) change the handshake, and neither Xray nor
+ * sing-box speaks it. Refused with that reason rather than imported to fail every handshake.
+ * Throne writes the same fields by long names and `enable_amnezia`.
+ */
+export function amneziaWgProblem(fields: { enabled?: unknown; jc?: unknown; s1?: unknown; s2?: unknown; h1?: unknown; h2?: unknown; h3?: unknown; h4?: unknown }): string | null {
+  const number = (value: unknown) => (value === undefined || value === null || value === '' ? 0 : Number(value));
+  const headers = [fields.h1, fields.h2, fields.h3, fields.h4].map(number);
+  const changed =
+    isTruthy(fields.enabled) ||
+    number(fields.jc) > 0 ||
+    number(fields.s1) > 0 ||
+    number(fields.s2) > 0 ||
+    headers.some((value, i) => value !== 0 && value !== i + 1);
+  return changed ? 'wireguard: an AmneziaWG server (junk packets or magic headers), which neither Xray nor sing-box can reach' : null;
+}
+
+/**
+ * "10.0.0.2/32, fd00::2" → CIDR list; brackets dropped; a bare address gets /32 or /128. Throne
+ * joins the addresses with `-` instead (no address has one).
+ */
 export function wireguardAddresses(value: unknown): string[] {
-  const items = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+  const items = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/[,-]/) : [];
   return items
     .map((item) => item.trim().replace(/^\[|\]$/g, ''))
     .filter((item) => item.length > 0 && /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(item))
     .map((item) => (item.includes('/') ? item : `${item}/${item.includes(':') ? 128 : 32}`));
 }
 
-/** "1,2,3" or base64 of three bytes, or an array of numbers → three bytes; otherwise undefined. */
+/** "1,2,3" (Throne: "1-2-3") or base64 of three bytes, or an array of numbers → three bytes; otherwise undefined. */
 export function reservedBytes(value: unknown): number[] | undefined {
   let bytes: number[] | undefined;
   if (Array.isArray(value)) bytes = value.map(Number);
-  else if (typeof value === 'string' && value.includes(',')) bytes = value.split(',').map((v) => Number(v.trim()));
+  else if (typeof value === 'string' && /^\s*\d{1,3}\s*([,-]\s*\d{1,3}\s*)*$/.test(value)) bytes = value.split(/[,-]/).map((v) => Number(v.trim()));
   else if (typeof value === 'string' && value.trim() !== '') {
     const decoded = decodeBase64Bytes(value.trim());
     bytes = decoded ? [...decoded] : undefined;

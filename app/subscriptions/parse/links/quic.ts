@@ -20,9 +20,11 @@ export function parseHysteria2(line: string, note: Note = () => undefined): Pars
   const hopping = /[,-]/.test(rawPort) ? checkPortHopping('hysteria2', rawPort) : undefined;
   const port = checkPort('hysteria2', hopping ? /^\d+/.exec(hopping)?.[0] : rawPort, 443);
   const q = parts.query;
-  // v2rayN writes the hopping range as `mport`; converters that speak Clash's names write `ports`.
+  // v2rayN writes the hopping range as `mport`; converters that speak Clash's names write `ports`;
+  // Throne and NekoBox write `server_ports`, their ranges joined by `-`.
   const mport = param(q, 'mport', 'ports');
-  const portHopping = hopping ?? (mport ? checkPortHopping('hysteria2', mport) : undefined);
+  const serverPorts = param(q, 'server_ports');
+  const portHopping = hopping ?? (mport ? checkPortHopping('hysteria2', mport) : serverPorts ? checkPortHopping('hysteria2', throneServerPorts(serverPorts)) : undefined);
   const security = buildSecurity('hysteria2', 'tls', {
     sni: param(q, 'sni', 'peer'),
     alpn: splitList(param(q, 'alpn') ?? ''),
@@ -45,6 +47,20 @@ export function parseHysteria2(line: string, note: Note = () => undefined): Pars
   if (up !== undefined) endpoint.upMbps = up;
   if (down !== undefined) endpoint.downMbps = down;
   return endpoint;
+}
+
+/**
+ * Throne's `server_ports`: sing-box's `server_ports` ranges ("20000:30000") written with `-` and
+ * joined by `-`, so "20000-30000-40000-50000" is two ranges; "," and ":" are read as they are.
+ */
+function throneServerPorts(raw: string): string {
+  if (/[,:]/.test(raw)) return raw;
+  const ports = raw.split('-').map((piece) => piece.trim());
+  if (ports.length <= 2) return raw;
+  if (ports.length % 2 !== 0) return reject(`hysteria2: server_ports "${raw.slice(0, 40)}" is no list of port ranges`);
+  const ranges: string[] = [];
+  for (let i = 0; i < ports.length; i += 2) ranges.push(`${ports[i]}-${ports[i + 1]}`);
+  return ranges.join(',');
 }
 
 /** "100", "100 mbps", "100Mbps" → 100; anything else → undefined. */

@@ -4,6 +4,8 @@ import { shareLink } from '../../share/share-link';
 import { parseLinkList, parseLinksInText } from './index';
 
 const pct = encodeURIComponent;
+/** An X25519 public key in base64url, as REALITY links carry it. */
+const REALITY_KEY = '58n0Yz_zrK8EhIvLN8MRX-_f0hjqGJRoI3vvVoVhemA';
 
 function one(link: string) {
   const result = parseLinkList(link);
@@ -53,8 +55,18 @@ describe('share links of the protocols sing-box carries', () => {
     ['Hysteria v1 without a port', 'hysteria://h.example.com?auth=x&upmbps=1&downmbps=1', /^hysteria: .*port/],
     ['xplus without its password', 'hysteria://h.example.com:443?upmbps=1&downmbps=1&obfs=xplus', /^hysteria: obfs xplus without obfsParam$/],
     ['AnyTLS without a password', 'anytls://@a.example.com:443', /^anytls: .*password/],
+    ['AnyTLS over no TLS at all', 'anytls://pw@a.example.com:443?security=none', /^anytls: security none is not one AnyTLS runs over \(tls or reality\)$/],
+    ['AnyTLS behind REALITY without its public key', 'anytls://pw@a.example.com:443?security=reality&sni=www.example.com', /^anytls: REALITY without a public key \(pbk\)$/],
   ])('refuses %s, saying why', (_name, link, reason) => {
     expect(one(link).reason).toMatch(reason);
+  });
+
+  it('AnyTLS behind REALITY, as v2rayN and Throne write it, stays REALITY (read as TLS its handshake would go to the borrowed site)', () => {
+    const { server, reason } = one(`anytls://pw@a.example.com:443?security=reality&sni=www.microsoft.com&pbk=${REALITY_KEY}&sid=6b&fp=chrome#R`);
+    expect(reason).toBeUndefined();
+    expect(server).toMatchObject({ protocol: 'anytls', security: { type: 'reality', sni: 'www.microsoft.com', publicKey: REALITY_KEY, shortId: '6b', fingerprint: 'chrome' } });
+    const shared = { ...server!, id: 'x', subscriptionId: 's' } as Server;
+    expect(one(shareLink(shared)).server).toEqual(server);
   });
 
   it('finds them in prose, as channel posts paste them', () => {

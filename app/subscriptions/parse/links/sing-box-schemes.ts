@@ -52,14 +52,24 @@ export function parseHysteria(line: string): ParsedServer {
   return { name: linkName(parts.fragment, address, port), ...endpoint };
 }
 
-/** `anytls://password@host:port/?sni=…&insecure=1&fp=chrome&alpn=…#name`, as anytls-go and Mihomo write it. */
+/**
+ * `anytls://password@host:port/?sni=…&insecure=1&fp=chrome&alpn=…#name`, as anytls-go and Mihomo
+ * write it; v2rayN and Throne also write `security=reality&pbk=…&sid=…` for an AnyTLS server behind
+ * REALITY, which sing-box dials as such. Read as plain TLS, that server's handshake would go to
+ * the site it borrows and fail. Any other `security` is refused: AnyTLS always runs over TLS.
+ */
 export function parseAnytls(line: string): ParsedServer {
   const parts = splitLink(line) ?? reject('anytls: not a link');
   const password = checkSecret('anytls', 'password', decodedUserinfo(parts));
   const address = checkHost('anytls', parts.host);
   const port = checkPort('anytls', parts.port, 443);
   const q = parts.query;
-  const security = buildSecurity('anytls', 'tls', {
+  const declared = param(q, 'security')?.toLowerCase();
+  if (declared !== undefined && declared !== '' && declared !== 'tls' && declared !== 'reality') return reject(`anytls: security ${declared.slice(0, 20)} is not one AnyTLS runs over (tls or reality)`);
+  const security = buildSecurity('anytls', declared === 'reality' ? 'reality' : 'tls', {
+    publicKey: param(q, 'pbk', 'publickey', 'public-key'),
+    shortId: param(q, 'sid', 'shortid', 'short-id'),
+    spiderX: param(q, 'spx'),
     sni: param(q, 'sni', 'peer'),
     alpn: splitList(param(q, 'alpn') ?? ''),
     fingerprint: param(q, 'fp', 'fingerprint', 'client-fingerprint'),
