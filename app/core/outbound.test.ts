@@ -149,6 +149,7 @@ describe('transports', () => {
     ['ws Xray 25: host field, ?ed kept in path', 'ws', { path: '/ws?ed=2048', host: 'cdn.example' }, xray25, { network: 'ws', wsSettings: { path: '/ws?ed=2048', host: 'cdn.example' } }],
     ['grpc v2ray 5: no multiMode', 'grpc', { serviceName: 'svc', grpcMultiMode: true }, v2ray5, { network: 'grpc', grpcSettings: { serviceName: 'svc' } }],
     ['grpc Xray: multiMode', 'grpc', { serviceName: 'svc', grpcMultiMode: true }, xray25, { network: 'grpc', grpcSettings: { serviceName: 'svc', multiMode: true } }],
+    ['grpc Xray: the :authority a CDN routes by', 'grpc', { serviceName: 'svc', host: 'auth.example' }, xray25, { network: 'grpc', grpcSettings: { serviceName: 'svc', multiMode: false, authority: 'auth.example' } }],
     ['h2 → http', 'h2', { host: 'a.example, b.example', path: '/h2' }, v2ray434, { network: 'http', httpSettings: { host: ['a.example', 'b.example'], path: '/h2' } }],
     ['httpupgrade', 'httpupgrade', { host: 'cdn.example', path: '/up' }, xray25, { network: 'httpupgrade', httpupgradeSettings: { path: '/up', host: 'cdn.example' } }],
     ['xhttp', 'xhttp', { host: 'cdn.example', path: '/x', mode: 'packet-up' }, xray25, { network: 'xhttp', xhttpSettings: { path: '/x', host: 'cdn.example', mode: 'packet-up' } }],

@@ -99,6 +99,8 @@ function transportSettings(t: Transport, core: CoreProfile): Json {
     case 'grpc': {
       const grpc: Json = { serviceName: t.serviceName ?? '' };
       if (xray) grpc.multiMode = t.grpcMultiMode === true;
+      // Xray sends it as :authority (a CDN may route by it); v2rayN's own configs do the same.
+      if (xray && t.host) grpc.authority = t.host;
       return { grpcSettings: grpc };
     }
     case 'h2':

@@ -29,7 +29,10 @@ export interface Transport {
   network: Network;
   /** ws / h2 / httpupgrade / xhttp path, grpc has serviceName instead. */
   path?: string;
-  /** Host header (ws, httpupgrade, xhttp) or host list (h2, comma separated). */
+  /**
+   * Host header (ws, httpupgrade, xhttp), host list (h2, comma separated), or grpc's :authority
+   * (links' `authority`, Xray's grpcSettings.authority; v2rayN keeps it as the host too).
+   */
   host?: string;
   /** grpc service name. */
   serviceName?: string;

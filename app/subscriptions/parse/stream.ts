@@ -136,6 +136,8 @@ export function buildTransport(network: Network, f: TransportFields): Transport 
     case 'grpc':
       setField(t, 'serviceName', f.serviceName ?? f.path);
       if (f.mode?.toLowerCase() === 'multi') t.grpcMultiMode = true;
+      // The :authority, where a CDN needs one other than the TLS name.
+      setField(t, 'host', f.host);
       break;
     case 'kcp':
       if (f.headerType && f.headerType !== 'none') setField(t, 'headerType', f.headerType);

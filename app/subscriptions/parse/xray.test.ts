@@ -207,6 +207,11 @@ describe('Xray JSON configs', () => {
     expect(result.notes.map((n) => n.note)).toEqual(['vless: xhttp extra settings: what is nested deeper than 8 levels is ignored']);
   });
 
+  it('keeps gRPC\'s :authority (grpcSettings.authority)', () => {
+    const outbound = { protocol: 'vless', settings: { vnext: [{ address: 'g.example.com', port: 443, users: [{ id: UUID_1, encryption: 'none' }] }] }, streamSettings: { network: 'grpc', security: 'tls', tlsSettings: { serverName: 'g.example.com' }, grpcSettings: { serviceName: 'svc', authority: 'auth.example.com' } } };
+    expect(parseSubscription(JSON.stringify({ outbounds: [outbound] })).servers[0]?.transport).toEqual({ network: 'grpc', serviceName: 'svc', host: 'auth.example.com' });
+  });
+
   it('reads Xray\'s Hysteria2 (a `hysteria` outbound of version 2 over its `hysteria` transport), in the form before March 2026 and after', () => {
     const tls = { serverName: 'hy.example.com', alpn: ['h3'], pinnedPeerCertSha256: 'ab'.repeat(32) };
     const older = {

@@ -193,7 +193,7 @@ function xrayStream(label: string, stream: Json, note: (n: string) => void): { t
       fields = { path: str(ws.path), host: str(ws.host) || str(asObject(ws.headers).Host) || str(asObject(ws.headers).host) };
       break;
     case 'grpc':
-      fields = { serviceName: str(grpc.serviceName), mode: grpc.multiMode === true ? 'multi' : undefined };
+      fields = { serviceName: str(grpc.serviceName), mode: grpc.multiMode === true ? 'multi' : undefined, host: str(grpc.authority) };
       break;
     case 'h2':
       fields = { path: str(h2.path), host: splitList(h2.host).join(',') };

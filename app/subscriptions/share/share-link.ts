@@ -25,7 +25,7 @@ function transportParams(t: Transport): Params {
   return [
     ['type', t.network],
     ['path', t.network === 'grpc' ? undefined : t.path],
-    ['host', t.host],
+    [t.network === 'grpc' ? 'authority' : 'host', t.host],
     ['serviceName', t.serviceName],
     ['mode', t.network === 'grpc' ? (t.grpcMultiMode ? 'multi' : undefined) : t.mode],
     ['headerType', t.headerType],
@@ -75,7 +75,8 @@ export function shareLink(server: Server): string {
         aid: String(server.alterId),
         scy: server.cipher,
         net: t.network,
-        type: t.network === 'kcp' || t.network === 'quic' || t.network === 'tcp' ? (t.headerType ?? 'none') : (t.mode ?? 'none'),
+        // v2rayN writes grpc's mode here too ("multi" or "gun").
+        type: t.network === 'kcp' || t.network === 'quic' || t.network === 'tcp' ? (t.headerType ?? 'none') : t.network === 'grpc' ? (t.grpcMultiMode ? 'multi' : 'gun') : (t.mode ?? 'none'),
         host: t.network === 'quic' ? (t.quicSecurity ?? '') : (t.host ?? ''),
         path: t.network === 'grpc' ? (t.serviceName ?? '') : t.network === 'kcp' ? (t.seed ?? '') : t.network === 'quic' ? (t.quicKey ?? '') : (t.path ?? ''),
         tls: server.security.type === 'none' ? '' : server.security.type,

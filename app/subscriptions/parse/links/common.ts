@@ -53,7 +53,8 @@ export function streamFromQuery(
   const network = networkOf(label, param(query, 'type', 'net', 'network'));
   const transport = buildTransport(network, {
     path: param(query, 'path'),
-    host: param(query, 'host'),
+    // gRPC's :authority is `authority` in links (v2rayN, Xray's link standard); its `host` is no such thing.
+    host: network === 'grpc' ? param(query, 'authority') : param(query, 'host'),
     serviceName: param(query, 'servicename', 'service_name'),
     mode: param(query, 'mode'),
     headerType: param(query, 'headertype', 'header'),

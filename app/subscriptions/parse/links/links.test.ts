@@ -193,6 +193,11 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
     { address: '2a01:4f8:c17:b8f::2', port: 8443, transport: { network: 'grpc', serviceName: 'vless-grpc', grpcMultiMode: true } },
   ],
   [
+    'vless grpc with the :authority a CDN needs (v2rayN writes it as `authority`; a `host` beside it is not it)',
+    `vless://${UUID_3}@g.example.com:443?security=tls&sni=g.example.com&type=grpc&serviceName=svc&mode=multi&authority=auth.example.com&host=other.example.com#auth`,
+    { transport: { network: 'grpc', serviceName: 'svc', grpcMultiMode: true, host: 'auth.example.com' } },
+  ],
+  [
     'vless xhttp with mode',
     `vless://${UUID_1}@x.example.com:443?security=tls&type=xhttp&path=%2Fxh&host=x.example.com&mode=packet-up#xhttp`,
     { transport: { network: 'xhttp', path: '/xh', host: 'x.example.com', mode: 'packet-up' } },
