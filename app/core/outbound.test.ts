@@ -269,6 +269,11 @@ describe('security', () => {
       realitySettings: { serverName: 'www.example.com', fingerprint: 'chrome', publicKey: 'pk', shortId: '6ba8', spiderX: '/s' },
     });
   });
+
+  it('REALITY with an ML-DSA-65 key: Xray checks the server by it too (mldsa65Verify)', () => {
+    const server = sampleServer('vless', 'tcp', { security: { type: 'reality', sni: 'www.example.com', publicKey: 'pk', shortId: '6ba8', mldsa65Verify: 'mldsa' } });
+    expect(out(server, xray25).streamSettings).toMatchObject({ realitySettings: { publicKey: 'pk', mldsa65Verify: 'mldsa' } });
+  });
 });
 
 describe('chaining', () => {

@@ -196,6 +196,7 @@ function realitySettings(security: Security, server: Server): Json {
     publicKey: security.publicKey ?? '',
     shortId: security.shortId ?? '',
     ...(security.spiderX ? { spiderX: security.spiderX } : {}),
+    ...(security.mldsa65Verify ? { mldsa65Verify: security.mldsa65Verify } : {}),
   };
 }
 

@@ -83,6 +83,11 @@ export interface Security {
   publicKey?: string;
   shortId?: string;
   spiderX?: string;
+  /**
+   * REALITY's ML-DSA-65 key (links' `pqv`, Xray's `mldsa65Verify`): Xray then also checks the
+   * server's post-quantum signature, as the provider asked.
+   */
+  mldsa65Verify?: string;
 }
 
 interface EndpointBase {

@@ -1,5 +1,5 @@
 import type { Network, Security, SecurityType, Transport } from '../../../shared/domain/server';
-import { checkCertPins, checkRealityPublicKey, reject } from './validate';
+import { checkCertPins, checkMldsa65Key, checkRealityPublicKey, reject } from './validate';
 
 /**
  * Transport and security values as the v2ray family's share links and configs spell them, mapped
@@ -229,6 +229,7 @@ export interface SecurityFields {
   publicKey?: string;
   shortId?: string;
   spiderX?: string;
+  mldsa65Verify?: string;
 }
 
 /**
@@ -255,6 +256,7 @@ export function buildSecurity(label: string, type: SecurityType, f: SecurityFiel
     s.publicKey = checkRealityPublicKey(label, f.publicKey);
     if (f.shortId) s.shortId = f.shortId;
     if (f.spiderX) s.spiderX = f.spiderX;
+    if (f.mldsa65Verify) s.mldsa65Verify = checkMldsa65Key(label, f.mldsa65Verify);
   }
   return s;
 }

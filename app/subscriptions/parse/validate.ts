@@ -112,6 +112,20 @@ function x25519KeyBytes(key: string): Buffer | null {
 
 const X25519_KEY_TEXT = /^[A-Za-z0-9+/_-]{42,44}={0,2}$/;
 
+/** An ML-DSA-65 public key's size, as `xray mldsa65` prints it (base64url, 2,603 characters). */
+const MLDSA65_KEY_BYTES = 1952;
+
+/**
+ * REALITY's ML-DSA-65 key (`pqv`): 1,952 bytes in base64url. Xray refuses a config with any other,
+ * and dialled without it the server's signature goes unchecked, against what the provider asked.
+ */
+export function checkMldsa65Key(label: string, raw: string): string {
+  const key = raw.trim();
+  const bytes = /^[A-Za-z0-9_-]+={0,2}$/.test(key) ? Buffer.from(key, 'base64url') : null;
+  if (!bytes || bytes.length !== MLDSA65_KEY_BYTES) return reject(`${label}: the REALITY ML-DSA-65 key (pqv) is not one (1,952 bytes in base64url, as \`xray mldsa65\` prints it)`);
+  return bytes.toString('base64url');
+}
+
 /** A WireGuard key: base64 of 32 bytes. */
 export function checkWireguardKey(label: string, what: string, raw: unknown): string {
   const key = typeof raw === 'string' ? raw.trim() : '';

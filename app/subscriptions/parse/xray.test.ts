@@ -207,6 +207,12 @@ describe('Xray JSON configs', () => {
     expect(result.notes.map((n) => n.note)).toEqual(['vless: xhttp extra settings: what is nested deeper than 8 levels is ignored']);
   });
 
+  it('keeps REALITY\'s ML-DSA-65 key (mldsa65Verify)', () => {
+    const key = Buffer.alloc(1952, 7).toString('base64url');
+    const outbound = { protocol: 'vless', settings: { vnext: [{ address: 'r.example.com', port: 443, users: [{ id: UUID_1, encryption: 'none' }] }] }, streamSettings: { network: 'tcp', security: 'reality', realitySettings: { serverName: 'www.example.com', fingerprint: 'chrome', password: PBK, shortId: '6b', mldsa65Verify: key } } };
+    expect(parseSubscription(JSON.stringify({ outbounds: [outbound] })).servers[0]?.security).toMatchObject({ type: 'reality', publicKey: PBK, mldsa65Verify: key });
+  });
+
   it('keeps gRPC\'s :authority (grpcSettings.authority)', () => {
     const outbound = { protocol: 'vless', settings: { vnext: [{ address: 'g.example.com', port: 443, users: [{ id: UUID_1, encryption: 'none' }] }] }, streamSettings: { network: 'grpc', security: 'tls', tlsSettings: { serverName: 'g.example.com' }, grpcSettings: { serviceName: 'svc', authority: 'auth.example.com' } } };
     expect(parseSubscription(JSON.stringify({ outbounds: [outbound] })).servers[0]?.transport).toEqual({ network: 'grpc', serviceName: 'svc', host: 'auth.example.com' });

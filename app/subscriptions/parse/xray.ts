@@ -235,6 +235,7 @@ function xrayStream(label: string, stream: Json, note: (n: string) => void): { t
     publicKey: str(tls.password) || str(tls.publicKey),
     shortId: str(tls.shortId),
     spiderX: str(tls.spiderX),
+    mldsa65Verify: str(tls.mldsa65Verify),
   });
   return { transport: buildTransport(network, fields), security };
 }

@@ -22,6 +22,7 @@ const CASES = [
   `vless://${UUID}@91.107.130.12:443?encryption=none&flow=xtls-rprx-vision&security=reality&sni=www.speedtest.net&fp=chrome&pbk=58n0Yz_zrK8EhIvLN8MRX-_f0hjqGJRoI3vvVoVhemA&sid=6ba85179e30d4fc2&spx=%2F&type=tcp#${pct('🇮🇷 ایران')}`,
   `vless://${UUID}@[2001:db8::1]:8443?type=grpc&serviceName=svc&mode=multi&security=tls&sni=g.example.com&alpn=h2#g`,
   `vless://${UUID}@g.example.com:443?type=grpc&serviceName=svc&authority=auth.example.com&security=tls&sni=g.example.com#grpc-authority`,
+  `vless://${UUID}@r.example.com:443?security=reality&sni=www.example.com&fp=chrome&pbk=58n0Yz_zrK8EhIvLN8MRX-_f0hjqGJRoI3vvVoVhemA&sid=6b&pqv=${Buffer.alloc(1952, 7).toString('base64url')}&type=tcp#pq`,
   `vmess://${Buffer.from(JSON.stringify({ v: '2', ps: 'grpc', add: 'g.example.com', port: '443', id: UUID, aid: '0', net: 'grpc', type: 'multi', host: 'auth.example.com', path: 'svc', tls: 'tls', sni: 'g.example.com' })).toString('base64')}`,
   `vless://${UUID}@x.example.com:443?type=xhttp&path=%2Fx&host=cdn.example.com&mode=packet-up&extra=${pct('{"xPaddingBytes":"100-1000"}')}&security=tls#x&ipv6=1`,
   `trojan://${pct('p@ss:wörd')}@t.example.com:443?type=ws&path=%2Fws%3Fed%3D2048&host=cdn.example.com&security=tls&sni=cdn.example.com&allowInsecure=1#${pct('Москва ⚡')}`,

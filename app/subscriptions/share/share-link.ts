@@ -48,6 +48,7 @@ function securityParams(s: Security): Params {
     ['pbk', s.publicKey],
     ['sid', s.shortId],
     ['spx', s.spiderX],
+    ['pqv', s.mldsa65Verify],
   ];
 }
 
@@ -88,6 +89,7 @@ export function shareLink(server: Server): string {
         ...Object.fromEntries(certificateCheckParams(server.security).filter(([, value]) => value)),
         ...(server.security.ech ? { ech: server.security.ech } : {}),
         ...(server.security.publicKey ? { pbk: server.security.publicKey, sid: server.security.shortId ?? '', spx: server.security.spiderX ?? '' } : {}),
+        ...(server.security.mldsa65Verify ? { pqv: server.security.mldsa65Verify } : {}),
         ...(server.ipv6 !== undefined ? { ipv6: server.ipv6 ? '1' : '0' } : {}),
       };
       return `vmess://${Buffer.from(JSON.stringify(body), 'utf8').toString('base64')}`;

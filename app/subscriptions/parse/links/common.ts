@@ -79,6 +79,7 @@ export function streamFromQuery(
     pinnedCertSha256: param(query, 'pcs', 'pinnedpeercertsha256'),
     verifyName: param(query, 'vcn', 'verifypeercertbyname'),
     publicKey: param(query, 'pbk', 'publickey', 'public-key'),
+    mldsa65Verify: param(query, 'pqv'),
     shortId: param(query, 'sid', 'shortid', 'short-id'),
     spiderX: param(query, 'spx', 'spiderx'),
   });

@@ -13,6 +13,8 @@ const KEY_32_B = 'Sfx3vWWTWk01ql38iZXgJjPChVYqC7hPjzm8MLsarHQ=';
 const WG_PRIVATE = 'AN0uPeVcrocvIXzzOfHKS+GOWYIK4+ryYpzqA+ExEWs=';
 const WG_PUBLIC = 'bmXOC+F1FxEMF9dyiK2H5/1SUtzH0JuVo51h2wPfgyo=';
 const WG_PSK = 'WtL40F7pN+iJmnh3uy3ZGDDWCoORTcvdTrIY7uOsFn4=';
+/** An ML-DSA-65 public key's size in base64url, as REALITY's `pqv` carries one (`xray mldsa65`). */
+const MLDSA65_KEY = Buffer.alloc(1952, 7).toString('base64url');
 
 const PERSIAN = '🇮🇷 ایران - همراه اول';
 const RUSSIAN = '🇷🇺 Москва | Быстрый ⚡';
@@ -191,6 +193,11 @@ const ACCEPTED: [string, string, Record<string, unknown>][] = [
     'vless grpc to an IPv6 address in brackets',
     `vless://${UUID_3}@[2a01:4f8:c17:b8f::2]:8443?security=tls&type=grpc&serviceName=vless-grpc&mode=multi&sni=g.example.com#v6`,
     { address: '2a01:4f8:c17:b8f::2', port: 8443, transport: { network: 'grpc', serviceName: 'vless-grpc', grpcMultiMode: true } },
+  ],
+  [
+    'vless REALITY with the ML-DSA-65 key Xray also checks the server by (pqv)',
+    `vless://${UUID_1}@r.example.com:443?security=reality&sni=www.example.com&fp=chrome&pbk=${PBK}&sid=6b&pqv=${MLDSA65_KEY}&type=tcp&flow=xtls-rprx-vision#pq`,
+    { security: { type: 'reality', sni: 'www.example.com', fingerprint: 'chrome', publicKey: PBK, shortId: '6b', mldsa65Verify: MLDSA65_KEY } },
   ],
   [
     'vless grpc with the :authority a CDN needs (v2rayN writes it as `authority`; a `host` beside it is not it)',
@@ -577,6 +584,7 @@ const REJECTED: [string, string, RegExp, string?][] = [
   ['vless with a cut-off UUID', `vless://a7e505a9-d63f-48ac-92f3@v.example.com:443`, /^vless: the UUID is malformed/],
   ['vless with a space in the UUID', `vless://${pct('a7e505a9 d63f')}@v.example.com:443`, /^vless: the UUID is malformed/],
   ['vless REALITY without a public key', `vless://${UUID_1}@v.example.com:443?security=reality&sni=x.com`, /^vless: REALITY without a public key/, UUID_1],
+  ['vless REALITY with a cut-off ML-DSA-65 key', `vless://${UUID_1}@v.example.com:443?security=reality&sni=x.com&pbk=${PBK}&pqv=${MLDSA65_KEY.slice(0, 100)}`, /^vless: the REALITY ML-DSA-65 key \(pqv\) is not one \(1,952 bytes in base64url/, UUID_1],
   ['vless with an unknown transport', `vless://${UUID_1}@v.example.com:443?type=carrier-pigeon`, /^vless: unknown transport "carrier-pigeon"/, UUID_1],
   ['vless with an unknown security', `vless://${UUID_1}@v.example.com:443?security=rot13`, /^vless: unknown security "rot13"/, UUID_1],
   ['vless with no host', `vless://${UUID_1}@:443`, /^vless: missing server address$/, UUID_1],

@@ -103,6 +103,7 @@ function parseVmessJson(text: string, note: Note): ParsedServer {
     publicKey: str(o.pbk),
     shortId: str(o.sid),
     spiderX: str(o.spx),
+    mldsa65Verify: str(o.pqv),
   });
   const alterId = alterIdOf(o.aid);
   const cipher = vmessCipher('vmess', str(o.scy) || str(o.security), note);
