@@ -203,6 +203,19 @@ describe('Clash / Mihomo YAML', () => {
     expect(parsed.rejected.map((r) => r.reason)).toEqual(['ss: unknown cipher "114514"', expect.stringMatching(/^vless: the flow "xtls-rprx-direct" \(XTLS v1\) is obsolete/)]);
   });
 
+  it('says which options the cores do not take (UDP over TCP, TUIC\'s 0-RTT), and refuses TUIC v4 by name', () => {
+    const yaml = [
+      'proxies:',
+      '  - { name: uot, type: ss, server: s.example.com, port: 8388, cipher: aes-256-gcm, password: pw, udp-over-tcp: true }',
+      `  - { name: rtt, type: tuic, server: t.example.com, port: 443, uuid: ${UUID_1}, password: pw, reduce-rtt: true }`,
+      '  - { name: v4, type: tuic, server: t.example.com, port: 443, token: secret-token }',
+    ].join('\n');
+    const parsed = parseSubscription(yaml);
+    expect(parsed.servers.map((s) => s.name)).toEqual(['uot', 'rtt']);
+    expect(parsed.notes.map((n) => n.note)).toEqual(['ss: UDP over TCP is not applied (the core sends UDP as UDP)', 'tuic: 0-RTT (reduce-rtt) is not applied: the handshake takes its round trip']);
+    expect(parsed.rejected.map((r) => r.reason)).toEqual(['tuic: TUIC v4 (a token), which neither sing-box nor Xray speaks: only TUIC v5 (uuid and password)']);
+  });
+
   it('a Hysteria2 proxy with `ports` and no `port` hops over them, its first hop the port (Mihomo needs no port then)', () => {
     const parsed = parseSubscription('proxies:\n  - { name: hops, type: hysteria2, server: h.example.com, ports: "20000-30000,40000", password: pw }');
     expect(parsed.rejected).toEqual([]);

@@ -52,6 +52,10 @@ export function parseClashDocument(doc: Json): FormatOutput {
   return out;
 }
 
+/** Options the cores here do not take, said once per entry rather than dropped without a word. */
+const UDP_OVER_TCP_NOTE = 'ss: UDP over TCP is not applied (the core sends UDP as UDP)';
+const REDUCE_RTT_NOTE = 'tuic: 0-RTT (reduce-rtt) is not applied: the handshake takes its round trip';
+
 function clashEndpoint(type: string, o: Json, note: (text: string) => void): Endpoint {
   const label = type || 'clash';
   const server = () => ({ address: checkHost(label, o.server), port: checkPort(label, o.port) });
@@ -88,6 +92,7 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
       const password = str(o.password);
       if (!password && method !== 'none' && method !== 'plain') return reject('ss: missing password');
       const plugin = pluginOf(str(o.plugin), asObject(o['plugin-opts']));
+      if (isTruthy(o['udp-over-tcp'])) note(UDP_OVER_TCP_NOTE);
       return { protocol: 'shadowsocks', ...server(), method, password, ...(plugin ? { plugin } : {}), transport: noStreamTransport(), security: noSecurity() };
     }
     case 'hysteria2':
@@ -111,6 +116,9 @@ function clashEndpoint(type: string, o: Json, note: (text: string) => void): End
       };
     }
     case 'tuic': {
+      // TUIC v4 authenticates by a token; the cores here speak v5 (a UUID and a password).
+      if (o.token !== undefined && o.uuid === undefined) return reject('tuic: TUIC v4 (a token), which neither sing-box nor Xray speaks: only TUIC v5 (uuid and password)');
+      if (isTruthy(o['reduce-rtt'])) note(REDUCE_RTT_NOTE);
       const congestion = str(o['congestion-controller'] ?? o['congestion-control']);
       const relay = str(o['udp-relay-mode']);
       return {

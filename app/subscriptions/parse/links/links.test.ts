@@ -416,6 +416,12 @@ describe('share links: every scheme and variant', () => {
     expect(one(`vless://${UUID_1}@[2001:db8::1]:443?security=none`).server?.name).toBe('[2001:db8::1]:443');
   });
 
+  it('says which options the cores do not take rather than dropping them without a word: UDP over TCP, Outline\'s prefix, TUIC\'s 0-RTT', () => {
+    expect(one(`ss://${b64url('aes-256-gcm:pw')}@s.example.com:8388?uot=1#u`).notes).toEqual(['ss: UDP over TCP is not applied (the core sends UDP as UDP)']);
+    expect(one(`ss://${b64url('chacha20-ietf-poly1305:pw')}@s.example.com:443/?outline=1&prefix=${pct('\u0016\u0003\u0001')}#o`).notes).toEqual(["ss: the prefix (Outline's disguise of the first bytes) is not applied"]);
+    expect(one(`tuic://${UUID_1}:pw@t.example.com:443?reduce_rtt=1&sni=t.example.com#t`).notes).toEqual(['tuic: 0-RTT (reduce_rtt) is not applied: the handshake takes its round trip']);
+  });
+
   it('a rejected entry leaves no notes behind', () => {
     const { server, notes, reason } = one(`hysteria2://pw@hy.example.com:443,20000-30000/?obfs=salamander#hop`);
     expect(server).toBeUndefined();

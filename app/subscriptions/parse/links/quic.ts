@@ -107,5 +107,6 @@ export function parseTuic(line: string, note: Note = () => undefined): ParsedSer
   const relay = paramIn(q, UDP_RELAY_MODE);
   if (congestion) endpoint.congestionControl = congestion.toLowerCase();
   if (relay) endpoint.udpRelayMode = relay.toLowerCase();
+  if (isTruthy(param(q, 'reduce_rtt', 'reduce-rtt'))) note('tuic: 0-RTT (reduce_rtt) is not applied: the handshake takes its round trip');
   return endpoint;
 }

@@ -1,6 +1,6 @@
 import type { ParsedServer, ShadowsocksEndpoint } from '../../../../shared/domain/server';
 import { noSecurity, noStreamTransport } from '../stream';
-import { decodeBase64Bytes, decodeBase64Text, decodeEscapes } from '../text';
+import { decodeBase64Bytes, decodeBase64Text, decodeEscapes, isTruthy } from '../text';
 import { checkHost, checkPort, checkShadowsocksCipher, reject } from '../validate';
 import type { Note } from './common';
 import { decodeQueryName, linkName, streamFromQuery } from './common';
@@ -84,6 +84,9 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
     endpoint.transport = stream.transport;
     endpoint.security = stream.security;
   } else if (query.has('obfs')) note(`ss: obfs "${query.get('obfs')}" is not understood; connecting without a plugin`);
+  if (isTruthy(param(query, 'uot', 'udp-over-tcp', 'udp_over_tcp'))) note('ss: UDP over TCP is not applied (the core sends UDP as UDP)');
+  // Outline's `prefix` disguises the first bytes as another protocol; the server does not need it.
+  if (query.has('prefix')) note('ss: the prefix (Outline\'s disguise of the first bytes) is not applied');
   const remarks = queryText === '' ? undefined : rawQueryValues(queryText).get('remarks');
   const name = fragment === null && remarks ? decodeQueryName(remarks) : '';
   endpoint.name = name || linkName(fragment, endpoint.address, endpoint.port);
