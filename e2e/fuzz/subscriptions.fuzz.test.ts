@@ -10,7 +10,14 @@ import { runInput, targetNamed } from './properties';
 // non-empty address and a port 1–65535, every rejection a line ≥ 1, a reason and a masked
 // excerpt, and one body takes at most 50 ms. A valid share link parses to exactly its server.
 describe('subscription parser under fuzzing', () => {
-  it('share links of every scheme, valid or mutated', () => assertTarget('share-links', 600), 30_000);
+  it('share links of every scheme, valid or mutated', () =>
+    assertTarget('share-links', 600, [
+      // Once quoted its UUID in the reason: a mutation had copied it into the bracketed host.
+      {
+        body: 'vmess://00000000-0000-1000-8000-000000000000@[000:00000000-0000-1000-8000-000000000000[000:0:000:000:000:00:0000:1]:1?type=grpc&security=tls&sni=a.aaaaaaa.aaa&alpn=http%2F1.1%2Ch3&host=aaaaaaaaaa.aa&encryption=auto#%F0%9F%87%AE%F0%9F%87%B7',
+        expected: null,
+      },
+    ]), 30_000);
 
   it('bodies in every format (links, base64, Xray / sing-box JSON, Clash YAML), valid or broken', () =>
     assertTarget('subscription-bodies', 250, [

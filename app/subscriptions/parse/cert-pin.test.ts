@@ -56,6 +56,7 @@ const REJECTED: [string, string, RegExp][] = [
   ['a base64 pin (the chain-hash form of v2ray)', `vless://${UUID}@v.example.com:443?security=tls&pcs=${pct('n9j2l8pl5xvSQzgfCkf0rnVXuR4XYyJBYXk8wuVO0Ls=')}#x`, /^vless: the certificate pin .* is not a SHA-256 fingerprint/],
   ['one bad pin among good ones', `vless://${UUID}@v.example.com:443?security=tls&pcs=${PIN}~abc#x`, /^vless: the certificate pin "abc" is not a SHA-256 fingerprint/],
   ['a hysteria2 pinSHA256 cut short', `hysteria2://pw@hy.example.com:443/?pinSHA256=AA:BB#hy`, /^hysteria2: the certificate pin "AA:BB"/],
+  ['a name to verify by that carries the UUID', `vless://${UUID}@v.example.com:443?security=tls&vcn=${pct(`${UUID}@v.example.com`)}#x`, /^vless: the name to verify the certificate by \(vcn\) "\*\*\*@v\.example\.com" is not a host name/],
   ['a name to verify by that is no host name', `vless://${UUID}@v.example.com:443?security=tls&vcn=${pct('not a name')}#x`, /^vless: the name to verify the certificate by \(vcn\) "not a name" is not a host name/],
 ];
 

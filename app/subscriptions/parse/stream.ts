@@ -1,5 +1,5 @@
 import type { Network, Security, SecurityType, Transport } from '../../../shared/domain/server';
-import { checkCertPins, checkMldsa65Key, checkRealityPublicKey, reject } from './validate';
+import { checkCertPins, checkMldsa65Key, checkRealityPublicKey, reject, shownHost } from './validate';
 
 /**
  * Transport and security values as the v2ray family's share links and configs spell them, mapped
@@ -269,7 +269,7 @@ export function buildSecurity(label: string, type: SecurityType, f: SecurityFiel
 function checkVerifyName(label: string, raw: string): string {
   const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
   const bad = names.find((name) => !/^[\w.*:-]+$/.test(name));
-  if (bad !== undefined) return reject(`${label}: the name to verify the certificate by (vcn) "${bad.slice(0, 40)}" is not a host name`);
+  if (bad !== undefined) return reject(`${label}: the name to verify the certificate by (vcn) "${shownHost(bad)}" is not a host name`);
   return names.join(',');
 }
 

@@ -32,6 +32,19 @@ export function checkPort(label: string, raw: unknown, fallback?: number): numbe
   return port;
 }
 
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * A host that is not one, as a reason may quote it: at most 40 characters, with what a broken
+ * link can put there of its credential masked first (the user info before an `@`, a UUID), so
+ * neither is shown in part or whole.
+ */
+export function shownHost(host: string): string {
+  const at = host.lastIndexOf('@');
+  const masked = (at >= 0 ? `***${host.slice(at)}` : host).replace(UUID_ANYWHERE, '<uuid>');
+  return Array.from(masked).slice(0, 40).join('');
+}
+
 // eslint-disable-next-line no-control-regex
 const BAD_HOST_CHARS = /[\s/?#@[\]<>"'\\{}|^`\u0000-\u001f\u007f]/;
 
@@ -43,9 +56,9 @@ export function checkHost(label: string, raw: unknown): string {
   let host = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   if (host === '') return reject(`${label}: missing server address`);
-  if (BAD_HOST_CHARS.test(host)) return reject(`${label}: "${host.slice(0, 40)}" is not a host name or IP address`);
+  if (BAD_HOST_CHARS.test(host)) return reject(`${label}: "${shownHost(host)}" is not a host name or IP address`);
   if (host.includes(':') && !/^[0-9a-fA-F:.]+(%[\w.-]+)?$/.test(host)) {
-    return reject(`${label}: "${host.slice(0, 40)}" is not a host name or IP address`);
+    return reject(`${label}: "${shownHost(host)}" is not a host name or IP address`);
   }
   return host.toLowerCase();
 }

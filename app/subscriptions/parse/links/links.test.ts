@@ -595,6 +595,9 @@ const REJECTED: [string, string, RegExp, string?][] = [
   ['vless with an unknown security', `vless://${UUID_1}@v.example.com:443?security=rot13`, /^vless: unknown security "rot13"/, UUID_1],
   ['vless with no host', `vless://${UUID_1}@:443`, /^vless: missing server address$/, UUID_1],
   ['vless with a space in the host', `vless://${UUID_1}@bad host.com:443`, /^vless: "bad host.com" is not a host name/, UUID_1],
+  // A link broken so that its credential lands in the host: the reason quotes the host without it.
+  ['vless whose host repeats its UUID (a stray bracket)', `vless://${UUID_1}@[::${UUID_1}]:443`, /^vless: "::<uuid>" is not a host name or IP address$/, UUID_1],
+  ['vmess JSON whose address carries user info', `vmess://${b64(JSON.stringify({ add: 'me:hunter22secret@x.example.com', port: 443, id: UUID_2 }))}`, /^vmess: "\*\*\*@x\.example\.com" is not a host name or IP address$/, 'hunter22secret'],
   ['vless with a non-numeric port', `vless://${UUID_1}@v.example.com:https`, /^vless: port "https" is not a number$/, UUID_1],
   ['trojan without a password', `trojan://@t.example.com:443`, /^trojan: missing password$/],
   ['vmess whose payload is not base64', `vmess://this is not base64!`, /^vmess: the payload is neither base64/],
@@ -675,7 +678,10 @@ describe('share links: rejected entries say why and mask credentials', () => {
     expect(server).toBeUndefined();
     expect(got).toMatch(reason);
     expect(excerpt).toBeTruthy();
-    if (secret) expect(excerpt).not.toContain(secret);
+    if (secret) {
+      expect(excerpt).not.toContain(secret);
+      expect(got).not.toContain(secret);
+    }
   });
 
   it('a list keeps the good entries, and reports the bad ones with their 1-based lines', () => {
