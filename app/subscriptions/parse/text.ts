@@ -34,9 +34,11 @@ const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 /**
  * Percent-decodes a part of an entry. A `%` that starts no escape ("50% off", `%zz`) is kept as
  * typed, but escapes whose bytes are not UTF-8 text (`%FF`, a character cut in half) are an
- * error: kept raw they would become a password or a host the server never had.
+ * error: kept raw they would become a password or a host the server never had. The reason quotes
+ * the escapes, unless `secret` names what they belong to (user info, a password): its bytes are
+ * then not shown, only its name.
  */
-export function decodeEscapes(text: string): string {
+export function decodeEscapes(text: string, secret?: string): string {
   if (!text.includes('%')) return text;
   const whole = decodedAtOnce(text);
   if (whole !== null) return whole;
@@ -44,7 +46,7 @@ export function decodeEscapes(text: string): string {
     try {
       return UTF8_STRICT.decode(Buffer.from(run.replaceAll('%', ''), 'hex'));
     } catch {
-      return reject(`the percent-escapes "${run.slice(0, 24)}" are not UTF-8 text`);
+      return reject(secret === undefined ? `the percent-escapes "${run.slice(0, 24)}" are not UTF-8 text` : `the percent-escapes in the ${secret} are not UTF-8 text`);
     }
   });
 }
@@ -210,6 +212,11 @@ export function cleanName(name: string): string {
   return clean.length > 200 ? `${clean.slice(0, 199)}…` : clean;
 }
 
+/** Whether a field or query parameter of this name holds a credential (masked, never quoted). */
+export function isSecretKey(name: string): boolean {
+  return SECRET_KEYS.has(name.toLowerCase());
+}
+
 const SECRET_KEYS = new Set(
   [
     'id',
@@ -279,7 +286,7 @@ function maskSecrets(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.slice(0, 8).map((v) => maskSecrets(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = SECRET_KEYS.has(key.toLowerCase()) && v !== null && typeof v !== 'object' ? '***' : maskSecrets(v, depth + 1);
+    out[key] = isSecretKey(key) && v !== null && typeof v !== 'object' ? '***' : maskSecrets(v, depth + 1);
   }
   return out;
 }

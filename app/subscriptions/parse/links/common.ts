@@ -123,5 +123,5 @@ export function certificateCheckParams(query: Map<string, string>): { pinnedCert
 }
 
 export function decodedUserinfo(parts: LinkParts): string {
-  return parts.userinfo === null ? '' : decodeEscapes(parts.userinfo);
+  return parts.userinfo === null ? '' : decodeEscapes(parts.userinfo, 'user info');
 }

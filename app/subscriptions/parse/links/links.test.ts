@@ -634,7 +634,10 @@ const REJECTED: [string, string, RegExp, string?][] = [
   ['vless with security=xtls (XTLS v1)', `vless://${UUID_1}@v.example.com:443?security=xtls&flow=xtls-rprx-direct`, /^vless: security "xtls" \(XTLS v1\) is obsolete/, UUID_1],
   ['vless with flow=xtls-rprx-splice', `vless://${UUID_1}@v.example.com:443?security=tls&flow=xtls-rprx-splice`, /^vless: the flow "xtls-rprx-splice" \(XTLS v1\) is obsolete/, UUID_1],
   ['trojan with security=xtls', `trojan://pw12@t.example.com:443?security=xtls`, /^trojan: security "xtls" \(XTLS v1\) is obsolete/],
-  ['a password whose escapes cut a character in half', `trojan://p%E2%9A@t.example.com:443#x`, /^the percent-escapes "%E2%9A" are not UTF-8 text$/],
+  // A password's bytes are not quoted, not even its broken escapes; a path's are, to help find them.
+  ['a password whose escapes cut a character in half', `trojan://p%E2%9A@t.example.com:443#x`, /^the percent-escapes in the user info are not UTF-8 text$/, '%E2%9A'],
+  ['an ss password whose escapes are not UTF-8', `ss://aes-256-gcm:pw%C0%AF@s.example.com:8388#x`, /^the percent-escapes in the user info are not UTF-8 text$/, '%C0%AF'],
+  ['an obfs-password whose escapes are not UTF-8', `hysteria2://pw@h.example.com:443/?obfs=salamander&obfs-password=ab%C0%AF`, /^the percent-escapes in the obfs-password are not UTF-8 text$/, '%C0%AF'],
   ['a query value whose escapes are not UTF-8', `vless://${UUID_1}@v.example.com:443?type=ws&path=%2F%C0%AF`, /^the percent-escapes "%2F%C0%AF" are not UTF-8 text$/, UUID_1],
   ['vless ws with a non-numeric ed=', `vless://${UUID_1}@v.example.com:443?type=ws&path=${pct('/ws?ed=abc')}`, /^ws: the early-data size in the path \(ed=abc\) is not a number$/, UUID_1],
   ['vmess JSON httpupgrade with a non-numeric ed=', `vmess://${b64(JSON.stringify({ add: 'x.example.com', port: 443, id: UUID_2, net: 'httpupgrade', path: '/u?ed=2k' }))}`, /^httpupgrade: the early-data size in the path \(ed=2k\) is not a number$/, UUID_2],

@@ -98,7 +98,7 @@ export function reservedBytes(value: unknown): number[] | undefined {
 /** User info as `user:pass` (percent-encoded) or base64 of it; a lone name is a user without password. */
 function credentials(parts: LinkParts): { username?: string; password?: string } {
   if (parts.userinfo === null || parts.userinfo === '') return {};
-  let text = decodeEscapes(parts.userinfo);
+  let text = decodeEscapes(parts.userinfo, 'user info');
   if (!text.includes(':')) {
     // v2rayN writes base64(user:pass), its padding often percent-encoded (`...A%3D%3D`).
     const decoded = decodeBase64Text(text);

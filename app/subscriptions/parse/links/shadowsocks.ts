@@ -43,7 +43,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
     const slashAt = rest.indexOf('/', at + 1);
     hostPortText = rest.slice(at + 1, slashAt < 0 ? undefined : slashAt);
   } else {
-    const decoded = decodeBase64Text(decodeEscapes(rest));
+    const decoded = decodeBase64Text(decodeEscapes(rest, 'base64 payload'));
     if (decoded === null) return reject('ss: neither method:password@host:port nor its base64');
     const text = decoded.trim();
     const at = text.lastIndexOf('@');
@@ -95,7 +95,7 @@ export function parseShadowsocks(line: string, note: Note): ParsedServer {
 
 /** SIP002 user info: plain `method:password` (percent-encoded) or base64url of it. */
 function userinfoText(raw: string): string {
-  const plain = decodeEscapes(raw);
+  const plain = decodeEscapes(raw, 'user info');
   if (plain.includes(':')) return plain;
   const decoded = decodeBase64Text(plain);
   if (decoded === null || !decoded.includes(':')) return reject('ss: the user info is neither base64 nor method:password');

@@ -1,4 +1,4 @@
-import { decodeEscapes } from '../text';
+import { decodeEscapes, isSecretKey } from '../text';
 
 /**
  * A share link cut into its parts, raw (nothing decoded but the query values). Written by hand
@@ -120,7 +120,7 @@ export function parseQuery(raw: string): Map<string, string> {
   const out = rawQueryValues(raw);
   // forEach rather than for…of: no [key, value] array per parameter.
   out.forEach((value, key) => {
-    if (value.includes('%')) out.set(key, decodeEscapes(value));
+    if (value.includes('%')) out.set(key, decodeEscapes(value, isSecretKey(key) ? key : undefined));
   });
   return out;
 }
